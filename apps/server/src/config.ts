@@ -1,0 +1,124 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The built-in app version (SPEC §9); /version.json serves it with the build suffix. */
+export const APP_VERSION = '2.6.0';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Origin the browser sees, without a trailing slash, e.g. http://localhost:8080. */
+  publicUrl: string;
+  /** `memory://` (in-memory PGlite), a folder path (PGlite) or a postgres:// URL. */
+  databaseUrl: string;
+  oidc: {
+    /** True when the embedded provider serves the issuer (OIDC_ISSUER unset). */
+    embedded: boolean;
+    issuer: string;
+    clientId: string;
+    /** Audience the API requires in access tokens. */
+    audience: string;
+    /** The identity provider's base URL and realm for keycloak-js (adapter mode). */
+    url: string;
+    realm: string;
+  };
+  smtpUrl: string | null;
+  maintenance: boolean;
+  demoData: boolean;
+  sentryDsn: string | null;
+  environment: string;
+  logLevel: string;
+  productName: string;
+  /** Full version string served in /version.json: 2.6.0+<build>. */
+  version: string;
+  /** Folder of the built SPA. */
+  webDist: string;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'on', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'off', 'no'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(name, `must be true or false (got "${raw}")`);
+}
+
+function url(env: Env, name: string, fallback: string): string {
+  const raw = env[name] || fallback;
+  try {
+    const parsed = new URL(raw);
+    if (!['http:', 'https:'].includes(parsed.protocol)) throw new Error('protocol');
+  } catch {
+    throw new ConfigError(name, `must be an http(s) URL (got "${raw}")`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+/** Reads and validates the environment; throws ConfigError naming the bad variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const portRaw = env.PORT || '8080';
+  const port = Number(portRaw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError('PORT', `must be a port number (got "${portRaw}")`);
+  }
+  const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${port}`);
+
+  const databaseUrl = env.DATABASE_URL || path.join(repoRoot, 'data');
+  if (/^[a-z]+:\/\//i.test(databaseUrl) && !/^(memory|postgres|postgresql):\/\//i.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL', 'must be memory://, a folder path or a postgres:// URL');
+  }
+
+  const embedded = !env.OIDC_ISSUER;
+  const issuer = embedded ? `${publicUrl}/realms/portal` : url(env, 'OIDC_ISSUER', '');
+  const realmMatch = /^(.*)\/realms\/([^/]+)$/.exec(issuer);
+  if (!realmMatch) {
+    throw new ConfigError('OIDC_ISSUER', `must look like https://host/realms/<realm> (got "${issuer}")`);
+  }
+
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+  const build = env.BUILD_ID || 'local';
+  if (!/^[0-9A-Za-z.-]+$/.test(build))
+    throw new ConfigError('BUILD_ID', 'may hold letters, digits, dots and dashes');
+
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    publicUrl,
+    databaseUrl,
+    oidc: {
+      embedded,
+      issuer,
+      clientId: env.OIDC_CLIENT_ID || 'portal',
+      audience: env.OIDC_AUDIENCE || 'portal-api',
+      url: realmMatch[1]!,
+      realm: realmMatch[2]!,
+    },
+    smtpUrl: env.SMTP_URL || null,
+    maintenance: bool(env, 'MAINTENANCE', false),
+    demoData: bool(env, 'DEMO_DATA', embedded),
+    sentryDsn: env.SENTRY_DSN || null,
+    environment: env.ENVIRONMENT || 'prod',
+    logLevel,
+    productName: env.PRODUCT_NAME || 'Portal',
+    version: `${APP_VERSION}+${build}`,
+    webDist: env.WEB_DIST || path.join(repoRoot, 'apps/web/dist'),
+  };
+}

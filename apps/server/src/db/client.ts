@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+export interface QueryResult<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+/** One database interface over PGlite (embedded) and PostgreSQL (node-postgres); same SQL dialect. */
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Cheap liveness probe for /readyz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function fromPglite(db: PGlite): Db {
+  return {
+    kind: 'pglite',
+    async query<T>(sql: string, params: unknown[] = []) {
+      const result = await db.query<T>(sql, params);
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    },
+    async exec(sql) {
+      await db.exec(sql);
+    },
+    transaction(fn) {
+      return db.transaction((tx) =>
+        fn({
+          async query<T>(sql: string, params: unknown[] = []) {
+            const result = await tx.query<T>(sql, params);
+            return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+          },
+          async exec(sql) {
+            await tx.exec(sql);
+          },
+        }),
+      );
+    },
+    async ping() {
+      await db.query('select 1');
+    },
+    async close() {
+      if (!db.closed) await db.close();
+    },
+  };
+}
+
+function fromPool(pool: pg.Pool): Db {
+  const wrap = (client: pg.Pool | pg.PoolClient): Queryable => ({
+    async query<T>(sql: string, params: unknown[] = []) {
+      const result = await client.query(sql, params);
+      return { rows: result.rows as T[], rowCount: result.rowCount ?? 0 };
+    },
+    async exec(sql) {
+      await client.query(sql);
+    },
+  });
+  return {
+    kind: 'postgres',
+    ...wrap(pool),
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const result = await fn(wrap(client));
+        await client.query('commit');
+        return result;
+      } catch (error) {
+        await client.query('rollback').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async ping() {
+      await pool.query('select 1');
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
+
+export interface OpenDbOptions {
+  /** PGlite only: start from a data-dir dump (tests use a migrated snapshot). */
+  loadDataDir?: Blob;
+}
+
+/** Opens the database named by DATABASE_URL: memory://, a folder (PGlite) or postgres://. */
+export async function openDb(databaseUrl: string, options: OpenDbOptions = {}): Promise<Db> {
+  if (/^postgres(ql)?:\/\//i.test(databaseUrl)) {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    // An idle client's error (e.g. the server restarting) must not crash the process; /readyz reports it.
+    pool.on('error', () => undefined);
+    return fromPool(pool);
+  }
+  if (databaseUrl !== 'memory://') fs.mkdirSync(databaseUrl, { recursive: true });
+  const db = await PGlite.create(databaseUrl === 'memory://' ? undefined : databaseUrl, {
+    loadDataDir: options.loadDataDir,
+  });
+  return fromPglite(db);
+}

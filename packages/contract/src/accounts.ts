@@ -1,0 +1,120 @@
+import Type from 'typebox';
+import {
+  AccountRoleSchema,
+  DateTime,
+  Entity,
+  ErrorBody,
+  InvitationStatusSchema,
+  LanguageSchema,
+  Uuid,
+  UuidParams,
+} from './common.ts';
+import { defineRoute } from './route.ts';
+
+/** Version of the terms and privacy policy an owner accepts; acceptance records which one. */
+export const TERMS_VERSION = '2026-01';
+
+/** ISO 3166-1 alpha-2, upper case. */
+export const CountryCode = Type.String({ pattern: '^[A-Z]{2}$' });
+
+/** An account (company) as seen by the signed-in user (SPEC §3). */
+export const Account = Type.Object({
+  uuid: Uuid,
+  name: Type.String(),
+  country: CountryCode,
+  preferredLanguage: LanguageSchema,
+  /** The caller's role in this account; SUPPORT for staff acting on an account they do not belong to. */
+  accountRole: AccountRoleSchema,
+  isOwner: Type.Boolean(),
+  invitationStatus: InvitationStatusSchema,
+  /** Set while deletion is scheduled: the account is deleted after this instant. */
+  availableUntil: Type.Union([DateTime, Type.Null()]),
+  acceptedAgb: Type.Boolean(),
+  acceptedPrivacyPolicy: Type.Boolean(),
+  createdAt: DateTime,
+});
+export type Account = Type.Static<typeof Account>;
+
+export const ACCOUNT_NAME_MAX = 120;
+
+export const CreateAccountBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: ACCOUNT_NAME_MAX }),
+    country: CountryCode,
+    preferredLanguage: LanguageSchema,
+  },
+  { additionalProperties: false },
+);
+export type CreateAccountBody = Type.Static<typeof CreateAccountBody>;
+
+/**
+ * Partial update. Terms can only be accepted (true), never withdrawn here; `availableUntil: null` cancels a
+ * scheduled deletion. Terms and deletion are the owner's; name, country and language need ADMIN.
+ */
+export const UpdateAccountBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: ACCOUNT_NAME_MAX })),
+    country: Type.Optional(CountryCode),
+    preferredLanguage: Type.Optional(LanguageSchema),
+    acceptedAgb: Type.Optional(Type.Literal(true)),
+    acceptedPrivacyPolicy: Type.Optional(Type.Literal(true)),
+    availableUntil: Type.Optional(Type.Null()),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateAccountBody = Type.Static<typeof UpdateAccountBody>;
+
+export const Migration = Type.Object({
+  uuid: Uuid,
+  accountUuid: Uuid,
+  state: Type.Union([Type.Literal('REQUESTED'), Type.Literal('RUNNING'), Type.Literal('DONE')]),
+  requestedAt: DateTime,
+});
+export type Migration = Type.Static<typeof Migration>;
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ErrorBody };
+const AccountParams = Type.Object({ accountUuid: Uuid });
+
+export const accountsRoutes = {
+  createAccount: defineRoute({
+    method: 'POST',
+    path: '/accounts/v1/accounts',
+    summary: 'Create an account; the creator becomes its OWNER',
+    tags: ['accounts'],
+    body: CreateAccountBody,
+    response: { 201: Entity(Account), ...errors, 409: ErrorBody },
+  }),
+  getAccount: defineRoute({
+    method: 'GET',
+    path: '/accounts/v1/accounts/{id}',
+    summary: 'Load an account the caller belongs to',
+    tags: ['accounts'],
+    params: UuidParams,
+    response: { 200: Entity(Account), ...errors },
+  }),
+  updateAccount: defineRoute({
+    method: 'PATCH',
+    path: '/accounts/v1/accounts/{id}',
+    summary: 'Partially update an account',
+    tags: ['accounts'],
+    params: UuidParams,
+    body: UpdateAccountBody,
+    response: { 200: Entity(Account), ...errors, 409: ErrorBody },
+  }),
+  deleteAccount: defineRoute({
+    method: 'DELETE',
+    path: '/accounts/v1/accounts/{id}',
+    summary: 'Schedule the deletion of an account in 30 days (owner only)',
+    tags: ['accounts'],
+    params: UuidParams,
+    response: { 200: Entity(Account), ...errors },
+  }),
+  beginMigration: defineRoute({
+    method: 'POST',
+    path: '/accounts/v1/accounts/{accountUuid}/migration/begin',
+    summary: 'Request the migration of an account (owner only)',
+    tags: ['accounts'],
+    params: AccountParams,
+    response: { 202: Entity(Migration), ...errors, 409: ErrorBody },
+  }),
+};

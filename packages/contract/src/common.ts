@@ -1,0 +1,77 @@
+import Type from 'typebox';
+
+/** Account roles, lowest to highest (SPEC §6). A level check passes when the required role is at or below. */
+export const ACCOUNT_ROLES = ['EMPLOYEE', 'ADMIN', 'DC', 'OWNER', 'SUPPORT'] as const;
+export type AccountRole = (typeof ACCOUNT_ROLES)[number];
+
+/** User roles in list order (SPEC §6; {product}_ADMIN is PORTAL_ADMIN). */
+export const USER_ROLES = [
+  'STANDARD',
+  'DC',
+  'TEACHER',
+  'SUPPORT',
+  'SUPPORT_AGENT',
+  'SUPPORT_MANAGER',
+  'PORTAL_ADMIN',
+] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+/** Staff user roles may open any account by uuid, acting as account role SUPPORT (SPEC-DECISIONS 10). */
+export const STAFF_USER_ROLES: readonly UserRole[] = [
+  'SUPPORT',
+  'SUPPORT_AGENT',
+  'SUPPORT_MANAGER',
+  'PORTAL_ADMIN',
+];
+
+export const INVITATION_STATUSES = ['PENDING', 'ACCEPTED', 'DECLINED'] as const;
+export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
+
+export const LANGUAGES = ['de', 'en', 'fr', 'it'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: Language = 'de';
+
+export function hasLevel<R extends string>(
+  order: readonly R[],
+  current: R | null | undefined,
+  required: R,
+): boolean {
+  if (!current) return false;
+  return order.indexOf(required) <= order.indexOf(current) && order.includes(current);
+}
+
+export const Uuid = Type.String({ format: 'uuid' });
+export const DateTime = Type.String({ format: 'date-time' });
+export const LanguageSchema = Type.Union(LANGUAGES.map((l) => Type.Literal(l)));
+export const AccountRoleSchema = Type.Union(ACCOUNT_ROLES.map((r) => Type.Literal(r)));
+export const UserRoleSchema = Type.Union(USER_ROLES.map((r) => Type.Literal(r)));
+export const InvitationStatusSchema = Type.Union(INVITATION_STATUSES.map((s) => Type.Literal(s)));
+
+/** The one error shape of the API (DESIGN.md "API conventions"). */
+export const ErrorBody = Type.Object({
+  message: Type.String(),
+  code: Type.String(),
+  details: Type.Optional(
+    Type.Object({
+      /** Field errors: field path → message key or text. */
+      fields: Type.Optional(Type.Record(Type.String(), Type.String())),
+    }),
+  ),
+});
+export type ErrorBody = Type.Static<typeof ErrorBody>;
+
+export const ListMeta = Type.Object({
+  total: Type.Integer(),
+  page: Type.Integer(),
+  pageSize: Type.Integer(),
+});
+
+export function Entity<T extends Type.TSchema>(data: T) {
+  return Type.Object({ data });
+}
+
+export function List<T extends Type.TSchema>(item: T) {
+  return Type.Object({ data: Type.Array(item), meta: ListMeta });
+}
+
+export const UuidParams = Type.Object({ id: Uuid });

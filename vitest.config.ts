@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit and API tests of every workspace; the browser journeys run in e2e/ with Playwright.
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'contract', root: 'packages/contract', environment: 'node' } },
+      {
+        test: {
+          name: 'server',
+          root: 'apps/server',
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      { extends: 'apps/web/vite.config.ts', test: { name: 'web', root: 'apps/web', environment: 'jsdom' } },
+    ],
+  },
+});
