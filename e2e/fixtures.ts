@@ -1,0 +1,110 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test as base, expect, type Page } from '@playwright/test';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const DEMO_PASSWORD = 'Portal-Demo-2026';
+
+export interface PortalServer {
+  url: string;
+  /** Mails the embedded provider sent (the demo outbox). */
+  port: number;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForReady(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${output()}`);
+    try {
+      const response = await fetch(`${url}/readyz`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`server not ready within 60 s:\n${output()}`);
+}
+
+/** Starts the real server (built SPA, embedded provider, demo data, in-memory PGlite) on a free port. */
+export async function startServer(
+  env: Record<string, string> = {},
+): Promise<{ server: PortalServer; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let log = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: url,
+      DATABASE_URL: 'memory://',
+      DEMO_DATA: 'true',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk) => (log += chunk));
+  child.stderr?.on('data', (chunk) => (log += chunk));
+  await waitForReady(url, child, () => log);
+  return {
+    server: { url, port },
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Signs in through the embedded provider's login form; the page must be on the login form. */
+export async function fillLogin(page: Page, email: string, password = DEMO_PASSWORD): Promise<void> {
+  await page.locator('#username').fill(email);
+  await page.locator('#password').fill(password);
+  await page.locator('#kc-login').click();
+}
+
+/** Opens `path` in the portal and signs in as `email`, ending on the portal page. */
+export async function signIn(page: Page, server: PortalServer, email: string, pathname = '/'): Promise<void> {
+  await page.goto(`${server.url}${pathname}`);
+  await page.locator('#username').waitFor();
+  await fillLogin(page, email);
+  await page.waitForURL(
+    (url) =>
+      url.origin === server.url &&
+      !url.pathname.startsWith('/realms/') &&
+      !url.pathname.startsWith('/oauthcb'),
+  );
+}
+
+export const test = base.extend<object, { server: PortalServer }>({
+  server: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const { server, stop } = await startServer();
+      await use(server);
+      await stop();
+    },
+    { scope: 'worker', timeout: 90_000 },
+  ],
+  baseURL: async ({ server }, use) => use(server.url),
+});
+
+export { expect };
