@@ -1,0 +1,115 @@
+/**
+ * `npm run bench`: the performance figures the issues name, measured, not asserted.
+ * - server start to ready: first start on an empty data folder (migrations + demo seed), then a restart;
+ * - gzipped JS the browser loads for sign-in → dashboard (budget 150 KB);
+ * - route changes with warm data in Chromium (target ≤ 100 ms, no network wait).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { chromium } from '@playwright/test';
+import { fillLogin, startServer } from '../fixtures.ts';
+import config from '../playwright.config.ts';
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+async function measureStartup(): Promise<{ first: number; restart: number }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-'));
+  try {
+    let started = performance.now();
+    let run = await startServer({ DATABASE_URL: dataDir });
+    const first = performance.now() - started;
+    await run.stop();
+    started = performance.now();
+    run = await startServer({ DATABASE_URL: dataDir });
+    const restart = performance.now() - started;
+    await run.stop();
+    return { first, restart };
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function measureBrowser(): Promise<{
+  jsGzipBytes: number;
+  scripts: number;
+  routeChanges: number[];
+  apiCallsDuringWarmNavigation: number;
+}> {
+  const { server, stop } = await startServer();
+  const browser = await chromium.launch(config.use?.launchOptions);
+  try {
+    const page = await browser.newPage({ locale: 'de-DE' });
+    const scriptBodies = new Map<string, number>();
+    page.on('response', async (response) => {
+      if (response.request().resourceType() !== 'script') return;
+      if (!response.url().startsWith(server.url)) return;
+      const body = await response.body().catch(() => null);
+      if (body) scriptBodies.set(response.url(), zlib.gzipSync(body, { level: 9 }).length);
+    });
+    await page.goto(server.url + '/');
+    await page.locator('#username').waitFor();
+    await fillLogin(page, 'owner@example.com');
+    await page.waitForURL(`${server.url}/`);
+    await page.locator('h1').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    const jsGzipBytes = [...scriptBodies.values()].reduce((sum, size) => sum + size, 0);
+
+    // Warm every route once, then time switches between them.
+    const targets = ['/inbox', '/support', '/logs', '/'];
+    for (const href of targets) {
+      await page.locator(`nav a[href="${href}"]`).first().click();
+      await page.waitForURL(server.url + href);
+      await page.waitForLoadState('networkidle');
+    }
+    let apiCalls = 0;
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/api/users/')) apiCalls += 1;
+    });
+    const routeChanges: number[] = [];
+    for (let round = 0; round < 5; round += 1) {
+      for (const href of targets) {
+        const elapsed = await page.evaluate(async (target) => {
+          const link = document.querySelector<HTMLAnchorElement>(`nav a[href="${target}"]`);
+          if (!link) throw new Error(`no nav link to ${target}`);
+          const start = performance.now();
+          link.click();
+          // Done when the URL changed and the new page's heading is painted.
+          await new Promise<void>((resolve) => {
+            const check = () => {
+              const heading = document.querySelector('main h1');
+              if (location.pathname === target && heading) {
+                requestAnimationFrame(() => resolve());
+              } else requestAnimationFrame(check);
+            };
+            check();
+          });
+          return performance.now() - start;
+        }, href);
+        routeChanges.push(elapsed);
+      }
+    }
+    return { jsGzipBytes, scripts: scriptBodies.size, routeChanges, apiCallsDuringWarmNavigation: apiCalls };
+  } finally {
+    await browser.close();
+    await stop();
+  }
+}
+
+const startup = await measureStartup();
+const browserFigures = await measureBrowser();
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+console.log('Portal benchmark');
+console.log(`  server start → ready, first start (empty data folder): ${startup.first.toFixed(0)} ms`);
+console.log(`  server start → ready, restart:                         ${startup.restart.toFixed(0)} ms`);
+console.log(
+  `  JS for sign-in → dashboard: ${kb(browserFigures.jsGzipBytes)} KB gzip in ${browserFigures.scripts} files (budget 150 KB)`,
+);
+console.log(
+  `  route change with warm data: median ${median(browserFigures.routeChanges).toFixed(1)} ms, max ${Math.max(...browserFigures.routeChanges).toFixed(1)} ms over ${browserFigures.routeChanges.length} changes (target ≤ 100 ms)`,
+);
+console.log(`  me/accounts requests during warm navigation: ${browserFigures.apiCallsDuringWarmNavigation}`);
