@@ -1,0 +1,107 @@
+import { buildPath, type RouteDef, type RouteResponse } from '@portal/contract';
+import { accessToken } from '@/auth/tokens.ts';
+import { getSessionAccountUuid } from './account-storage.ts';
+import { ApiError } from './errors.ts';
+
+export { ApiError } from './errors.ts';
+
+export const API_BASE = '/api';
+export const MISSING_ACCOUNT_MESSAGE = 'please provide a accountUuid';
+
+type QueryValue = string | number | boolean | null | undefined;
+export type Query = Record<string, QueryValue | readonly QueryValue[]>;
+
+export interface RequestInput {
+  params?: Record<string, string | number>;
+  query?: Query | object;
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/**
+ * Query string per SPEC §7 / SPEC-DECISIONS 29: GET and DELETE repeat the key for arrays (`a=1&a=2`), other
+ * methods use the bracket form (`a[]=1&a[]=2`). Null and undefined are left out.
+ */
+export function buildQuery(method: string, query: Query | object | undefined): string {
+  if (!query) return '';
+  const repeat = method === 'GET' || method === 'DELETE';
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query as Query)) {
+    if (Array.isArray(value)) {
+      for (const item of value as QueryValue[]) {
+        if (item !== null && item !== undefined) search.append(repeat ? key : `${key}[]`, String(item));
+      }
+    } else if (value !== null && value !== undefined) {
+      search.append(key, String(value));
+    }
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+/** The URL below the origin: /api, the account prefix for account-scoped routes, the route's path and query. */
+export function buildUrl(route: RouteDef, input: RequestInput = {}): string {
+  let prefix = '';
+  if (route.accountScoped) {
+    const accountUuid = getSessionAccountUuid();
+    if (!accountUuid) throw new Error(MISSING_ACCOUNT_MESSAGE);
+    prefix = `/accounts/${encodeURIComponent(accountUuid)}`;
+  }
+  return `${API_BASE}${prefix}${buildPath(route.path, input.params)}${buildQuery(route.method, input.query)}`;
+}
+
+export function readCookie(name: string, cookies = document.cookie): string | null {
+  for (const part of cookies.split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(rest.join('='));
+  }
+  return null;
+}
+
+/** Request headers per SPEC §7: bearer token when one exists, XSRF cookie echoed, JSON body. */
+export function buildHeaders(hasBody: boolean, extra: Record<string, string> = {}): Headers {
+  const headers = new Headers({ Accept: 'application/json' });
+  const token = accessToken();
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+  const xsrf = readCookie('XSRF-TOKEN');
+  if (xsrf) headers.set('X-XSRF-TOKEN', xsrf);
+  if (hasBody) headers.set('Content-Type', 'application/json');
+  for (const [key, value] of Object.entries(extra)) headers.set(key, value);
+  return headers;
+}
+
+async function toApiError(response: Response): Promise<ApiError> {
+  let body: { message?: unknown; code?: unknown; details?: { fields?: Record<string, string> } } = {};
+  try {
+    body = (await response.json()) as typeof body;
+  } catch {
+    // not JSON (e.g. a proxy's error page)
+  }
+  const message =
+    typeof body.message === 'string' && body.message
+      ? body.message
+      : `${response.status} ${response.statusText}`.trim();
+  const code = typeof body.code === 'string' ? body.code : `HTTP_${response.status}`;
+  return new ApiError(response.status, message, code, body.details?.fields);
+}
+
+/** The one HTTP client of the SPA, typed by the contract's route definitions. No timeout (SPEC §9). */
+export async function apiRequest<R extends RouteDef>(
+  route: R,
+  input: RequestInput = {},
+): Promise<RouteResponse<R>> {
+  const url = buildUrl(route, input);
+  const hasBody = input.body !== undefined;
+  const response = await fetch(url, {
+    method: route.method,
+    headers: buildHeaders(hasBody, input.headers),
+    body: hasBody ? JSON.stringify(input.body) : undefined,
+    credentials: 'same-origin',
+    signal: input.signal,
+  });
+  if (!response.ok) throw await toApiError(response);
+  if (response.status === 204) return undefined as RouteResponse<R>;
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as RouteResponse<R>;
+}

@@ -1,0 +1,137 @@
+import Keycloak from 'keycloak-js';
+import { config } from '@/app/config.ts';
+import { clearInitFailures, recordInitFailure } from './init-failures.ts';
+import { CALLBACK_PATH, SIGNUP_PATH, saveRequestedLocation } from './requested-location.ts';
+import { startTokenRefresh } from './token-refresh.ts';
+import { clearTokens, readTokens, writeTokens } from './tokens.ts';
+
+/** The scopes the portal asks for (SPEC §4 "Sign-in flow"). */
+export const SCOPES = 'profile email portal accounts support';
+
+export type AuthStart =
+  { status: 'authenticated' } | { status: 'redirecting' } | { status: 'failed'; error: unknown };
+
+let client: Keycloak | null = null;
+let stopRefresh: (() => void) | null = null;
+
+function keycloak(): Keycloak {
+  if (!client) throw new Error('Not authenticated');
+  return client;
+}
+
+function store(kc: Keycloak): void {
+  writeTokens({ token: kc.token, refreshToken: kc.refreshToken, idToken: kc.idToken });
+}
+
+function callbackUri(): string {
+  return `${window.location.origin}${CALLBACK_PATH}`;
+}
+
+/**
+ * Starts the sign-in flow of SPEC §4: saves the current location, initialises keycloak-js (restoring tokens
+ * from sessionStorage so a reload keeps the session) and redirects to login or registration when there is no
+ * session. Any init failure clears the tokens and goes to login; a second failure within a minute is reported
+ * instead, so the app can show an error page rather than loop (SPEC-DECISIONS 20).
+ */
+export async function startAuth(): Promise<AuthStart> {
+  saveRequestedLocation(window.location);
+  const { oidc } = config();
+  const kc = new Keycloak({ url: oidc.url, realm: oidc.realm, clientId: oidc.clientId });
+  client = kc;
+  kc.onAuthRefreshSuccess = () => store(kc);
+  const saved = readTokens();
+  try {
+    const authenticated = await kc.init({
+      redirectUri: callbackUri(),
+      scope: SCOPES,
+      responseMode: 'fragment',
+      flow: 'standard',
+      pkceMethod: 'S256',
+      checkLoginIframe: false,
+      ...(saved.token && saved.refreshToken ? saved : {}),
+    });
+    if (!authenticated) {
+      clearTokens();
+      if (window.location.pathname === SIGNUP_PATH) await kc.register({ redirectUri: callbackUri() });
+      else await kc.login({ redirectUri: callbackUri() });
+      return { status: 'redirecting' };
+    }
+    store(kc);
+    clearInitFailures();
+    stopRefresh = startTokenRefresh(kc, {
+      onRefreshed: () => store(kc),
+      onSessionEnded: () => {
+        clearTokens();
+        void kc.login({ redirectUri: callbackUri() });
+      },
+    });
+    return { status: 'authenticated' };
+  } catch (error) {
+    clearTokens();
+    if (recordInitFailure() >= 2) return { status: 'failed', error };
+    try {
+      await kc.login({ redirectUri: callbackUri() });
+      return { status: 'redirecting' };
+    } catch (loginError) {
+      return { status: 'failed', error: loginError };
+    }
+  }
+}
+
+/** Claims of the current access token (e.g. email_verified). */
+export function tokenClaims(): Record<string, unknown> {
+  return (client?.tokenParsed as Record<string, unknown> | undefined) ?? {};
+}
+
+/** Starts a fresh login that returns to the current page. */
+export async function login(options: { prompt?: 'login' } = {}): Promise<void> {
+  saveRequestedLocation(window.location);
+  await keycloak().login({ redirectUri: callbackUri(), ...options });
+}
+
+/** Clears the stored tokens and ends the provider session; the provider sends the browser back to the origin. */
+export async function logout(): Promise<void> {
+  stopRefresh?.();
+  clearTokens();
+  await keycloak().logout({ redirectUri: `${window.location.origin}/` });
+}
+
+/**
+ * Ends the session without leaving the page (inactivity): tokens are cleared and the refresh token is revoked
+ * at the provider, so nothing can continue the session; a later login must re-authenticate (prompt=login).
+ */
+export function endSessionInPlace(): void {
+  stopRefresh?.();
+  const kc = client;
+  const refreshToken = kc?.refreshToken;
+  clearTokens();
+  if (!kc || !refreshToken) return;
+  const { oidc } = config();
+  const body = new URLSearchParams({
+    token: refreshToken,
+    token_type_hint: 'refresh_token',
+    client_id: oidc.clientId,
+  });
+  void fetch(`${oidc.url}/realms/${oidc.realm}/protocol/openid-connect/revoke`, {
+    method: 'POST',
+    body,
+  }).catch(() => undefined);
+  kc.clearToken();
+}
+
+/**
+ * The provider's link for verifying the email address (SPEC §7, SPEC-DECISIONS 27): the authorize URL with
+ * kc_action=VERIFY_EMAIL and kc_locale, returning to the current page through the callback.
+ */
+export async function verifyEmailUrl(locale: string): Promise<string> {
+  const url = new URL(
+    await keycloak().createLoginUrl({ redirectUri: callbackUri(), action: 'VERIFY_EMAIL', locale }),
+  );
+  url.searchParams.set('kc_locale', locale);
+  return url.toString();
+}
+
+/** Remembers the current page so the return from the provider lands here. */
+export function rememberCurrentPage(): void {
+  saveRequestedLocation(window.location);
+}
