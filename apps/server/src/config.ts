@@ -23,6 +23,10 @@ export interface Config {
     realm: string;
   };
   smtpUrl: string | null;
+  /** Sender address of the product's mails (MAIL_FROM). */
+  mailFrom: string;
+  /** Embedded identity provider settings (unused with an external issuer). */
+  idp: IdpSettings;
   maintenance: boolean;
   demoData: boolean;
   sentryDsn: string | null;
@@ -33,6 +37,28 @@ export interface Config {
   version: string;
   /** Folder of the built SPA. */
   webDist: string;
+}
+
+export interface IdpSettings {
+  /** Access token lifetime in seconds (ACCESS_TOKEN_TTL, default 300). */
+  accessTokenTtl: number;
+  /** SSO session idle timeout in seconds (SSO_SESSION_IDLE, default 1800); token refreshes extend it. */
+  ssoSessionIdle: number;
+  /** SSO session maximum lifetime in seconds (SSO_SESSION_MAX, default 36000). */
+  ssoSessionMax: number;
+  /** Brute-force protection: temporary lockout after repeated failed sign-ins. */
+  bruteForce: {
+    /** Failures of one identity before its first lockout (LOGIN_MAX_FAILURES, default 5). */
+    maxFailuresPerIdentity: number;
+    /** Failures from one client address before its first lockout (default 20). */
+    maxFailuresPerAddress: number;
+    /** First lockout in seconds; each further failure doubles it (default 60). */
+    waitIncrementSeconds: number;
+    /** Longest lockout in seconds (default 900). */
+    maxWaitSeconds: number;
+    /** Failures older than this many seconds are forgotten (default 43200). */
+    failureResetSeconds: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -56,6 +82,16 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'on', 'yes'].includes(raw.toLowerCase())) return true;
   if (['0', 'false', 'off', 'no'].includes(raw.toLowerCase())) return false;
   throw new ConfigError(name, `must be true or false (got "${raw}")`);
+}
+
+function seconds(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) {
+    throw new ConfigError(name, `must be a positive whole number (got "${raw}")`);
+  }
+  return value;
 }
 
 function url(env: Env, name: string, fallback: string): string {
@@ -112,6 +148,19 @@ export function loadConfig(env: Env = process.env): Config {
       realm: realmMatch[2]!,
     },
     smtpUrl: env.SMTP_URL || null,
+    mailFrom: env.MAIL_FROM || `${env.PRODUCT_NAME || 'Portal'} <no-reply@${new URL(publicUrl).hostname}>`,
+    idp: {
+      accessTokenTtl: seconds(env, 'ACCESS_TOKEN_TTL', 300),
+      ssoSessionIdle: seconds(env, 'SSO_SESSION_IDLE', 1800),
+      ssoSessionMax: seconds(env, 'SSO_SESSION_MAX', 36_000),
+      bruteForce: {
+        maxFailuresPerIdentity: seconds(env, 'LOGIN_MAX_FAILURES', 5),
+        maxFailuresPerAddress: 20,
+        waitIncrementSeconds: 60,
+        maxWaitSeconds: 900,
+        failureResetSeconds: 43_200,
+      },
+    },
     maintenance: bool(env, 'MAINTENANCE', false),
     demoData: bool(env, 'DEMO_DATA', embedded),
     sentryDsn: env.SENTRY_DSN || null,
