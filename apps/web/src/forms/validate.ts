@@ -54,7 +54,7 @@ function parseObject(source: RuleObject): Step[] {
 function steps(source: Rules | undefined): Step[] {
   if (source === undefined) return [];
   if (typeof source === 'string') return parseString(source);
-  if (typeof source === 'function') return [{ kind: 'function', fn: source }];
+  if (typeof source === 'function') return [{ kind: 'function', fn: source as RuleFunction }];
   if (Array.isArray(source)) return source.flatMap((item: Rules) => steps(item));
   if (isSchema(source)) return [{ kind: 'schema', schema: source }];
   return parseObject(source as RuleObject);
@@ -127,4 +127,9 @@ export function dependenciesOf(rules: Rules | undefined, name: string): string[]
   return steps(rules)
     .filter((s): s is Extract<Step, { kind: 'rule' }> => s.kind === 'rule' && s.name === 'confirmed')
     .map((s) => String(s.args[0] ?? `${name}_confirmation`));
+}
+
+/** True when the rules start with or contain `required` (for the field's required marker and aria-required). */
+export function isRequired(rules: Rules | undefined): boolean {
+  return steps(rules).some((s) => s.kind === 'rule' && s.name === 'required');
 }
