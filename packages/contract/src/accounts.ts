@@ -64,6 +64,13 @@ export const UpdateAccountBody = Type.Object(
 );
 export type UpdateAccountBody = Type.Static<typeof UpdateAccountBody>;
 
+/** DELETE answer: the account with its deletion date, and a note for the user (English; the web localises). */
+export const DeletedAccount = Type.Object({ data: Account, message: Type.String() });
+export type DeletedAccount = Type.Static<typeof DeletedAccount>;
+
+/** Days between DELETE and the actual deletion (SPEC-DECISIONS 30). */
+export const ACCOUNT_DELETION_DAYS = 30;
+
 export const Migration = Type.Object({
   uuid: Uuid,
   accountUuid: Uuid,
@@ -107,7 +114,7 @@ export const accountsRoutes = {
     summary: 'Schedule the deletion of an account in 30 days (owner only)',
     tags: ['accounts'],
     params: UuidParams,
-    response: { 200: Entity(Account), ...errors },
+    response: { 200: DeletedAccount, ...errors },
   }),
   beginMigration: defineRoute({
     method: 'POST',

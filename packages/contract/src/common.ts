@@ -42,10 +42,11 @@ export function hasLevel<R extends string>(
 
 export const Uuid = Type.String({ format: 'uuid' });
 export const DateTime = Type.String({ format: 'date-time' });
-export const LanguageSchema = Type.Union(LANGUAGES.map((l) => Type.Literal(l)));
-export const AccountRoleSchema = Type.Union(ACCOUNT_ROLES.map((r) => Type.Literal(r)));
-export const UserRoleSchema = Type.Union(USER_ROLES.map((r) => Type.Literal(r)));
-export const InvitationStatusSchema = Type.Union(INVITATION_STATUSES.map((s) => Type.Literal(s)));
+// Enums (JSON Schema `enum`), not unions of mapped literals: a mapped array loses the literal types (never).
+export const LanguageSchema = Type.Enum(LANGUAGES);
+export const AccountRoleSchema = Type.Enum(ACCOUNT_ROLES);
+export const UserRoleSchema = Type.Enum(USER_ROLES);
+export const InvitationStatusSchema = Type.Enum(INVITATION_STATUSES);
 
 /** The one error shape of the API (DESIGN.md "API conventions"). */
 export const ErrorBody = Type.Object({

@@ -2,9 +2,11 @@ export * from './common.ts';
 export * from './route.ts';
 export * from './users.ts';
 export * from './accounts.ts';
+export * from './config.ts';
 
 import { usersRoutes } from './users.ts';
 import { accountsRoutes } from './accounts.ts';
+import { configRoutes } from './config.ts';
 
 /** Every API route, for registration checks and the OpenAPI document. */
-export const apiRoutes = { ...usersRoutes, ...accountsRoutes };
+export const apiRoutes = { ...configRoutes, ...usersRoutes, ...accountsRoutes };

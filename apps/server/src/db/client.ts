@@ -20,6 +20,8 @@ export interface Db extends Queryable {
   /** Cheap liveness probe for /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** PGlite only: the data directory as a tarball, to start other databases from (test snapshots). */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 function fromPglite(db: PGlite): Db {
@@ -50,6 +52,9 @@ function fromPglite(db: PGlite): Db {
     },
     async close() {
       if (!db.closed) await db.close();
+    },
+    dumpDataDir() {
+      return db.dumpDataDir('none');
     },
   };
 }

@@ -74,6 +74,9 @@ create table idempotency_keys (
   user_uuid uuid not null references users (uuid) on delete cascade,
   key text not null,
   route text not null,
+  -- Hash of the first request; the same key with another body is refused.
+  request_hash text not null,
+  -- 0 while the first request runs.
   status integer not null,
   body jsonb not null,
   created_at timestamptz not null default now(),

@@ -1,0 +1,106 @@
+import cookie from '@fastify/cookie';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { JWTVerifyGetKey } from 'jose';
+import type { Config } from './config.ts';
+import { openDb, type Db } from './db/client.ts';
+import { migrate } from './db/migrate.ts';
+import { seedDemoData } from './db/seed.ts';
+import { createRouter } from './http/route.ts';
+import './http/types.ts';
+import { getPublicJwks } from './idp/keys.ts';
+import { seedDemoIdentities } from './idp/identities.ts';
+import { registerAccountsRoutes } from './modules/accounts/accounts.routes.ts';
+import { publicConfig, registerSystemRoutes } from './modules/system/system.routes.ts';
+import { registerUsersRoutes } from './modules/users/users.routes.ts';
+import { createAccountScope } from './plugins/account-scope.ts';
+import { createAuthenticate, refreshingLocalJwks, remoteJwks } from './plugins/authenticate.ts';
+import { registerErrorHandler } from './plugins/error-handler.ts';
+import { registerIdempotency } from './plugins/idempotency.ts';
+import { registerMetrics } from './plugins/metrics.ts';
+import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { registerSpa } from './plugins/spa.ts';
+import { registerXsrf } from './plugins/xsrf.ts';
+
+export interface AppDeps {
+  /** An open database (tests); otherwise config.databaseUrl is opened, and closed with the app. */
+  db?: Db;
+  /** Token key source (tests); otherwise the embedded provider's keys or the issuer's JWKS. */
+  getKey?: JWTVerifyGetKey;
+}
+
+/**
+ * The whole server as one Fastify instance, not yet listening: database migrated (and seeded in demo mode),
+ * plugins and modules registered explicitly in order.
+ */
+export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+    },
+    // Unknown fields are refused (422), not silently dropped; every field error is reported at once.
+    ajv: { customOptions: { removeAdditional: false, allErrors: true } },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const db = deps.db ?? (await openDb(config.databaseUrl));
+  const ownsDb = !deps.db;
+  app.addHook('onClose', async () => {
+    if (ownsDb) await db.close();
+  });
+  try {
+    await migrate(db);
+    if (config.demoData) {
+      await seedDemoData(db);
+      if (config.oidc.embedded) await seedDemoIdentities(db);
+    }
+  } catch (error) {
+    if (ownsDb) await db.close();
+    throw error;
+  }
+
+  app.decorate('config', config);
+  app.decorate('db', db);
+  app.decorateRequest('user', null);
+  app.decorateRequest('account', null);
+
+  registerErrorHandler(app);
+  registerSecurityHeaders(app, config);
+  await app.register(cookie);
+  registerXsrf(app, config);
+  registerMetrics(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: `${config.productName} API`, version: config.version },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    // Only the API is documented; the SPA, probes and identity provider are not part of it.
+    transform: ({ schema, url }) => ({
+      schema: url.startsWith('/api/') ? schema : { ...schema, hide: true },
+      url,
+    }),
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { validatorUrl: null } });
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  const getKey =
+    deps.getKey ?? (config.oidc.embedded ? refreshingLocalJwks(() => getPublicJwks(db)) : remoteJwks(config));
+  const route = createRouter(app, {
+    authenticate: createAuthenticate({ config, db, getKey }),
+    accountScope: createAccountScope(db),
+  });
+  registerIdempotency(app, db);
+
+  registerSystemRoutes(app, { config, db, route });
+  registerUsersRoutes({ db, route });
+  registerAccountsRoutes({ db, route });
+
+  await registerSpa(app, { webDist: config.webDist, config: publicConfig(config) });
+  return app;
+}

@@ -1,0 +1,36 @@
+// npm run db:migrate / npm run db:seed — against DATABASE_URL (default: PGlite under data/).
+import { ConfigError, loadConfig } from '../config.ts';
+import { openDb } from './client.ts';
+import { migrate } from './migrate.ts';
+import { seedDemoData } from './seed.ts';
+import { seedDemoIdentities } from '../idp/identities.ts';
+
+const command = process.argv[2];
+if (command !== 'migrate' && command !== 'seed') {
+  console.error('usage: cli.ts migrate|seed');
+  process.exit(2);
+}
+
+try {
+  const config = loadConfig();
+  const db = await openDb(config.databaseUrl);
+  try {
+    const applied = await migrate(db);
+    console.log(
+      applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date',
+    );
+    if (command === 'seed') {
+      await seedDemoData(db);
+      if (config.oidc.embedded) await seedDemoIdentities(db);
+      console.log('demo data is in place (demo logins only: never use them in production)');
+    }
+  } finally {
+    await db.close();
+  }
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(`${error.message}\nFix the environment variable ${error.variable} and try again.`);
+    process.exit(1);
+  }
+  throw error;
+}

@@ -1,0 +1,163 @@
+import { TERMS_VERSION, type AccountRole, type InvitationStatus, type Language } from '@portal/contract';
+import type { Db, Queryable } from './client.ts';
+import { DEMO_ACCOUNTS, DEMO_USERS } from './demo-users.ts';
+import { writeAudit } from '../modules/audit/audit.service.ts';
+
+type DemoLogin = keyof typeof DEMO_USERS;
+
+interface DemoAccount {
+  uuid: string;
+  name: string;
+  country: string;
+  preferredLanguage: Language;
+  termsAccepted: boolean;
+  /** Days until the scheduled deletion, if one is scheduled. */
+  deletionInDays?: number;
+  createdDaysAgo: number;
+  members: { login: DemoLogin; role: AccountRole; invitation?: InvitationStatus }[];
+}
+
+/** DESIGN.md "Demo data", account by account. */
+export const DEMO_ACCOUNT_DATA: DemoAccount[] = [
+  {
+    uuid: DEMO_ACCOUNTS.muster,
+    name: 'Muster AG',
+    country: 'CH',
+    preferredLanguage: 'de',
+    termsAccepted: true,
+    createdDaysAgo: 400,
+    members: [
+      { login: 'owner', role: 'OWNER' },
+      { login: 'admin', role: 'ADMIN' },
+      { login: 'employee', role: 'EMPLOYEE' },
+      { login: 'coach', role: 'DC' },
+      { login: 'unverified', role: 'EMPLOYEE' },
+    ],
+  },
+  {
+    uuid: DEMO_ACCOUNTS.beispiel,
+    name: 'Beispiel GmbH',
+    country: 'DE',
+    preferredLanguage: 'de',
+    termsAccepted: true,
+    deletionInDays: 20,
+    createdDaysAgo: 200,
+    members: [
+      { login: 'inhaber', role: 'OWNER' },
+      { login: 'owner', role: 'EMPLOYEE' },
+      { login: 'employee', role: 'EMPLOYEE', invitation: 'PENDING' },
+      { login: 'coach', role: 'DC' },
+    ],
+  },
+  {
+    uuid: DEMO_ACCOUNTS.neu,
+    name: 'Neu Sàrl',
+    country: 'CH',
+    preferredLanguage: 'fr',
+    termsAccepted: false,
+    createdDaysAgo: 2,
+    members: [{ login: 'newowner', role: 'OWNER' }],
+  },
+];
+
+/** Serialises seeding when several instances start at once. */
+const SEED_LOCK = 727_002;
+
+async function seedUsers(tx: Queryable): Promise<Map<DemoLogin, string>> {
+  const ids = new Map<DemoLogin, string>();
+  for (const [login, user] of Object.entries(DEMO_USERS) as [DemoLogin, (typeof DEMO_USERS)[DemoLogin]][]) {
+    await tx.query(
+      `insert into users (uuid, subject, email, name, user_role, language, email_verified, created_at)
+       values ($1::uuid, $1::text, $2, $3, $4, $5, $6, now() - interval '400 days') on conflict do nothing`,
+      [user.id, user.email, user.name, user.userRole, user.language, user.emailVerified],
+    );
+    // The user may have been provisioned from a token before the seed ran: use whatever row holds the subject.
+    const { rows } = await tx.query<{ uuid: string }>('select uuid from users where subject = $1', [user.id]);
+    ids.set(login, rows[0]!.uuid);
+  }
+  return ids;
+}
+
+async function seedAccount(tx: Queryable, account: DemoAccount, ids: Map<DemoLogin, string>) {
+  const owner = ids.get(account.members.find((m) => m.role === 'OWNER')!.login)!;
+  const created = await tx.query(
+    `insert into accounts (uuid, name, country, preferred_language, available_until, created_by, created_at)
+     values ($1, $2, $3, $4, case when $5::int is null then null else now() + make_interval(days => $5::int) end, $6,
+             now() - make_interval(days => $7))
+     on conflict do nothing returning uuid`,
+    [
+      account.uuid,
+      account.name,
+      account.country,
+      account.preferredLanguage,
+      account.deletionInDays ?? null,
+      owner,
+      account.createdDaysAgo,
+    ],
+  );
+  // An existing account is left as the demo users changed it (accepted terms, cancelled deletion…).
+  if (!created.rows.length) return;
+  const at = (daysAgo: number) => `now() - make_interval(days => ${daysAgo})`;
+  await writeAudit(tx, {
+    accountUuid: account.uuid,
+    actorUuid: owner,
+    action: 'account.create',
+    target: `account:${account.uuid}`,
+    after: { name: account.name, country: account.country, preferredLanguage: account.preferredLanguage },
+  });
+  for (const [i, member] of account.members.entries()) {
+    const status = member.invitation ?? 'ACCEPTED';
+    const userUuid = ids.get(member.login)!;
+    await tx.query(
+      `insert into account_members (account_uuid, user_uuid, role, invitation_status, invited_by, invited_at, accepted_at)
+       values ($1, $2, $3, $4, $5, ${at(account.createdDaysAgo - i)},
+               case when $4 = 'ACCEPTED' then ${at(account.createdDaysAgo - i)} end)
+       on conflict do nothing`,
+      [account.uuid, userUuid, member.role, status, member.role === 'OWNER' ? null : owner],
+    );
+    if (member.role !== 'OWNER') {
+      await writeAudit(tx, {
+        accountUuid: account.uuid,
+        actorUuid: owner,
+        action: 'member.invite',
+        target: `user:${userUuid}`,
+        after: { email: DEMO_USERS[member.login].email, role: member.role, invitationStatus: status },
+      });
+    }
+  }
+  if (account.termsAccepted) {
+    for (const kind of ['agb', 'privacy']) {
+      await tx.query(
+        `insert into terms_acceptances (account_uuid, kind, version, accepted_by) values ($1, $2, $3, $4)
+         on conflict do nothing`,
+        [account.uuid, kind, TERMS_VERSION, owner],
+      );
+      await writeAudit(tx, {
+        accountUuid: account.uuid,
+        actorUuid: owner,
+        action: 'account.terms.accept',
+        target: `terms:${kind}`,
+        after: { kind, version: TERMS_VERSION },
+      });
+    }
+  }
+  if (account.deletionInDays !== undefined) {
+    await writeAudit(tx, {
+      accountUuid: account.uuid,
+      actorUuid: owner,
+      action: 'account.deletion.schedule',
+      target: `account:${account.uuid}`,
+      before: { availableUntil: null },
+      after: { inDays: account.deletionInDays },
+    });
+  }
+}
+
+/** Demo logins, accounts, memberships and history (DESIGN.md "Demo data"); running it again changes nothing. */
+export async function seedDemoData(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock($1)', [SEED_LOCK]);
+    const ids = await seedUsers(tx);
+    for (const account of DEMO_ACCOUNT_DATA) await seedAccount(tx, account, ids);
+  });
+}

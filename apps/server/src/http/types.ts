@@ -1,0 +1,40 @@
+import type { AccountRole, UserRole } from '@portal/contract';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+
+/** The portal user behind a verified access token (provisioned on first sight). */
+export interface PortalUser {
+  uuid: string;
+  subject: string;
+  email: string;
+  name: string;
+  userRole: UserRole;
+  language: string;
+  emailVerified: boolean;
+  createdAt: Date;
+}
+
+/** The caller's access to the account named in the path. */
+export interface AccountAccess {
+  accountUuid: string;
+  role: AccountRole;
+  /** Staff acting on an account they are no member of (role SUPPORT, audited). */
+  viaStaff: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: Db;
+  }
+  interface FastifyRequest {
+    /** Set by the authenticate hook on routes that need a token. */
+    user: PortalUser | null;
+    /** Set by the account-scope hook on /api/accounts/{accountUuid}/… routes. */
+    account: AccountAccess | null;
+  }
+  interface FastifyContextConfig {
+    /** Creating POST: honours the Idempotency-Key header. */
+    idempotent?: boolean;
+  }
+}

@@ -1,0 +1,65 @@
+import { configRoutes, type PublicConfig } from '@portal/contract';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import type { Route } from '../../http/route.ts';
+
+export function publicConfig(config: Config): PublicConfig {
+  return {
+    productName: config.productName,
+    version: config.version,
+    environment: config.environment,
+    sentryDsn: config.sentryDsn,
+    oidc: { url: config.oidc.url, realm: config.oidc.realm, clientId: config.oidc.clientId },
+  };
+}
+
+const NO_CACHE = {
+  'Cache-Control': 'no-cache, no-store, must-revalidate',
+  Pragma: 'no-cache',
+  Expires: '0',
+};
+
+const READY_TIMEOUT_MS = 2_000;
+
+/** Operational endpoints: version document, liveness, readiness, public configuration. */
+export function registerSystemRoutes(app: FastifyInstance, deps: { config: Config; db: Db; route: Route }) {
+  const { config, db, route } = deps;
+
+  app.get('/version.json', { schema: { hide: true } }, async (_request, reply) => {
+    reply.headers(NO_CACHE);
+    return { data: { version: config.version, maintenance: config.maintenance } };
+  });
+
+  app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    return { status: 'ok' };
+  });
+
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        db.ping(),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('database ping timed out')), READY_TIMEOUT_MS);
+        }),
+      ]);
+      return { status: 'ok' };
+    } catch (error) {
+      reply.log.warn({ err: error }, 'not ready: database does not answer');
+      return reply.code(503).send({ status: 'database unavailable' });
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+
+  const body = publicConfig(config);
+  route(configRoutes.getConfig, {
+    handler: async (_request, reply) => {
+      reply.header('Cache-Control', 'no-cache');
+      return body;
+    },
+  });
+}

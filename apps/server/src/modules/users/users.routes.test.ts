@@ -1,0 +1,183 @@
+import { expect, it } from 'vitest';
+import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
+import { describeApi } from '../../test/api.ts';
+
+describeApi('users API', (api) => {
+  it('returns the signed-in user', async () => {
+    const res = await api.request('GET', '/api/users/v1/me', { as: 'inhaber' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({
+      uuid: DEMO_USERS.inhaber.id,
+      email: 'inhaber@example.com',
+      name: 'Isabelle Inhaber',
+      userRole: 'STANDARD',
+      language: 'fr',
+      emailVerified: true,
+    });
+  });
+
+  it('lists every membership of the owner, sorted by name, with role and terms', async () => {
+    const res = await api.request('GET', '/api/users/v1/me/accounts', { as: 'owner' });
+    expect(res.statusCode).toBe(200);
+    const { data, meta } = res.json();
+    expect(meta.total).toBe(2);
+    expect(data.map((a: { name: string }) => a.name)).toEqual(['Beispiel GmbH', 'Muster AG']);
+    expect(data[1]).toMatchObject({
+      uuid: DEMO_ACCOUNTS.muster,
+      accountRole: 'OWNER',
+      isOwner: true,
+      invitationStatus: 'ACCEPTED',
+      availableUntil: null,
+      acceptedAgb: true,
+      acceptedPrivacyPolicy: true,
+    });
+    expect(data[0]).toMatchObject({ accountRole: 'EMPLOYEE', isOwner: false, invitationStatus: 'ACCEPTED' });
+  });
+
+  it('includes pending invitations', async () => {
+    const res = await api.request('GET', '/api/users/v1/me/accounts', { as: 'employee' });
+    const byName = Object.fromEntries(res.json().data.map((a: { name: string }) => [a.name, a]));
+    expect(byName['Muster AG']).toMatchObject({ accountRole: 'EMPLOYEE', invitationStatus: 'ACCEPTED' });
+    expect(byName['Beispiel GmbH']).toMatchObject({ accountRole: 'EMPLOYEE', invitationStatus: 'PENDING' });
+  });
+
+  it('shows the scheduled deletion and unaccepted terms', async () => {
+    const inhaber = (await api.request('GET', '/api/users/v1/me/accounts', { as: 'inhaber' })).json().data;
+    expect(inhaber).toHaveLength(1);
+    const days = (Date.parse(inhaber[0].availableUntil) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(19);
+    expect(days).toBeLessThanOrEqual(20);
+    const neu = (await api.request('GET', '/api/users/v1/me/accounts', { as: 'newowner' })).json().data;
+    expect(neu).toEqual([
+      expect.objectContaining({
+        name: 'Neu Sàrl',
+        isOwner: true,
+        acceptedAgb: false,
+        acceptedPrivacyPolicy: false,
+      }),
+    ]);
+  });
+
+  it('gives fresh and agent no accounts, and the agent its staff role', async () => {
+    for (const login of ['fresh', 'agent'] as const) {
+      const res = await api.request('GET', '/api/users/v1/me/accounts', { as: login });
+      expect(res.json()).toEqual({ data: [], meta: { total: 0, page: 1, pageSize: 0 } });
+    }
+    const agent = await api.request('GET', '/api/users/v1/me', { as: 'agent' });
+    expect(agent.json().data.userRole).toBe('SUPPORT_AGENT');
+    const coach = await api.request('GET', '/api/users/v1/me', { as: 'coach' });
+    expect(coach.json().data.userRole).toBe('DC');
+    const unverified = await api.request('GET', '/api/users/v1/me', { as: 'unverified' });
+    expect(unverified.json().data).toMatchObject({ emailVerified: false, language: 'en' });
+  });
+
+  it('provisions a new user on first sight and keeps email and name in sync', async () => {
+    const sub = 'new-subject-1';
+    const first = await api.request('GET', '/api/users/v1/me', {
+      as: { sub, email: 'neu@example.com', name: 'Neue Person' },
+      headers: {},
+    });
+    expect(first.statusCode).toBe(200);
+    expect(first.json().data).toMatchObject({
+      email: 'neu@example.com',
+      name: 'Neue Person',
+      userRole: 'STANDARD',
+      language: 'de',
+    });
+    const token = await api.token(
+      { sub },
+      { claims: { email: 'renamed@example.com', name: 'Umbenannt', email_verified: true } },
+    );
+    const again = await api.request('GET', '/api/users/v1/me', { token });
+    expect(again.json().data).toMatchObject({
+      uuid: first.json().data.uuid,
+      email: 'renamed@example.com',
+      name: 'Umbenannt',
+      emailVerified: true,
+    });
+  });
+
+  it('takes the first language from the locale claim', async () => {
+    const token = await api.token(
+      { sub: 'new-subject-2', email: 'it@example.com' },
+      { claims: { locale: 'it-CH' } },
+    );
+    const res = await api.request('GET', '/api/users/v1/me', { token });
+    expect(res.json().data.language).toBe('it');
+  });
+
+  it('updates the language and name, and audits it', async () => {
+    const res = await api.request('PATCH', '/api/users/v1/me', {
+      as: 'admin',
+      body: { language: 'fr', name: ' Adrian A. ' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ language: 'fr', name: 'Adrian A.' });
+    const me = await api.request('GET', '/api/users/v1/me', { as: 'admin' });
+    expect(me.json().data.language).toBe('fr');
+    const { rows } = await api.db.query<{ action: string; after: unknown }>(
+      `select action, after from audit_log where actor_uuid = $1 and action = 'user.update'`,
+      [DEMO_USERS.admin.id],
+    );
+    expect(rows).toEqual([{ action: 'user.update', after: { name: 'Adrian A.', language: 'fr' } }]);
+  });
+
+  it('refuses an unknown language with a field error (422)', async () => {
+    const res = await api.request('PATCH', '/api/users/v1/me', { as: 'owner', body: { language: 'xx' } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { fields: { language: 'must be one of: de, en, fr, it' } },
+    });
+  });
+
+  it('refuses unknown fields and empty bodies (422), malformed JSON (400)', async () => {
+    const unknown = await api.request('PATCH', '/api/users/v1/me', {
+      as: 'owner',
+      body: { userRole: 'PORTAL_ADMIN' },
+    });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().details.fields).toHaveProperty('userRole');
+    const empty = await api.request('PATCH', '/api/users/v1/me', { as: 'owner', body: {} });
+    expect(empty.statusCode).toBe(422);
+    const malformed = await api.request('PATCH', '/api/users/v1/me', {
+      as: 'owner',
+      body: '{"language":',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toMatchObject({ code: 'MALFORMED_JSON' });
+  });
+
+  it('accepts and declines invitations', async () => {
+    const accepted = await api.request(
+      'POST',
+      `/api/users/v1/me/accounts/${DEMO_ACCOUNTS.beispiel}/invitation/accept`,
+      {
+        as: 'employee',
+      },
+    );
+    expect(accepted.statusCode).toBe(200);
+    expect(accepted.json().data).toMatchObject({
+      uuid: DEMO_ACCOUNTS.beispiel,
+      invitationStatus: 'ACCEPTED',
+    });
+    const twice = await api.request(
+      'POST',
+      `/api/users/v1/me/accounts/${DEMO_ACCOUNTS.beispiel}/invitation/accept`,
+      {
+        as: 'employee',
+      },
+    );
+    expect(twice.statusCode).toBe(409);
+    const none = await api.request(
+      'POST',
+      `/api/users/v1/me/accounts/${DEMO_ACCOUNTS.neu}/invitation/decline`,
+      {
+        as: 'employee',
+      },
+    );
+    expect(none.statusCode).toBe(404);
+    expect((await api.audit(DEMO_ACCOUNTS.beispiel))[0]).toMatchObject({ action: 'invitation.accept' });
+  });
+});

@@ -1,0 +1,101 @@
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  errors as joseErrors,
+  jwtVerify,
+  type JSONWebKeySet,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from 'jose';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { HttpError } from '../http/errors.ts';
+import { provisionUser, type TokenIdentity } from '../modules/users/users.service.ts';
+
+/** Asymmetric algorithms only: `none` and HMAC (a public key used as a secret) never verify. */
+export const TOKEN_ALGORITHMS = ['RS256', 'ES256', 'PS256'];
+/** At most one key reload per interval when tokens name an unknown key id (a forged kid must not hammer the db). */
+const RELOAD_INTERVAL_MS = 5_000;
+
+/** Keys of the embedded provider, read from its store; reloaded when a token names a key id not seen yet. */
+export function refreshingLocalJwks(load: () => Promise<JSONWebKeySet>): JWTVerifyGetKey {
+  let keys: ReturnType<typeof createLocalJWKSet> | null = null;
+  let loadedAt = 0;
+  let loading: Promise<void> | null = null;
+  const reload = () =>
+    (loading ??= load()
+      .then((jwks) => {
+        keys = createLocalJWKSet(jwks);
+        loadedAt = Date.now();
+      })
+      .finally(() => {
+        loading = null;
+      }));
+  return async (header, token) => {
+    if (!keys) await reload();
+    try {
+      return await keys!(header, token);
+    } catch (error) {
+      if (!(error instanceof joseErrors.JWKSNoMatchingKey) || Date.now() - loadedAt < RELOAD_INTERVAL_MS)
+        throw error;
+      await reload();
+      return keys!(header, token);
+    }
+  };
+}
+
+/** Keys of an external issuer (Keycloak's certs endpoint), fetched and cached by jose. */
+export function remoteJwks(config: Config): JWTVerifyGetKey {
+  return createRemoteJWKSet(new URL(`${config.oidc.issuer}/protocol/openid-connect/certs`));
+}
+
+function unauthorized(reply: FastifyReply, message: string, code = 'UNAUTHORIZED'): HttpError {
+  reply.header('WWW-Authenticate', `Bearer realm="portal", error="invalid_token"`);
+  return new HttpError(401, code, message);
+}
+
+function identityOf(payload: JWTPayload): TokenIdentity {
+  const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
+  const joined = [text(payload.given_name), text(payload.family_name)].filter(Boolean).join(' ');
+  return {
+    subject: payload.sub!,
+    email: text(payload.email),
+    name: text(payload.name) ?? (joined || text(payload.preferred_username)),
+    emailVerified: typeof payload.email_verified === 'boolean' ? payload.email_verified : undefined,
+    locale: text(payload.locale),
+  };
+}
+
+/**
+ * The onRequest hook of every route that needs a token: verifies the Bearer access token (issuer, audience,
+ * algorithm, expiry) and puts the provisioned portal user on the request; otherwise 401 JSON.
+ */
+export function createAuthenticate(options: { config: Config; db: Db; getKey: JWTVerifyGetKey }) {
+  const { config, db, getKey } = options;
+  return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const header = request.headers.authorization;
+    const match = header ? /^bearer\s+(\S+)\s*$/i.exec(header) : null;
+    if (!match) throw unauthorized(reply, 'Sign in: a Bearer access token is required');
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(match[1]!, getKey, {
+        issuer: config.oidc.issuer,
+        audience: config.oidc.audience,
+        algorithms: TOKEN_ALGORITHMS,
+        requiredClaims: ['sub', 'exp'],
+      }));
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired)
+        throw unauthorized(reply, 'The access token has expired', 'TOKEN_EXPIRED');
+      if (error instanceof joseErrors.JWKSTimeout) {
+        throw new HttpError(503, 'IDP_UNAVAILABLE', 'The identity provider does not answer');
+      }
+      if (error instanceof joseErrors.JOSEError) throw unauthorized(reply, 'The access token is not valid');
+      // Not a token problem: the key source (remote JWKS, database) failed.
+      request.log.warn({ err: error }, 'token keys unavailable');
+      throw new HttpError(503, 'IDP_UNAVAILABLE', 'Access tokens cannot be checked right now');
+    }
+    request.user = await provisionUser(db, identityOf(payload));
+  };
+}

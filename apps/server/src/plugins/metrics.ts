@@ -1,0 +1,76 @@
+import type { FastifyInstance } from 'fastify';
+
+const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+interface Series {
+  labels: string;
+  count: number;
+  sum: number;
+  buckets: number[];
+}
+
+const escapeLabel = (value: string) =>
+  value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+
+/**
+ * Prometheus text metrics of this instance at /metrics: requests by route and status, request durations,
+ * process uptime and memory. Labels use the route pattern, never the raw URL, so the series stay bounded.
+ */
+export function registerMetrics(app: FastifyInstance) {
+  const requests = new Map<string, number>();
+  const durations = new Map<string, Series>();
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const base = `method="${escapeLabel(request.method)}",route="${escapeLabel(route)}"`;
+    const key = `${base},status="${reply.statusCode}"`;
+    requests.set(key, (requests.get(key) ?? 0) + 1);
+    const seconds = reply.elapsedTime / 1000;
+    let series = durations.get(base);
+    if (!series)
+      durations.set(base, (series = { labels: base, count: 0, sum: 0, buckets: BUCKETS.map(() => 0) }));
+    series.count += 1;
+    series.sum += seconds;
+    BUCKETS.forEach((le, i) => {
+      if (seconds <= le) series.buckets[i]! += 1;
+    });
+  });
+
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    const lines: string[] = [
+      '# HELP portal_http_requests_total HTTP requests answered, by route pattern and status.',
+      '# TYPE portal_http_requests_total counter',
+    ];
+    for (const [labels, count] of requests) lines.push(`portal_http_requests_total{${labels}} ${count}`);
+    lines.push(
+      '# HELP portal_http_request_duration_seconds Time to answer HTTP requests.',
+      '# TYPE portal_http_request_duration_seconds histogram',
+    );
+    for (const series of durations.values()) {
+      BUCKETS.forEach((le, i) =>
+        lines.push(
+          `portal_http_request_duration_seconds_bucket{${series.labels},le="${le}"} ${series.buckets[i]}`,
+        ),
+      );
+      lines.push(
+        `portal_http_request_duration_seconds_bucket{${series.labels},le="+Inf"} ${series.count}`,
+        `portal_http_request_duration_seconds_sum{${series.labels}} ${series.sum}`,
+        `portal_http_request_duration_seconds_count{${series.labels}} ${series.count}`,
+      );
+    }
+    const memory = process.memoryUsage();
+    lines.push(
+      '# HELP process_uptime_seconds Seconds since the process started.',
+      '# TYPE process_uptime_seconds gauge',
+      `process_uptime_seconds ${process.uptime()}`,
+      '# HELP process_resident_memory_bytes Resident memory size in bytes.',
+      '# TYPE process_resident_memory_bytes gauge',
+      `process_resident_memory_bytes ${memory.rss}`,
+      '# HELP nodejs_heap_used_bytes V8 heap in use, in bytes.',
+      '# TYPE nodejs_heap_used_bytes gauge',
+      `nodejs_heap_used_bytes ${memory.heapUsed}`,
+    );
+    reply.header('Cache-Control', 'no-store').type('text/plain; version=0.0.4; charset=utf-8');
+    return lines.join('\n') + '\n';
+  });
+}

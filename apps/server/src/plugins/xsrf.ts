@@ -1,0 +1,39 @@
+import crypto from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
+import { HttpError } from '../http/errors.ts';
+
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+export const XSRF_HEADER = 'x-xsrf-token';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function sameToken(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && crypto.timingSafeEqual(left, right);
+}
+
+/**
+ * Double-submit XSRF protection (SPEC §7): a random XSRF-TOKEN cookie readable by the SPA, which echoes it in
+ * X-XSRF-TOKEN on unsafe API calls. Needs @fastify/cookie.
+ */
+export function registerXsrf(app: FastifyInstance, config: Config) {
+  const secure = config.publicUrl.startsWith('https:');
+  app.addHook('onRequest', async (request, reply) => {
+    const cookie = request.cookies[XSRF_COOKIE];
+    if (!cookie) {
+      reply.setCookie(XSRF_COOKIE, crypto.randomBytes(24).toString('base64url'), {
+        path: '/',
+        sameSite: 'lax',
+        secure,
+        httpOnly: false,
+      });
+    }
+    const path = request.url.split('?', 1)[0]!;
+    if (SAFE_METHODS.has(request.method) || !(path === '/api' || path.startsWith('/api/'))) return;
+    const header = request.headers[XSRF_HEADER];
+    if (!cookie || typeof header !== 'string' || !sameToken(cookie, header)) {
+      throw new HttpError(403, 'XSRF_FAILED', 'Missing or wrong X-XSRF-TOKEN header; reload the page');
+    }
+  });
+}

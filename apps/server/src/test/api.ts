@@ -1,0 +1,226 @@
+// Test harness for API tests through HTTP: the real app on a fresh database (PGlite, and PostgreSQL when
+// TEST_DATABASE_URL is set), with tokens minted by a local test key.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import {
+  SignJWT,
+  createLocalJWKSet,
+  exportJWK,
+  generateKeyPair,
+  type CryptoKey,
+  type JWTPayload,
+} from 'jose';
+import pg from 'pg';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { buildApp } from '../app.ts';
+import { loadConfig, type Config } from '../config.ts';
+import { openDb, type Db } from '../db/client.ts';
+import { DEMO_USERS } from '../db/demo-users.ts';
+import { migrate } from '../db/migrate.ts';
+import { seedDemoData } from '../db/seed.ts';
+
+export const TEST_ISSUER = 'http://idp.test/realms/portal';
+export const TEST_AUDIENCE = 'portal-api';
+export const XSRF = 'test-xsrf-token';
+
+export type Backend = 'pglite' | 'postgres';
+export type DemoLogin = keyof typeof DEMO_USERS;
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    PUBLIC_URL: 'http://portal.test',
+    DATABASE_URL: 'memory://',
+    OIDC_ISSUER: TEST_ISSUER,
+    OIDC_AUDIENCE: TEST_AUDIENCE,
+    LOG_LEVEL: 'silent',
+    DEMO_DATA: 'false',
+    BUILD_ID: 'test',
+    WEB_DIST: path.join(os.tmpdir(), 'portal-no-dist'),
+    ...env,
+  });
+}
+
+const srcDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Key of the snapshot cache: schema and seed sources, and the day (the seed is relative to now). */
+function snapshotKey(): string {
+  const hash = crypto.createHash('sha256');
+  const files = [
+    ...fs.readdirSync(path.join(srcDir, 'db/migrations')).map((f) => path.join(srcDir, 'db/migrations', f)),
+    path.join(srcDir, 'db/seed.ts'),
+    path.join(srcDir, 'db/demo-users.ts'),
+  ].sort();
+  for (const file of files) hash.update(file).update(fs.readFileSync(file));
+  hash.update(new Date().toISOString().slice(0, 10));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** A migrated, seeded PGlite data dir, made once and shared by test files through a temp file. */
+async function pgliteSnapshot(): Promise<Blob> {
+  const file = path.join(os.tmpdir(), `portal-test-db-${snapshotKey()}.tar`);
+  if (fs.existsSync(file)) return new Blob([fs.readFileSync(file)]);
+  const db = await openDb('memory://');
+  await migrate(db);
+  await seedDemoData(db);
+  const dump = await db.dumpDataDir!();
+  await db.close();
+  const temp = `${file}.${process.pid}.${crypto.randomUUID()}`;
+  fs.writeFileSync(temp, Buffer.from(await dump.arrayBuffer()));
+  fs.renameSync(temp, file);
+  return dump;
+}
+
+/** A fresh database with schema and demo data; `drop` removes it. */
+export async function freshDatabase(backend: Backend): Promise<{ db: Db; drop: () => Promise<void> }> {
+  if (backend === 'pglite') {
+    const db = await openDb('memory://', { loadDataDir: await pgliteSnapshot() });
+    return { db, drop: () => db.close() };
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL!;
+  const name = `portal_test_${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = await openDb(url.toString());
+  await migrate(db);
+  await seedDemoData(db);
+  return {
+    db,
+    async drop() {
+      await db.close();
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export interface TokenOptions {
+  claims?: JWTPayload;
+  issuer?: string;
+  audience?: string;
+  /** Seconds from now; negative for an expired token. */
+  expiresIn?: number;
+  /** Sign with another key that claims the same key id (a forgery). */
+  foreignKey?: boolean;
+}
+
+export interface ApiRequest {
+  as?: DemoLogin | { sub: string; email?: string; name?: string };
+  token?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Send the XSRF cookie and header (default true). */
+  xsrf?: boolean;
+}
+
+export class TestApi {
+  app!: FastifyInstance;
+  db!: Db;
+  config!: Config;
+  private drop!: () => Promise<void>;
+  private key!: CryptoKey;
+  private foreign!: CryptoKey;
+
+  constructor(readonly backend: Backend) {}
+
+  async start(env: Record<string, string> = {}, prepare?: (app: FastifyInstance) => void): Promise<void> {
+    const [keys, foreign, database] = await Promise.all([
+      generateKeyPair('RS256'),
+      generateKeyPair('RS256'),
+      freshDatabase(this.backend),
+    ]);
+    this.key = keys.privateKey;
+    this.foreign = foreign.privateKey;
+    ({ db: this.db, drop: this.drop } = database);
+    const jwk = { ...(await exportJWK(keys.publicKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
+    this.config = testConfig(env);
+    this.app = await buildApp(this.config, { db: this.db, getKey: createLocalJWKSet({ keys: [jwk] }) });
+    prepare?.(this.app);
+    await this.app.ready();
+  }
+
+  async stop(): Promise<void> {
+    await this.app?.close();
+    await this.drop?.();
+  }
+
+  /** An access token as the provider would issue it for a demo login (or any subject). */
+  async token(as: ApiRequest['as'] = 'owner', options: TokenOptions = {}): Promise<string> {
+    const user = typeof as === 'string' ? DEMO_USERS[as] : null;
+    const claims: JWTPayload = user
+      ? { sub: user.id, email: user.email, name: user.name, email_verified: user.emailVerified }
+      : { ...(as as object) };
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({ ...claims, ...options.claims })
+      .setProtectedHeader({ alg: 'RS256', kid: 'test-key', typ: 'at+jwt' })
+      .setIssuer(options.issuer ?? TEST_ISSUER)
+      .setAudience(options.audience ?? TEST_AUDIENCE)
+      .setIssuedAt(now - 10)
+      .setExpirationTime(now + (options.expiresIn ?? 300))
+      .sign(options.foreignKey ? this.foreign : this.key);
+  }
+
+  /** An HTTP request through the app, signed in as `as` (default owner) unless `as: undefined` and no token. */
+  async request(
+    method: InjectOptions['method'],
+    url: string,
+    options: ApiRequest = {},
+  ): Promise<LightMyRequestResponse> {
+    const headers: Record<string, string> = { ...options.headers };
+    const token = options.token ?? (options.as ? await this.token(options.as) : undefined);
+    if (token) headers.authorization ??= `Bearer ${token}`;
+    if (options.xsrf !== false) {
+      headers.cookie = [headers.cookie, `XSRF-TOKEN=${XSRF}`].filter(Boolean).join('; ');
+      headers['x-xsrf-token'] ??= XSRF;
+    }
+    return this.app.inject({
+      method,
+      url,
+      headers,
+      ...(options.body === undefined ? {} : { payload: options.body as InjectOptions['payload'] }),
+    });
+  }
+
+  /** Audit entries of an account, newest first. */
+  async audit(accountUuid: string): Promise<{ action: string; actor_uuid: string | null; target: string }[]> {
+    const { rows } = await this.db.query<{ action: string; actor_uuid: string | null; target: string }>(
+      'select action, actor_uuid, target from audit_log where account_uuid = $1 order by id desc',
+      [accountUuid],
+    );
+    return rows;
+  }
+}
+
+/**
+ * Runs the same API suite on PGlite and on PostgreSQL (the latter only when TEST_DATABASE_URL names an admin
+ * connection that may create databases; each suite gets its own database, dropped afterwards).
+ */
+export function describeApi(
+  title: string,
+  body: (api: TestApi) => void,
+  options: { env?: Record<string, string>; prepare?: (app: FastifyInstance) => void } = {},
+): void {
+  for (const backend of ['pglite', 'postgres'] as const) {
+    const skip = backend === 'postgres' && !process.env.TEST_DATABASE_URL;
+    if (skip) {
+      console.warn(
+        `SKIPPED on PostgreSQL: "${title}" (set TEST_DATABASE_URL=postgres://user:pass@host/db to run it there)`,
+      );
+    }
+    describe.skipIf(skip)(`${title} [${backend}]`, () => {
+      const api = new TestApi(backend);
+      beforeAll(() => api.start(options.env, options.prepare), 60_000);
+      afterAll(() => api.stop());
+      body(api);
+    });
+  }
+}
