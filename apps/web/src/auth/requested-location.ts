@@ -33,12 +33,17 @@ export function saveRequestedLocation(location: LocationLike, storage: Storage =
   storage.setItem(REQUESTED_LOCATION_KEY, toRequestedLocation(location));
 }
 
-/** The saved location (removed once read); the dashboard when none is saved or it is the callback path. */
-export function takeRequestedLocation(storage: Storage = sessionStorage): string {
-  const saved = storage.getItem(REQUESTED_LOCATION_KEY);
-  storage.removeItem(REQUESTED_LOCATION_KEY);
+/** Where a saved location leads: itself, or the dashboard when none is saved, it is foreign or the callback path. */
+export function resolveRequestedLocation(saved: string | null): string {
   if (!saved || !saved.startsWith('/') || saved.startsWith('//')) return '/';
   const pathname = saved.split(/[?#]/, 1)[0]!;
   if (isAuthReturnPath(pathname)) return '/';
   return saved;
+}
+
+/** The saved location, removed once read (SPEC-DECISIONS 8). */
+export function takeRequestedLocation(storage: Storage = sessionStorage): string {
+  const saved = storage.getItem(REQUESTED_LOCATION_KEY);
+  storage.removeItem(REQUESTED_LOCATION_KEY);
+  return resolveRequestedLocation(saved);
 }

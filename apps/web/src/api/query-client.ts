@@ -1,0 +1,54 @@
+import { MutationCache, QueryCache, QueryClient, type Mutation, type Query } from '@tanstack/react-query';
+import { toast } from '@/ui/toast-store.ts';
+import { ApiError, isAbortError } from './errors.ts';
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    queryMeta: { silentError?: boolean };
+    mutationMeta: { silentError?: boolean };
+  }
+}
+
+/** HTTP errors become error toasts with the response's message (SPEC §8), except where SPEC-DECISIONS 17 says not. */
+export function shouldToastError(error: unknown, meta: { silentError?: boolean } | undefined): boolean {
+  if (meta?.silentError) return false;
+  if (isAbortError(error)) return false;
+  if (error instanceof ApiError && error.status === 401) return false;
+  return true;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function successMessage(data: unknown): string | null {
+  const message = (data as { message?: unknown } | null | undefined)?.message;
+  return typeof message === 'string' && message ? message : null;
+}
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    queryCache: new QueryCache({
+      onError: (error: Error, query: Query<unknown, unknown, unknown>) => {
+        if (shouldToastError(error, query.meta)) toast.error(errorMessage(error));
+      },
+    }),
+    mutationCache: new MutationCache({
+      onError: (error, _variables, _result, mutation: Mutation<unknown, unknown, unknown>) => {
+        if (shouldToastError(error, mutation.meta)) toast.error(errorMessage(error));
+      },
+      onSuccess: (data) => {
+        const message = successMessage(data);
+        if (message) toast.success(message);
+      },
+    }),
+    defaultOptions: {
+      queries: {
+        staleTime: 60_000,
+        // Client errors will not change on retry; a network or server error gets one more chance.
+        retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 1,
+      },
+      mutations: { retry: false },
+    },
+  });
+}

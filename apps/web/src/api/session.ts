@@ -1,0 +1,93 @@
+import { useCallback, useSyncExternalStore } from 'react';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { accountsRoutes, usersRoutes, type Account, type User } from '@portal/contract';
+import { storeAccountUuid } from './account-storage.ts';
+import { apiRequest } from './client.ts';
+
+export const queryKeys = {
+  me: ['me'] as const,
+  myAccounts: ['me', 'accounts'] as const,
+  account: (id: string) => ['accounts', id] as const,
+};
+
+/** The guard's loads: silent on failure (SPEC §8), cached and revalidated in the background. */
+export const meQuery = queryOptions({
+  queryKey: queryKeys.me,
+  queryFn: async ({ signal }): Promise<User> => (await apiRequest(usersRoutes.getMe, { signal })).data,
+  meta: { silentError: true },
+});
+
+export const myAccountsQuery = queryOptions({
+  queryKey: queryKeys.myAccounts,
+  queryFn: async ({ signal }): Promise<Account[]> =>
+    (await apiRequest(usersRoutes.listMyAccounts, { signal })).data,
+  meta: { silentError: true },
+});
+
+export function accountQuery(id: string) {
+  return queryOptions({
+    queryKey: queryKeys.account(id),
+    queryFn: async ({ signal }): Promise<Account> =>
+      (await apiRequest(accountsRoutes.getAccount, { params: { id }, signal })).data,
+    meta: { silentError: true },
+  });
+}
+
+/** The signed-in user; the guard has loaded it before any page renders. */
+export function useMe(): User {
+  const { data } = useQuery(meQuery);
+  if (!data) throw new Error('useMe before the navigation guard loaded the user');
+  return data;
+}
+
+/** The user's accounts, pending invitations included; loaded by the guard before any page renders. */
+export function useMyAccounts(): Account[] {
+  const { data } = useQuery(myAccountsQuery);
+  if (!data) throw new Error('useMyAccounts before the navigation guard loaded the accounts');
+  return data;
+}
+
+// The account the guard selected for the current navigation.
+let currentAccountUuid: string | null = null;
+const listeners = new Set<() => void>();
+
+export function setCurrentAccountUuid(uuid: string | null): void {
+  if (uuid === currentAccountUuid) return;
+  currentAccountUuid = uuid;
+  for (const listener of listeners) listener();
+}
+
+function subscribeCurrentAccount(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function getCurrentAccountUuid() {
+  return currentAccountUuid;
+}
+
+/** The current account: from the user's list, or (staff acting by ?uuid=) the account loaded by id. */
+export function useCurrentAccount(): Account | null {
+  const uuid = useSyncExternalStore(subscribeCurrentAccount, getCurrentAccountUuid, getCurrentAccountUuid);
+  const { data: accounts } = useQuery(myAccountsQuery);
+  const own = accounts?.find((account) => account.uuid === uuid);
+  const { data: external } = useQuery({ ...accountQuery(uuid ?? ''), enabled: Boolean(uuid) && !own });
+  return own ?? external ?? null;
+}
+
+/** Switches the account: stores it and reloads the root path with ?uuid= (SPEC §2). */
+export function switchAccount(uuid: string): void {
+  storeAccountUuid(uuid);
+  window.location.assign(`/?uuid=${encodeURIComponent(uuid)}`);
+}
+
+/** Refetches the user and the accounts after a change to them (e.g. terms accepted, account created). */
+export function useInvalidateSession(): () => Promise<void> {
+  const queryClient = useQueryClient();
+  return useCallback(async () => {
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: queryKeys.me }),
+      queryClient.invalidateQueries({ queryKey: ['accounts'] }),
+    ]);
+  }, [queryClient]);
+}

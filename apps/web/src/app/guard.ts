@@ -1,0 +1,140 @@
+import { redirect, replace, type LoaderFunctionArgs } from 'react-router';
+import type { QueryClient } from '@tanstack/react-query';
+import type { Account, User } from '@portal/contract';
+import {
+  clearStoredAccountUuid,
+  getSessionAccountUuid,
+  getStoredAccountUuids,
+  storeAccountUuid,
+} from '@/api/account-storage.ts';
+import { accountQuery, meQuery, myAccountsQuery, setCurrentAccountUuid } from '@/api/session.ts';
+import { REQUESTED_LOCATION_KEY } from '@/auth/requested-location.ts';
+import { i18n } from '@/i18n/i18n.ts';
+import {
+  decideNavigation,
+  isStaff,
+  matchRoute,
+  preNavigation,
+  type StoredAccount,
+  type Target,
+} from './navigation-rules.ts';
+import { getVersionState } from './version-check.ts';
+
+export const IGNORE_MAINTENANCE_KEY = 'ignoreMaintenance';
+/** Where to return when maintenance ends (SPEC-DECISIONS 9). */
+export const MAINTENANCE_RETURN_KEY = 'maintenanceReturn';
+
+/** Thrown when the first navigation cannot load what it needs: the root error boundary offers a retry. */
+export class GuardError extends Error {
+  constructor(readonly reason: string) {
+    super(`navigation cancelled: ${reason}`);
+    this.name = 'GuardError';
+  }
+}
+
+export interface GuardContext {
+  queryClient: QueryClient;
+  /** The location shown before this navigation, or null during the first one. */
+  committedHref: () => string | null;
+}
+
+async function loadSession(queryClient: QueryClient): Promise<{ user: User; accounts: Account[] } | null> {
+  try {
+    // Cached data answers at once and is refreshed in the background when stale (no network wait).
+    const [user, accounts] = await Promise.all([
+      queryClient.ensureQueryData({ ...meQuery, revalidateIfStale: true }),
+      queryClient.ensureQueryData({ ...myAccountsQuery, revalidateIfStale: true }),
+    ]);
+    return { user, accounts };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Staff may open any account by uuid (SPEC-DECISIONS 10): load the URL's account, else the stored one, when it
+ * is not in their own list. An account that cannot be loaded is forgotten and the next candidate is tried
+ * (SPEC-DECISIONS 16).
+ */
+async function loadStaffAccounts(
+  queryClient: QueryClient,
+  user: User,
+  accounts: readonly Account[],
+  query: URLSearchParams,
+  stored: StoredAccount,
+): Promise<Account[]> {
+  if (!isStaff(user)) return [];
+  const own = new Set(accounts.map((account) => account.uuid));
+  const fromUrl = query.get('uuid') ?? query.get('app_instance_uuid');
+  const candidates = [
+    { uuid: fromUrl, stored: false },
+    { uuid: stored.session, stored: true },
+    { uuid: stored.local, stored: true },
+  ].filter((c, i, all): c is { uuid: string; stored: boolean } =>
+    Boolean(c.uuid && !own.has(c.uuid) && all.findIndex((o) => o.uuid === c.uuid) === i),
+  );
+  for (const candidate of candidates) {
+    try {
+      return [
+        await queryClient.ensureQueryData({ ...accountQuery(candidate.uuid), revalidateIfStale: true }),
+      ];
+    } catch {
+      if (candidate.stored) clearStoredAccountUuid();
+    }
+  }
+  return [];
+}
+
+/** The root loader: SPEC §4 "Before every navigation" around the pure rules of navigation-rules.ts. */
+export function createGuardLoader({ queryClient, committedHref }: GuardContext) {
+  return async function guardLoader({ request }: LoaderFunctionArgs) {
+    const url = new URL(request.url);
+    const target: Target = { pathname: url.pathname, search: url.search, hash: url.hash };
+    if (url.searchParams.get(IGNORE_MAINTENANCE_KEY) === '1')
+      sessionStorage.setItem(IGNORE_MAINTENANCE_KEY, '1');
+    const match = matchRoute(url.pathname);
+
+    const pre = preNavigation({
+      target,
+      match,
+      maintenance: getVersionState().maintenance,
+      ignoreMaintenance: sessionStorage.getItem(IGNORE_MAINTENANCE_KEY) === '1',
+      requestedLocation: sessionStorage.getItem(REQUESTED_LOCATION_KEY),
+      sessionAccountUuid: getSessionAccountUuid(),
+    });
+    if (pre.kind === 'redirect') {
+      if (pre.consumesRequestedLocation) sessionStorage.removeItem(REQUESTED_LOCATION_KEY);
+      if (pre.to === '/maintenance')
+        sessionStorage.setItem(MAINTENANCE_RETURN_KEY, `${url.pathname}${url.search}`);
+      throw replace(pre.to);
+    }
+    if (pre.kind === 'public' || !match) return null;
+
+    // 1. The user and the account list.
+    const session = await loadSession(queryClient);
+    // 2. The interface language follows the user's.
+    if (session && i18n.language !== session.user.language) await i18n.changeLanguage(session.user.language);
+
+    const stored = getStoredAccountUuids();
+    const external =
+      session && match.entry.access.needsAccount
+        ? await loadStaffAccounts(queryClient, session.user, session.accounts, url.searchParams, stored)
+        : [];
+    const decision = decideNavigation({ target, match, session, stored: getStoredAccountUuids(), external });
+
+    switch (decision.kind) {
+      case 'redirect':
+        throw redirect(decision.to);
+      case 'cancel': {
+        // A failed first navigation shows the error page with a retry; later ones keep the current page.
+        const previous = committedHref();
+        if (previous === null) throw new GuardError(decision.reason);
+        throw replace(previous);
+      }
+      case 'allow':
+        if (decision.account && match.entry.access.needsAccount) storeAccountUuid(decision.account.uuid);
+        setCurrentAccountUuid(decision.account?.uuid ?? null);
+        return { routeName: match.entry.name };
+    }
+  };
+}

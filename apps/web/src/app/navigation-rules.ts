@@ -1,0 +1,205 @@
+import { matchRoutes } from 'react-router';
+import {
+  ACCOUNT_ROLES,
+  STAFF_USER_ROLES,
+  USER_ROLES,
+  hasLevel,
+  type Account,
+  type AccountRole,
+  type User,
+  type UserRole,
+} from '@portal/contract';
+import { resolveRequestedLocation } from '@/auth/requested-location.ts';
+import {
+  ROUTES,
+  SETTINGS_CHILDREN,
+  TERMS_EXEMPT,
+  hrefOf,
+  routeByName,
+  type AccessRule,
+  type RouteEntry,
+} from './route-table.ts';
+
+/** The location a navigation wants to reach. */
+export interface Target {
+  pathname: string;
+  search: string;
+  hash: string;
+}
+
+export interface MatchedRoute {
+  entry: RouteEntry;
+  params: Record<string, string | undefined>;
+}
+
+const matchable = ROUTES.map((entry) => ({ path: hrefOf(entry), entry }));
+
+/** The route-table entry for a path, or null when no route matches (→ 404). */
+export function matchRoute(pathname: string): MatchedRoute | null {
+  const matches = matchRoutes(matchable, pathname);
+  const leaf = matches?.[matches.length - 1];
+  if (!leaf) return null;
+  return { entry: (leaf.route as (typeof matchable)[number]).entry, params: leaf.params };
+}
+
+function href(target: Target): string {
+  return `${target.pathname}${target.search}${target.hash}`;
+}
+
+export function notFoundHref(target: Target): string {
+  return `/404?${new URLSearchParams({ path: `${target.pathname}${target.search}` })}`;
+}
+
+export type PreDecision =
+  | { kind: 'continue' }
+  | { kind: 'public' }
+  | { kind: 'redirect'; to: string; consumesRequestedLocation?: boolean };
+
+export interface PreInput {
+  target: Target;
+  match: MatchedRoute | null;
+  maintenance: boolean;
+  ignoreMaintenance: boolean;
+  /** sessionStorage requestedLocation, as saved before login. */
+  requestedLocation: string | null;
+  /** This tab's account (sessionStorage), for /ncr/lesson without uuid. */
+  sessionAccountUuid: string | null;
+}
+
+/**
+ * Rules that need no data and run before the guard's loads: maintenance, unknown paths, the sign-in return
+ * paths and the /ncr/lesson redirect (SPEC §2, SPEC-DECISIONS 3, 6, 7, 9).
+ */
+export function preNavigation(input: PreInput): PreDecision {
+  const { target, match } = input;
+  if (match?.entry.access.public) return { kind: 'public' };
+  if (input.maintenance && !input.ignoreMaintenance) return { kind: 'redirect', to: '/maintenance' };
+  if (!match) return { kind: 'redirect', to: notFoundHref(target) };
+  const name = match.entry.name;
+  if (name === 'oauthcb' || name === 'signup') {
+    return {
+      kind: 'redirect',
+      to: resolveRequestedLocation(input.requestedLocation),
+      consumesRequestedLocation: true,
+    };
+  }
+  if (name === 'ncr-lesson-redirect') {
+    const uuid = new URLSearchParams(target.search).get('uuid') || input.sessionAccountUuid;
+    return { kind: 'redirect', to: uuid ? `/ncr/lesson/${encodeURIComponent(uuid)}` : notFoundHref(target) };
+  }
+  return { kind: 'continue' };
+}
+
+export function isStaff(user: User): boolean {
+  return STAFF_USER_ROLES.includes(user.userRole);
+}
+
+export interface StoredAccount {
+  session: string | null;
+  local: string | null;
+}
+
+export interface SelectionInput {
+  accounts: readonly Account[];
+  query: URLSearchParams;
+  stored: StoredAccount;
+  /** Accounts a staff user opened by uuid (loaded with GET /accounts/v1/accounts/{id}). */
+  external?: readonly Account[];
+}
+
+/** Default account selection, SPEC §4's five steps with SPEC-DECISIONS 10, 11, 14. */
+export function selectDefaultAccount({
+  accounts,
+  query,
+  stored,
+  external = [],
+}: SelectionInput): Account | null {
+  const pool = [...accounts, ...external];
+  const find = (uuid: string | null) => (uuid ? pool.find((account) => account.uuid === uuid) : undefined);
+  return (
+    // 1. uuid (winning over app_instance_uuid) from the URL
+    find(query.get('uuid') ?? query.get('app_instance_uuid')) ??
+    // 2. the stored account, sessionStorage before localStorage, only if it is in the list
+    find(stored.session) ??
+    find(stored.local) ??
+    // 3. the (first) account the user owns
+    accounts.find((account) => account.isOwner) ??
+    // 4. the first accepted one
+    accounts.find((account) => account.invitationStatus === 'ACCEPTED') ??
+    // 5. the first one
+    accounts[0] ??
+    null
+  );
+}
+
+export function canAccess(access: AccessRule, accountRole: AccountRole | null, userRole: UserRole): boolean {
+  if (access.minAccountRole && !hasLevel(ACCOUNT_ROLES, accountRole, access.minAccountRole)) return false;
+  if (access.exactAccountRole && accountRole !== access.exactAccountRole) return false;
+  if (access.minUserRole && !hasLevel(USER_ROLES, userRole, access.minUserRole)) return false;
+  return true;
+}
+
+export interface GuardInput {
+  target: Target;
+  match: MatchedRoute;
+  /** The user and the account list (step 1), or null when loading either failed. */
+  session: { user: User; accounts: readonly Account[] } | null;
+  stored: StoredAccount;
+  external?: readonly Account[];
+}
+
+export type GuardDecision =
+  | { kind: 'allow'; account: Account | null; accountRole: AccountRole | null }
+  | { kind: 'redirect'; to: string }
+  | { kind: 'cancel'; reason: 'load-failed' | 'no-account' };
+
+/** SPEC §4 "Before every navigation", steps 1–6 in order, with SPEC-DECISIONS 1–16. */
+export function decideNavigation(input: GuardInput): GuardDecision {
+  const { target, match } = input;
+  const { entry } = match;
+  const access = entry.access;
+
+  // 1. The account list and the user must have loaded.
+  if (!input.session) return { kind: 'cancel', reason: 'load-failed' };
+  const { user, accounts } = input.session;
+  const external = input.external ?? [];
+  // 2. (user role level and language are applied by the caller from `user`)
+
+  // 3. A route that needs an account, and the user has none: onboarding. Staff are never sent there; they
+  //    open accounts by uuid from the account list.
+  if (access.needsAccount && accounts.length === 0 && external.length === 0) {
+    return { kind: 'redirect', to: isStaff(user) ? '/accounts' : '/onboarding' };
+  }
+
+  // 4. The default account, and with it the account role level.
+  const account = selectDefaultAccount({
+    accounts,
+    query: new URLSearchParams(target.search),
+    stored: input.stored,
+    external,
+  });
+  if (access.needsAccount && !account) return { kind: 'cancel', reason: 'no-account' };
+  const accountRole = account?.accountRole ?? null;
+
+  // 5. An owner whose account has not accepted both terms goes to accept-agb first.
+  if (
+    access.needsAccount &&
+    account &&
+    !(TERMS_EXEMPT as readonly string[]).includes(entry.name) &&
+    accountRole === 'OWNER' &&
+    !(account.acceptedAgb && account.acceptedPrivacyPolicy)
+  ) {
+    return { kind: 'redirect', to: `/accept-agb?${new URLSearchParams({ redirect: href(target) })}` };
+  }
+
+  // 6. Permissions: missing ones lead to the dashboard.
+  if (access.refuseWithAccount && accounts.length > 0) return { kind: 'redirect', to: '/' };
+  if (!canAccess(access, accountRole, user.userRole)) return { kind: 'redirect', to: '/' };
+  if (entry.name === 'settings') {
+    const first = SETTINGS_CHILDREN.map(routeByName).find((child) =>
+      canAccess(child.access, accountRole, user.userRole),
+    );
+    return { kind: 'redirect', to: first ? hrefOf(first) : '/' };
+  }
+  return { kind: 'allow', account, accountRole };
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { buildTheme, PRIMARY_RED } from './theme.tsx';
+
+function luminance(hex: string): number {
+  const [r, g, b] = [1, 3, 5]
+    .map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+}
+
+function contrast(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
+describe('theme contrast', () => {
+  const light = buildTheme('light', 'de', 'Zeilen pro Seite');
+  const dark = buildTheme('dark', 'de', 'Zeilen pro Seite');
+
+  it('uses the same primary red in both themes', () => {
+    expect(light.palette.primary.main).toBe(PRIMARY_RED);
+    expect(dark.palette.primary.main).toBe(PRIMARY_RED);
+  });
+
+  it('meets 4.5:1 for text on and in the primary colour', () => {
+    expect(contrast('#ffffff', PRIMARY_RED)).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(PRIMARY_RED, light.palette.background.paper)).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(PRIMARY_RED, light.palette.background.default)).toBeGreaterThanOrEqual(4.5);
+    expect(contrast('#ff7a84', dark.palette.background.paper)).toBeGreaterThanOrEqual(4.5);
+    expect(contrast('#ff7a84', dark.palette.background.default)).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('meets 3:1 for the red as a non-text element on dark surfaces', () => {
+    expect(contrast(PRIMARY_RED, dark.palette.background.default)).toBeGreaterThanOrEqual(3);
+    expect(contrast(PRIMARY_RED, dark.palette.background.paper)).toBeGreaterThanOrEqual(3);
+  });
+
+  it('uses German component texts', () => {
+    expect(light.components?.MuiTablePagination?.defaultProps?.labelRowsPerPage).toBe('Zeilen pro Seite');
+  });
+});

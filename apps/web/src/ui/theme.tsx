@@ -1,0 +1,120 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { ThemeProvider, createTheme, type Theme } from '@mui/material/styles';
+import CssBaseline from '@mui/material/CssBaseline';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { deDE, enUS, frFR, itIT } from '@mui/material/locale';
+import type { Language } from '@portal/contract';
+
+export type ThemeMode = 'light' | 'dark' | 'auto';
+export const THEME_KEY = 'theme';
+
+/**
+ * The brand red, the same in both themes (SPEC §1). White text on it reaches 5.3:1. On dark surfaces the red
+ * stays for fills and borders (≥ 3:1, WCAG non-text contrast); text drawn in the primary colour uses the lighter
+ * tint there, which reaches 4.5:1 (see `primaryText`).
+ */
+export const PRIMARY_RED = '#d41130';
+const PRIMARY_TINT = '#ff7a84';
+
+const muiLocales = { de: deDE, en: enUS, fr: frFR, it: itIT } satisfies Record<Language, object>;
+
+export function readThemeMode(): ThemeMode {
+  const stored = localStorage.getItem(THEME_KEY);
+  return stored === 'light' || stored === 'dark' || stored === 'auto' ? stored : 'auto';
+}
+
+export function buildTheme(mode: 'light' | 'dark', language: Language, rowsPerPage: string): Theme {
+  const dark = mode === 'dark';
+  const primaryText = dark ? PRIMARY_TINT : PRIMARY_RED;
+  return createTheme(
+    {
+      palette: {
+        mode,
+        primary: { main: PRIMARY_RED, contrastText: '#ffffff' },
+        secondary: { main: dark ? '#90a4ae' : '#455a64' },
+        background: dark
+          ? { default: '#121212', paper: '#1b1b1b' }
+          : { default: '#f6f6f7', paper: '#ffffff' },
+      },
+      shape: { borderRadius: 8 },
+      typography: {
+        fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+        button: { textTransform: 'none', fontWeight: 600 },
+      },
+      components: {
+        MuiAppBar: { defaultProps: { enableColorOnDark: true } },
+        MuiButton: {
+          styleOverrides: {
+            root: ({ ownerState }) =>
+              ownerState.color === 'primary' && ownerState.variant !== 'contained'
+                ? { color: primaryText }
+                : {},
+          },
+        },
+        MuiLink: { styleOverrides: { root: { color: primaryText, textDecorationColor: 'currentColor' } } },
+        MuiFormLabel: { styleOverrides: { root: { '&.Mui-focused': { color: primaryText } } } },
+        MuiTab: { styleOverrides: { root: { '&.Mui-selected': { color: primaryText } } } },
+      },
+    },
+    muiLocales[language],
+    // After the locale, which has its own wording (SPEC §9: "Zeilen pro Seite").
+    { components: { MuiTablePagination: { defaultProps: { labelRowsPerPage: rowsPerPage } } } },
+  );
+}
+
+interface ThemeModeValue {
+  mode: ThemeMode;
+  setMode(mode: ThemeMode): void;
+}
+
+const ThemeModeContext = createContext<ThemeModeValue | null>(null);
+
+/** Light, dark or auto (stored under localStorage `theme`); auto follows the system live. */
+export function PortalThemeProvider({
+  language,
+  rowsPerPage,
+  children,
+}: {
+  language: Language;
+  rowsPerPage: string;
+  children: ReactNode;
+}) {
+  const [mode, setModeState] = useState<ThemeMode>(readThemeMode);
+  const systemDark = useMediaQuery('(prefers-color-scheme: dark)', { noSsr: true });
+  const resolved = mode === 'auto' ? (systemDark ? 'dark' : 'light') : mode;
+  const theme = useMemo(() => buildTheme(resolved, language, rowsPerPage), [resolved, language, rowsPerPage]);
+
+  const setMode = useCallback((next: ThemeMode) => {
+    localStorage.setItem(THEME_KEY, next);
+    setModeState(next);
+  }, []);
+
+  // Another tab changed the theme.
+  useEffect(() => {
+    const onStorage = (event: StorageEvent) => {
+      if (event.key === THEME_KEY) setModeState(readThemeMode());
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, []);
+
+  useEffect(() => {
+    document.documentElement.style.colorScheme = resolved;
+  }, [resolved]);
+
+  const value = useMemo(() => ({ mode, setMode }), [mode, setMode]);
+  return (
+    <ThemeModeContext.Provider value={value}>
+      <ThemeProvider theme={theme}>
+        <CssBaseline />
+        {children}
+      </ThemeProvider>
+    </ThemeModeContext.Provider>
+  );
+}
+
+export function useThemeMode(): ThemeModeValue {
+  const value = useContext(ThemeModeContext);
+  if (!value) throw new Error('useThemeMode needs <PortalThemeProvider>');
+  return value;
+}
