@@ -1,0 +1,27 @@
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import Button from '@mui/material/Button';
+import Typography from '@mui/material/Typography';
+import ArrowBack from '@mui/icons-material/ArrowBack';
+import { CreateAccountForm } from '@/forms/create-account-form.tsx';
+import { Page } from '@/ui/page.tsx';
+
+/** /accounts/account: a new account for the user's company; the creator becomes its owner. */
+export default function CreateAccountPage() {
+  const { t } = useTranslation();
+  return (
+    <Page
+      title={t('createAccount.title')}
+      actions={
+        <Button component={RouterLink} to="/accounts" startIcon={<ArrowBack />}>
+          {t('createAccount.backToAccounts')}
+        </Button>
+      }
+    >
+      <Typography sx={{ mb: 3, maxWidth: 640, color: 'text.secondary' }}>
+        {t('createAccount.intro')}
+      </Typography>
+      <CreateAccountForm />
+    </Page>
+  );
+}

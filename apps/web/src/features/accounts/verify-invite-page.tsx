@@ -1,0 +1,145 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { useMutation } from '@tanstack/react-query';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardActions from '@mui/material/CardActions';
+import CardContent from '@mui/material/CardContent';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import MailOutlined from '@mui/icons-material/MailOutlined';
+import { usersRoutes, type Account } from '@portal/contract';
+import { storeAccountUuid } from '@/api/account-storage.ts';
+import { apiRequest } from '@/api/client.ts';
+import { useInvalidateSession, useMyAccounts } from '@/api/session.ts';
+import { useConfirm } from '@/ui/confirm.tsx';
+import { Page } from '@/ui/page.tsx';
+import { useToast } from '@/ui/toast.tsx';
+
+function Invitation({ account }: { account: Account }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const confirm = useConfirm();
+  const toast = useToast();
+  const invalidateSession = useInvalidateSession();
+  const [busy, setBusy] = useState(false);
+
+  // Errors are toasted by the query client's mutation handling.
+  const accept = useMutation({
+    mutationFn: () => apiRequest(usersRoutes.acceptInvitation, { params: { id: account.uuid } }),
+    onSuccess: async () => {
+      storeAccountUuid(account.uuid);
+      await invalidateSession();
+      toast.success(t('invite.accepted', { name: account.name }));
+      await navigate(`/?uuid=${encodeURIComponent(account.uuid)}`);
+    },
+  });
+  const decline = useMutation({
+    mutationFn: () => apiRequest(usersRoutes.declineInvitation, { params: { id: account.uuid } }),
+    onSuccess: async () => {
+      await invalidateSession();
+      toast.success(t('invite.declined', { name: account.name }));
+    },
+  });
+
+  const run = async (action: () => Promise<unknown>) => {
+    setBusy(true);
+    try {
+      await action();
+    } catch {
+      // shown as a toast by the mutation error handling
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onDecline = async () => {
+    const ok = await confirm({
+      title: t('invite.declineTitle'),
+      message: t('invite.declineMessage', { name: account.name }),
+      confirmLabel: t('invite.decline'),
+      destructive: true,
+    });
+    if (ok) await run(() => decline.mutateAsync());
+  };
+
+  return (
+    <Card variant="outlined" component="li" sx={{ listStyle: 'none' }}>
+      <CardContent>
+        <Typography component="h2" variant="h6">
+          {account.name}
+        </Typography>
+        <Typography sx={{ color: 'text.secondary' }}>
+          {t('invite.invitedAs', { role: t(`accounts.roles.${account.accountRole}`) })}
+        </Typography>
+      </CardContent>
+      <CardActions sx={{ px: 2, pb: 2, gap: 1 }}>
+        <Button
+          variant="contained"
+          disabled={busy}
+          aria-label={t('invite.acceptName', { name: account.name })}
+          onClick={() => run(() => accept.mutateAsync())}
+        >
+          {t('invite.accept')}
+        </Button>
+        <Button
+          color="error"
+          disabled={busy}
+          aria-label={t('invite.declineName', { name: account.name })}
+          onClick={onDecline}
+        >
+          {t('invite.decline')}
+        </Button>
+      </CardActions>
+    </Card>
+  );
+}
+
+/** /invite/verify: the user's pending invitations, each to accept or decline. */
+export default function VerifyInvitePage() {
+  const { t } = useTranslation();
+  const accounts = useMyAccounts();
+  const pending = accounts.filter((account) => account.invitationStatus === 'PENDING');
+  const hasAccounts = accounts.length > 0;
+
+  return (
+    <Page title={t('invite.title')}>
+      <Typography sx={{ mb: 3, color: 'text.secondary' }}>{t('invite.intro')}</Typography>
+      {pending.length > 0 ? (
+        <Stack component="ul" spacing={2} sx={{ p: 0, m: 0, maxWidth: 640 }}>
+          {pending.map((account) => (
+            <Invitation key={account.uuid} account={account} />
+          ))}
+        </Stack>
+      ) : (
+        <Paper
+          variant="outlined"
+          sx={{
+            p: { xs: 3, sm: 5 },
+            display: 'flex',
+            flexDirection: 'column',
+            alignItems: 'center',
+            gap: 1.5,
+            textAlign: 'center',
+          }}
+        >
+          <MailOutlined aria-hidden sx={{ fontSize: 48, color: 'text.secondary' }} />
+          <Typography component="p" variant="h6">
+            {t('invite.empty')}
+          </Typography>
+          <Typography sx={{ color: 'text.secondary' }}>{t('invite.emptyHint')}</Typography>
+          <Button
+            component={RouterLink}
+            to={hasAccounts ? '/accounts' : '/onboarding'}
+            variant="outlined"
+            sx={{ mt: 1 }}
+          >
+            {hasAccounts ? t('invite.toAccounts') : t('invite.createOwn')}
+          </Button>
+        </Paper>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,90 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Divider from '@mui/material/Divider';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import Logout from '@mui/icons-material/Logout';
+import Refresh from '@mui/icons-material/Refresh';
+import { logout } from '@/auth/auth.ts';
+import { myAccountsQuery, useMe } from '@/api/session.ts';
+import { CreateAccountForm } from '@/forms/create-account-form.tsx';
+import { Page } from '@/ui/page.tsx';
+
+/**
+ * /onboarding: a signed-in user without any account creates the first one, or learns how to get invited
+ * (the guard refuses this page once the user has an account, pending invitations included).
+ */
+export default function OnboardingPage() {
+  const { t } = useTranslation();
+  const me = useMe();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [checking, setChecking] = useState(false);
+  const [noInvitation, setNoInvitation] = useState(false);
+
+  const checkInvitations = async () => {
+    setChecking(true);
+    setNoInvitation(false);
+    try {
+      const accounts = await queryClient.fetchQuery({ ...myAccountsQuery, staleTime: 0 });
+      if (accounts.length > 0) await navigate('/invite/verify');
+      else setNoInvitation(true);
+    } finally {
+      setChecking(false);
+    }
+  };
+
+  return (
+    <Page title={me.name ? t('onboarding.titleNamed', { name: me.name }) : t('onboarding.title')}>
+      <Typography sx={{ mb: 3, maxWidth: 720, color: 'text.secondary' }}>{t('onboarding.intro')}</Typography>
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={3} sx={{ alignItems: 'flex-start' }}>
+        <Paper
+          variant="outlined"
+          component="section"
+          aria-labelledby="onboarding-create"
+          sx={{ p: 3, flex: 3, width: '100%' }}
+        >
+          <Typography id="onboarding-create" component="h2" variant="h6" sx={{ mb: 2 }}>
+            {t('onboarding.createTitle')}
+          </Typography>
+          <CreateAccountForm />
+        </Paper>
+        <Paper
+          variant="outlined"
+          component="section"
+          aria-labelledby="onboarding-invite"
+          sx={{ p: 3, flex: 2, width: '100%' }}
+        >
+          <Typography id="onboarding-invite" component="h2" variant="h6" sx={{ mb: 1 }}>
+            {t('onboarding.inviteTitle')}
+          </Typography>
+          <Typography sx={{ mb: 1 }}>{t('onboarding.inviteText', { email: me.email })}</Typography>
+          <Typography sx={{ mb: 2, color: 'text.secondary' }}>{t('onboarding.inviteNext')}</Typography>
+          <Button variant="outlined" startIcon={<Refresh />} disabled={checking} onClick={checkInvitations}>
+            {t('onboarding.checkInvitations')}
+          </Button>
+          <div role="status">
+            {noInvitation && (
+              <Alert severity="info" sx={{ mt: 2 }}>
+                {t('onboarding.noInvitationYet')}
+              </Alert>
+            )}
+          </div>
+          <Divider sx={{ my: 3 }} />
+          <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 600 }}>
+            {t('onboarding.otherUserTitle')}
+          </Typography>
+          <Typography sx={{ mb: 2, color: 'text.secondary' }}>{t('onboarding.otherUserText')}</Typography>
+          <Button startIcon={<Logout />} onClick={() => void logout()}>
+            {t('onboarding.signOut')}
+          </Button>
+        </Paper>
+      </Stack>
+    </Page>
+  );
+}

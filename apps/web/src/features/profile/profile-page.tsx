@@ -1,0 +1,131 @@
+import { useTranslation } from 'react-i18next';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import Button from '@mui/material/Button';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { LANGUAGES, usersRoutes, type Language, type User } from '@portal/contract';
+import { apiRequest } from '@/api/client.ts';
+import { queryKeys, useMe } from '@/api/session.ts';
+import { FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
+import { useLanguage } from '@/i18n/use-language.ts';
+import { Page } from '@/ui/page.tsx';
+import { useThemeMode } from '@/ui/theme.tsx';
+import { useToast } from '@/ui/toast.tsx';
+
+/** Each language named in itself, as language pickers do, so a user can find theirs in any interface language. */
+const LANGUAGE_NAMES: Record<Language, string> = {
+  de: 'Deutsch',
+  en: 'English',
+  fr: 'Français',
+  it: 'Italiano',
+};
+const THEME_MODES = ['light', 'dark', 'auto'] as const;
+
+function PersonalForm({ me }: { me: User }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const form = useRuleForm<{ name: string }>({ defaultValues: { name: me.name } });
+  const save = useMutation({
+    mutationFn: (name: string) => apiRequest(usersRoutes.updateMe, { body: { name } }),
+    meta: { silentError: true },
+  });
+
+  const onSubmit = async ({ name }: { name: string }) => {
+    const { data } = await save.mutateAsync(name.trim());
+    queryClient.setQueryData<User>(queryKeys.me, data);
+    form.reset({ name: data.name });
+    toast.success(t('profile.saved'));
+  };
+
+  return (
+    <RuleForm form={form} onSubmit={onSubmit} aria-label={t('profile.personal')}>
+      <Stack spacing={2.5} sx={{ maxWidth: 520 }}>
+        <FormTextField name="name" label={t('profile.name')} rules="required|max:120" autoComplete="name" />
+        <TextField
+          label={t('profile.email')}
+          value={me.email}
+          helperText={t('profile.emailHelp')}
+          slotProps={{ htmlInput: { readOnly: true } }}
+        />
+        <div>
+          <Button
+            type="submit"
+            variant="contained"
+            disabled={form.formState.isSubmitting || !form.formState.isDirty}
+          >
+            {form.formState.isSubmitting ? t('forms.saving') : t('forms.save')}
+          </Button>
+        </div>
+      </Stack>
+    </RuleForm>
+  );
+}
+
+/** /settings/users: the signed-in user's own profile (name; e-mail read-only) and preferences (language, theme). */
+export default function ProfilePage() {
+  const { t } = useTranslation();
+  const me = useMe();
+  const { language, setLanguage } = useLanguage();
+  const { mode, setMode } = useThemeMode();
+
+  return (
+    <Page title={t('profile.title')}>
+      <Stack spacing={3}>
+        <Paper
+          variant="outlined"
+          component="section"
+          aria-labelledby="profile-personal"
+          sx={{ p: { xs: 2, sm: 3 } }}
+        >
+          <Typography id="profile-personal" component="h2" variant="h6" sx={{ mb: 2 }}>
+            {t('profile.personal')}
+          </Typography>
+          <PersonalForm me={me} />
+        </Paper>
+        <Paper
+          variant="outlined"
+          component="section"
+          aria-labelledby="profile-preferences"
+          sx={{ p: { xs: 2, sm: 3 } }}
+        >
+          <Typography id="profile-preferences" component="h2" variant="h6">
+            {t('profile.preferences')}
+          </Typography>
+          <Typography variant="body2" sx={{ mb: 2, color: 'text.secondary' }}>
+            {t('profile.preferencesHelp')}
+          </Typography>
+          <Stack spacing={2.5} sx={{ maxWidth: 520 }}>
+            <TextField
+              select
+              label={t('profile.language')}
+              value={language}
+              onChange={(event) => void setLanguage(event.target.value as Language)}
+            >
+              {LANGUAGES.map((code) => (
+                <MenuItem key={code} value={code} lang={code}>
+                  {LANGUAGE_NAMES[code]}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField
+              select
+              label={t('profile.theme')}
+              value={mode}
+              onChange={(event) => setMode(event.target.value as (typeof THEME_MODES)[number])}
+            >
+              {THEME_MODES.map((value) => (
+                <MenuItem key={value} value={value}>
+                  {t(`profile.themes.${value}`)}
+                </MenuItem>
+              ))}
+            </TextField>
+          </Stack>
+        </Paper>
+      </Stack>
+    </Page>
+  );
+}
