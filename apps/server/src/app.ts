@@ -95,6 +95,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     authenticate: createAuthenticate({ config, db, getKey }),
     accountScope: createAccountScope(db),
   });
+  app.decorate('contractRoute', route);
   registerIdempotency(app, db);
 
   registerSystemRoutes(app, { config, db, route });

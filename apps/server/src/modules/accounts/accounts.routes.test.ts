@@ -1,0 +1,250 @@
+import { expect, it } from 'vitest';
+import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
+import { describeApi } from '../../test/api.ts';
+
+const url = (id: string) => `/api/accounts/v1/accounts/${id}`;
+const NEW = { name: 'Startup GmbH', country: 'DE', preferredLanguage: 'de' };
+
+describeApi('accounts API', (api) => {
+  it('creates an account whose creator is the OWNER', async () => {
+    const res = await api.request('POST', '/api/accounts/v1/accounts', { as: 'fresh', body: NEW });
+    expect(res.statusCode).toBe(201);
+    const account = res.json().data;
+    expect(account).toMatchObject({
+      ...NEW,
+      accountRole: 'OWNER',
+      isOwner: true,
+      invitationStatus: 'ACCEPTED',
+      availableUntil: null,
+      acceptedAgb: false,
+      acceptedPrivacyPolicy: false,
+    });
+    expect(res.headers.location).toBe(url(account.uuid));
+    const mine = (await api.request('GET', '/api/users/v1/me/accounts', { as: 'fresh' })).json().data;
+    expect(mine.map((a: { uuid: string }) => a.uuid)).toEqual([account.uuid]);
+    expect(await api.audit(account.uuid)).toEqual([
+      expect.objectContaining({ action: 'account.create', actor_uuid: DEMO_USERS.fresh.id }),
+    ]);
+  });
+
+  it('refuses a name the user already has, case-insensitively (409 with a field error)', async () => {
+    const res = await api.request('POST', '/api/accounts/v1/accounts', {
+      as: 'owner',
+      body: { ...NEW, name: '  muster ag ' },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ code: 'CONFLICT', details: { fields: { name: expect.any(String) } } });
+    // Another user may use the same name.
+    const other = await api.request('POST', '/api/accounts/v1/accounts', {
+      as: 'admin',
+      body: { ...NEW, name: 'Beispiel GmbH' },
+    });
+    expect(other.statusCode).toBe(201);
+  });
+
+  it('validates the body (422 with field errors)', async () => {
+    const res = await api.request('POST', '/api/accounts/v1/accounts', {
+      as: 'owner',
+      body: { name: '', country: 'Schweiz', preferredLanguage: 'es' },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(Object.keys(res.json().details.fields).sort()).toEqual(['country', 'name', 'preferredLanguage']);
+    const blank = await api.request('POST', '/api/accounts/v1/accounts', {
+      as: 'owner',
+      body: { ...NEW, name: '   ' },
+    });
+    expect(blank.statusCode).toBe(422);
+    expect(blank.json().details.fields).toHaveProperty('name');
+  });
+
+  it('returns the first result for a retried Idempotency-Key', async () => {
+    const send = (body = { ...NEW, name: 'Idem AG' }) =>
+      api.request('POST', '/api/accounts/v1/accounts', {
+        as: 'coach',
+        body,
+        headers: { 'idempotency-key': 'create-idem-ag-1' },
+      });
+    const first = await send();
+    const retry = await send();
+    expect(first.statusCode).toBe(201);
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json().data.uuid).toBe(first.json().data.uuid);
+    const mine = (await api.request('GET', '/api/users/v1/me/accounts', { as: 'coach' })).json().data;
+    expect(mine.filter((a: { name: string }) => a.name === 'Idem AG')).toHaveLength(1);
+    const reused = await send({ ...NEW, name: 'Other AG' });
+    expect(reused.statusCode).toBe(422);
+    expect(reused.json().code).toBe('IDEMPOTENCY_KEY_REUSED');
+  });
+
+  it('shows an account to members, with their own role', async () => {
+    const res = await api.request('GET', url(DEMO_ACCOUNTS.muster), { as: 'admin' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({
+      uuid: DEMO_ACCOUNTS.muster,
+      name: 'Muster AG',
+      accountRole: 'ADMIN',
+    });
+  });
+
+  it('answers 404 to non-members, pending invitees and unknown ids alike', async () => {
+    const outsider = await api.request('GET', url(DEMO_ACCOUNTS.neu), { as: 'owner' });
+    expect(outsider.statusCode).toBe(404);
+    const pending = await api.request('GET', url(DEMO_ACCOUNTS.beispiel), { as: 'employee' });
+    expect(pending.statusCode).toBe(404);
+    const unknown = await api.request('GET', url('6f1c2b1e-0002-4000-8000-0000000000ff'), { as: 'owner' });
+    expect(unknown.statusCode).toBe(404);
+    const invalid = await api.request('GET', url('not-a-uuid'), { as: 'owner' });
+    expect(invalid.statusCode).toBe(404);
+    expect(outsider.json()).toEqual(unknown.json());
+    const patch = await api.request('PATCH', url(DEMO_ACCOUNTS.neu), { as: 'owner', body: { name: 'Mine' } });
+    expect(patch.statusCode).toBe(404);
+    const del = await api.request('DELETE', url(DEMO_ACCOUNTS.neu), { as: 'owner' });
+    expect(del.statusCode).toBe(404);
+    const migrate = await api.request('POST', `${url(DEMO_ACCOUNTS.neu)}/migration/begin`, { as: 'owner' });
+    expect(migrate.statusCode).toBe(404);
+  });
+
+  it('lets ADMIN level change the profile and refuses EMPLOYEE (403)', async () => {
+    const denied = await api.request('PATCH', url(DEMO_ACCOUNTS.muster), {
+      as: 'employee',
+      body: { country: 'LI' },
+    });
+    expect(denied.statusCode).toBe(403);
+    const res = await api.request('PATCH', url(DEMO_ACCOUNTS.muster), {
+      as: 'admin',
+      body: { country: 'LI', preferredLanguage: 'it' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ country: 'LI', preferredLanguage: 'it', accountRole: 'ADMIN' });
+    const [entry] = await api.audit(DEMO_ACCOUNTS.muster);
+    expect(entry).toMatchObject({ action: 'account.update', actor_uuid: DEMO_USERS.admin.id });
+    const { rows } = await api.db.query<{ before: unknown; after: unknown }>(
+      `select before, after from audit_log where account_uuid = $1 and action = 'account.update'`,
+      [DEMO_ACCOUNTS.muster],
+    );
+    expect(rows).toEqual([
+      {
+        before: { country: 'CH', preferredLanguage: 'de' },
+        after: { country: 'LI', preferredLanguage: 'it' },
+      },
+    ]);
+  });
+
+  it('refuses renaming to a name the user already has (409)', async () => {
+    const res = await api.request('PATCH', url(DEMO_ACCOUNTS.muster), {
+      as: 'owner',
+      body: { name: 'BEISPIEL GMBH' },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().details.fields).toHaveProperty('name');
+  });
+
+  it('lets only the exact OWNER accept the terms, and records who accepted which version', async () => {
+    for (const login of ['admin', 'coach'] as const) {
+      const denied = await api.request('PATCH', url(DEMO_ACCOUNTS.muster), {
+        as: login,
+        body: { acceptedAgb: true },
+      });
+      expect(denied.statusCode).toBe(403);
+    }
+    const res = await api.request('PATCH', url(DEMO_ACCOUNTS.neu), {
+      as: 'newowner',
+      body: { acceptedAgb: true, acceptedPrivacyPolicy: true },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ acceptedAgb: true, acceptedPrivacyPolicy: true });
+    const { rows } = await api.db.query<{ kind: string; version: string; accepted_by: string }>(
+      'select kind, version, accepted_by from terms_acceptances where account_uuid = $1 order by kind',
+      [DEMO_ACCOUNTS.neu],
+    );
+    expect(rows).toEqual([
+      { kind: 'agb', version: '2026-01', accepted_by: DEMO_USERS.newowner.id },
+      { kind: 'privacy', version: '2026-01', accepted_by: DEMO_USERS.newowner.id },
+    ]);
+    const actions = (await api.audit(DEMO_ACCOUNTS.neu)).map((e) => e.action);
+    expect(actions.filter((a) => a === 'account.terms.accept')).toHaveLength(2);
+    const withdraw = await api.request('PATCH', url(DEMO_ACCOUNTS.neu), {
+      as: 'newowner',
+      body: { acceptedAgb: false },
+    });
+    expect(withdraw.statusCode).toBe(422);
+  });
+
+  it('schedules the deletion in 30 days for the owner only, and lets the owner cancel it', async () => {
+    const created = await api.request('POST', '/api/accounts/v1/accounts', {
+      as: 'fresh',
+      body: { ...NEW, name: 'To Delete AG' },
+    });
+    const id = created.json().data.uuid;
+    const denied = await api.request('DELETE', url(DEMO_ACCOUNTS.muster), { as: 'admin' });
+    expect(denied.statusCode).toBe(403);
+
+    const res = await api.request('DELETE', url(id), { as: 'fresh' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.message).toMatch(/deleted/);
+    const days = (Date.parse(body.data.availableUntil) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(29.9);
+    expect(days).toBeLessThanOrEqual(30);
+    // Still usable while scheduled.
+    expect((await api.request('GET', url(id), { as: 'fresh' })).json().data.availableUntil).toBe(
+      body.data.availableUntil,
+    );
+
+    const cancelled = await api.request('PATCH', url(id), { as: 'fresh', body: { availableUntil: null } });
+    expect(cancelled.statusCode).toBe(200);
+    expect(cancelled.json().data.availableUntil).toBeNull();
+    expect((await api.audit(id)).map((e) => e.action).slice(0, 2)).toEqual([
+      'account.deletion.cancel',
+      'account.deletion.schedule',
+    ]);
+  });
+
+  it('refuses a cancel by non-owners (403)', async () => {
+    const res = await api.request('PATCH', url(DEMO_ACCOUNTS.beispiel), {
+      as: 'coach',
+      body: { availableUntil: null },
+    });
+    expect(res.statusCode).toBe(403);
+    const still = await api.request('GET', url(DEMO_ACCOUNTS.beispiel), { as: 'inhaber' });
+    expect(still.json().data.availableUntil).not.toBeNull();
+  });
+
+  it('begins a migration for the owner, once at a time', async () => {
+    const denied = await api.request('POST', `${url(DEMO_ACCOUNTS.muster)}/migration/begin`, { as: 'admin' });
+    expect(denied.statusCode).toBe(403);
+    const res = await api.request('POST', `${url(DEMO_ACCOUNTS.muster)}/migration/begin`, { as: 'owner' });
+    expect(res.statusCode).toBe(202);
+    expect(res.json().data).toMatchObject({ accountUuid: DEMO_ACCOUNTS.muster, state: 'REQUESTED' });
+    const again = await api.request('POST', `${url(DEMO_ACCOUNTS.muster)}/migration/begin`, { as: 'owner' });
+    expect(again.statusCode).toBe(409);
+    expect((await api.audit(DEMO_ACCOUNTS.muster))[0]).toMatchObject({ action: 'account.migration.begin' });
+  });
+
+  it('lets staff open any account as SUPPORT, and audits every access', async () => {
+    const res = await api.request('GET', url(DEMO_ACCOUNTS.neu), { as: 'agent' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({
+      uuid: DEMO_ACCOUNTS.neu,
+      accountRole: 'SUPPORT',
+      isOwner: false,
+      invitationStatus: 'ACCEPTED',
+    });
+    expect((await api.audit(DEMO_ACCOUNTS.neu))[0]).toMatchObject({
+      action: 'support.access',
+      actor_uuid: DEMO_USERS.agent.id,
+    });
+    // Staff may not act as the owner.
+    const terms = await api.request('PATCH', url(DEMO_ACCOUNTS.neu), {
+      as: 'agent',
+      body: { acceptedAgb: true },
+    });
+    expect(terms.statusCode).toBe(403);
+    const del = await api.request('DELETE', url(DEMO_ACCOUNTS.neu), { as: 'agent' });
+    expect(del.statusCode).toBe(403);
+    // Staff do not see accounts they are not members of in their own list.
+    const mine = await api.request('GET', '/api/users/v1/me/accounts', { as: 'agent' });
+    expect(mine.json().data).toEqual([]);
+  });
+});
