@@ -1,0 +1,71 @@
+import crypto from 'node:crypto';
+import type { Db, Queryable } from '../db/client.ts';
+
+export type ActionKind = 'verify-email' | 'reset-password';
+
+/** Lifetimes of mailed links, in seconds. */
+export const ACTION_TTL: Record<ActionKind, number> = {
+  'verify-email': 12 * 60 * 60,
+  'reset-password': 30 * 60,
+};
+
+const digest = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+
+export interface ActionTokenUse {
+  identityId: string;
+  email: string;
+}
+
+/** Creates a one-time token for a mailed link; only its hash is stored. */
+export async function createActionToken(
+  db: Db,
+  kind: ActionKind,
+  identity: { id: string; email: string },
+): Promise<string> {
+  const token = crypto.randomBytes(32).toString('base64url');
+  await db.query(
+    `insert into idp_action_tokens (token_hash, kind, identity_id, email, expires_at)
+     values ($1, $2, $3, $4, now() + make_interval(secs => $5::float8))`,
+    [digest(token), kind, identity.id, identity.email, ACTION_TTL[kind]],
+  );
+  return token;
+}
+
+/** Whether a link of this kind was sent to the identity within the last `seconds` (mail flood guard). */
+export async function sentRecently(db: Db, kind: ActionKind, identityId: string, seconds: number) {
+  const { rows } = await db.query(
+    `select 1 from idp_action_tokens where identity_id = $1 and kind = $2
+     and created_at > now() - make_interval(secs => $3::float8) limit 1`,
+    [identityId, kind, seconds],
+  );
+  return rows.length > 0;
+}
+
+/** The token's owner when it is unused and unexpired, without using it up. */
+export async function peekActionToken(
+  db: Queryable,
+  kind: ActionKind,
+  token: string,
+): Promise<ActionTokenUse | undefined> {
+  const { rows } = await db.query<{ identity_id: string; email: string }>(
+    `select identity_id, email from idp_action_tokens
+     where token_hash = $1 and kind = $2 and used_at is null and expires_at > now()`,
+    [digest(token), kind],
+  );
+  return rows[0] && { identityId: rows[0].identity_id, email: rows[0].email };
+}
+
+/** Uses the token up (atomically: a second use finds nothing). */
+export async function consumeActionToken(
+  db: Queryable,
+  kind: ActionKind,
+  token: string,
+): Promise<ActionTokenUse | undefined> {
+  const { rows } = await db.query<{ identity_id: string; email: string }>(
+    `update idp_action_tokens set used_at = now()
+     where token_hash = $1 and kind = $2 and used_at is null and expires_at > now()
+     returning identity_id, email`,
+    [digest(token), kind],
+  );
+  return rows[0] && { identityId: rows[0].identity_id, email: rows[0].email };
+}

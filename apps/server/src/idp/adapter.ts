@@ -1,0 +1,110 @@
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { Db } from '../db/client.ts';
+
+/** Models whose artefacts belong to a grant (revoked together when the grant is). */
+const GRANTABLE = new Set([
+  'AccessToken',
+  'AuthorizationCode',
+  'RefreshToken',
+  'DeviceCode',
+  'BackchannelAuthenticationRequest',
+  'PreAuthorizedCode',
+]);
+
+/** oidc-provider storage adapter over the `idp_payloads` table: one row per artefact. */
+export class DbAdapter implements Adapter {
+  constructor(
+    private readonly db: Db,
+    private readonly model: string,
+  ) {}
+
+  async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+    await this.db.query(
+      `insert into idp_payloads (model, id, payload, grant_id, uid, user_code, expires_at)
+       values ($1, $2, $3::jsonb, $4, $5, $6,
+               case when $7::float8 is null then null else now() + make_interval(secs => $7::float8) end)
+       on conflict (model, id) do update set payload = excluded.payload, grant_id = excluded.grant_id,
+         uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at`,
+      [
+        this.model,
+        id,
+        JSON.stringify(payload),
+        GRANTABLE.has(this.model) ? (payload.grantId ?? null) : null,
+        this.model === 'Session' ? (payload.uid ?? null) : null,
+        payload.userCode ?? null,
+        typeof expiresIn === 'number' ? expiresIn : null,
+      ],
+    );
+  }
+
+  private async findOne(column: 'id' | 'uid' | 'user_code', value: string) {
+    const { rows } = await this.db.query<{ payload: AdapterPayload }>(
+      `select payload from idp_payloads
+       where model = $1 and ${column} = $2 and (expires_at is null or expires_at > now())`,
+      [this.model, value],
+    );
+    return rows[0]?.payload;
+  }
+
+  find(id: string) {
+    return this.findOne('id', id);
+  }
+
+  findByUid(uid: string) {
+    return this.findOne('uid', uid);
+  }
+
+  findByUserCode(userCode: string) {
+    return this.findOne('user_code', userCode);
+  }
+
+  async consume(id: string): Promise<void> {
+    await this.db.query(
+      `update idp_payloads set payload = payload || jsonb_build_object('consumed', floor(extract(epoch from now())))
+       where model = $1 and id = $2`,
+      [this.model, id],
+    );
+  }
+
+  async destroy(id: string): Promise<void> {
+    await this.db.query('delete from idp_payloads where model = $1 and id = $2', [this.model, id]);
+  }
+
+  async revokeByGrantId(grantId: string): Promise<void> {
+    await this.db.query('delete from idp_payloads where model = $1 and grant_id = $2', [this.model, grantId]);
+  }
+}
+
+/**
+ * Keeps an SSO session alive while its tokens are refreshed (Keycloak's "SSO Session Idle"), never beyond
+ * the session's maximum lifetime. Atomic, so it cannot undo a concurrent change to the session.
+ */
+export async function extendSession(
+  db: Db,
+  sessionUid: string,
+  idleSeconds: number,
+  maxSeconds: number,
+): Promise<void> {
+  await db.query(
+    `with target as (
+       select id, least(now() + make_interval(secs => $2::float8),
+                        to_timestamp(coalesce((payload->>'loginTs')::float8, extract(epoch from now())) + $3::float8)) as until
+       from idp_payloads where model = 'Session' and uid = $1 and expires_at > now()
+     )
+     update idp_payloads p
+     set expires_at = target.until,
+         payload = jsonb_set(p.payload, '{exp}', to_jsonb(floor(extract(epoch from target.until))))
+     from target where p.model = 'Session' and p.id = target.id`,
+    [sessionUid, idleSeconds, maxSeconds],
+  );
+}
+
+/** Removes long-expired artefacts, one-time links and stale brute-force counters. */
+export async function purgeExpired(db: Db): Promise<void> {
+  await db.query(`delete from idp_payloads where expires_at < now() - interval '1 hour'`);
+  await db.query(`delete from idp_action_tokens where expires_at < now() - interval '1 day'`);
+  await db.query(
+    `delete from idp_login_failures where last_failure_at < now() - interval '1 day'
+     and (locked_until is null or locked_until < now())`,
+  );
+}

@@ -1,0 +1,151 @@
+import crypto from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+import type { Db, Queryable } from '../db/client.ts';
+import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
+import { LOCALES, type Locale } from './i18n.ts';
+
+export interface Identity {
+  id: string;
+  email: string;
+  name: string;
+  emailVerified: boolean;
+  locale: Locale;
+  createdAt: Date;
+}
+
+interface IdentityRow {
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string;
+  email_verified: boolean;
+  locale: string;
+  created_at: Date | string;
+}
+
+// Argon2id with the library's defaults (OWASP: m=19 MiB, t=2, p=1).
+const hashPassword = (password: string) => hash(password);
+
+/** A hash to verify against when the email is unknown, so both cases cost the same time. */
+let dummyHash: Promise<string> | undefined;
+
+function toIdentity(row: IdentityRow): Identity {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    emailVerified: row.email_verified,
+    locale: (LOCALES as readonly string[]).includes(row.locale) ? (row.locale as Locale) : 'de',
+    createdAt: new Date(row.created_at),
+  };
+}
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
+
+export function normaliseEmail(email: string): string {
+  return email.trim();
+}
+
+export function isValidEmail(email: string): boolean {
+  return email.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
+}
+
+export async function findIdentityById(db: Queryable, id: string): Promise<Identity | undefined> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  const { rows } = await db.query<IdentityRow>('select * from idp_identities where id = $1', [id]);
+  return rows[0] && toIdentity(rows[0]);
+}
+
+export async function findIdentityByEmail(db: Queryable, email: string): Promise<Identity | undefined> {
+  const { rows } = await db.query<IdentityRow>(
+    'select * from idp_identities where lower(email) = lower($1)',
+    [normaliseEmail(email)],
+  );
+  return rows[0] && toIdentity(rows[0]);
+}
+
+/** Checks a password; returns the identity when it matches. Costs one argon2 verification either way. */
+export async function verifyPassword(
+  db: Queryable,
+  email: string,
+  password: string,
+): Promise<{ identity: Identity | undefined; valid: boolean }> {
+  const { rows } = await db.query<IdentityRow>(
+    'select * from idp_identities where lower(email) = lower($1)',
+    [normaliseEmail(email)],
+  );
+  const row = rows[0];
+  if (!row) {
+    dummyHash ??= hashPassword(crypto.randomBytes(16).toString('hex'));
+    await verify(await dummyHash, password).catch(() => false);
+    return { identity: undefined, valid: false };
+  }
+  const valid = await verify(row.password_hash, password).catch(() => false);
+  return { identity: toIdentity(row), valid };
+}
+
+export class EmailTakenError extends Error {
+  constructor() {
+    super('email already registered');
+  }
+}
+
+export async function createIdentity(
+  db: Db,
+  input: { email: string; name: string; password: string; locale: Locale; emailVerified?: boolean },
+): Promise<Identity> {
+  const passwordHash = await hashPassword(input.password);
+  const { rows } = await db.query<IdentityRow>(
+    `insert into idp_identities (id, email, name, password_hash, email_verified, locale)
+     values ($1, $2, $3, $4, $5, $6) on conflict do nothing returning *`,
+    [
+      crypto.randomUUID(),
+      normaliseEmail(input.email),
+      input.name.trim(),
+      passwordHash,
+      input.emailVerified ?? false,
+      input.locale,
+    ],
+  );
+  if (!rows[0]) throw new EmailTakenError();
+  return toIdentity(rows[0]);
+}
+
+export async function setPassword(db: Queryable, id: string, password: string): Promise<void> {
+  await db.query('update idp_identities set password_hash = $2, updated_at = now() where id = $1', [
+    id,
+    await hashPassword(password),
+  ]);
+}
+
+/** Marks the address verified, only if the identity still has the address the link was sent to. */
+export async function markEmailVerified(db: Queryable, id: string, email: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `update idp_identities set email_verified = true, updated_at = now()
+     where id = $1 and lower(email) = lower($2)`,
+    [id, email],
+  );
+  return rowCount > 0;
+}
+
+/** Idempotent: every demo login of DESIGN.md with the demo password, its verified flag and language. */
+export async function seedDemoIdentities(db: Db): Promise<void> {
+  const users = Object.values(DEMO_USERS);
+  const { rows } = await db.query<{ id: string }>(
+    'select id from idp_identities where id = any($1::uuid[])',
+    [users.map((user) => user.id)],
+  );
+  const existing = new Set(rows.map((row) => row.id));
+  const missing = users.filter((user) => !existing.has(user.id));
+  if (missing.length === 0) return;
+  // One hash for all: they share the (public, demo-only) password anyway.
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  for (const user of missing) {
+    await db.query(
+      `insert into idp_identities (id, email, name, password_hash, email_verified, locale)
+       values ($1, $2, $3, $4, $5, $6) on conflict do nothing`,
+      [user.id, user.email, user.name, passwordHash, user.emailVerified, user.language],
+    );
+  }
+}

@@ -1,0 +1,80 @@
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { purgeExpired } from './adapter.ts';
+import { BruteForceGuard } from './brute-force.ts';
+import { registerInteractionRoutes } from './interactions.ts';
+import { loadSecrets } from './keys.ts';
+import { createProvider, IDP_CSP } from './provider.ts';
+import { registerKeycloakRoutes } from './routes.ts';
+import { REALM_PATH } from './views.ts';
+
+export { getPublicJwks } from './keys.ts';
+export { seedDemoIdentities } from './identities.ts';
+
+export interface IdentityProviderOptions {
+  config: Config;
+  db: Db;
+  mailer: Mailer;
+}
+
+const PURGE_INTERVAL_MS = 15 * 60 * 1000;
+
+/**
+ * Mounts the embedded OpenID Connect provider at /realms/portal with Keycloak's route names (issuer
+ * `${publicUrl}/realms/portal`), its sign-in pages and the Keycloak-only endpoints keycloak-js calls.
+ * Needs migrations applied; all state lives in the database.
+ */
+export async function registerIdentityProvider(
+  app: FastifyInstance,
+  opts: IdentityProviderOptions,
+): Promise<void> {
+  const { config, db, mailer } = opts;
+  const secrets = await loadSecrets(db);
+  const provider = createProvider({ config, db, secrets, log: app.log });
+  const guard = new BruteForceGuard(db, config.idp.bruteForce);
+
+  // Our own pages and Keycloak-only endpoints: form bodies parsed here.
+  await app.register(async (scope) => {
+    if (!scope.hasContentTypeParser('application/x-www-form-urlencoded')) {
+      scope.addContentTypeParser(
+        'application/x-www-form-urlencoded',
+        { parseAs: 'string', bodyLimit: 64 * 1024 },
+        (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+      );
+    }
+    registerKeycloakRoutes(scope, { config, db, secrets });
+    registerInteractionRoutes(scope, { provider, config, db, mailer, guard });
+  });
+
+  // Everything else under the realm goes to oidc-provider, untouched: it reads the raw body itself.
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    const callback = provider.callback();
+    scope.all(`${REALM_PATH}/*`, (request, reply) => {
+      reply.hijack();
+      const raw = request.raw as IncomingMessage & { originalUrl?: string };
+      raw.originalUrl = raw.url;
+      raw.url = raw.url!.slice(REALM_PATH.length) || '/';
+      const res = reply.raw;
+      res.setHeader('content-security-policy', IDP_CSP);
+      res.setHeader('x-content-type-options', 'nosniff');
+      res.setHeader('referrer-policy', 'no-referrer');
+      void callback(raw, res);
+    });
+  });
+
+  await purgeExpired(db).catch((error: unknown) =>
+    app.log.warn({ err: error }, 'identity provider purge failed'),
+  );
+  const timer = setInterval(() => {
+    purgeExpired(db).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'identity provider purge failed'),
+    );
+  }, PURGE_INTERVAL_MS);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+}

@@ -1,0 +1,345 @@
+import crypto from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import Provider, {
+  errors,
+  interactionPolicy,
+  type Configuration,
+  type KoaContextWithOIDC,
+} from 'oidc-provider';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { DbAdapter, extendSession } from './adapter.ts';
+import { pickLocale, translator } from './i18n.ts';
+import { findIdentityById, type Identity } from './identities.ts';
+import type { IdpSecrets } from './keys.ts';
+import { messagePage, REALM_PATH } from './views.ts';
+
+/** Scopes of the portal client (SPEC §4); all of them are granted to the first-party client. */
+export const PORTAL_SCOPES = ['openid', 'profile', 'email', 'portal', 'accounts', 'support'];
+
+/** Keycloak's endpoint names under the realm, so keycloak-js (adapter mode) works unchanged. */
+const OIDC_PATH = '/protocol/openid-connect';
+export const ROUTES = {
+  authorization: `${OIDC_PATH}/auth`,
+  token: `${OIDC_PATH}/token`,
+  jwks: `${OIDC_PATH}/certs`,
+  userinfo: `${OIDC_PATH}/userinfo`,
+  end_session: `${OIDC_PATH}/logout`,
+  revocation: `${OIDC_PATH}/revoke`,
+  introspection: `${OIDC_PATH}/token/introspect`,
+  pushed_authorization_request: `${OIDC_PATH}/ext/par/request`,
+  registration: '/clients-registrations/openid-connect',
+  device_authorization: `${OIDC_PATH}/auth/device`,
+  code_verification: '/device',
+  backchannel_authentication: `${OIDC_PATH}/ext/ciba/auth`,
+  challenge: `${OIDC_PATH}/ext/challenge`,
+  credential: `${OIDC_PATH}/ext/credential`,
+};
+
+/** Content-Security-Policy of every provider and sign-in page response: no inline or remote scripts. */
+export const IDP_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+export interface ProviderDeps {
+  config: Config;
+  db: Db;
+  secrets: IdpSecrets;
+  log: FastifyBaseLogger;
+}
+
+const epoch = () => Math.floor(Date.now() / 1000);
+
+function splitName(name: string): { given: string; family: string } {
+  const trimmed = name.trim();
+  const cut = trimmed.lastIndexOf(' ');
+  return cut > 0
+    ? { given: trimmed.slice(0, cut), family: trimmed.slice(cut + 1) }
+    : { given: trimmed, family: '' };
+}
+
+/** The identity's claims, as tokens, userinfo and the account endpoint carry them. */
+export function identityClaims(identity: Identity) {
+  const { given, family } = splitName(identity.name);
+  return {
+    sub: identity.id,
+    email: identity.email,
+    email_verified: identity.emailVerified,
+    name: identity.name,
+    given_name: given,
+    family_name: family,
+    preferred_username: identity.email.toLowerCase(),
+    locale: identity.locale,
+  };
+}
+
+/** Deletes a grant and everything issued under it (refresh tokens, codes). */
+export async function revokeGrant(db: Db, grantId: string): Promise<void> {
+  await db.query(`delete from idp_payloads where grant_id = $1 or (model = 'Grant' and id = $1)`, [grantId]);
+}
+
+function localeOf(ctx: KoaContextWithOIDC) {
+  let params: Record<string, unknown> | undefined;
+  try {
+    params = ctx.oidc?.params as Record<string, unknown> | undefined;
+  } catch {
+    params = undefined;
+  }
+  const query = ctx.query as Record<string, unknown>;
+  return pickLocale(params?.kc_locale, params?.ui_locales, query.kc_locale, query.ui_locales);
+}
+
+export function createProvider({ config, db, secrets, log }: ProviderDeps): Provider {
+  const { idp } = config;
+  const resource = `${config.publicUrl}/api`;
+  const portalClientId = config.oidc.clientId;
+  const { Check, Prompt } = interactionPolicy;
+
+  // Policy: registration (prompt=create) first, then login, then email verification (kc_action), then consent.
+  const policy = interactionPolicy.base();
+  policy.add(new Prompt({ name: 'create', requestable: true }), 0);
+  policy.add(
+    new Prompt(
+      { name: 'verify_email', requestable: false },
+      new Check('kc_action_verify_email', 'email verification was requested', async (ctx) => {
+        const { oidc } = ctx;
+        const accountId = oidc.session?.accountId;
+        if (oidc.params?.kc_action !== 'VERIFY_EMAIL' || !accountId) return Check.NO_NEED_TO_PROMPT;
+        if (oidc.result?.verify_email) return Check.NO_NEED_TO_PROMPT;
+        const identity = await findIdentityById(db, accountId);
+        return identity && !identity.emailVerified ? Check.REQUEST_PROMPT : Check.NO_NEED_TO_PROMPT;
+      }),
+    ),
+    policy.findIndex((prompt) => prompt.name === 'login') + 1,
+  );
+
+  const page = (ctx: KoaContextWithOIDC, status: number, html: string) => {
+    ctx.status = status;
+    ctx.type = 'html';
+    ctx.set('cache-control', 'no-store');
+    ctx.body = html;
+  };
+
+  /** Logout without a confirmation page (as Keycloak): end the session, revoke its grants, go back. */
+  async function logoutNow(ctx: KoaContextWithOIDC) {
+    const session = ctx.oidc.session!;
+    const params = ctx.oidc.params ?? {};
+    for (const authorization of Object.values(session.authorizations ?? {})) {
+      if (authorization.grantId) await revokeGrant(db, authorization.grantId);
+    }
+    await session.destroy();
+    ctx.oidc.cookies.set(provider.cookieName('session'), null, configuration.cookies!.long);
+    const target =
+      typeof params.post_logout_redirect_uri === 'string'
+        ? new URL(params.post_logout_redirect_uri)
+        : new URL(ctx.oidc.urlFor('end_session_success'));
+    if (typeof params.post_logout_redirect_uri === 'string' && typeof params.state === 'string') {
+      target.searchParams.set('state', params.state);
+    }
+    ctx.state.portalLoggedOut = true;
+    ctx.status = 303;
+    ctx.redirect(target.href);
+  }
+
+  const configuration: Configuration = {
+    adapter: (name: string) => new DbAdapter(db, name),
+    clients: [
+      {
+        client_id: portalClientId,
+        client_name: config.productName,
+        application_type: 'web',
+        token_endpoint_auth_method: 'none',
+        redirect_uris: [`${config.publicUrl}/oauthcb`],
+        // The root (both spellings) as DESIGN.md says; /oauthcb too, keycloak-js' default logout target.
+        post_logout_redirect_uris: [`${config.publicUrl}/`, config.publicUrl, `${config.publicUrl}/oauthcb`],
+        response_types: ['code'],
+        grant_types: ['authorization_code', 'refresh_token'],
+        id_token_signed_response_alg: 'RS256',
+      },
+    ],
+    jwks: { keys: secrets.signingKeys as NonNullable<Configuration['jwks']>['keys'] },
+    cookies: {
+      keys: secrets.cookieKeys,
+      // The SSO cookie is a browser-session cookie; the session's idle timeout lives in the database.
+      long: { httpOnly: true, sameSite: 'lax', path: REALM_PATH, signed: true },
+      short: { httpOnly: true, sameSite: 'lax', signed: true },
+    },
+    claims: {
+      openid: ['sub'],
+      profile: ['name', 'given_name', 'family_name', 'preferred_username', 'locale'],
+      email: ['email', 'email_verified'],
+    },
+    scopes: [...PORTAL_SCOPES, 'offline_access'],
+    conformIdTokenClaims: false,
+    extraParams: ['kc_locale', 'kc_action'],
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    clientBasedCORS: () => false,
+    features: {
+      devInteractions: { enabled: false },
+      dPoP: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      revocation: { enabled: true },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx) => logoutNow(ctx),
+        postLogoutSuccessSource: async (ctx) => {
+          const locale = localeOf(ctx);
+          const t = translator(locale);
+          page(
+            ctx,
+            200,
+            messagePage(
+              { locale, productName: config.productName },
+              {
+                title: t('signedOutTitle'),
+                alert: { kind: 'success', text: t('signedOut') },
+                link: {
+                  href: `${config.publicUrl}/`,
+                  text: t('continueTo', { product: config.productName }),
+                },
+              },
+            ),
+          );
+        },
+      },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: (_ctx, _client, oneOf) => (oneOf?.length ? oneOf[0]! : resource),
+        // Tokens from the refresh grant keep the API audience (keycloak-js sends no resource parameter).
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, indicator) => {
+          if (indicator !== resource) throw new errors.InvalidTarget();
+          return {
+            scope: PORTAL_SCOPES.join(' '),
+            audience: config.oidc.audience,
+            accessTokenTTL: idp.accessTokenTtl,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'RS256' } },
+          };
+        },
+      },
+    },
+    findAccount: async (_ctx, sub) => {
+      // Read on every use, so a change (e.g. email verified) shows in the next token.
+      const identity = await findIdentityById(db, sub);
+      if (!identity) return undefined;
+      return { accountId: identity.id, claims: () => identityClaims(identity) };
+    },
+    extraTokenClaims: async (_ctx, token) => {
+      const accountId = 'accountId' in token ? token.accountId : undefined;
+      if (!accountId) return undefined;
+      const identity = await findIdentityById(db, accountId);
+      if (!identity) return undefined;
+      const { sub: _sub, ...claims } = identityClaims(identity);
+      return { ...claims, azp: token.clientId };
+    },
+    // keycloak-js never asks for offline_access, so issue refresh tokens to every client allowed the grant.
+    issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // First-party client: no consent page; its grant covers every portal scope.
+    loadExistingGrant: async (ctx) => {
+      const { client, session } = ctx.oidc;
+      if (!client || !session) return undefined;
+      const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+      const existing = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
+      if (client.clientId !== portalClientId) return existing;
+      const grant =
+        existing && existing.accountId === session.accountId
+          ? existing
+          : new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId! });
+      grant.addOIDCScope(PORTAL_SCOPES.join(' '));
+      grant.addResourceScope(resource, PORTAL_SCOPES.join(' '));
+      await grant.save();
+      return grant;
+    },
+    interactions: {
+      policy,
+      url: (_ctx, interaction) => `${REALM_PATH}/login-actions/${interaction.uid}`,
+    },
+    renderError: async (ctx, out, error) => {
+      const locale = localeOf(ctx);
+      const t = translator(locale);
+      const expired = error instanceof errors.SessionNotFound;
+      page(
+        ctx,
+        ctx.status || 400,
+        messagePage(
+          { locale, productName: config.productName },
+          {
+            title: t('errorTitle'),
+            alert: { kind: 'error', text: expired ? t('sessionExpired') : t('errorText') },
+            detail: expired ? undefined : [out.error, out.error_description].filter(Boolean).join(': '),
+            link: { href: `${config.publicUrl}/`, text: t('continueTo', { product: config.productName }) },
+          },
+        ),
+      );
+    },
+    routes: ROUTES,
+    ttl: {
+      AccessToken: idp.accessTokenTtl,
+      IdToken: idp.accessTokenTtl,
+      AuthorizationCode: 60,
+      Interaction: 60 * 60,
+      Grant: idp.ssoSessionMax,
+      // Rotation keeps the first token's end (no endless chains); the session bounds it anyway.
+      RefreshToken: (ctx) => {
+        const rotated = ctx?.oidc?.entities.RotatedRefreshToken;
+        return rotated ? Math.max(1, rotated.remainingTTL) : idp.ssoSessionMax;
+      },
+      // SSO Session Idle, within SSO Session Max from the login.
+      Session: (_ctx, session) => {
+        const untilMax = session.loginTs ? session.loginTs + idp.ssoSessionMax - epoch() : idp.ssoSessionMax;
+        return Math.max(1, Math.min(idp.ssoSessionIdle, untilMax));
+      },
+    },
+  };
+
+  const provider = new Provider(config.oidc.issuer, configuration);
+  // Behind a TLS-terminating proxy the provider must see the original scheme and host.
+  provider.proxy = true;
+
+  // keycloak-js decodes the refresh token like a JWT: make its id "header.payload.random" (still opaque here).
+  // (generateTokenId is the model's id factory; the typings do not declare it.)
+  type RefreshTokenModel = InstanceType<typeof provider.RefreshToken>;
+  const prototype = provider.RefreshToken.prototype as RefreshTokenModel & {
+    generateTokenId(this: RefreshTokenModel): string;
+  };
+  const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const generateOpaqueId = prototype.generateTokenId;
+  prototype.generateTokenId = function generateTokenId(this: RefreshTokenModel) {
+    const iat = epoch();
+    const payload = {
+      iat,
+      exp: this.exp ?? iat + this.remainingTTL,
+      jti: crypto.randomUUID(),
+      iss: config.oidc.issuer,
+      aud: config.oidc.issuer,
+      sub: this.accountId,
+      typ: 'Refresh',
+      azp: this.clientId,
+      sid: this.sid,
+      scope: this.scope,
+    };
+    return `${encode({ alg: 'none', typ: 'JWT' })}.${encode(payload)}.${generateOpaqueId.call(this)}`;
+  };
+
+  provider.use(async (ctx, next) => {
+    await next();
+    const oidc = (ctx as KoaContextWithOIDC).oidc as KoaContextWithOIDC['oidc'] | undefined;
+    if (!oidc) return;
+    // end_session without a signed-in session answers with an auto-submitting form: just go back instead.
+    if (oidc.route === 'end_session' && ctx.status === 200 && !ctx.state.portalLoggedOut) {
+      await logoutNow(ctx as KoaContextWithOIDC);
+    }
+    // A token refresh keeps the SSO session alive (Keycloak's SSO Session Idle).
+    if (oidc.route === 'token' && ctx.status === 200) {
+      const sessionUid =
+        oidc.entities.RefreshToken?.sessionUid ?? oidc.entities.AuthorizationCode?.sessionUid;
+      if (sessionUid) await extendSession(db, sessionUid, idp.ssoSessionIdle, idp.ssoSessionMax);
+    }
+  });
+
+  provider.on('server_error', (_ctx, error) => log.error({ err: error }, 'identity provider error'));
+  provider.on('grant.revoked', (_ctx, grantId) => log.info({ grantId }, 'grant revoked'));
+  return provider;
+}

@@ -1,0 +1,200 @@
+import crypto from 'node:crypto';
+import net from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { loadConfig, type Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { createMailer } from '../mail/mailer.ts';
+import { registerIdentityProvider } from './index.ts';
+
+/** Test helpers: a real listening server and a browser-like cookie jar over plain fetch. */
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestIdp {
+  app: FastifyInstance;
+  config: Config;
+  base: string;
+  port: number;
+}
+
+export async function startIdp(
+  db: Db,
+  options: { port?: number; env?: Record<string, string>; configure?: (config: Config) => void } = {},
+): Promise<TestIdp> {
+  const port = options.port ?? (await freePort());
+  const config = loadConfig({
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATABASE_URL: 'memory://',
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  options.configure?.(config);
+  const app = Fastify({ logger: false });
+  await registerIdentityProvider(app, { config, db, mailer: createMailer(config, db) });
+  await app.listen({ host: '127.0.0.1', port });
+  return { app, config, base: config.publicUrl, port };
+}
+
+export class CookieJar {
+  private readonly cookies = new Map<string, string>();
+
+  store(response: Response): void {
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair = ''] = cookie.split(';');
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      if (!value || /expires=Thu, 01 Jan 1970/i.test(cookie)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  header(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  names(): string[] {
+    return [...this.cookies.keys()];
+  }
+}
+
+export async function request(
+  url: string,
+  jar: CookieJar,
+  init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  // No keep-alive: the restart test replaces the server behind the same port.
+  const headers: Record<string, string> = { connection: 'close', ...init.headers };
+  const cookie = jar.header();
+  if (cookie) headers.cookie = cookie;
+  let body: string | undefined;
+  if (init.form) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(init.form).toString();
+  }
+  const response = await fetch(url, {
+    method: init.method ?? (init.form ? 'POST' : 'GET'),
+    headers,
+    body,
+    redirect: 'manual',
+  });
+  jar.store(response);
+  return response;
+}
+
+/** Follows redirects inside the provider; stops at the first one leaving it (e.g. to the app's /oauthcb). */
+export async function follow(idp: TestIdp, response: Response, jar: CookieJar): Promise<Response> {
+  let current = response;
+  for (let hops = 0; hops < 10 && current.status >= 300 && current.status < 400; hops += 1) {
+    const location = new URL(current.headers.get('location')!, idp.base);
+    if (!location.pathname.startsWith('/realms/portal/')) return current;
+    current = await request(location.href, jar);
+  }
+  return current;
+}
+
+export function pkce() {
+  const verifier = crypto.randomBytes(48).toString('base64url');
+  const challenge = crypto.createHash('sha256').update(verifier).digest('base64url');
+  return { verifier, challenge };
+}
+
+export const SCOPE = 'openid profile email portal accounts support';
+
+export function authorizeUrl(idp: TestIdp, params: Record<string, string | undefined> = {}) {
+  const query = new URLSearchParams({
+    client_id: 'portal',
+    redirect_uri: `${idp.base}/oauthcb`,
+    response_type: 'code',
+    response_mode: 'fragment',
+    scope: SCOPE,
+    state: 'state-1',
+    nonce: 'nonce-1',
+  });
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined) query.delete(key);
+    else query.set(key, value);
+  }
+  return `${idp.base}/realms/portal/protocol/openid-connect/auth?${query.toString()}`;
+}
+
+/** The fragment parameters of a redirect to the app (response_mode=fragment). */
+export function fragmentOf(response: Response): URLSearchParams {
+  const location = response.headers.get('location') ?? '';
+  return new URLSearchParams(location.split('#')[1] ?? '');
+}
+
+export function formAction(html: string, id: string): string {
+  const match = new RegExp(`<form id="${id}" method="post" action="([^"]+)"`).exec(html);
+  if (!match) throw new Error(`form ${id} not found`);
+  return match[1]!.replace(/&amp;/g, '&');
+}
+
+export async function exchangeCode(idp: TestIdp, code: string, verifier: string) {
+  const response = await fetch(`${idp.base}/realms/portal/protocol/openid-connect/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', connection: 'close' },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: `${idp.base}/oauthcb`,
+      client_id: 'portal',
+    }).toString(),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, string> };
+}
+
+export async function refresh(idp: TestIdp, refreshToken: string) {
+  const response = await fetch(`${idp.base}/realms/portal/protocol/openid-connect/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', connection: 'close' },
+    body: new URLSearchParams({
+      grant_type: 'refresh_token',
+      refresh_token: refreshToken,
+      client_id: 'portal',
+    }).toString(),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, string> };
+}
+
+/** Full browser-like sign-in: authorize → login form → back at /oauthcb → token response. */
+export async function signIn(
+  idp: TestIdp,
+  jar: CookieJar,
+  email: string,
+  password: string,
+  params: Record<string, string | undefined> = {},
+) {
+  const { verifier, challenge } = pkce();
+  const start = await request(
+    authorizeUrl(idp, { code_challenge: challenge, code_challenge_method: 'S256', ...params }),
+    jar,
+  );
+  const page = await follow(idp, start, jar);
+  const html = await page.text();
+  const posted = await request(new URL(formAction(html, 'kc-form-login'), idp.base).href, jar, {
+    form: { username: email, password },
+  });
+  const done = await follow(idp, posted, jar);
+  const code = fragmentOf(done).get('code');
+  if (!code) throw new Error(`no code (status ${done.status}): ${(await done.text()).slice(0, 400)}`);
+  return { redirect: done, tokens: await exchangeCode(idp, code, verifier) };
+}
+
+/** Decodes quoted-printable soft breaks and escapes, enough to read links out of a raw mail. */
+export function decodeMail(raw: string): string {
+  return raw
+    .replace(/=\r?\n/g, '')
+    .replace(/(?:=[0-9A-F]{2})+/g, (bytes) => Buffer.from(bytes.replace(/=/g, ''), 'hex').toString('utf8'));
+}

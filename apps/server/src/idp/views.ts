@@ -1,0 +1,238 @@
+import { LOCALES, languageName, translator, type Locale, type Translate } from './i18n.ts';
+
+/** Path of the realm on this server: Keycloak's layout, so keycloak-js works unchanged. */
+export const REALM_PATH = '/realms/portal';
+export const RESOURCES_PATH = `${REALM_PATH}/resources`;
+
+export function escapeHtml(value: string): string {
+  return value.replace(
+    /[&<>"']/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!,
+  );
+}
+const h = escapeHtml;
+
+export interface PageContext {
+  locale: Locale;
+  productName: string;
+  /** The page's own URL without query, for the language links. */
+  selfPath?: string;
+}
+
+export interface Alert {
+  kind: 'error' | 'success' | 'info';
+  text: string;
+}
+
+function languageNav(ctx: PageContext, t: Translate): string {
+  if (!ctx.selfPath) return '';
+  const items = LOCALES.map((locale) =>
+    locale === ctx.locale
+      ? `<li><a href="${h(ctx.selfPath!)}?kc_locale=${locale}" lang="${locale}" hreflang="${locale}" aria-current="true">${h(languageName(locale))}</a></li>`
+      : `<li><a href="${h(ctx.selfPath!)}?kc_locale=${locale}" lang="${locale}" hreflang="${locale}">${h(languageName(locale))}</a></li>`,
+  ).join('');
+  return `<nav class="kc-locales" aria-label="${h(t('languageNav'))}"><ul>${items}</ul></nav>`;
+}
+
+function alertHtml(alert: Alert | undefined, id = 'input-error'): string {
+  if (!alert) return '';
+  const role = alert.kind === 'error' ? 'alert' : 'status';
+  return `<p id="${id}" class="kc-alert kc-alert-${alert.kind}" role="${role}">${h(alert.text)}</p>`;
+}
+
+export function layout(ctx: PageContext, title: string, body: string): string {
+  const t = translator(ctx.locale);
+  return `<!doctype html>
+<html lang="${ctx.locale}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<meta name="color-scheme" content="light dark">
+<title>${h(title)} | ${h(ctx.productName)}</title>
+<link rel="stylesheet" href="${RESOURCES_PATH}/login.css">
+</head>
+<body>
+<header class="kc-header">
+<p class="kc-brand">${h(ctx.productName)}</p>
+${languageNav(ctx, t)}
+</header>
+<main class="kc-card">
+<h1 id="kc-page-title">${h(title)}</h1>
+${body}
+</main>
+</body>
+</html>`;
+}
+
+interface FieldOptions {
+  id: string;
+  name?: string;
+  label: string;
+  type?: string;
+  value?: string;
+  autocomplete: string;
+  error?: string;
+  /** Id of a shared error (e.g. the form's alert) this field is described by. */
+  describedBy?: string;
+  hint?: string;
+  autofocus?: boolean;
+  extra?: string;
+}
+
+function field(o: FieldOptions): string {
+  const errorId = o.error ? `${o.id}-error` : undefined;
+  const hintId = o.hint ? `${o.id}-hint` : undefined;
+  const describedBy = [errorId, o.describedBy, hintId].filter(Boolean).join(' ');
+  const invalid = Boolean(o.error || o.describedBy);
+  return `<div class="kc-field">
+<label for="${o.id}">${h(o.label)}</label>
+<input id="${o.id}" name="${o.name ?? o.id}" type="${o.type ?? 'text'}" autocomplete="${o.autocomplete}"${
+    o.value ? ` value="${h(o.value)}"` : ''
+  } required${o.autofocus ? ' autofocus' : ''}${invalid ? ' aria-invalid="true"' : ''}${
+    describedBy ? ` aria-describedby="${describedBy}"` : ''
+  }${o.extra ? ` ${o.extra}` : ''}>
+${hintId ? `<p id="${hintId}" class="kc-hint">${h(o.hint!)}</p>` : ''}${
+    errorId ? `<p id="${errorId}" class="kc-field-error">${h(o.error!)}</p>` : ''
+  }
+</div>`;
+}
+
+const localeInput = (locale: Locale) => `<input type="hidden" name="kc_locale" value="${locale}">`;
+
+export function loginPage(
+  ctx: PageContext,
+  o: { action: string; registerUrl: string; forgotUrl: string; username?: string; alert?: Alert },
+): string {
+  const t = translator(ctx.locale);
+  const failed = o.alert?.kind === 'error';
+  const body = `${alertHtml(o.alert)}
+<form id="kc-form-login" method="post" action="${h(o.action)}" novalidate>
+${localeInput(ctx.locale)}
+${field({
+  id: 'username',
+  label: t('email'),
+  value: o.username,
+  autocomplete: 'username',
+  autofocus: !o.username,
+  describedBy: failed ? 'input-error' : undefined,
+  extra: 'inputmode="email" autocapitalize="none" spellcheck="false"',
+})}
+${field({
+  id: 'password',
+  label: t('password'),
+  type: 'password',
+  autocomplete: 'current-password',
+  autofocus: Boolean(o.username),
+  describedBy: failed ? 'input-error' : undefined,
+})}
+<p class="kc-row"><a id="kc-forgot-password" href="${h(o.forgotUrl)}">${h(t('forgotPassword'))}</a></p>
+<button id="kc-login" name="login" type="submit" class="kc-button">${h(t('signIn'))}</button>
+</form>
+<p class="kc-alt">${h(t('newUser'))} <a id="kc-registration" href="${h(o.registerUrl)}">${h(t('register'))}</a></p>`;
+  return layout(ctx, t('loginTitle'), body);
+}
+
+export interface RegisterValues {
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+}
+
+export function registerPage(
+  ctx: PageContext,
+  o: {
+    action: string;
+    loginUrl: string;
+    values?: RegisterValues;
+    errors?: Partial<Record<'firstName' | 'lastName' | 'email' | 'password' | 'password-confirm', string>>;
+    passwordMin: number;
+  },
+): string {
+  const t = translator(ctx.locale);
+  const errors = o.errors ?? {};
+  const values = o.values ?? {};
+  const firstError = (['firstName', 'lastName', 'email', 'password', 'password-confirm'] as const).find(
+    (key) => errors[key],
+  );
+  const body = `<form id="kc-register-form" method="post" action="${h(o.action)}" novalidate>
+${localeInput(ctx.locale)}
+${field({ id: 'firstName', label: t('firstName'), value: values.firstName, autocomplete: 'given-name', error: errors.firstName, autofocus: !firstError || firstError === 'firstName' })}
+${field({ id: 'lastName', label: t('lastName'), value: values.lastName, autocomplete: 'family-name', error: errors.lastName, autofocus: firstError === 'lastName' })}
+${field({ id: 'email', label: t('email'), type: 'email', value: values.email, autocomplete: 'email', error: errors.email, autofocus: firstError === 'email', extra: 'autocapitalize="none" spellcheck="false"' })}
+${field({ id: 'password', label: t('password'), type: 'password', autocomplete: 'new-password', error: errors.password, hint: t('passwordHint', { min: o.passwordMin }), autofocus: firstError === 'password' })}
+${field({ id: 'password-confirm', label: t('passwordConfirm'), type: 'password', autocomplete: 'new-password', error: errors['password-confirm'], autofocus: firstError === 'password-confirm' })}
+<button id="kc-register" type="submit" class="kc-button">${h(t('register'))}</button>
+</form>
+<p class="kc-alt">${h(t('haveAccount'))} <a id="kc-login-link" href="${h(o.loginUrl)}">${h(t('signIn'))}</a></p>`;
+  return layout(ctx, t('registerTitle'), body);
+}
+
+export function forgotPage(
+  ctx: PageContext,
+  o: { action: string; loginUrl: string; email?: string; alert?: Alert; sent?: boolean },
+): string {
+  const t = translator(ctx.locale);
+  const form = o.sent
+    ? ''
+    : `<p>${h(t('forgotIntro'))}</p>
+<form id="kc-reset-password-form" method="post" action="${h(o.action)}" novalidate>
+${localeInput(ctx.locale)}
+${field({ id: 'username', label: t('email'), value: o.email, autocomplete: 'username', autofocus: true, describedBy: o.alert?.kind === 'error' ? 'input-error' : undefined, extra: 'inputmode="email" autocapitalize="none" spellcheck="false"' })}
+<button id="kc-send-link" type="submit" class="kc-button">${h(t('sendLink'))}</button>
+</form>`;
+  const body = `${alertHtml(o.alert)}
+${form}
+<p class="kc-alt"><a href="${h(o.loginUrl)}">${h(t('backToLogin'))}</a></p>`;
+  return layout(ctx, t('forgotTitle'), body);
+}
+
+export function resetPage(
+  ctx: PageContext,
+  o: {
+    action: string;
+    key: string;
+    errors?: { password?: string; 'password-confirm'?: string };
+    passwordMin: number;
+  },
+): string {
+  const t = translator(ctx.locale);
+  const errors = o.errors ?? {};
+  const body = `<form id="kc-new-password-form" method="post" action="${h(o.action)}" novalidate>
+${localeInput(ctx.locale)}
+<input type="hidden" name="key" value="${h(o.key)}">
+${field({ id: 'password', name: 'password', label: t('newPassword'), type: 'password', autocomplete: 'new-password', error: errors.password, hint: t('passwordHint', { min: o.passwordMin }), autofocus: !errors['password-confirm'] })}
+${field({ id: 'password-confirm', label: t('passwordConfirm'), type: 'password', autocomplete: 'new-password', error: errors['password-confirm'], autofocus: Boolean(errors['password-confirm'] && !errors.password) })}
+<button id="kc-save-password" type="submit" class="kc-button">${h(t('savePassword'))}</button>
+</form>`;
+  return layout(ctx, t('resetTitle'), body);
+}
+
+export function verifyEmailPage(
+  ctx: PageContext,
+  o: { email: string; resendAction: string; continueAction: string; alert?: Alert },
+): string {
+  const t = translator(ctx.locale);
+  const body = `${alertHtml(o.alert)}
+<p id="kc-verify-text">${h(t('verifySent', { email: o.email }))}</p>
+<form method="post" action="${h(o.continueAction)}">
+${localeInput(ctx.locale)}
+<button id="kc-verify-continue" type="submit" class="kc-button">${h(t('verifyContinue'))}</button>
+</form>
+<form method="post" action="${h(o.resendAction)}" class="kc-secondary-form">
+${localeInput(ctx.locale)}
+<button id="kc-verify-resend" type="submit" class="kc-button kc-button-secondary">${h(t('verifyResend'))}</button>
+</form>`;
+  return layout(ctx, t('verifyTitle'), body);
+}
+
+/** A page with a message and one way on (link). */
+export function messagePage(
+  ctx: PageContext,
+  o: { title: string; alert: Alert; link?: { href: string; text: string }; detail?: string },
+): string {
+  const body = `${alertHtml(o.alert, 'kc-message')}
+${o.detail ? `<p class="kc-detail">${h(o.detail)}</p>` : ''}
+${o.link ? `<p class="kc-alt"><a id="kc-continue" class="kc-button kc-button-link" href="${h(o.link.href)}">${h(o.link.text)}</a></p>` : ''}`;
+  return layout(ctx, o.title, body);
+}
