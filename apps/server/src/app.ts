@@ -10,8 +10,8 @@ import { migrate } from './db/migrate.ts';
 import { seedDemoData } from './db/seed.ts';
 import { createRouter } from './http/route.ts';
 import './http/types.ts';
-import { getPublicJwks } from './idp/keys.ts';
-import { seedDemoIdentities } from './idp/identities.ts';
+import { getPublicJwks, registerIdentityProvider, seedDemoIdentities } from './idp/index.ts';
+import { createMailer, registerDevMail } from './mail/index.ts';
 import { registerAccountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { publicConfig, registerSystemRoutes } from './modules/system/system.routes.ts';
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
@@ -101,6 +101,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   registerSystemRoutes(app, { config, db, route });
   registerUsersRoutes({ db, route });
   registerAccountsRoutes({ db, route });
+
+  if (config.oidc.embedded) {
+    await registerIdentityProvider(app, { config, db, mailer: createMailer(config, db) });
+    // Demo mode only: a person reads the outbox (verification and reset links) at /dev/mail.
+    if (config.demoData) await registerDevMail(app, { db });
+  }
 
   await registerSpa(app, { webDist: config.webDist, config: publicConfig(config) });
   return app;

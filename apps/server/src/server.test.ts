@@ -1,0 +1,59 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const serverFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server.ts');
+const tsx = path.resolve(path.dirname(serverFile), '../../../node_modules/.bin/tsx');
+
+function start(env: Record<string, string>) {
+  const child = spawn(tsx, [serverFile], {
+    env: {
+      PATH: process.env.PATH,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATABASE_URL: 'memory://',
+      OIDC_ISSUER: 'http://idp.test/realms/portal',
+      DEMO_DATA: 'false',
+      WEB_DIST: '/nonexistent',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const listening = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
+      if (match) resolve(match[1]!);
+    });
+    void exited.then(() => reject(new Error(`server exited: ${stderr}`)));
+  });
+  listening.catch(() => undefined);
+  return { child, exited, listening, output: () => ({ stdout, stderr }) };
+}
+
+describe('server process', () => {
+  it('exits 1 with a message naming the bad variable', async () => {
+    const server = start({ PORT: 'eighty' });
+    expect(await server.exited).toBe(1);
+    expect(server.output().stderr).toMatch(/PORT must be a port number/);
+    expect(server.output().stderr).not.toMatch(/at .*\.ts:\d+/);
+  });
+
+  it('serves, then shuts down cleanly on SIGTERM', async () => {
+    const server = start({});
+    const base = await server.listening;
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    const version = (await (await fetch(`${base}/version.json`)).json()) as { data: { version: string } };
+    expect(version.data.version).toMatch(/^2\.6\.0\+/);
+    const stopping = Date.now();
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(Date.now() - stopping).toBeLessThan(5_000);
+    expect(server.output().stdout).toMatch(/shutting down/);
+  });
+});
