@@ -32,12 +32,15 @@ export function countryOptions(language: string): SelectOption[] {
   return [...FIRST.map(option), ...rest];
 }
 
-/** The browser's region when it is a known country ("de-CH" → CH), else Switzerland. */
+/**
+ * The browser's region when it is one of the home-market countries ("de-AT" → AT), else Switzerland: an "en-US"
+ * browser says little about where a Swiss company sits.
+ */
 export function defaultCountry(locales: readonly string[] = navigator.languages): string {
   for (const locale of locales) {
     try {
       const region = new Intl.Locale(locale).region;
-      if (region && COUNTRY_CODES.includes(region)) return region;
+      if (region && FIRST.includes(region)) return region;
     } catch {
       // not a valid locale tag
     }

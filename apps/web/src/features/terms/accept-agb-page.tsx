@@ -90,7 +90,7 @@ function AcceptForm({ account, target }: { account: Account; target: string }) {
           label={
             <Trans
               i18nKey="terms.acceptAgb"
-              components={{ link: <TermsLink onOpen={() => setOpen('agb')} /> }}
+              components={{ read: <TermsLink onOpen={() => setOpen('agb')} /> }}
             />
           }
         />
@@ -101,7 +101,7 @@ function AcceptForm({ account, target }: { account: Account; target: string }) {
           label={
             <Trans
               i18nKey="terms.acceptPrivacy"
-              components={{ link: <TermsLink onOpen={() => setOpen('privacy')} /> }}
+              components={{ read: <TermsLink onOpen={() => setOpen('privacy')} /> }}
             />
           }
         />

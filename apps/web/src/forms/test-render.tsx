@@ -1,0 +1,40 @@
+// Test helper: renders a page with i18n (all locales loaded), a fresh query client and a memory router.
+import type { ReactElement } from 'react';
+import { render } from '@testing-library/react';
+import { I18nextProvider } from 'react-i18next';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
+import type { Language } from '@portal/contract';
+import { createTestI18n } from './test-i18n.ts';
+
+/** Shows where the router went, for assertions. */
+export function Where() {
+  const location = useLocation();
+  return <div data-testid="where">{location.pathname + location.search}</div>;
+}
+
+export async function renderPage(
+  path: string,
+  element: ReactElement,
+  { at = path, lng = 'de' as Language }: { at?: string; lng?: Language } = {},
+) {
+  const i18n = await createTestI18n(lng);
+  const queryClient = new QueryClient({
+    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+  });
+  const router = createMemoryRouter(
+    [
+      { path, element },
+      { path: '*', element: <Where /> },
+    ],
+    { initialEntries: [at] },
+  );
+  const result = render(
+    <I18nextProvider i18n={i18n}>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </I18nextProvider>,
+  );
+  return { ...result, router, queryClient, i18n };
+}
