@@ -30,12 +30,13 @@ function devConfig(): Plugin {
 
 /**
  * Prints the gzipped size of the JavaScript a user downloads from sign-in to the dashboard: the entry with its
- * static imports, the dashboard page's chunk with its static imports, and the German locale files.
+ * static imports, the dashboard page's chunk with its static imports, and the German and English (fallback) locale files.
  */
 function signInBudget(budgetKb: number): Plugin {
   const wanted = [
     /src\/features\/dashboard\/dashboard-page\.tsx$/,
-    /locales\/de\/(messages|validation)\.json$/,
+    // German is the default language; English, the fallback, loads beside it.
+    /locales\/(de|en)\/(messages|validation)\.json$/,
   ];
   return {
     name: 'portal-sign-in-budget',
@@ -56,19 +57,42 @@ function signInBudget(budgetKb: number): Plugin {
         if (chunk.isEntry || wanted.some((re) => re.test(id))) add(chunk.fileName);
       }
       let total = 0;
-      for (const fileName of needed) total += gzipSync(byName.get(fileName)!.code, { level: 9 }).length;
+      const lines: string[] = [];
+      for (const fileName of needed) {
+        const size = gzipSync(byName.get(fileName)!.code, { level: 9 }).length;
+        total += size;
+        lines.push(`  ${(size / 1024).toFixed(1).padStart(6)} KB  ${fileName}`);
+      }
       const kb = total / 1024;
       const verdict = kb <= budgetKb ? 'within' : 'OVER';
       this.info(
-        `sign-in → dashboard JS: ${kb.toFixed(1)} KB gzip in ${needed.size} files (${verdict} the ${budgetKb} KB budget)`,
+        `sign-in → dashboard JS: ${kb.toFixed(1)} KB gzip in ${needed.size} files (${verdict} the ${budgetKb} KB budget)\n${lines.sort().reverse().join('\n')}`,
       );
+    },
+  };
+}
+
+/**
+ * Inside packages/contract, `typebox` resolves to a light JSON Schema builder: the SPA uses the contract's route
+ * definitions and types, not its validators (see src/api/typebox-lite.ts). Web code importing typebox itself (the
+ * form rules) gets the real library.
+ */
+function contractWithoutValidators(): Plugin {
+  const contractDir = path.resolve(root, '../../packages/contract');
+  const lite = path.join(root, 'src/api/typebox-lite.ts');
+  return {
+    name: 'portal-contract-typebox-lite',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (source === 'typebox' && importer?.startsWith(contractDir)) return lite;
+      return null;
     },
   };
 }
 
 export default defineConfig({
   root,
-  plugins: [react(), devConfig(), signInBudget(150)],
+  plugins: [contractWithoutValidators(), react(), devConfig(), signInBudget(150)],
   resolve: { alias: { '@': path.join(root, 'src') } },
   define: { __APP_VERSION__: JSON.stringify(appVersion) },
   server: {
@@ -86,14 +110,9 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            // Long-lived vendor chunks that every page needs; they change less often than the app. MUI stays with
-            // automatic splitting so components only a lazy page uses stay out of the first load.
+            // React changes less often than the app: its own long-cached chunk. Everything else is split
+            // automatically, so code only a lazy page needs (forms, dialogs, Trans …) stays out of the first load.
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 30 },
-            {
-              name: 'vendor',
-              test: /node_modules[\\/](react-router|@tanstack|i18next|react-i18next|keycloak-js|cookie|set-cookie-parser)[\\/]/,
-              priority: 10,
-            },
           ],
         },
       },

@@ -1,19 +1,19 @@
-import { createContext, useCallback, useContext, useRef, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
+import {
+  createContext,
+  lazy,
+  Suspense,
+  useCallback,
+  useContext,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
+import type { ConfirmOptions } from './confirm-dialog.tsx';
 
-export interface ConfirmOptions {
-  title: string;
-  message: ReactNode;
-  confirmLabel?: string;
-  cancelLabel?: string;
-  destructive?: boolean;
-}
+export type { ConfirmOptions } from './confirm-dialog.tsx';
+
+// The dialog (and MUI's modal machinery) loads with the first confirmation, not with the first page.
+const ConfirmDialog = lazy(() => import('./confirm-dialog.tsx'));
 
 type Confirm = (options: ConfirmOptions) => Promise<boolean>;
 
@@ -24,7 +24,6 @@ export const DIALOG_MAX_WIDTH = 500;
 
 /** Promise-based confirmation dialog used by every destructive action. */
 export function ConfirmProvider({ children }: { children: ReactNode }) {
-  const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const [options, setOptions] = useState<ConfirmOptions | null>(null);
   const resolver = useRef<((value: boolean) => void) | null>(null);
@@ -38,43 +37,19 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
     });
   }, []);
 
-  const close = (value: boolean) => {
+  const close = useCallback((value: boolean) => {
     resolver.current?.(value);
     resolver.current = null;
     setOpen(false);
-  };
+  }, []);
 
   return (
     <ConfirmContext.Provider value={confirm}>
       {children}
       {options && (
-        <Dialog
-          open={open}
-          onClose={() => close(false)}
-          aria-labelledby="confirm-title"
-          aria-describedby="confirm-message"
-          slotProps={{ paper: { sx: { maxWidth: DIALOG_MAX_WIDTH, width: '100%' } } }}
-        >
-          <DialogTitle id="confirm-title">{options.title}</DialogTitle>
-          <DialogContent>
-            <DialogContentText id="confirm-message" component="div">
-              {options.message}
-            </DialogContentText>
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={() => close(false)} color="inherit">
-              {options.cancelLabel ?? t('common.cancel')}
-            </Button>
-            <Button
-              onClick={() => close(true)}
-              variant="contained"
-              color={options.destructive ? 'error' : 'primary'}
-              autoFocus
-            >
-              {options.confirmLabel ?? t('common.confirm')}
-            </Button>
-          </DialogActions>
-        </Dialog>
+        <Suspense fallback={null}>
+          <ConfirmDialog open={open} options={options} onClose={close} maxWidth={DIALOG_MAX_WIDTH} />
+        </Suspense>
       )}
     </ConfirmContext.Provider>
   );

@@ -42,6 +42,19 @@ export function buildTheme(mode: 'light' | 'dark', language: Language, rowsPerPa
         button: { textTransform: 'none', fontWeight: 600 },
       },
       components: {
+        MuiCssBaseline: {
+          styleOverrides: {
+            // The shell's "skip to content" link: off screen until focused by keyboard.
+            '.skip-link': { position: 'absolute', left: -9999, top: 8, zIndex: 2000, padding: '8px 16px' },
+            '.skip-link:focus': {
+              left: 8,
+              background: dark ? '#1b1b1b' : '#ffffff',
+              color: primaryText,
+              borderRadius: 8,
+              outline: `2px solid ${primaryText}`,
+            },
+          },
+        },
         MuiAppBar: { defaultProps: { enableColorOnDark: true } },
         MuiButton: {
           styleOverrides: {

@@ -1,0 +1,48 @@
+import type { DataRouter } from 'react-router';
+import { i18n } from '@/i18n/i18n.ts';
+import { config } from './config.ts';
+import { IGNORE_MAINTENANCE_KEY, MAINTENANCE_RETURN_KEY } from './guard.ts';
+import type { RouteEntry } from './route-table.ts';
+import { getVersionState, subscribeVersion } from './version-check.ts';
+
+/** The document title "{page} | {product}" from the route table (SPEC §1), updated on navigation and language. */
+export function syncDocumentTitle(router: DataRouter): () => void {
+  const update = () => {
+    const matches = router.state.matches;
+    const entry = [...matches]
+      .reverse()
+      .map((m) => (m.route.handle as { entry?: RouteEntry } | undefined)?.entry)
+      .find(Boolean);
+    const product = config().productName;
+    document.title = entry ? `${i18n.t(entry.titleKey)} | ${product}` : product;
+  };
+  update();
+  const unsubscribe = router.subscribe(update);
+  i18n.on('languageChanged', update);
+  i18n.on('loaded', update);
+  return () => {
+    unsubscribe();
+    i18n.off('languageChanged', update);
+    i18n.off('loaded', update);
+  };
+}
+
+/**
+ * Maintenance from the version check (SPEC-DECISIONS 9): on → /maintenance (unless the session ignores it),
+ * off again → back to where the user was, or the dashboard.
+ */
+export function followMaintenance(router: DataRouter): () => void {
+  return subscribeVersion(() => {
+    const { maintenance, checked } = getVersionState();
+    const { pathname, search } = router.state.location;
+    const onMaintenancePage = pathname === '/maintenance';
+    if (maintenance && !onMaintenancePage && sessionStorage.getItem(IGNORE_MAINTENANCE_KEY) !== '1') {
+      sessionStorage.setItem(MAINTENANCE_RETURN_KEY, `${pathname}${search}`);
+      void router.navigate('/maintenance', { replace: true });
+    } else if (!maintenance && checked && onMaintenancePage) {
+      const back = sessionStorage.getItem(MAINTENANCE_RETURN_KEY) ?? '/';
+      sessionStorage.removeItem(MAINTENANCE_RETURN_KEY);
+      void router.navigate(back, { replace: true });
+    }
+  });
+}

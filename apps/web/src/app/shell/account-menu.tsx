@@ -1,0 +1,114 @@
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import Divider from '@mui/material/Divider';
+import InputAdornment from '@mui/material/InputAdornment';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import Box from '@mui/material/Box';
+import Check from '@mui/icons-material/Check';
+import Search from '@mui/icons-material/Search';
+import Add from '@mui/icons-material/Add';
+import ListAlt from '@mui/icons-material/ListAlt';
+import type { Account } from '@portal/contract';
+import { switchAccount } from '@/api/session.ts';
+
+/** From this many accounts on, the menu offers a search field. */
+export const SEARCH_FROM = 6;
+
+export default function AccountMenu({
+  anchor,
+  accounts,
+  current,
+  onClose,
+}: {
+  anchor: HTMLElement;
+  accounts: Account[];
+  current: Account | null;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const [query, setQuery] = useState('');
+  const shown = useMemo(() => {
+    const needle = query.trim().toLocaleLowerCase();
+    return needle ? accounts.filter((a) => a.name.toLocaleLowerCase().includes(needle)) : accounts;
+  }, [accounts, query]);
+
+  return (
+    <Menu
+      anchorEl={anchor}
+      open
+      onClose={onClose}
+      slotProps={{ paper: { sx: { minWidth: 300, maxWidth: 420, maxHeight: 480 } } }}
+      autoFocus={accounts.length < SEARCH_FROM}
+    >
+      {accounts.length >= SEARCH_FROM && (
+        <Box sx={{ px: 2, pb: 1 }} onKeyDown={(event) => event.stopPropagation()}>
+          <TextField
+            size="small"
+            fullWidth
+            autoFocus
+            value={query}
+            onChange={(event) => setQuery(event.target.value)}
+            placeholder={t('accountSwitcher.search')}
+            slotProps={{
+              htmlInput: { 'aria-label': t('accountSwitcher.search') },
+              input: {
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <Search fontSize="small" />
+                  </InputAdornment>
+                ),
+              },
+            }}
+          />
+        </Box>
+      )}
+      {shown.map((account) => {
+        const selected = account.uuid === current?.uuid;
+        return (
+          <MenuItem
+            key={account.uuid}
+            selected={selected}
+            onClick={() => {
+              onClose();
+              if (!selected) switchAccount(account.uuid);
+            }}
+          >
+            <ListItemIcon>{selected && <Check fontSize="small" />}</ListItemIcon>
+            <ListItemText
+              primary={account.name}
+              secondary={[
+                t(`common.accountRoles.${account.accountRole}`),
+                account.invitationStatus === 'PENDING' ? t('accountSwitcher.invitationPending') : null,
+              ]
+                .filter(Boolean)
+                .join(' · ')}
+            />
+          </MenuItem>
+        );
+      })}
+      {shown.length === 0 && (
+        <MenuItem disabled>
+          <ListItemText primary={t('accountSwitcher.noMatch')} />
+        </MenuItem>
+      )}
+      <Divider />
+      <MenuItem component={Link} to="/accounts" onClick={onClose}>
+        <ListItemIcon>
+          <ListAlt fontSize="small" />
+        </ListItemIcon>
+        <ListItemText primary={t('accountSwitcher.all')} />
+      </MenuItem>
+      <MenuItem component={Link} to="/accounts/account" onClick={onClose}>
+        <ListItemIcon>
+          <Add fontSize="small" />
+        </ListItemIcon>
+        <ListItemText primary={t('accountSwitcher.create')} />
+      </MenuItem>
+    </Menu>
+  );
+}

@@ -1,0 +1,118 @@
+import { lazy, Suspense, useState } from 'react';
+import { Link, Outlet, useNavigation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import AppBar from '@mui/material/AppBar';
+import Box from '@mui/material/Box';
+import IconButton from '@mui/material/IconButton';
+import LinearProgress from '@mui/material/LinearProgress';
+import Toolbar from '@mui/material/Toolbar';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
+import MenuIcon from '@mui/icons-material/Menu';
+import { useCurrentAccount, useMe } from '@/api/session.ts';
+import { config } from '../config.ts';
+import { AccountSwitcher } from './account-switcher.tsx';
+import { SessionExpiry } from './session-expiry.tsx';
+import { SideNav } from './side-nav.tsx';
+import { AccountDeletionBar, EmailVerificationBar, InvitationBar, NewVersionBar } from './toolbars.tsx';
+import { UserMenu } from './user-menu.tsx';
+
+const DRAWER_WIDTH = 248;
+// Only small screens use the drawer; wide ones never load it.
+const NavDrawer = lazy(() => import('./nav-drawer.tsx'));
+
+/** The application shell of SPEC §2: toolbars, app bar, side navigation, the routed page. */
+export function AppShell() {
+  const { t } = useTranslation();
+  const theme = useTheme();
+  const wide = useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const navigation = useNavigation();
+  const me = useMe();
+  const account = useCurrentAccount();
+
+  const nav = (
+    <SideNav
+      accountRole={account?.accountRole ?? null}
+      userRole={me.userRole}
+      hasAccount={Boolean(account)}
+      onNavigate={wide ? undefined : () => setDrawerOpen(false)}
+    />
+  );
+
+  return (
+    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
+      <a href="#main" className="skip-link">
+        {t('app.skipToContent')}
+      </a>
+      {navigation.state !== 'idle' && (
+        <LinearProgress
+          aria-label={t('app.loading')}
+          sx={{ position: 'fixed', top: 0, left: 0, right: 0, zIndex: (z) => z.zIndex.appBar + 1, height: 3 }}
+        />
+      )}
+      <NewVersionBar />
+      <AppBar position="sticky" color="primary" elevation={0}>
+        <Toolbar sx={{ gap: { xs: 1, sm: 2 } }}>
+          {!wide && (
+            <IconButton
+              color="inherit"
+              edge="start"
+              aria-label={t('nav.open')}
+              onClick={() => setDrawerOpen(true)}
+            >
+              <MenuIcon />
+            </IconButton>
+          )}
+          <Typography
+            variant="h6"
+            component={Link}
+            to="/"
+            sx={{ color: 'inherit', textDecoration: 'none', fontWeight: 700, whiteSpace: 'nowrap' }}
+          >
+            {config().productName}
+          </Typography>
+          <Box sx={{ flex: 1 }} />
+          <AccountSwitcher />
+          <UserMenu />
+        </Toolbar>
+      </AppBar>
+      <EmailVerificationBar />
+      <AccountDeletionBar account={account} />
+      <InvitationBar account={account} />
+      <Box sx={{ display: 'flex', flex: 1 }}>
+        {wide ? (
+          <Box
+            component="aside"
+            sx={{
+              width: DRAWER_WIDTH,
+              flexShrink: 0,
+              borderRight: 1,
+              borderColor: 'divider',
+              bgcolor: 'background.paper',
+              py: 1,
+            }}
+          >
+            {nav}
+          </Box>
+        ) : (
+          <Suspense fallback={null}>
+            <NavDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)} width={DRAWER_WIDTH}>
+              {nav}
+            </NavDrawer>
+          </Suspense>
+        )}
+        <Box
+          component="main"
+          id="main"
+          tabIndex={-1}
+          sx={{ flex: 1, minWidth: 0, p: { xs: 2, sm: 3, md: 4 } }}
+        >
+          <Outlet />
+        </Box>
+      </Box>
+      <SessionExpiry />
+    </Box>
+  );
+}

@@ -1,0 +1,73 @@
+import { useRevalidator, useRouteError } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { GuardError } from '../guard.ts';
+
+/** Shown until the router has finished its first navigation. */
+export function FullPageLoader() {
+  const { t } = useTranslation();
+  return (
+    <Box sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center' }} role="status" aria-live="polite">
+      <Stack sx={{ alignItems: 'center', gap: 2 }}>
+        <CircularProgress aria-hidden />
+        <Typography color="text.secondary">{t('app.loading')}</Typography>
+      </Stack>
+    </Box>
+  );
+}
+
+function ErrorState({ title, message, onRetry }: { title: string; message: string; onRetry: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Box sx={{ minHeight: '60vh', display: 'grid', placeItems: 'center', p: 3 }} role="alert">
+      <Stack sx={{ alignItems: 'center', gap: 2, maxWidth: 480, textAlign: 'center' }}>
+        <Typography variant="h5" component="h1">
+          {title}
+        </Typography>
+        <Typography color="text.secondary">{message}</Typography>
+        <Button variant="contained" onClick={onRetry}>
+          {t('errors.retry')}
+        </Button>
+      </Stack>
+    </Box>
+  );
+}
+
+/** The first navigation failed (user or accounts could not load) or the app crashed: a clear error with retry. */
+export function RootErrorBoundary() {
+  const error = useRouteError();
+  const revalidator = useRevalidator();
+  const { t } = useTranslation();
+  if (error instanceof GuardError) {
+    return (
+      <ErrorState
+        title={t('errors.loadFailedTitle')}
+        message={t('errors.loadFailed')}
+        onRetry={() => void revalidator.revalidate()}
+      />
+    );
+  }
+  return (
+    <ErrorState
+      title={t('errors.unexpectedTitle')}
+      message={t('errors.unexpected')}
+      onRetry={() => window.location.reload()}
+    />
+  );
+}
+
+/** A page failed to load or render: the shell stays, the page area shows the error. */
+export function PageErrorBoundary() {
+  const { t } = useTranslation();
+  return (
+    <ErrorState
+      title={t('errors.pageFailedTitle')}
+      message={t('errors.pageFailed')}
+      onRetry={() => window.location.reload()}
+    />
+  );
+}

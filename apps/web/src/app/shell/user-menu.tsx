@@ -1,0 +1,49 @@
+import { lazy, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import Avatar from '@mui/material/Avatar';
+import IconButton from '@mui/material/IconButton';
+import { useMe } from '@/api/session.ts';
+
+const UserMenuPopup = lazy(() => import('./user-menu-popup.tsx'));
+
+export function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  const letters = parts.length > 1 ? [parts[0]![0], parts[parts.length - 1]![0]] : [parts[0]?.[0]];
+  return letters.join('').toLocaleUpperCase() || '?';
+}
+
+/** The user menu: own profile, language, theme and sign out. */
+export function UserMenu() {
+  const { t } = useTranslation();
+  const me = useMe();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  return (
+    <>
+      <IconButton
+        onClick={(event) => setAnchor(event.currentTarget)}
+        aria-haspopup="menu"
+        aria-expanded={anchor ? 'true' : undefined}
+        aria-label={t('userMenu.open', { name: me.name })}
+        sx={{ p: 0.5 }}
+      >
+        <Avatar
+          sx={{
+            width: 34,
+            height: 34,
+            bgcolor: 'common.white',
+            color: 'primary.main',
+            fontSize: 15,
+            fontWeight: 700,
+          }}
+        >
+          {initials(me.name || me.email)}
+        </Avatar>
+      </IconButton>
+      {anchor && (
+        <Suspense fallback={null}>
+          <UserMenuPopup anchor={anchor} onClose={() => setAnchor(null)} />
+        </Suspense>
+      )}
+    </>
+  );
+}

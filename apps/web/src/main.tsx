@@ -1,0 +1,52 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBrowserRouter } from 'react-router';
+import { createQueryClient } from '@/api/query-client.ts';
+import { startAuth } from '@/auth/auth.ts';
+import { stripLegacyPrefixes } from '@/auth/requested-location.ts';
+import { initI18n } from '@/i18n/i18n.ts';
+import { App } from '@/app/app.tsx';
+import { StartError } from '@/app/start-error.tsx';
+import { createGuardLoader } from '@/app/guard.ts';
+import { followMaintenance, syncDocumentTitle } from '@/app/router-effects.ts';
+import { buildRoutes } from '@/app/routes.tsx';
+import { startVersionPolling } from '@/app/version-check.ts';
+
+async function start() {
+  const root = createRoot(document.getElementById('root')!);
+  // The version check starts at once (SPEC §4); the locale files and the sign-in load side by side.
+  startVersionPolling();
+  const [auth] = await Promise.all([startAuth(), initI18n()]);
+  if (auth.status === 'redirecting') return;
+  if (auth.status === 'failed') {
+    root.render(<StartError error={auth.error} />);
+    return;
+  }
+
+  // Old links carry /v3 or /admin in front of the path (SPEC §2).
+  const { pathname, search, hash } = window.location;
+  const stripped = stripLegacyPrefixes(pathname);
+  if (stripped !== pathname)
+    window.history.replaceState(window.history.state, '', `${stripped}${search}${hash}`);
+
+  const queryClient = createQueryClient();
+  let router: ReturnType<typeof createBrowserRouter> | null = null;
+  const guardLoader = createGuardLoader({
+    queryClient,
+    committedHref: () => {
+      if (!router?.state.initialized) return null;
+      const { pathname: path, search: query, hash: fragment } = router.state.location;
+      return `${path}${query}${fragment}`;
+    },
+  });
+  router = createBrowserRouter(buildRoutes(guardLoader));
+  syncDocumentTitle(router);
+  followMaintenance(router);
+  root.render(
+    <StrictMode>
+      <App router={router} queryClient={queryClient} />
+    </StrictMode>,
+  );
+}
+
+void start();
