@@ -1,13 +1,27 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDb } from './db/client.ts';
+import { pgliteSnapshot } from './test/api.ts';
 
 const serverFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server.ts');
-const tsx = path.resolve(path.dirname(serverFile), '../../../node_modules/.bin/tsx');
+const dataDirs: string[] = [];
+afterAll(() => dataDirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
+/** A PGlite data folder with schema and demo data (reopening one is much faster than a new database). */
+async function preparedDataDir(): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-server-test-'));
+  dataDirs.push(dir);
+  const db = await openDb(dir, { loadDataDir: await pgliteSnapshot() });
+  await db.close();
+  return dir;
+}
 
 function start(env: Record<string, string>) {
-  const child = spawn(tsx, [serverFile], {
+  const child = spawn(process.execPath, ['--import', 'tsx', serverFile], {
     env: {
       PATH: process.env.PATH,
       HOST: '127.0.0.1',
@@ -45,7 +59,7 @@ describe('server process', () => {
   });
 
   it('serves, then shuts down cleanly on SIGTERM', async () => {
-    const server = start({});
+    const server = start({ DATABASE_URL: await preparedDataDir() });
     const base = await server.listening;
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
     const version = (await (await fetch(`${base}/version.json`)).json()) as { data: { version: string } };

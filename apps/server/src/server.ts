@@ -1,4 +1,3 @@
-import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 
 /** Longest wait for in-flight requests on shutdown before the process exits anyway. */
@@ -15,6 +14,8 @@ try {
   throw error;
 }
 
+// Loaded after the configuration is known to be valid, so a bad variable is reported at once.
+const { buildApp } = await import('./app.ts');
 const app = await buildApp(config);
 await app.listen({ host: config.host, port: config.port });
 

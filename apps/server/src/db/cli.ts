@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { openDb } from './client.ts';
 import { migrate } from './migrate.ts';
 import { seedDemoData } from './seed.ts';
-import { seedDemoIdentities } from '../idp/index.ts';
+import { seedDemoIdentities } from '../idp/identities.ts';
 
 const command = process.argv[2];
 if (command !== 'migrate' && command !== 'seed') {

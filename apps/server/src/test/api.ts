@@ -60,7 +60,7 @@ function snapshotKey(): string {
 }
 
 /** A migrated, seeded PGlite data dir, made once and shared by test files through a temp file. */
-async function pgliteSnapshot(): Promise<Blob> {
+export async function pgliteSnapshot(): Promise<Blob> {
   const file = path.join(os.tmpdir(), `portal-test-db-${snapshotKey()}.tar`);
   if (fs.existsSync(file)) return new Blob([fs.readFileSync(file)]);
   const db = await openDb('memory://');
