@@ -306,6 +306,26 @@ describe('authorization code flow', () => {
     expect(afterReuse.status).toBe(400);
   });
 
+  it('answers the SPA origin on the token endpoint (CORS) and refuses other origins', async () => {
+    const { tokens } = await signIn(idp, new CookieJar(), DEMO_USERS.fresh.email, DEMO_PASSWORD);
+    const call = (origin: string, refreshToken: string) =>
+      fetch(`${idp.base}/realms/portal/protocol/openid-connect/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: refreshToken,
+          client_id: 'portal',
+        }).toString(),
+      });
+    const foreign = await call('https://evil.example', tokens.body.refresh_token!);
+    expect(foreign.status).toBe(400);
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    const own = await call(idp.base, tokens.body.refresh_token!);
+    expect(own.status).toBe(200);
+    expect(own.headers.get('access-control-allow-origin')).toBe(idp.base);
+  });
+
   it('logs out without a confirmation page and ends the session', async () => {
     const jar = new CookieJar();
     const { tokens } = await signIn(idp, jar, DEMO_USERS.agent.email, DEMO_PASSWORD);

@@ -173,7 +173,9 @@ export function createProvider({ config, db, secrets, log }: ProviderDeps): Prov
     extraParams: ['kc_locale', 'kc_action'],
     responseTypes: ['code'],
     pkce: { required: () => true },
-    clientBasedCORS: () => false,
+    // The SPA calls the token endpoint with fetch (Origin header): allow the client's own origin only.
+    clientBasedCORS: (_ctx, origin, client) =>
+      (client.redirectUris ?? []).some((uri) => new URL(uri).origin === origin),
     features: {
       devInteractions: { enabled: false },
       dPoP: { enabled: false },

@@ -128,6 +128,7 @@ export function registerKeycloakRoutes(
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-cache')
         .header('content-security-policy', `default-src 'none'; script-src 'self'; frame-ancestors 'self'`)
+        .header('x-frame-options', 'SAMEORIGIN')
         .send(thirdPartyCookiesHtml),
     );
   }
