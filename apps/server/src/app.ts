@@ -8,11 +8,13 @@ import type { Config } from './config.ts';
 import { openDb, type Db } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { seedDemoData } from './db/seed.ts';
+import { parseQuery } from './http/querystring.ts';
 import { createRouter } from './http/route.ts';
 import './http/types.ts';
 import { getPublicJwks, registerIdentityProvider, seedDemoIdentities } from './idp/index.ts';
 import { createMailer, registerDevMail } from './mail/index.ts';
 import { registerAccountsRoutes } from './modules/accounts/accounts.routes.ts';
+import { purgeDeletedAccounts } from './modules/accounts/accounts.service.ts';
 import { publicConfig, registerSystemRoutes } from './modules/system/system.routes.ts';
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
 import { createAccountScope } from './plugins/account-scope.ts';
@@ -23,6 +25,8 @@ import { registerMetrics } from './plugins/metrics.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerSpa } from './plugins/spa.ts';
 import { registerXsrf } from './plugins/xsrf.ts';
+
+const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 export interface AppDeps {
   /** An open database (tests); otherwise config.databaseUrl is opened, and closed with the app. */
@@ -43,6 +47,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     },
     // Unknown fields are refused (422), not silently dropped; every field error is reported at once.
     ajv: { customOptions: { removeAdditional: false, allErrors: true } },
+    routerOptions: { querystringParser: parseQuery },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -107,6 +112,20 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     // Demo mode only: a person reads the outbox (verification and reset links) at /dev/mail.
     if (config.demoData) await registerDevMail(app, { db });
   }
+
+  // Scheduled account deletions fall due while the server runs; any instance may purge (deleting is idempotent).
+  const purge = () =>
+    purgeDeletedAccounts(db).then(
+      (deleted) =>
+        deleted.length && app.log.info({ accounts: deleted }, 'deleted accounts past their deletion date'),
+      (error: unknown) => app.log.warn({ err: error }, 'account purge failed'),
+    );
+  let purgeTimer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    await purge();
+    purgeTimer = setInterval(() => void purge(), PURGE_INTERVAL_MS).unref();
+  });
+  app.addHook('preClose', async () => clearInterval(purgeTimer));
 
   await registerSpa(app, { webDist: config.webDist, config: publicConfig(config) });
   return app;

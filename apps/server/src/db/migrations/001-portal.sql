@@ -59,7 +59,8 @@ create table account_migrations (
 
 create table audit_log (
   id bigserial primary key,
-  account_uuid uuid references accounts (uuid) on delete cascade,
+  -- No foreign key: the history of an account outlives its deletion.
+  account_uuid uuid,
   actor_uuid uuid references users (uuid) on delete set null,
   action text not null,
   target text,

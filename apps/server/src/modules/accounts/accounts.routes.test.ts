@@ -77,6 +77,20 @@ describeApi('accounts API', (api) => {
     expect(reused.json().code).toBe('IDEMPOTENCY_KEY_REUSED');
   });
 
+  it('creates one account for concurrent requests with the same Idempotency-Key', async () => {
+    const send = () =>
+      api.request('POST', '/api/accounts/v1/accounts', {
+        as: 'unverified',
+        body: { ...NEW, name: 'Race AG' },
+        headers: { 'idempotency-key': 'race-1' },
+      });
+    const answers = await Promise.all([send(), send(), send()]);
+    expect(answers.filter((res) => res.statusCode === 201).length).toBeGreaterThanOrEqual(1);
+    for (const res of answers) expect([201, 409]).toContain(res.statusCode);
+    const mine = (await api.request('GET', '/api/users/v1/me/accounts', { as: 'unverified' })).json().data;
+    expect(mine.filter((a: { name: string }) => a.name === 'Race AG')).toHaveLength(1);
+  });
+
   it('shows an account to members, with their own role', async () => {
     const res = await api.request('GET', url(DEMO_ACCOUNTS.muster), { as: 'admin' });
     expect(res.statusCode).toBe(200);
@@ -246,5 +260,30 @@ describeApi('accounts API', (api) => {
     // Staff do not see accounts they are not members of in their own list.
     const mine = await api.request('GET', '/api/users/v1/me/accounts', { as: 'agent' });
     expect(mine.json().data).toEqual([]);
+  });
+});
+
+describeApi('accounts past their deletion date', (api) => {
+  it('are gone for members and staff, and the purge deletes them keeping their history', async () => {
+    const created = await api.request('POST', '/api/accounts/v1/accounts', {
+      as: 'fresh',
+      body: { ...NEW, name: 'Expired AG' },
+    });
+    const id = created.json().data.uuid;
+    await api.db.query(`update accounts set available_until = now() - interval '1 minute' where uuid = $1`, [
+      id,
+    ]);
+    expect((await api.request('GET', url(id), { as: 'fresh' })).statusCode).toBe(404);
+    expect((await api.request('GET', url(id), { as: 'agent' })).statusCode).toBe(404);
+    expect((await api.request('GET', '/api/users/v1/me/accounts', { as: 'fresh' })).json().data).toEqual([]);
+
+    const { purgeDeletedAccounts } = await import('./accounts.service.ts');
+    expect(await purgeDeletedAccounts(api.db)).toEqual([id]);
+    const { rows } = await api.db.query('select 1 from accounts where uuid = $1', [id]);
+    expect(rows).toHaveLength(0);
+    expect((await api.audit(id)).map((e) => e.action)).toEqual(['account.delete', 'account.create']);
+    // Beispiel GmbH (deletion in 20 days) is untouched.
+    const beispiel = await api.request('GET', url(DEMO_ACCOUNTS.beispiel), { as: 'inhaber' });
+    expect(beispiel.statusCode).toBe(200);
   });
 });

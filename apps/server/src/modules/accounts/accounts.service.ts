@@ -56,12 +56,15 @@ const ACCOUNT_COLUMNS = `a.uuid, a.name, a.country, a.preferred_language, a.avai
   exists (select 1 from terms_acceptances t where t.account_uuid = a.uuid and t.kind = 'privacy' and t.version = $2)
     as accepted_privacy`;
 
+/** An account past its scheduled deletion is gone, even before the purge removes it. */
+const NOT_EXPIRED = '(a.available_until is null or a.available_until > now())';
+
 /** Every membership of the user, pending invitations included, sorted by name. */
 export async function listAccountsOf(q: Queryable, user: PortalUser): Promise<Account[]> {
   const { rows } = await q.query<AccountRow>(
     `select ${ACCOUNT_COLUMNS}, m.role, m.invitation_status
        from accounts a join account_members m on m.account_uuid = a.uuid and m.user_uuid = $1
-      where m.invitation_status <> 'DECLINED'
+      where m.invitation_status <> 'DECLINED' and ${NOT_EXPIRED}
       order by lower(a.name), a.uuid`,
     [user.uuid, TERMS_VERSION],
   );
@@ -82,7 +85,7 @@ export async function accessFor(
   const { rows } = await q.query<{ role: AccountRole | null; invitation_status: InvitationStatus | null }>(
     `select m.role, m.invitation_status
        from accounts a left join account_members m on m.account_uuid = a.uuid and m.user_uuid = $2
-      where a.uuid = $1`,
+      where a.uuid = $1 and ${NOT_EXPIRED}`,
     [accountUuid, user.uuid],
   );
   const row = rows[0];
@@ -353,5 +356,24 @@ export async function beginMigration(db: Db, user: PortalUser, accountUuid: stri
       state: row.state,
       requestedAt: iso(row.requested_at),
     };
+  });
+}
+
+/** Deletes the accounts whose scheduled deletion date has passed; their audit history stays. */
+export async function purgeDeletedAccounts(db: Db): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ uuid: string; name: string }>(
+      'delete from accounts where available_until is not null and available_until <= now() returning uuid, name',
+    );
+    for (const row of rows) {
+      await writeAudit(tx, {
+        accountUuid: row.uuid,
+        actorUuid: null,
+        action: 'account.delete',
+        target: `account:${row.uuid}`,
+        before: { name: row.name },
+      });
+    }
+    return rows.map((row) => row.uuid);
   });
 }
