@@ -99,6 +99,19 @@ export async function extendSession(
   );
 }
 
+/** Signs an identity out everywhere: its sessions, grants and everything issued under them. */
+export async function endIdentitySessions(db: Db, identityId: string): Promise<void> {
+  await db.query(
+    `delete from idp_payloads where grant_id in
+       (select id from idp_payloads where model = 'Grant' and payload->>'accountId' = $1)`,
+    [identityId],
+  );
+  await db.query(
+    `delete from idp_payloads where model in ('Grant', 'Session') and payload->>'accountId' = $1`,
+    [identityId],
+  );
+}
+
 /** Removes long-expired artefacts, one-time links and stale brute-force counters. */
 export async function purgeExpired(db: Db): Promise<void> {
   await db.query(`delete from idp_payloads where expires_at < now() - interval '1 hour'`);

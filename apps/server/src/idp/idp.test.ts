@@ -547,6 +547,7 @@ describe.each(BACKENDS)('identity provider on %s', (backend) => {
     it('forgot password mails a one-time link that sets a new password', async () => {
       const jar = new CookieJar();
       const user = DEMO_USERS.newowner;
+      const elsewhere = await signIn(idp, new CookieJar(), user.email, DEMO_PASSWORD);
       const { verifier, challenge } = pkce();
       const start = await request(
         authorizeUrl(idp, { code_challenge: challenge, code_challenge_method: 'S256' }),
@@ -586,6 +587,8 @@ describe.each(BACKENDS)('identity provider on %s', (backend) => {
       expect(code).toBeTruthy();
       expect((await exchangeCode(idp, code!, verifier)).status).toBe(200);
 
+      // Other devices are signed out.
+      expect((await refresh(idp, elsewhere.tokens.body.refresh_token!)).status).toBe(400);
       // The link works once; the new password works, the old one does not.
       expect((await request(link, new CookieJar())).status).toBe(400);
       await expect(signIn(idp, new CookieJar(), user.email, DEMO_PASSWORD)).rejects.toThrow(/no code/);

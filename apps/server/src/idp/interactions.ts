@@ -4,6 +4,7 @@ import type { InteractionResults } from 'oidc-provider';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { endIdentitySessions } from './adapter.ts';
 import {
   ACTION_TTL,
   consumeActionToken,
@@ -528,6 +529,8 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: Interactio
       const owner = key ? await consumeActionToken(db, 'reset-password', key) : undefined;
       if (!owner) return invalidLink();
       await setPassword(db, owner.identityId, password);
+      // Whoever knew the old password is signed out everywhere.
+      await endIdentitySessions(db, owner.identityId);
       // Opening the mailed link proved the address.
       await markEmailVerified(db, owner.identityId, owner.email);
       await guard.reset(guard.identityKey(owner.identityId));
