@@ -423,6 +423,48 @@ describe.each(BACKENDS)('identity provider on %s', (backend) => {
         locale: 'en',
       });
     });
+    it('registering while signed in as someone else switches the session to the new identity', async () => {
+      const jar = new CookieJar();
+      await signIn(idp, jar, DEMO_USERS.admin.email, DEMO_PASSWORD);
+      const { verifier, challenge } = pkce();
+      const page = await follow(
+        idp,
+        await request(
+          authorizeUrl(idp, { code_challenge: challenge, code_challenge_method: 'S256', prompt: 'create' }),
+          jar,
+        ),
+        jar,
+      );
+      const html = await page.text();
+      const created = await request(new URL(formAction(html, 'kc-register-form'), idp.base).href, jar, {
+        form: {
+          firstName: 'Sam',
+          lastName: 'Switch',
+          email: 'sam@example.com',
+          password: 'a-long-password',
+          'password-confirm': 'a-long-password',
+        },
+      });
+      // oidc-provider ends the old session with an auto-submitting form; its inline script is allowed by hash.
+      const switching = await follow(idp, created, jar);
+      expect(switching.status).toBe(200);
+      const csp = switching.headers.get('content-security-policy') ?? '';
+      expect(csp).toMatch(/script-src 'self' 'sha256-[^']+'/);
+      const form = await switching.text();
+      const action = /<form method="post" action="([^"]+)"/.exec(form)![1]!;
+      const fields = Object.fromEntries(
+        [...form.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]),
+      );
+      const done = await follow(
+        idp,
+        await request(new URL(action, idp.base).href, jar, { form: fields }),
+        jar,
+      );
+      const code = fragmentOf(done).get('code');
+      expect(code).toBeTruthy();
+      const tokens = await exchangeCode(idp, code!, verifier);
+      expect(decodeJwt(tokens.body.access_token!).email).toBe('sam@example.com');
+    });
   });
 
   describe('brute-force protection', () => {
