@@ -13,6 +13,8 @@ export type AuthStart =
 
 let client: Keycloak | null = null;
 let stopRefresh: (() => void) | null = null;
+/** Set once the session ended in place: a refresh still in flight must not bring the tokens back. */
+let ended = false;
 
 function keycloak(): Keycloak {
   if (!client) throw new Error('Not authenticated');
@@ -20,7 +22,21 @@ function keycloak(): Keycloak {
 }
 
 function store(kc: Keycloak): void {
+  if (ended) return;
   writeTokens({ token: kc.token, refreshToken: kc.refreshToken, idToken: kc.idToken });
+}
+
+function revoke(refreshToken: string): void {
+  const { oidc } = config();
+  const body = new URLSearchParams({
+    token: refreshToken,
+    token_type_hint: 'refresh_token',
+    client_id: oidc.clientId,
+  });
+  void fetch(`${oidc.url}/realms/${oidc.realm}/protocol/openid-connect/revoke`, {
+    method: 'POST',
+    body,
+  }).catch(() => undefined);
 }
 
 function callbackUri(): string {
@@ -38,7 +54,15 @@ export async function startAuth(): Promise<AuthStart> {
   const { oidc } = config();
   const kc = new Keycloak({ url: oidc.url, realm: oidc.realm, clientId: oidc.clientId });
   client = kc;
-  kc.onAuthRefreshSuccess = () => store(kc);
+  kc.onAuthRefreshSuccess = () => {
+    // A refresh that finished after the session ended in place: revoke what it brought and forget it.
+    if (ended && kc.refreshToken) {
+      revoke(kc.refreshToken);
+      kc.clearToken();
+      return;
+    }
+    store(kc);
+  };
   const saved = readTokens();
   try {
     const authenticated = await kc.init({
@@ -86,6 +110,7 @@ export function tokenClaims(): Record<string, unknown> {
 /** Starts a fresh login that returns to the current page. */
 export async function login(options: { prompt?: 'login' } = {}): Promise<void> {
   saveRequestedLocation(window.location);
+  ended = false;
   await keycloak().login({ redirectUri: callbackUri(), ...options });
 }
 
@@ -102,20 +127,12 @@ export async function logout(): Promise<void> {
  */
 export function endSessionInPlace(): void {
   stopRefresh?.();
+  ended = true;
   const kc = client;
   const refreshToken = kc?.refreshToken;
   clearTokens();
   if (!kc || !refreshToken) return;
-  const { oidc } = config();
-  const body = new URLSearchParams({
-    token: refreshToken,
-    token_type_hint: 'refresh_token',
-    client_id: oidc.clientId,
-  });
-  void fetch(`${oidc.url}/realms/${oidc.realm}/protocol/openid-connect/revoke`, {
-    method: 'POST',
-    body,
-  }).catch(() => undefined);
+  revoke(refreshToken);
   kc.clearToken();
 }
 

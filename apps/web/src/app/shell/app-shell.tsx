@@ -14,7 +14,7 @@ import { useCurrentAccount, useMe } from '@/api/session.ts';
 import { config } from '../config.ts';
 import { AccountSwitcher } from './account-switcher.tsx';
 import { SessionExpiry } from './session-expiry.tsx';
-import { SideNav } from './side-nav.tsx';
+import { SideNav, visibleNavItems } from './side-nav.tsx';
 import { AccountDeletionBar, EmailVerificationBar, InvitationBar, NewVersionBar } from './toolbars.tsx';
 import { UserMenu } from './user-menu.tsx';
 
@@ -32,6 +32,10 @@ export function AppShell() {
   const me = useMe();
   const account = useCurrentAccount();
 
+  // Without an account (onboarding, staff) there may be nothing to navigate to: no empty column then.
+  const hasNav = Object.values(
+    visibleNavItems(account?.accountRole ?? null, me.userRole, Boolean(account)),
+  ).some((items) => items.length > 0);
   const nav = (
     <SideNav
       accountRole={account?.accountRole ?? null}
@@ -55,7 +59,7 @@ export function AppShell() {
       <NewVersionBar />
       <AppBar position="sticky" color="primary" elevation={0}>
         <Toolbar sx={{ gap: { xs: 1, sm: 2 } }}>
-          {!wide && (
+          {!wide && hasNav && (
             <IconButton
               color="inherit"
               edge="start"
@@ -82,7 +86,7 @@ export function AppShell() {
       <AccountDeletionBar account={account} />
       <InvitationBar account={account} />
       <Box sx={{ display: 'flex', flex: 1 }}>
-        {wide ? (
+        {!hasNav ? null : wide ? (
           <Box
             component="aside"
             sx={{

@@ -29,7 +29,13 @@ function Bar({
       severity={severity}
       action={action}
       square
-      sx={{ borderBottom: 1, borderColor: 'divider', alignItems: 'center', '& .MuiAlert-action': { pt: 0 } }}
+      sx={{
+        borderBottom: 1,
+        borderColor: 'divider',
+        alignItems: 'center',
+        px: { xs: 2, sm: 3 },
+        '& .MuiAlert-action': { pt: 0, mr: 0, pl: 2 },
+      }}
     >
       {children}
     </Alert>
