@@ -423,6 +423,7 @@ describe.each(BACKENDS)('identity provider on %s', (backend) => {
         locale: 'en',
       });
     });
+
     it('registering while signed in as someone else switches the session to the new identity', async () => {
       const jar = new CookieJar();
       await signIn(idp, jar, DEMO_USERS.admin.email, DEMO_PASSWORD);

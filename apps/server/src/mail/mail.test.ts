@@ -18,13 +18,15 @@ afterAll(async () => {
 describe('mail without SMTP', () => {
   it('keeps mails in the outbox and lists them at /dev/mail with clickable links', async () => {
     const mailer = createMailer({ smtpUrl: null, mailFrom: 'Portal <no-reply@localhost>' }, db);
-    expect(mailer.transport).toBe('outbox');
     await mailer.send({
       to: 'a@example.com',
       subject: 'First <b>',
       text: 'Open http://localhost:8080/x?key=1&y=2 now',
     });
     await mailer.send({ to: 'b@example.com', subject: 'Second', text: 'Hello', html: '<p>Hello</p>' });
+
+    const { rows } = await db.query<{ count: number }>('select count(*)::int as count from mail_outbox');
+    expect(rows[0]!.count).toBe(2);
 
     const app = Fastify();
     await registerDevMail(app, { db });

@@ -12,22 +12,18 @@ export interface MailMessage {
 export interface Mailer {
   /** Sends over SMTP when SMTP_URL is set; otherwise stores the mail in the database outbox. */
   send(message: MailMessage): Promise<void>;
-  /** Where mails go: 'smtp' or 'outbox'. */
-  readonly transport: 'smtp' | 'outbox';
 }
 
 export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom'>, db: Db): Mailer {
   if (config.smtpUrl) {
     const transporter = nodemailer.createTransport(config.smtpUrl);
     return {
-      transport: 'smtp',
       async send({ to, subject, text, html }) {
         await transporter.sendMail({ from: config.mailFrom, to, subject, text, html });
       },
     };
   }
   return {
-    transport: 'outbox',
     async send({ to, subject, text, html }) {
       await db.query(
         'insert into mail_outbox (recipient, subject, text_body, html_body) values ($1, $2, $3, $4)',
