@@ -96,7 +96,6 @@ export default defineConfig({
   resolve: { alias: { '@': path.join(root, 'src') } },
   define: { __APP_VERSION__: JSON.stringify(appVersion) },
   server: {
-    host: '127.0.0.1',
     proxy: Object.fromEntries(
       ['/api', '/realms', '/version.json', '/dev'].map((prefix) => [prefix, { target: backend, xfwd: true }]),
     ),
