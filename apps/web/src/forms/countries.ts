@@ -29,7 +29,8 @@ export function countryOptions(language: string): SelectOption[] {
   const rest = COUNTRY_CODES.filter((code) => !FIRST.includes(code))
     .map(option)
     .sort((a, b) => a.label.localeCompare(b.label, language));
-  return [...FIRST.map(option), ...rest];
+  const first = FIRST.map((code, index) => ({ ...option(code), divider: index === FIRST.length - 1 }));
+  return [...first, ...rest];
 }
 
 /**

@@ -124,6 +124,8 @@ export function FormTextField({
 export interface SelectOption {
   value: string;
   label: string;
+  /** A line after this option, e.g. between frequent choices and the rest. */
+  divider?: boolean;
 }
 
 type SelectProps = Omit<TextProps, 'type' | 'multiline'> & { options: readonly SelectOption[] };
@@ -147,7 +149,7 @@ export function FormSelect({ name, label, rules, options, helperText, id, requir
       onBlur={() => field.onBlur()}
     >
       {options.map((option) => (
-        <MenuItem key={option.value} value={option.value}>
+        <MenuItem key={option.value} value={option.value} divider={option.divider}>
           {option.label}
         </MenuItem>
       ))}

@@ -1,10 +1,16 @@
 import { useTranslation } from 'react-i18next';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
+import EventBusy from '@mui/icons-material/EventBusy';
+import MailOutlined from '@mui/icons-material/MailOutlined';
+import WarningAmber from '@mui/icons-material/WarningAmber';
 import type { Account } from '@portal/contract';
 import { formatDate } from '@/i18n/format.ts';
 
-/** Invitation, deletion and terms state of an account as small labelled chips. */
+/**
+ * Invitation, deletion and terms state of an account as small labelled chips. The text keeps the theme's text
+ * colour (readable in both themes); the icon carries the warning or error colour.
+ */
 export function AccountStatus({ account, current }: { account: Account; current: boolean }) {
   const { t, i18n } = useTranslation();
   return (
@@ -13,21 +19,26 @@ export function AccountStatus({ account, current }: { account: Account; current:
       <Chip
         size="small"
         variant="outlined"
-        color={account.invitationStatus === 'PENDING' ? 'warning' : 'default'}
+        icon={account.invitationStatus === 'PENDING' ? <MailOutlined color="warning" /> : undefined}
         label={t(`accounts.invitation.${account.invitationStatus}`)}
       />
       {account.availableUntil && (
         <Chip
           size="small"
           variant="outlined"
-          color="error"
+          icon={<EventBusy color="error" />}
           label={t('accounts.deletionScheduled', {
             date: formatDate(account.availableUntil, i18n.resolvedLanguage),
           })}
         />
       )}
       {account.isOwner && !(account.acceptedAgb && account.acceptedPrivacyPolicy) && (
-        <Chip size="small" variant="outlined" color="warning" label={t('accounts.termsPending')} />
+        <Chip
+          size="small"
+          variant="outlined"
+          icon={<WarningAmber color="warning" />}
+          label={t('accounts.termsPending')}
+        />
       )}
     </Stack>
   );
