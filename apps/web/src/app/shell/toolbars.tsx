@@ -35,6 +35,7 @@ function Bar({
         alignItems: 'center',
         px: { xs: 2, sm: 3 },
         '& .MuiAlert-action': { pt: 0, mr: 0, pl: 2 },
+        '& .MuiButton-root': { whiteSpace: 'nowrap' },
       }}
     >
       {children}
