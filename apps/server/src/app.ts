@@ -52,6 +52,16 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // While closing, answers end their keep-alive connection, so the close waits for in-flight requests only.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('Connection', 'close');
+    return payload;
+  });
+
   const db = deps.db ?? (await openDb(config.databaseUrl));
   const ownsDb = !deps.db;
   app.addHook('onClose', async () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDb } from './db/client.ts';
-import { pgliteSnapshot } from './test/api.ts';
+import { pgliteSnapshot, TestApi } from './test/api.ts';
 
 const serverFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server.ts');
 const dataDirs: string[] = [];
@@ -69,5 +69,38 @@ describe('server process', () => {
     expect(await server.exited).toBe(0);
     expect(Date.now() - stopping).toBeLessThan(5_000);
     expect(server.output().stdout).toMatch(/shutting down/);
+  });
+});
+
+describe('graceful close', () => {
+  it('lets an in-flight request finish before the app closes', async () => {
+    const api = new TestApi('pglite');
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    await api.start({}, (app) => {
+      app.get('/slow', async () => {
+        await gate;
+        return { done: true };
+      });
+    });
+    try {
+      const address = await api.app.listen({ host: '127.0.0.1', port: 0 });
+      const inFlight = fetch(`${address}/slow`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      let closed = false;
+      const closing = api.app.close().then(() => (closed = true));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(closed).toBe(false);
+      await expect(fetch(`${address}/healthz`)).rejects.toThrow();
+      release();
+      const res = await inFlight;
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ done: true });
+      await closing;
+      expect(closed).toBe(true);
+    } finally {
+      release();
+      await api.stop();
+    }
   });
 });

@@ -103,7 +103,7 @@ export interface OpenDbOptions {
 /** Opens the database named by DATABASE_URL: memory://, a folder (PGlite) or postgres://. */
 export async function openDb(databaseUrl: string, options: OpenDbOptions = {}): Promise<Db> {
   if (/^postgres(ql)?:\/\//i.test(databaseUrl)) {
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, connectionTimeoutMillis: 5_000 });
     // An idle client's error (e.g. the server restarting) must not crash the process; /readyz reports it.
     pool.on('error', () => undefined);
     return fromPool(pool);

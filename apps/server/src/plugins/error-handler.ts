@@ -44,6 +44,21 @@ export function fieldErrors(issues: ValidationIssue[]): Record<string, string> {
   return fields;
 }
 
+/** Connection-level database failures (not query errors): network codes and PostgreSQL classes 08 and 57P. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (
+    typeof code === 'string' &&
+    /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|08\w{3}|57P0[1-3])$/.test(code)
+  ) {
+    return true;
+  }
+  return (
+    error instanceof Error &&
+    /timeout exceeded when trying to connect|Connection terminated/i.test(error.message)
+  );
+}
+
 function send(reply: FastifyReply, status: number, body: ErrorBody) {
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
@@ -78,6 +93,13 @@ export function registerErrorHandler(app: FastifyInstance) {
           ? 'MALFORMED_JSON'
           : (error.code ?? 'BAD_REQUEST');
       return send(reply, status, { message: error.message, code });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return send(reply, 503, {
+        message: 'The service is temporarily unavailable; try again shortly',
+        code: 'UNAVAILABLE',
+      });
     }
     request.log.error({ err: error }, 'request failed');
     return send(reply, 500, { message: 'Internal server error', code: 'INTERNAL' });

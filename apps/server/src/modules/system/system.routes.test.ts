@@ -56,6 +56,21 @@ describeApi(
       expect((await api.request('GET', '/readyz')).statusCode).toBe(200);
     });
 
+    it('answers 503, not 500, while the database is unreachable', async () => {
+      const query = api.db.query;
+      api.db.query = async () => {
+        throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+      };
+      try {
+        const res = await api.request('GET', '/api/users/v1/me', { as: 'owner' });
+        expect(res.statusCode).toBe(503);
+        expect(res.json()).toMatchObject({ code: 'UNAVAILABLE' });
+        expect(res.body).not.toContain('5432');
+      } finally {
+        api.db.query = query;
+      }
+    });
+
     it('serves the public configuration', async () => {
       const res = await api.request('GET', '/api/config');
       expect(res.statusCode).toBe(200);
