@@ -1,0 +1,123 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { usersRoutes, type Account } from '@portal/contract';
+import type * as ClientModule from '@/api/client.ts';
+import { renderPage } from '@/forms/test-render.tsx';
+import { toast } from '@/ui/toast-store.ts';
+import AccountsPage from './accounts-page.tsx';
+import VerifyInvitePage from './verify-invite-page.tsx';
+
+const apiRequest = vi.fn();
+vi.mock('@/api/client.ts', async (original) => ({
+  ...(await original<typeof ClientModule>()),
+  apiRequest: (...args: unknown[]) => apiRequest(...args),
+}));
+let accounts: Account[] = [];
+const switchAccount = vi.fn();
+const invalidateSession = vi.fn(async () => {});
+vi.mock('@/api/session.ts', () => ({
+  useMyAccounts: () => accounts,
+  useCurrentAccount: () => accounts.find((a) => a.name === 'Muster AG') ?? null,
+  switchAccount: (uuid: string) => switchAccount(uuid),
+  useInvalidateSession: () => invalidateSession,
+}));
+let confirmAnswer = true;
+const confirm = vi.fn(async () => confirmAnswer);
+vi.mock('@/ui/confirm.tsx', () => ({ useConfirm: () => confirm }));
+
+function account(name: string, patch: Partial<Account>): Account {
+  return {
+    uuid: `00000000-0000-4000-8000-${String(name.length).padStart(12, '0')}`,
+    name,
+    country: 'CH',
+    preferredLanguage: 'de',
+    accountRole: 'EMPLOYEE',
+    isOwner: false,
+    invitationStatus: 'ACCEPTED',
+    availableUntil: null,
+    acceptedAgb: true,
+    acceptedPrivacyPolicy: true,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    ...patch,
+  };
+}
+
+beforeEach(() => {
+  accounts = [
+    account('Muster AG', { accountRole: 'OWNER', isOwner: true }),
+    account('Beispiel GmbH', { country: 'DE', availableUntil: '2026-12-12T10:00:00.000Z' }),
+    account('Neu Sàrl', { invitationStatus: 'PENDING', accountRole: 'ADMIN' }),
+  ];
+  apiRequest.mockReset();
+  switchAccount.mockReset();
+  confirm.mockClear();
+  vi.spyOn(toast, 'success').mockReturnValue(0);
+});
+
+describe('accounts page', () => {
+  it('lists every account with role, country and status, and switches to another one', async () => {
+    const user = userEvent.setup();
+    await renderPage('/accounts', <AccountsPage />);
+    expect(screen.getByRole('heading', { level: 1, name: 'Konten' })).toBeTruthy();
+    expect(screen.getByText('Ihre Rolle: Inhaber · Schweiz')).toBeTruthy();
+    expect(screen.getByText('Ihre Rolle: Mitarbeiter · Deutschland')).toBeTruthy();
+    expect(screen.getByText('Aktuelles Konto')).toBeTruthy();
+    expect(screen.getByText('Wird am 12. Dezember 2026 gelöscht')).toBeTruthy();
+    expect(screen.getByText('Einladung offen')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Einladung beantworten' }).getAttribute('href')).toBe(
+      '/invite/verify',
+    );
+    expect(screen.getByRole('link', { name: 'Konto erstellen' }).getAttribute('href')).toBe(
+      '/accounts/account',
+    );
+    // Only accepted, non-current accounts can be switched to.
+    expect(screen.getAllByRole('button', { name: /wechseln/ })).toHaveLength(1);
+    await user.click(screen.getByRole('button', { name: 'Zu Beispiel GmbH wechseln' }));
+    expect(switchAccount).toHaveBeenCalledWith(accounts[1]?.uuid);
+  });
+});
+
+describe('verify-invite page', () => {
+  it('accepts an invitation and opens the account', async () => {
+    const user = userEvent.setup();
+    apiRequest.mockResolvedValue({ data: { ...accounts[2], invitationStatus: 'ACCEPTED' } });
+    const { router } = await renderPage('/invite/verify', <VerifyInvitePage />);
+    expect(screen.getByText('Eingeladen als Administrator')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Einladung zu Neu Sàrl annehmen' }));
+    await waitFor(() => expect(router.state.location.search).toBe(`?uuid=${accounts[2]?.uuid}`));
+    expect(apiRequest).toHaveBeenCalledWith(usersRoutes.acceptInvitation, {
+      params: { id: accounts[2]?.uuid },
+    });
+    expect(toast.success).toHaveBeenCalledWith('Sie sind jetzt Mitglied von Neu Sàrl.');
+  });
+
+  it('declines only after confirmation', async () => {
+    const user = userEvent.setup();
+    apiRequest.mockResolvedValue(undefined);
+    await renderPage('/invite/verify', <VerifyInvitePage />);
+    confirmAnswer = false;
+    await user.click(screen.getByRole('button', { name: 'Einladung zu Neu Sàrl ablehnen' }));
+    expect(confirm).toHaveBeenCalledWith(
+      expect.objectContaining({ destructive: true, title: 'Einladung ablehnen?' }),
+    );
+    expect(apiRequest).not.toHaveBeenCalled();
+    confirmAnswer = true;
+    await user.click(screen.getByRole('button', { name: 'Einladung zu Neu Sàrl ablehnen' }));
+    await waitFor(() =>
+      expect(apiRequest).toHaveBeenCalledWith(usersRoutes.declineInvitation, {
+        params: { id: accounts[2]?.uuid },
+      }),
+    );
+    expect(invalidateSession).toHaveBeenCalled();
+  });
+
+  it('says so when nothing is pending', async () => {
+    accounts = [];
+    await renderPage('/invite/verify', <VerifyInvitePage />);
+    expect(screen.getByText('Sie haben keine offenen Einladungen.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Eigenes Konto erstellen' }).getAttribute('href')).toBe(
+      '/onboarding',
+    );
+  });
+});
