@@ -48,6 +48,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     // Unknown fields are refused (422), not silently dropped; every field error is reported at once.
     ajv: { customOptions: { removeAdditional: false, allErrors: true } },
     routerOptions: { querystringParser: parseQuery },
+    // A hop count becomes a function: Fastify's types take booleans, address lists and functions.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();

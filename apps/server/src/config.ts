@@ -32,6 +32,11 @@ export interface Config {
   sentryDsn: string | null;
   environment: string;
   logLevel: string;
+  /**
+   * TRUST_PROXY: whom to believe for the client address (X-Forwarded-For) — false (default), true, a hop count or
+   * a comma-separated list of proxy addresses/CIDRs. Needed behind a load balancer for per-address lockouts and logs.
+   */
+  trustProxy: boolean | number | string;
   productName: string;
   /** Full version string served in /version.json: 2.6.0+<build>. */
   version: string;
@@ -105,6 +110,19 @@ function url(env: Env, name: string, fallback: string): string {
   return raw.replace(/\/+$/, '');
 }
 
+function trustProxy(raw: string | undefined): boolean | number | string {
+  if (raw === undefined || raw === '' || /^(0|false|off|no)$/i.test(raw)) return false;
+  if (/^(true|on|yes)$/i.test(raw)) return true;
+  if (/^[1-9]\d*$/.test(raw)) return Number(raw);
+  if (!/^[0-9a-fA-F.:/,\s]+$/.test(raw)) {
+    throw new ConfigError(
+      'TRUST_PROXY',
+      `must be true, false, a hop count or proxy addresses (got "${raw}")`,
+    );
+  }
+  return raw;
+}
+
 /** Reads and validates the environment; throws ConfigError naming the bad variable. */
 export function loadConfig(env: Env = process.env): Config {
   const portRaw = env.PORT || '8080';
@@ -166,6 +184,7 @@ export function loadConfig(env: Env = process.env): Config {
     sentryDsn: env.SENTRY_DSN || null,
     environment: env.ENVIRONMENT || 'prod',
     logLevel,
+    trustProxy: trustProxy(env.TRUST_PROXY),
     productName: env.PRODUCT_NAME || 'Portal',
     version: `${APP_VERSION}+${build}`,
     webDist: env.WEB_DIST || path.join(repoRoot, 'apps/web/dist'),
