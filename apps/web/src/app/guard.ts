@@ -113,7 +113,9 @@ export function createGuardLoader({ queryClient, committedHref }: GuardContext) 
     // 1. The user and the account list.
     const session = await loadSession(queryClient);
     // 2. The interface language follows the user's.
-    if (session && i18n.language !== session.user.language) await i18n.changeLanguage(session.user.language);
+    if (session && i18n.isInitialized && i18n.language !== session.user.language) {
+      await i18n.changeLanguage(session.user.language);
+    }
 
     const stored = getStoredAccountUuids();
     const external =
@@ -129,6 +131,8 @@ export function createGuardLoader({ queryClient, committedHref }: GuardContext) 
         // A failed first navigation shows the error page with a retry; later ones keep the current page.
         const previous = committedHref();
         if (previous === null) throw new GuardError(decision.reason);
+        // Re-entering the page already shown (after such a cancel, or a revalidation): keep it as it is.
+        if (previous === `${url.pathname}${url.search}${url.hash}`) return null;
         throw replace(previous);
       }
       case 'allow':

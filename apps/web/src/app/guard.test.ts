@@ -1,0 +1,189 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createMemoryRouter } from 'react-router';
+import type { Account, User } from '@portal/contract';
+import { createQueryClient } from '@/api/query-client.ts';
+import { createGuardLoader, GuardError } from './guard.ts';
+
+const user: User = {
+  uuid: 'u1',
+  email: 'owner@example.com',
+  name: 'Olivia Owner',
+  userRole: 'STANDARD',
+  language: 'de',
+  emailVerified: true,
+  createdAt: '2026-01-01T00:00:00Z',
+};
+
+function account(uuid: string, extra: Partial<Account> = {}): Account {
+  return {
+    uuid,
+    name: uuid,
+    country: 'CH',
+    preferredLanguage: 'de',
+    accountRole: 'EMPLOYEE',
+    isOwner: false,
+    invitationStatus: 'ACCEPTED',
+    availableUntil: null,
+    acceptedAgb: true,
+    acceptedPrivacyPolicy: true,
+    createdAt: '2026-01-01T00:00:00Z',
+    ...extra,
+  };
+}
+
+/** A fake API: GET me, GET me/accounts and GET accounts/{id}, counting calls; `fail` makes every call a 503. */
+function fakeApi(accounts: Account[], others: Account[] = []) {
+  const state = { fail: false, calls: [] as string[] };
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      state.calls.push(url);
+      const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status });
+      if (state.fail) return json(503, { message: 'down', code: 'UNAVAILABLE' });
+      if (url === '/api/users/v1/me') return json(200, { data: user });
+      if (url === '/api/users/v1/me/accounts')
+        return json(200, { data: accounts, meta: { total: accounts.length, page: 1, pageSize: 100 } });
+      const id = /\/api\/accounts\/v1\/accounts\/([^/?]+)$/.exec(url)?.[1];
+      const found = others.find((a) => a.uuid === id);
+      return found ? json(200, { data: found }) : json(404, { message: 'not found', code: 'NOT_FOUND' });
+    }),
+  );
+  return state;
+}
+
+function setup(initial: string) {
+  const queryClient = createQueryClient();
+  let router: ReturnType<typeof createMemoryRouter> | null = null;
+  const loader = createGuardLoader({
+    queryClient,
+    committedHref: () =>
+      router?.state.initialized ? `${router.state.location.pathname}${router.state.location.search}` : null,
+  });
+  const page = { Component: () => null };
+  router = createMemoryRouter(
+    [
+      {
+        id: 'root',
+        path: '/',
+        loader,
+        shouldRevalidate: () => true,
+        ErrorBoundary: () => null,
+        children: [
+          { index: true, ...page },
+          { path: 'billing', ...page },
+          { path: 'inbox', ...page },
+          { path: 'onboarding', ...page },
+          { path: 'accept-agb', ...page },
+          { path: '404', ...page },
+          { path: '*', ...page },
+        ],
+      },
+    ],
+    { initialEntries: [initial] },
+  );
+  return { router, queryClient };
+}
+
+async function settle(router: ReturnType<typeof createMemoryRouter>) {
+  // A failing load is retried once after a second.
+  await vi.waitFor(() => expect(router.state.initialized).toBe(true), { timeout: 5000 });
+  await vi.waitFor(() => expect(router.state.navigation.state).toBe('idle'), { timeout: 5000 });
+}
+
+const where = (router: ReturnType<typeof createMemoryRouter>) =>
+  `${router.state.location.pathname}${router.state.location.search}`;
+
+describe('guard loader', () => {
+  beforeEach(() => {
+    sessionStorage.clear();
+    localStorage.clear();
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('loads user and accounts once and reuses them without network on later navigations', async () => {
+    const api = fakeApi([account('a1')]);
+    const { router } = setup('/');
+    await settle(router);
+    expect(router.state.errors).toBeNull();
+    expect(api.calls.sort()).toEqual(['/api/users/v1/me', '/api/users/v1/me/accounts']);
+    await router.navigate('/inbox');
+    await router.navigate('/');
+    expect(api.calls).toHaveLength(2);
+    expect(sessionStorage.getItem('accountUuid')).toBe('a1');
+    expect(localStorage.getItem('accountUuid')).toBe('a1');
+  });
+
+  it('shows the error state when the first load fails, and keeps the page when a later one does', async () => {
+    const api = fakeApi([account('a1')]);
+    api.fail = true;
+    const first = setup('/');
+    await settle(first.router);
+    expect(first.router.state.errors?.root).toBeInstanceOf(GuardError);
+
+    api.fail = false;
+    const later = setup('/inbox');
+    await settle(later.router);
+    later.queryClient.clear();
+    api.fail = true;
+    await later.router.navigate('/billing');
+    await settle(later.router);
+    expect(where(later.router)).toBe('/inbox');
+    expect(later.router.state.errors).toBeNull();
+  }, 15_000);
+
+  it('redirects per the rules: no account → onboarding, terms → accept-agb, permission → dashboard, unknown → 404', async () => {
+    fakeApi([]);
+    let { router } = setup('/inbox');
+    await settle(router);
+    expect(where(router)).toBe('/onboarding');
+
+    fakeApi([account('n1', { accountRole: 'OWNER', isOwner: true, acceptedAgb: false })]);
+    ({ router } = setup('/inbox?x=1'));
+    await settle(router);
+    expect(where(router)).toBe('/accept-agb?redirect=%2Finbox%3Fx%3D1');
+
+    fakeApi([account('e1')]);
+    ({ router } = setup('/billing'));
+    await settle(router);
+    expect(where(router)).toBe('/');
+
+    ({ router } = setup('/what?x=1'));
+    await settle(router);
+    expect(where(router)).toBe('/404?path=%2Fwhat%3Fx%3D1');
+  });
+
+  it('sends the sign-in return path to the saved location and forgets it', async () => {
+    fakeApi([account('a1')]);
+    sessionStorage.setItem('requestedLocation', '/inbox?tab=2');
+    const { router } = setup('/oauthcb');
+    await settle(router);
+    expect(where(router)).toBe('/inbox?tab=2');
+    expect(sessionStorage.getItem('requestedLocation')).toBeNull();
+  });
+
+  it('lets staff open any account by uuid, and forgets a stored one that no longer loads', async () => {
+    const staff = { ...user, userRole: 'SUPPORT_AGENT' as const };
+    const opened = account('x1', { accountRole: 'SUPPORT' });
+    const api = fakeApi([], [opened]);
+    vi.mocked(fetch).mockImplementation(async (input) => {
+      const url = String(input);
+      api.calls.push(url);
+      if (url === '/api/users/v1/me') return new Response(JSON.stringify({ data: staff }));
+      if (url === '/api/users/v1/me/accounts') return new Response(JSON.stringify({ data: [], meta: {} }));
+      if (url.endsWith('/x1')) return new Response(JSON.stringify({ data: opened }));
+      return new Response(JSON.stringify({ message: 'not found', code: 'NOT_FOUND' }), { status: 404 });
+    });
+    sessionStorage.setItem('accountUuid', 'gone');
+    const { router } = setup('/billing?uuid=x1');
+    await settle(router);
+    expect(where(router)).toBe('/billing?uuid=x1');
+    expect(sessionStorage.getItem('accountUuid')).toBe('x1');
+
+    sessionStorage.setItem('accountUuid', 'gone');
+    localStorage.clear();
+    const again = setup('/');
+    await settle(again.router);
+    expect(where(again.router)).toBe('/accounts');
+    expect(sessionStorage.getItem('accountUuid')).toBeNull();
+  });
+});
