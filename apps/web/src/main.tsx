@@ -3,19 +3,29 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
 import { createQueryClient } from '@/api/query-client.ts';
 import { startAuth } from '@/auth/auth.ts';
-import { stripLegacyPrefixes } from '@/auth/requested-location.ts';
+import {
+  REQUESTED_LOCATION_KEY,
+  isAuthReturnPath,
+  resolveRequestedLocation,
+  stripLegacyPrefixes,
+} from '@/auth/requested-location.ts';
 import { initI18n } from '@/i18n/i18n.ts';
 import { App } from '@/app/app.tsx';
 import { StartError } from '@/app/start-error.tsx';
 import { createGuardLoader } from '@/app/guard.ts';
 import { followMaintenance, syncDocumentTitle } from '@/app/router-effects.ts';
-import { buildRoutes } from '@/app/routes.tsx';
+import { buildRoutes, preloadPage } from '@/app/routes.tsx';
 import { startVersionPolling } from '@/app/version-check.ts';
 
 async function start() {
   const root = createRoot(document.getElementById('root')!);
   // The version check starts at once (SPEC §4); the locale files and the sign-in load side by side.
   startVersionPolling();
+  const current = stripLegacyPrefixes(window.location.pathname);
+  const wanted = isAuthReturnPath(current)
+    ? resolveRequestedLocation(sessionStorage.getItem(REQUESTED_LOCATION_KEY))
+    : current;
+  preloadPage(new URL(wanted, window.location.origin).pathname);
   const [auth] = await Promise.all([startAuth(), initI18n()]);
   if (auth.status === 'redirecting') return;
   if (auth.status === 'failed') {

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { useParams, type RouteObject } from 'react-router';
+import { matchRoute } from './navigation-rules.ts';
 import { ROUTES, type RouteEntry } from './route-table.ts';
 import { AppShell } from './shell/app-shell.tsx';
 import { FullPageLoader, PageErrorBoundary, RootErrorBoundary } from './shell/full-page-states.tsx';
@@ -38,6 +39,13 @@ const PAGES: Record<string, () => Promise<PageModule>> = {
   'ncr-lesson': () => import('@/features/lessons/lesson-page.tsx'),
   'peppershop-config': () => import('@/features/peppershop/shop-config-page.tsx'),
 };
+
+/** Starts downloading the page for `pathname` while sign-in runs, so the two do not wait on each other. */
+export function preloadPage(pathname: string): void {
+  const name = matchRoute(pathname)?.entry.name;
+  const load = name ? PAGES[name] : undefined;
+  void load?.().catch(() => undefined);
+}
 
 /** Routes whose path parameters the page receives as props (SPEC §2: "uuid passed as a prop"). */
 const PARAMS_AS_PROPS = new Set(['deepcloud-connection']);
