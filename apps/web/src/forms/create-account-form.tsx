@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useMutation } from '@tanstack/react-query';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
 import {
   ACCOUNT_NAME_MAX,
   LANGUAGES,
@@ -86,6 +87,9 @@ export function CreateAccountForm() {
   return (
     <RuleForm form={form} onSubmit={onSubmit} aria-label={t('createAccount.title')}>
       <Stack spacing={2.5} sx={{ maxWidth: 520 }}>
+        <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+          {t('forms.requiredHint')}
+        </Typography>
         <FormTextField
           name="name"
           label={t('createAccount.name')}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
@@ -63,7 +63,9 @@ export default function OnboardingPage() {
           <Typography id="onboarding-invite" component="h2" variant="h6" sx={{ mb: 1 }}>
             {t('onboarding.inviteTitle')}
           </Typography>
-          <Typography sx={{ mb: 1 }}>{t('onboarding.inviteText', { email: me.email })}</Typography>
+          <Typography sx={{ mb: 1, overflowWrap: 'anywhere' }}>
+            <Trans i18nKey="onboarding.inviteText" values={{ email: me.email }} />
+          </Typography>
           <Typography sx={{ mb: 2, color: 'text.secondary' }}>{t('onboarding.inviteNext')}</Typography>
           <Button variant="outlined" startIcon={<Refresh />} disabled={checking} onClick={checkInvitations}>
             {t('onboarding.checkInvitations')}
