@@ -1,4 +1,5 @@
 import { MutationCache, QueryCache, QueryClient, type Mutation, type Query } from '@tanstack/react-query';
+import { handleUnauthorized } from '@/auth/auth.ts';
 import { toast } from '@/ui/toast-store.ts';
 import { ApiError, isAbortError } from './errors.ts';
 
@@ -17,6 +18,12 @@ export function shouldToastError(error: unknown, meta: { silentError?: boolean }
   return true;
 }
 
+function onError(error: unknown, meta: { silentError?: boolean } | undefined): void {
+  // 401 leads to a new login (SPEC-DECISIONS 17), whoever asked.
+  if (error instanceof ApiError && error.status === 401) handleUnauthorized();
+  else if (shouldToastError(error, meta)) toast.error(errorMessage(error));
+}
+
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -29,14 +36,11 @@ function successMessage(data: unknown): string | null {
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     queryCache: new QueryCache({
-      onError: (error: Error, query: Query<unknown, unknown, unknown>) => {
-        if (shouldToastError(error, query.meta)) toast.error(errorMessage(error));
-      },
+      onError: (error: Error, query: Query<unknown, unknown, unknown>) => onError(error, query.meta),
     }),
     mutationCache: new MutationCache({
-      onError: (error, _variables, _result, mutation: Mutation<unknown, unknown, unknown>) => {
-        if (shouldToastError(error, mutation.meta)) toast.error(errorMessage(error));
-      },
+      onError: (error, _variables, _result, mutation: Mutation<unknown, unknown, unknown>) =>
+        onError(error, mutation.meta),
       onSuccess: (data) => {
         const message = successMessage(data);
         if (message) toast.success(message);

@@ -102,6 +102,18 @@ export async function startAuth(): Promise<AuthStart> {
   }
 }
 
+/**
+ * The API refused the token (401): sign in again, returning to this page. A second refusal within a minute of a
+ * fresh sign-in is not redirected again (the page shows its error instead of looping).
+ */
+export function handleUnauthorized(): void {
+  if (ended || !client) return;
+  if (recordInitFailure() >= 2) return;
+  stopRefresh?.();
+  clearTokens();
+  void login();
+}
+
 /** Claims of the current access token (e.g. email_verified). */
 export function tokenClaims(): Record<string, unknown> {
   return (client?.tokenParsed as Record<string, unknown> | undefined) ?? {};
