@@ -86,7 +86,7 @@ export async function startAuth(): Promise<AuthStart> {
       onRefreshed: () => store(kc),
       onSessionEnded: () => {
         clearTokens();
-        void kc.login({ redirectUri: callbackUri() });
+        void login();
       },
     });
     return { status: 'authenticated' };
