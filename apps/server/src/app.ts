@@ -28,6 +28,17 @@ import { registerXsrf } from './plugins/xsrf.ts';
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
+/** Query parameters that carry secrets (reset links, logout hints, authorization codes) never reach the logs. */
+const SECRET_QUERY_PARAMS = ['key', 'code', 'id_token_hint', 'login_hint', 'token', 'refresh_token', 'state'];
+
+export function redactUrl(url: string): string {
+  const queryStart = url.indexOf('?');
+  if (queryStart < 0) return url;
+  const params = new URLSearchParams(url.slice(queryStart + 1));
+  for (const name of SECRET_QUERY_PARAMS) if (params.has(name)) params.set(name, '[redacted]');
+  return `${url.slice(0, queryStart)}?${params.toString()}`;
+}
+
 export interface AppDeps {
   /** An open database (tests); otherwise config.databaseUrl is opened, and closed with the app. */
   db?: Db;
@@ -44,6 +55,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+      serializers: {
+        req: (request) => ({
+          method: request.method,
+          url: redactUrl(request.url),
+          host: request.host,
+          remoteAddress: request.ip,
+        }),
+      },
     },
     // Unknown fields are refused (422), not silently dropped; every field error is reported at once.
     ajv: { customOptions: { removeAdditional: false, allErrors: true } },
