@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
-import LinearProgress from '@mui/material/LinearProgress';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
@@ -21,6 +20,8 @@ import { UserMenu } from './user-menu.tsx';
 const DRAWER_WIDTH = 248;
 // Only small screens use the drawer; wide ones never load it.
 const NavDrawer = lazy(() => import('./nav-drawer.tsx'));
+// The thin progress bar appears only while a navigation runs.
+const NavigationProgress = lazy(() => import('./navigation-progress.tsx'));
 
 /** The application shell of SPEC §2: toolbars, app bar, side navigation, the routed page. */
 export function AppShell() {
@@ -51,10 +52,9 @@ export function AppShell() {
         {t('app.skipToContent')}
       </a>
       {navigation.state !== 'idle' && (
-        <LinearProgress
-          aria-label={t('app.loading')}
-          sx={{ position: 'fixed', top: 0, left: 0, right: 0, zIndex: (z) => z.zIndex.appBar + 1, height: 3 }}
-        />
+        <Suspense fallback={null}>
+          <NavigationProgress label={t('app.loading')} />
+        </Suspense>
       )}
       <NewVersionBar />
       <AppBar position="sticky" color="primary" elevation={0}>

@@ -1,8 +1,7 @@
-import { useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import Alert, { type AlertColor } from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import { accountsRoutes, usersRoutes, type Account } from '@portal/contract';
 import { clearStoredAccountUuid } from '@/api/account-storage.ts';
@@ -15,31 +14,13 @@ import { useConfirm } from '@/ui/confirm.tsx';
 import { toast } from '@/ui/toast-store.ts';
 import { getVersionState, subscribeVersion } from '../version-check.ts';
 
-function Bar({
-  severity,
-  children,
-  action,
-}: {
-  severity: AlertColor;
-  children: ReactNode;
-  action?: ReactNode;
-}) {
+const ToolbarBar = lazy(() => import('./toolbar-bar.tsx'));
+
+function Bar(props: { severity: 'info' | 'warning' | 'error'; children: ReactNode; action?: ReactNode }) {
   return (
-    <Alert
-      severity={severity}
-      action={action}
-      square
-      sx={{
-        borderBottom: 1,
-        borderColor: 'divider',
-        alignItems: 'center',
-        px: { xs: 2, sm: 3 },
-        '& .MuiAlert-action': { pt: 0, mr: 0, pl: 2 },
-        '& .MuiButton-root': { whiteSpace: 'nowrap' },
-      }}
-    >
-      {children}
-    </Alert>
+    <Suspense fallback={null}>
+      <ToolbarBar {...props} />
+    </Suspense>
   );
 }
 

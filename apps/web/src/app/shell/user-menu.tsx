@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import { useMe } from '@/api/session.ts';
 
@@ -26,10 +26,15 @@ export function UserMenu() {
         aria-label={t('userMenu.open', { name: me.name })}
         sx={{ p: 0.5 }}
       >
-        <Avatar
+        <Box
+          component="span"
+          aria-hidden
           sx={{
             width: 34,
             height: 34,
+            borderRadius: '50%',
+            display: 'grid',
+            placeItems: 'center',
             bgcolor: 'common.white',
             color: 'primary.main',
             fontSize: 15,
@@ -37,7 +42,7 @@ export function UserMenu() {
           }}
         >
           {initials(me.name || me.email)}
-        </Avatar>
+        </Box>
       </IconButton>
       {anchor && (
         <Suspense fallback={null}>
