@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { visibleNavItems } from './side-nav.tsx';
+
+const names = (groups: ReturnType<typeof visibleNavItems>) =>
+  Object.fromEntries(Object.entries(groups).map(([group, items]) => [group, items.map((item) => item.name)]));
+
+describe('side navigation', () => {
+  it('shows an employee only what every role may open', () => {
+    expect(names(visibleNavItems('EMPLOYEE', 'STANDARD', true))).toEqual({
+      main: ['dashboard', 'inbox', 'support', 'logs'],
+      settings: ['settings-users'],
+      integrations: ['abaclik'],
+    });
+  });
+
+  it('adds billing, company and members for an admin, ownership for an owner', () => {
+    const admin = names(visibleNavItems('ADMIN', 'STANDARD', true));
+    expect(admin.main).toEqual(['dashboard', 'inbox', 'support', 'billing', 'subscriptions', 'logs']);
+    expect(admin.settings).toEqual([
+      'settings-company-profile',
+      'settings-user-management',
+      'settings-users',
+    ]);
+    expect(admin.integrations).toEqual(['abaclik', 'peppershop-config']);
+    expect(names(visibleNavItems('OWNER', 'STANDARD', true)).settings).toContain('settings-ownership');
+  });
+
+  it('shows nothing that needs an account to a user without one', () => {
+    expect(names(visibleNavItems(null, 'STANDARD', false))).toEqual({
+      main: [],
+      settings: [],
+      integrations: [],
+    });
+  });
+});
