@@ -122,6 +122,7 @@ export function createGuardLoader({ queryClient, committedHref }: GuardContext) 
       session && match.entry.access.needsAccount
         ? await loadStaffAccounts(queryClient, session.user, session.accounts, url.searchParams, stored)
         : [];
+    // Read again: loading a staff account may have forgotten a stored one (SPEC-DECISIONS 16).
     const decision = decideNavigation({ target, match, session, stored: getStoredAccountUuids(), external });
 
     switch (decision.kind) {
