@@ -46,7 +46,12 @@ export default function AccountMenu({
       autoFocus={accounts.length < SEARCH_FROM}
     >
       {accounts.length >= SEARCH_FROM && (
-        <Box sx={{ px: 2, pb: 1 }} onKeyDown={(event) => event.stopPropagation()}>
+        <Box
+          component="li"
+          role="presentation"
+          sx={{ px: 2, pb: 1 }}
+          onKeyDown={(event) => event.stopPropagation()}
+        >
           <TextField
             size="small"
             fullWidth

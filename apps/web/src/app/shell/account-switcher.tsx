@@ -39,7 +39,7 @@ export function AccountSwitcher() {
             {current?.name ?? (accounts.length ? t('accountSwitcher.choose') : t('accountSwitcher.none'))}
           </Typography>
           {current && (
-            <Typography variant="caption" noWrap sx={{ display: 'block', opacity: 0.85, lineHeight: 1.2 }}>
+            <Typography variant="caption" noWrap sx={{ display: 'block', lineHeight: 1.2 }}>
               {t(`common.accountRoles.${current.accountRole}`)}
             </Typography>
           )}

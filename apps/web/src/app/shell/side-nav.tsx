@@ -2,10 +2,11 @@ import type { ComponentType } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
-import ListSubheader from '@mui/material/ListSubheader';
+import Typography from '@mui/material/Typography';
 import type { SvgIconProps } from '@mui/material/SvgIcon';
 import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
 import InboxOutlined from '@mui/icons-material/InboxOutlined';
@@ -84,38 +85,41 @@ export function SideNav({
   return (
     <nav aria-label={t('nav.label')}>
       {GROUPS.filter((group) => groups[group].length > 0).map((group) => (
-        <List
-          key={group}
-          dense
-          subheader={
-            group === 'main' ? undefined : (
-              <ListSubheader component="div" sx={{ bgcolor: 'transparent', lineHeight: '32px', mt: 1 }}>
-                {t(`nav.${group}`)}
-              </ListSubheader>
-            )
-          }
-        >
-          {groups[group].map((entry) => {
-            const Icon = ICONS[entry.name] ?? ExtensionOutlined;
-            const active = isActive(entry, pathname);
-            return (
-              <ListItemButton
-                key={entry.name}
-                component={Link}
-                to={hrefOf(entry)}
-                selected={active}
-                aria-current={active ? 'page' : undefined}
-                onClick={onNavigate}
-                sx={{ borderRadius: 2, mx: 1, my: 0.25 }}
-              >
-                <ListItemIcon sx={{ minWidth: 36 }}>
-                  <Icon fontSize="small" />
-                </ListItemIcon>
-                <ListItemText primary={t(entry.titleKey)} />
-              </ListItemButton>
-            );
-          })}
-        </List>
+        <div key={group}>
+          {group !== 'main' && (
+            <Typography
+              id={`nav-${group}`}
+              variant="body2"
+              color="text.secondary"
+              sx={{ px: 2, pt: 2, pb: 0.5, fontWeight: 500 }}
+            >
+              {t(`nav.${group}`)}
+            </Typography>
+          )}
+          <List dense disablePadding aria-labelledby={group === 'main' ? undefined : `nav-${group}`}>
+            {groups[group].map((entry) => {
+              const Icon = ICONS[entry.name] ?? ExtensionOutlined;
+              const active = isActive(entry, pathname);
+              return (
+                <ListItem key={entry.name} disablePadding>
+                  <ListItemButton
+                    component={Link}
+                    to={hrefOf(entry)}
+                    selected={active}
+                    aria-current={active ? 'page' : undefined}
+                    onClick={onNavigate}
+                    sx={{ borderRadius: 2, mx: 1, my: 0.25 }}
+                  >
+                    <ListItemIcon sx={{ minWidth: 36 }}>
+                      <Icon fontSize="small" />
+                    </ListItemIcon>
+                    <ListItemText primary={t(entry.titleKey)} />
+                  </ListItemButton>
+                </ListItem>
+              );
+            })}
+          </List>
+        </div>
       ))}
     </nav>
   );

@@ -36,7 +36,7 @@ export default function UserMenuPopup({ anchor, onClose }: { anchor: HTMLElement
       transformOrigin={{ vertical: 'top', horizontal: 'right' }}
       slotProps={{ paper: { sx: { minWidth: 260 } } }}
     >
-      <Box sx={{ px: 2, py: 1 }}>
+      <Box component="li" role="presentation" sx={{ px: 2, py: 1 }}>
         <Typography sx={{ fontWeight: 600 }}>{me.name}</Typography>
         <Typography variant="body2" color="text.secondary">
           {me.email}
@@ -50,11 +50,15 @@ export default function UserMenuPopup({ anchor, onClose }: { anchor: HTMLElement
         <ListItemText primary={t('userMenu.profile')} />
       </MenuItem>
       <Divider />
-      <ListSubheader sx={{ lineHeight: '32px' }}>{t('userMenu.language')}</ListSubheader>
+      <ListSubheader role="presentation" sx={{ lineHeight: '32px' }}>
+        {t('userMenu.language')}
+      </ListSubheader>
       {LANGUAGES.map((lng) => (
         <MenuItem
           key={lng}
           lang={lng}
+          role="menuitemradio"
+          aria-checked={lng === language}
           selected={lng === language}
           onClick={() => {
             onClose();
@@ -66,9 +70,17 @@ export default function UserMenuPopup({ anchor, onClose }: { anchor: HTMLElement
         </MenuItem>
       ))}
       <Divider />
-      <ListSubheader sx={{ lineHeight: '32px' }}>{t('userMenu.theme')}</ListSubheader>
+      <ListSubheader role="presentation" sx={{ lineHeight: '32px' }}>
+        {t('userMenu.theme')}
+      </ListSubheader>
       {MODES.map((option) => (
-        <MenuItem key={option} selected={option === mode} onClick={() => setMode(option)}>
+        <MenuItem
+          key={option}
+          role="menuitemradio"
+          aria-checked={option === mode}
+          selected={option === mode}
+          onClick={() => setMode(option)}
+        >
           {check(option === mode)}
           <ListItemText primary={t(`userMenu.themes.${option}`)} />
         </MenuItem>
