@@ -1,0 +1,130 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { render, screen, within } from '@testing-library/react';
+import { I18nextProvider } from 'react-i18next';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { QueryClientProvider } from '@tanstack/react-query';
+import type { i18n as I18n } from 'i18next';
+import type { Account, User } from '@portal/contract';
+import { createQueryClient } from '@/api/query-client.ts';
+import { queryKeys, setCurrentAccountUuid } from '@/api/session.ts';
+import { createTestI18n } from '@/forms/test-i18n.ts';
+import { ConfirmProvider } from '@/ui/confirm.tsx';
+import { PortalThemeProvider } from '@/ui/theme.tsx';
+import { AppShell } from './app-shell.tsx';
+
+const me: User = {
+  uuid: 'u1',
+  email: 'owner@example.com',
+  name: 'Olivia Owner',
+  userRole: 'STANDARD',
+  language: 'de',
+  emailVerified: true,
+  createdAt: '2026-01-01T00:00:00Z',
+};
+
+function account(uuid: string, name: string, extra: Partial<Account> = {}): Account {
+  return {
+    uuid,
+    name,
+    country: 'CH',
+    preferredLanguage: 'de',
+    accountRole: 'OWNER',
+    isOwner: true,
+    invitationStatus: 'ACCEPTED',
+    availableUntil: null,
+    acceptedAgb: true,
+    acceptedPrivacyPolicy: true,
+    createdAt: '2026-01-01T00:00:00Z',
+    ...extra,
+  };
+}
+
+let i18n: I18n;
+beforeAll(async () => {
+  i18n = await createTestI18n('de');
+  // jsdom has no layout: report a wide, light screen so the side navigation is shown inline.
+  window.matchMedia = (query: string) =>
+    ({
+      matches: query.includes('min-width'),
+      media: query,
+      onchange: null,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
+});
+
+function renderShell(accounts: Account[], current: string) {
+  const queryClient = createQueryClient();
+  queryClient.setQueryData(queryKeys.me, me);
+  queryClient.setQueryData(queryKeys.myAccounts, accounts);
+  setCurrentAccountUuid(current);
+  const router = createMemoryRouter(
+    [{ path: '/', Component: AppShell, children: [{ index: true, element: <h1>Seite</h1> }] }],
+    { initialEntries: ['/'] },
+  );
+  render(
+    <I18nextProvider i18n={i18n}>
+      <QueryClientProvider client={queryClient}>
+        <PortalThemeProvider language="de" rowsPerPage="Zeilen pro Seite">
+          <ConfirmProvider>
+            <RouterProvider router={router} />
+          </ConfirmProvider>
+        </PortalThemeProvider>
+      </QueryClientProvider>
+    </I18nextProvider>,
+  );
+}
+
+describe('application shell', () => {
+  it('shows the product, the current account with its role and the navigation for the role', async () => {
+    renderShell([account('a1', 'Muster AG')], 'a1');
+    await screen.findByRole('heading', { name: 'Seite' });
+    expect(screen.getByText('Portal')).toBeTruthy();
+    const switcher = screen.getByRole('button', { name: 'Konto wechseln' });
+    expect(within(switcher).getByText('Muster AG')).toBeTruthy();
+    expect(within(switcher).getByText('Inhaber')).toBeTruthy();
+    const nav = screen.getByRole('navigation', { name: 'Hauptnavigation' });
+    expect(within(nav).getByRole('link', { name: 'Inhaberschaft' }).getAttribute('href')).toBe(
+      '/settings/ownership',
+    );
+    expect(within(nav).getByRole('link', { name: 'Übersicht' }).getAttribute('aria-current')).toBe('page');
+  });
+
+  it('announces a scheduled deletion, with a cancel action for the owner only', async () => {
+    const until = '2026-12-12T10:00:00Z';
+    renderShell([account('a1', 'Muster AG', { availableUntil: until })], 'a1');
+    expect(await screen.findByText('Dieses Konto wird nach dem 12. Dezember 2026 gelöscht.')).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Löschung abbrechen' })).toBeTruthy();
+  });
+
+  it('hides the cancel action from members who do not own the account', async () => {
+    const until = '2026-12-12T10:00:00Z';
+    renderShell(
+      [account('a1', 'Muster AG', { availableUntil: until, accountRole: 'ADMIN', isOwner: false })],
+      'a1',
+    );
+    await screen.findByText('Dieses Konto wird nach dem 12. Dezember 2026 gelöscht.');
+    expect(screen.queryByRole('button', { name: 'Löschung abbrechen' })).toBeNull();
+    const nav = screen.getByRole('navigation', { name: 'Hauptnavigation' });
+    expect(within(nav).queryByRole('link', { name: 'Inhaberschaft' })).toBeNull();
+  });
+
+  it('offers to answer a pending invitation', async () => {
+    renderShell(
+      [
+        account('p1', 'Beispiel GmbH', {
+          accountRole: 'EMPLOYEE',
+          isOwner: false,
+          invitationStatus: 'PENDING',
+        }),
+      ],
+      'p1',
+    );
+    expect(await screen.findByText('Sie wurden zum Konto «Beispiel GmbH» eingeladen.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Annehmen' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Ablehnen' })).toBeTruthy();
+  });
+});
