@@ -7,6 +7,25 @@ import { test as base, expect, type Page } from '@playwright/test';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DEMO_PASSWORD = 'Portal-Demo-2026';
 
+/** Demo logins and fixed account ids (apps/server/src/db/demo-users.ts; copied: e2e is its own TS project). */
+export const DEMO = {
+  owner: { email: 'owner@example.com', name: 'Olivia Owner' },
+  admin: { email: 'admin@example.com', name: 'Adrian Admin' },
+  employee: { email: 'employee@example.com', name: 'Emma Employee' },
+  coach: { email: 'coach@example.com', name: 'Conrad Coach' },
+  inhaber: { email: 'inhaber@example.com', name: 'Isabelle Inhaber' },
+  newowner: { email: 'newowner@example.com', name: 'Nora Neu' },
+  fresh: { email: 'fresh@example.com', name: 'Felix Frisch' },
+  unverified: { email: 'unverified@example.com', name: 'Uma Unverified' },
+  agent: { email: 'agent@example.com', name: 'Aaron Agent' },
+} as const;
+
+export const DEMO_ACCOUNTS = {
+  muster: { uuid: '6f1c2b1e-0002-4000-8000-000000000001', name: 'Muster AG' },
+  beispiel: { uuid: '6f1c2b1e-0002-4000-8000-000000000002', name: 'Beispiel GmbH' },
+  neu: { uuid: '6f1c2b1e-0002-4000-8000-000000000003', name: 'Neu Sàrl' },
+} as const;
+
 export interface PortalServer {
   url: string;
   /** Mails the embedded provider sent (the demo outbox). */
@@ -79,6 +98,14 @@ export async function fillLogin(page: Page, email: string, password = DEMO_PASSW
   await page.locator('#username').fill(email);
   await page.locator('#password').fill(password);
   await page.locator('#kc-login').click();
+}
+
+/** The embedded provider's login form is showing (its pages live under /realms/portal on the portal's origin). */
+export async function expectLoginPage(page: Page, server: PortalServer): Promise<void> {
+  await expect(page.locator('#username')).toBeVisible();
+  const url = new URL(page.url());
+  expect(url.origin).toBe(server.url);
+  expect(url.pathname).toMatch(/^\/realms\/portal\//);
 }
 
 /** Opens `path` in the portal and signs in as `email`, ending on the portal page. */

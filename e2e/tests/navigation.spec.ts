@@ -1,0 +1,112 @@
+import { DEMO, DEMO_ACCOUNTS, expect, signIn, test } from '../fixtures.ts';
+import type { Page } from '@playwright/test';
+
+// Navigation rules of SPEC §4 for the demo users. Journeys that change a user's state use a user of their own:
+// fresh@ (creates an account) and newowner@ (accepts the terms) appear nowhere else in the suite.
+
+const h1 = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
+const accountSwitcher = (page: Page) => page.getByRole('button', { name: 'Konto wechseln' });
+
+/** Where the guard sent the browser: path and query, without the origin. */
+function location(page: Page): string {
+  const url = new URL(page.url());
+  return url.pathname + url.search;
+}
+
+test('fresh@ lands on onboarding and creates an account', async ({ page, server }) => {
+  await signIn(page, server, DEMO.fresh.email, '/');
+  await page.waitForURL(`${server.url}/onboarding`);
+  await expect(h1(page, `Willkommen, ${DEMO.fresh.name}`)).toBeVisible();
+  await expect(accountSwitcher(page)).toHaveText(/Kein Konto/);
+
+  const form = page.getByRole('form', { name: 'Konto erstellen' });
+  await form.getByLabel('Firmenname').fill('Frisch Bau AG');
+  await form.getByRole('button', { name: 'Konto erstellen' }).click();
+
+  // The creator owns the new account, and an owner accepts the terms before working in it.
+  await page.waitForURL((url) => url.pathname === '/accept-agb');
+  await expect(page.getByText('Das Konto Frisch Bau AG wurde erstellt.')).toBeVisible();
+  await expect(accountSwitcher(page)).toHaveText(/Frisch Bau AG.*Inhaber/);
+  const stored = await page.evaluate(() => sessionStorage.getItem('accountUuid'));
+  expect(stored).toMatch(/^[0-9a-f-]{36}$/);
+
+  // Onboarding is refused now that the user has an account.
+  await page.goto('/onboarding');
+  await page.waitForURL((url) => url.pathname !== '/onboarding');
+  expect(new URL(page.url()).pathname).toBe('/accept-agb');
+});
+
+test('newowner@ is sent to accept the terms and then reaches the dashboard', async ({ page, server }) => {
+  await signIn(page, server, DEMO.newowner.email, '/');
+  await page.waitForURL((url) => url.pathname === '/accept-agb');
+  await expect(h1(page, 'AGB und Datenschutz akzeptieren')).toBeVisible();
+  await expect(page.getByText(DEMO_ACCOUNTS.neu.name, { exact: false }).first()).toBeVisible();
+
+  await page.getByRole('checkbox', { name: /Allgemeinen Geschäftsbedingungen/ }).check();
+  await page.getByRole('checkbox', { name: /Datenschutzerklärung/ }).check();
+  await page.getByRole('button', { name: 'Akzeptieren und weiter' }).click();
+
+  await page.waitForURL(`${server.url}/`);
+  await expect(h1(page, `Willkommen, ${DEMO.newowner.name}`)).toBeVisible();
+  const card = page.getByRole('region', { name: DEMO_ACCOUNTS.neu.name });
+  await expect(card).toContainText('Akzeptiert');
+
+  // Stored on the server: a reload does not ask again.
+  await page.reload();
+  await expect(h1(page, `Willkommen, ${DEMO.newowner.name}`)).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe('/');
+});
+
+test('employee@ opening admin pages lands on the dashboard', async ({ page, server }) => {
+  await signIn(page, server, DEMO.employee.email, '/billing');
+  await page.waitForURL(`${server.url}/`);
+  await expect(h1(page, `Willkommen, ${DEMO.employee.name}`)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Rechnungen' })).toHaveCount(0);
+
+  await page.goto('/settings/company-profile');
+  await page.waitForURL(`${server.url}/`);
+  await expect(h1(page, `Willkommen, ${DEMO.employee.name}`)).toBeVisible();
+});
+
+test('admin@ reaches billing but not ownership', async ({ page, server }) => {
+  await signIn(page, server, DEMO.admin.email, '/billing');
+  await expect(h1(page, 'Rechnungen')).toBeVisible();
+  expect(location(page)).toBe('/billing');
+  await expect(page).toHaveTitle('Rechnungen | Portal');
+
+  await page.goto('/settings/ownership');
+  await page.waitForURL(`${server.url}/`);
+  await expect(h1(page, `Willkommen, ${DEMO.admin.name}`)).toBeVisible();
+});
+
+test('owner@ reaches ownership', async ({ page, server }) => {
+  await signIn(page, server, DEMO.owner.email, '/settings/ownership');
+  await expect(h1(page, 'Inhaberschaft')).toBeVisible();
+  expect(location(page)).toBe('/settings/ownership');
+});
+
+test('an unknown path shows the 404 page with that path', async ({ page, server }) => {
+  await signIn(page, server, DEMO.admin.email, '/no/such/page?x=1');
+  await page.waitForURL((url) => url.pathname === '/404');
+  expect(new URL(page.url()).searchParams.get('path')).toBe('/no/such/page?x=1');
+  await expect(h1(page, 'Seite nicht gefunden')).toBeVisible();
+  await expect(page.locator('main code')).toHaveText('/no/such/page?x=1');
+
+  await page.getByRole('link', { name: 'Zum Dashboard' }).click();
+  await page.waitForURL(`${server.url}/`);
+  await expect(h1(page, `Willkommen, ${DEMO.admin.name}`)).toBeVisible();
+});
+
+test('?uuid= selects that account', async ({ page, server }) => {
+  const beispiel = DEMO_ACCOUNTS.beispiel;
+  await signIn(page, server, DEMO.owner.email, `/?uuid=${beispiel.uuid}`);
+  await expect(h1(page, `Willkommen, ${DEMO.owner.name}`)).toBeVisible();
+  await expect(accountSwitcher(page)).toHaveText(/Beispiel GmbH.*Mitarbeiter/);
+  const card = page.getByRole('region', { name: beispiel.name });
+  await expect(card).toContainText('Mitarbeiter');
+  expect(await page.evaluate(() => sessionStorage.getItem('accountUuid'))).toBe(beispiel.uuid);
+
+  // The choice is stored: the root without the query stays in Beispiel GmbH instead of the owned account.
+  await page.goto('/');
+  await expect(accountSwitcher(page)).toHaveText(/Beispiel GmbH/);
+});
