@@ -126,7 +126,7 @@ describe.each(BACKENDS)('identity provider on %s', (backend) => {
       expect(await step1.text()).toContain('<script src="/realms/portal/resources/3p-cookies.js">');
       const css = await fetch(`${idp.base}/realms/portal/resources/login.css`);
       expect(css.headers.get('content-type')).toContain('text/css');
-      expect(await css.text()).toContain('#c62828');
+      expect(await css.text()).toContain('--primary: #d41130');
     });
   });
 
