@@ -121,6 +121,31 @@ export async function signIn(page: Page, server: PortalServer, email: string, pa
   );
 }
 
+/**
+ * Registers a new identity through the provider's registration form (via the SPA's /signup path) and ends
+ * signed in on the portal, on onboarding since a new user has no account.
+ */
+export async function register(
+  page: Page,
+  server: PortalServer,
+  person: { firstName: string; lastName: string; email: string; password?: string },
+): Promise<void> {
+  const password = person.password ?? 'Another-Secret-2026';
+  await page.goto(`${server.url}/signup`);
+  await page.locator('#firstName').fill(person.firstName);
+  await page.locator('#lastName').fill(person.lastName);
+  await page.locator('#email').fill(person.email);
+  await page.locator('#password').fill(password);
+  await page.locator('#password-confirm').fill(password);
+  await page.locator('#kc-register').click();
+  await page.waitForURL(`${server.url}/onboarding`);
+}
+
+/** A unique address for a new registration (the provider refuses one that exists). */
+export function uniqueEmail(prefix: string): string {
+  return `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.org`;
+}
+
 export const test = base.extend<object, { server: PortalServer }>({
   server: [
     // eslint-disable-next-line no-empty-pattern

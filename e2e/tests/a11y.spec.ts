@@ -1,0 +1,57 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { DEMO, expect, register, signIn, test, uniqueEmail } from '../fixtures.ts';
+
+// axe-core on the main pages in both themes: no serious or critical violations (WCAG 2.x A/AA rules).
+
+async function expectNoSeriousViolations(page: Page): Promise<void> {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  const serious = violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      targets: violation.nodes.map((node) => node.target.join(' ')),
+    }));
+  expect(serious).toEqual([]);
+}
+
+async function bodyIsDark(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const [r, g, b] = getComputedStyle(document.body)
+      .backgroundColor.match(/\d+(\.\d+)?/g)!
+      .map(Number) as [number, number, number];
+    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255 < 0.2;
+  });
+}
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test.describe(`${colorScheme} theme`, () => {
+    // The default theme is "auto": it follows the system's colour scheme.
+    test.use({ colorScheme });
+
+    test('dashboard and accounts', async ({ page, server }) => {
+      await signIn(page, server, DEMO.owner.email);
+      await expect(
+        page.getByRole('heading', { level: 1, name: `Willkommen, ${DEMO.owner.name}` }),
+      ).toBeVisible();
+      expect(await bodyIsDark(page)).toBe(colorScheme === 'dark');
+      await expectNoSeriousViolations(page);
+
+      await page.getByRole('link', { name: 'Alle Konten' }).click();
+      await expect(page.getByRole('heading', { level: 1, name: 'Konten' })).toBeVisible();
+      await expect(page.getByRole('list', { name: 'Konten' })).toBeVisible();
+      await expectNoSeriousViolations(page);
+    });
+
+    test('onboarding', async ({ page, server }) => {
+      await register(page, server, { firstName: 'Alex', lastName: 'Access', email: uniqueEmail('a11y') });
+      await expect(page.getByRole('heading', { level: 1, name: 'Willkommen, Alex Access' })).toBeVisible();
+      expect(await bodyIsDark(page)).toBe(colorScheme === 'dark');
+      await expectNoSeriousViolations(page);
+    });
+  });
+}

@@ -1,0 +1,154 @@
+import type { Page } from '@playwright/test';
+import { DEMO, expect, expectLoginPage, signIn, test } from '../fixtures.ts';
+
+// The application shell (SPEC §2): toolbars, the inactivity modal, language and theme.
+
+const h1 = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
+
+async function openUserMenu(page: Page, label: string): Promise<void> {
+  await page.getByRole('button', { name: label }).click();
+  await expect(page.getByRole('menu')).toBeVisible();
+}
+
+test('a changed /version.json shows the reload toolbar', async ({ page, server }) => {
+  const firstCheck = page.waitForResponse((response) => new URL(response.url()).pathname === '/version.json');
+  await signIn(page, server, DEMO.admin.email);
+  expect((await firstCheck).ok()).toBe(true);
+  await expect(h1(page, `Willkommen, ${DEMO.admin.name}`)).toBeVisible();
+  // The served version is the built one: no toolbar.
+  await expect(page.getByText('Eine neue Version des Portals ist verfügbar.')).toHaveCount(0);
+
+  await page.route('**/version.json', (route) =>
+    route.fulfill({ json: { data: { version: '2.7.0+next', maintenance: false } } }),
+  );
+  await page.reload();
+  await expect(page.getByText('Eine neue Version des Portals ist verfügbar.')).toBeVisible();
+
+  // The button reloads the page; with the original document back, the toolbar goes away.
+  await page.unroute('**/version.json');
+  const reloaded = page.waitForEvent('load');
+  await page.getByRole('button', { name: 'Neu laden' }).click();
+  await reloaded;
+  await expect(h1(page, `Willkommen, ${DEMO.admin.name}`)).toBeVisible();
+  await expect(page.getByText('Eine neue Version des Portals ist verfügbar.')).toHaveCount(0);
+});
+
+test('after 30 idle minutes a countdown runs, then the session ends with a Login button', async ({
+  page,
+  server,
+}) => {
+  await page.clock.install();
+  await signIn(page, server, DEMO.employee.email);
+  await expect(h1(page, `Willkommen, ${DEMO.employee.name}`)).toBeVisible();
+
+  await page.clock.fastForward('29:50');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  await page.clock.fastForward('00:15');
+  const dialog = page.getByRole('dialog', { name: 'Sie werden wegen Inaktivität abgemeldet' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText(/Sie werden in \d+ Sekunden abgemeldet\./);
+  await expect(dialog.getByRole('button', { name: 'Angemeldet bleiben' })).toBeVisible();
+  // Not dismissible by Escape.
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeVisible();
+
+  await page.clock.fastForward('01:00');
+  const ended = page.getByRole('dialog', { name: 'Abgemeldet' });
+  await expect(ended).toContainText('Sie wurden aus Sicherheitsgründen abgemeldet.');
+  await expect.poll(() => page.evaluate(() => sessionStorage.getItem('kc-token'))).toBeNull();
+
+  // Login asks for the password again, then returns to the page.
+  await ended.getByRole('button', { name: 'Anmelden' }).click();
+  await expectLoginPage(page, server);
+});
+
+test('"Stay logged in" keeps the session', async ({ page, server }) => {
+  await page.clock.install();
+  await signIn(page, server, DEMO.employee.email, '/inbox');
+  await expect(h1(page, 'Posteingang')).toBeVisible();
+
+  await page.clock.fastForward('30:05');
+  const dialog = page.getByRole('dialog', { name: 'Sie werden wegen Inaktivität abgemeldet' });
+  await dialog.getByRole('button', { name: 'Angemeldet bleiben' }).click();
+  await expect(dialog).toHaveCount(0);
+
+  await page.clock.fastForward('01:30');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  expect(await page.evaluate(() => sessionStorage.getItem('kc-token'))).toBeTruthy();
+});
+
+test('switching to French applies at once and persists for the user', async ({ browser, page, server }) => {
+  // coach@ is used by no other journey: the language is saved on the user.
+  await signIn(page, server, DEMO.coach.email);
+  await expect(h1(page, `Willkommen, ${DEMO.coach.name}`)).toBeVisible();
+  await openUserMenu(page, `Benutzermenü von ${DEMO.coach.name}`);
+  const saved = page.waitForResponse(
+    (response) => response.url().endsWith('/api/users/v1/me') && response.request().method() === 'PATCH',
+  );
+  await page.getByRole('menuitemradio', { name: 'Français' }).click();
+  await expect(h1(page, `Bienvenue, ${DEMO.coach.name}`)).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
+  expect((await saved).ok()).toBe(true);
+
+  await page.reload();
+  await expect(h1(page, `Bienvenue, ${DEMO.coach.name}`)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Tableau de bord' })).toBeVisible();
+
+  // A new browser without anything stored locally: the language comes from the user.
+  const context = await browser.newContext({ baseURL: server.url, locale: 'de-DE' });
+  try {
+    const other = await context.newPage();
+    await signIn(other, server, DEMO.coach.email);
+    await expect(h1(other, `Bienvenue, ${DEMO.coach.name}`)).toBeVisible();
+    await expect(other.locator('html')).toHaveAttribute('lang', 'fr');
+  } finally {
+    await context.close();
+  }
+});
+
+test('the dark theme renders dark and is remembered', async ({ page, server }) => {
+  await signIn(page, server, DEMO.admin.email);
+  await expect(h1(page, `Willkommen, ${DEMO.admin.name}`)).toBeVisible();
+  const bodyLuminance = () =>
+    page.evaluate(() => {
+      const [r, g, b] = getComputedStyle(document.body)
+        .backgroundColor.match(/\d+(\.\d+)?/g)!
+        .map(Number) as [number, number, number];
+      return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+    });
+  expect(await bodyLuminance()).toBeGreaterThan(0.8);
+
+  await openUserMenu(page, `Benutzermenü von ${DEMO.admin.name}`);
+  await page.getByRole('menuitemradio', { name: 'Dunkel' }).click();
+  await expect.poll(bodyLuminance).toBeLessThan(0.2);
+  expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark');
+
+  await page.keyboard.press('Escape');
+  await page.reload();
+  await expect(h1(page, `Willkommen, ${DEMO.admin.name}`)).toBeVisible();
+  expect(await bodyLuminance()).toBeLessThan(0.2);
+});
+
+test('unverified@ sees the verification toolbar with the provider link', async ({ page, server }) => {
+  await signIn(page, server, DEMO.unverified.email);
+  await expect(h1(page, `Welcome, ${DEMO.unverified.name}`)).toBeVisible();
+  await expect(page.getByText('Please verify your email address.')).toBeVisible();
+  const verify = page.getByRole('link', { name: 'Verify' });
+  await expect(verify).toHaveAttribute('href', /kc_action=VERIFY_EMAIL/);
+  const href = new URL((await verify.getAttribute('href'))!, server.url);
+  expect(href.origin).toBe(server.url);
+  expect(href.pathname).toBe('/realms/portal/protocol/openid-connect/auth');
+  expect(href.searchParams.get('kc_locale')).toBe('en');
+
+  // A verified user does not see it.
+  const other = await page.context().browser()!.newContext({ baseURL: server.url });
+  try {
+    const verifiedPage = await other.newPage();
+    await signIn(verifiedPage, server, DEMO.admin.email);
+    await expect(h1(verifiedPage, `Willkommen, ${DEMO.admin.name}`)).toBeVisible();
+    await expect(verifiedPage.getByText('Bitte bestätigen Sie Ihre E-Mail-Adresse.')).toHaveCount(0);
+  } finally {
+    await other.close();
+  }
+});
