@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -7,8 +7,9 @@ import { purgeExpired } from './adapter.ts';
 import { BruteForceGuard } from './brute-force.ts';
 import { registerInteractionRoutes } from './interactions.ts';
 import { loadSecrets } from './keys.ts';
-import { createProvider, IDP_CSP } from './provider.ts';
+import { createProvider, IDP_CSP, ROUTES } from './provider.ts';
 import { registerKeycloakRoutes } from './routes.ts';
+import { logoutByRefreshToken, logoutPreflight } from './token-logout.ts';
 import { REALM_PATH } from './views.ts';
 
 export { getPublicJwks } from './keys.ts';
@@ -36,6 +37,23 @@ export async function registerIdentityProvider(
   const provider = createProvider({ config, db, secrets, log: app.log });
   const guard = new BruteForceGuard(db, config.idp.bruteForce);
 
+  const callback = provider.callback();
+  /** Hands a request to oidc-provider: reply hijacked, prefix stripped, `originalUrl` kept for its own URLs. */
+  const toProvider = (request: FastifyRequest, reply: FastifyReply, parsedBody?: unknown) => {
+    reply.hijack();
+    const raw = request.raw as IncomingMessage & { originalUrl?: string; body?: unknown };
+    raw.originalUrl = raw.url;
+    raw.url = raw.url!.slice(REALM_PATH.length) || '/';
+    // A body Fastify has read already: the provider takes it from `req.body` (it warns about that once).
+    if (parsedBody !== undefined) raw.body = parsedBody;
+    const res = reply.raw;
+    res.setHeader('content-security-policy', IDP_CSP);
+    res.setHeader('x-content-type-options', 'nosniff');
+    res.setHeader('referrer-policy', 'no-referrer');
+    void callback(raw, res);
+    return reply;
+  };
+
   // Our own pages and Keycloak-only endpoints: form bodies parsed here.
   await app.register(async (scope) => {
     if (!scope.hasContentTypeParser('application/x-www-form-urlencoded')) {
@@ -47,23 +65,28 @@ export async function registerIdentityProvider(
     }
     registerKeycloakRoutes(scope, { config, db, secrets });
     registerInteractionRoutes(scope, { provider, config, db, mailer, guard });
+
+    // Logout with a refresh token (Keycloak's call without a browser redirect) is ours; any other post stays the
+    // provider's (which takes RP-initiated logout by GET only, as enableHttpPostMethods is off).
+    const logoutPath = `${REALM_PATH}${ROUTES.end_session}`;
+    const clientOrigins = new Set([new URL(config.publicUrl).origin]);
+    scope.post(logoutPath, async (request, reply) => {
+      const form = request.body;
+      const isForm = request.headers['content-type']?.startsWith('application/x-www-form-urlencoded');
+      if (isForm && typeof form === 'object' && form !== null && 'refresh_token' in form) {
+        return logoutByRefreshToken({ provider, db }, request, reply, form as Record<string, unknown>);
+      }
+      return toProvider(request, reply, form ?? {});
+    });
+    scope.options(logoutPath, async (request, reply) => logoutPreflight(clientOrigins, request, reply));
   });
 
   // Everything else under the realm goes to oidc-provider, untouched: it reads the raw body itself.
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
-    const callback = provider.callback();
     scope.all(`${REALM_PATH}/*`, (request, reply) => {
-      reply.hijack();
-      const raw = request.raw as IncomingMessage & { originalUrl?: string };
-      raw.originalUrl = raw.url;
-      raw.url = raw.url!.slice(REALM_PATH.length) || '/';
-      const res = reply.raw;
-      res.setHeader('content-security-policy', IDP_CSP);
-      res.setHeader('x-content-type-options', 'nosniff');
-      res.setHeader('referrer-policy', 'no-referrer');
-      void callback(raw, res);
+      toProvider(request, reply);
     });
   });
 

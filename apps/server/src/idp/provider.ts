@@ -77,6 +77,14 @@ export async function revokeGrant(db: Db, grantId: string): Promise<void> {
   await db.query(`delete from idp_payloads where grant_id = $1 or (model = 'Grant' and id = $1)`, [grantId]);
 }
 
+/** Ends an SSO session: revokes the grants of every client signed in through it, then destroys it. */
+export async function endSession(db: Db, session: InstanceType<Provider['Session']>): Promise<void> {
+  for (const authorization of Object.values(session.authorizations ?? {})) {
+    if (authorization.grantId) await revokeGrant(db, authorization.grantId);
+  }
+  await session.destroy();
+}
+
 function localeOf(ctx: KoaContextWithOIDC) {
   let params: Record<string, unknown> | undefined;
   try {
@@ -123,10 +131,7 @@ export function createProvider({ config, db, secrets, log }: ProviderDeps): Prov
   async function logoutNow(ctx: KoaContextWithOIDC) {
     const session = ctx.oidc.session!;
     const params = ctx.oidc.params ?? {};
-    for (const authorization of Object.values(session.authorizations ?? {})) {
-      if (authorization.grantId) await revokeGrant(db, authorization.grantId);
-    }
-    await session.destroy();
+    await endSession(db, session);
     ctx.oidc.cookies.set(provider.cookieName('session'), null, configuration.cookies!.long);
     const target =
       typeof params.post_logout_redirect_uri === 'string'
