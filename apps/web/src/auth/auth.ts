@@ -26,17 +26,29 @@ function store(kc: Keycloak): void {
   writeTokens({ token: kc.token, refreshToken: kc.refreshToken, idToken: kc.idToken });
 }
 
-function revoke(refreshToken: string): void {
+/** The provider's logout of the session ended in place, while it runs (a login waits for it). */
+let pendingLogout: Promise<void> | null = null;
+
+/**
+ * Ends the provider's SSO session without leaving the page: Keycloak's logout with the refresh token (decision
+ * 013) ends the session and grant it belongs to. Best effort: the page has forgotten the tokens either way.
+ */
+function endProviderSession(refreshToken: string): void {
   const { oidc } = config();
-  const body = new URLSearchParams({
-    token: refreshToken,
-    token_type_hint: 'refresh_token',
-    client_id: oidc.clientId,
-  });
-  void fetch(`${oidc.url}/realms/${oidc.realm}/protocol/openid-connect/revoke`, {
+  const body = new URLSearchParams({ client_id: oidc.clientId, refresh_token: refreshToken });
+  const request = fetch(`${oidc.url}/realms/${oidc.realm}/protocol/openid-connect/logout`, {
     method: 'POST',
     body,
-  }).catch(() => undefined);
+    // Completes even when the user goes to the login page at once.
+    keepalive: true,
+  }).then(
+    () => undefined,
+    () => undefined,
+  );
+  pendingLogout = request;
+  void request.finally(() => {
+    if (pendingLogout === request) pendingLogout = null;
+  });
 }
 
 function callbackUri(): string {
@@ -55,9 +67,10 @@ export async function startAuth(): Promise<AuthStart> {
   const kc = new Keycloak({ url: oidc.url, realm: oidc.realm, clientId: oidc.clientId });
   client = kc;
   kc.onAuthRefreshSuccess = () => {
-    // A refresh that finished after the session ended in place: revoke what it brought and forget it.
+    // A refresh that finished after the session ended in place (so the logout's token was already used):
+    // end the session with the token it brought, and forget it.
     if (ended && kc.refreshToken) {
-      revoke(kc.refreshToken);
+      endProviderSession(kc.refreshToken);
       kc.clearToken();
       return;
     }
@@ -119,11 +132,15 @@ export function tokenClaims(): Record<string, unknown> {
   return (client?.tokenParsed as Record<string, unknown> | undefined) ?? {};
 }
 
-/** Starts a fresh login that returns to the current page. */
-export async function login(options: { prompt?: 'login' } = {}): Promise<void> {
+/**
+ * Starts a fresh login that returns to the current page. After the session ended in place the provider has no
+ * session any more, so it asks for the password; the logout is awaited first so the two cannot cross.
+ */
+export async function login(): Promise<void> {
   saveRequestedLocation(window.location);
+  await pendingLogout;
   ended = false;
-  await keycloak().login({ redirectUri: callbackUri(), ...options });
+  await keycloak().login({ redirectUri: callbackUri() });
 }
 
 /** Clears the stored tokens and ends the provider session; the provider sends the browser back to the origin. */
@@ -134,8 +151,9 @@ export async function logout(): Promise<void> {
 }
 
 /**
- * Ends the session without leaving the page (inactivity): tokens are cleared and the refresh token is revoked
- * at the provider, so nothing can continue the session; a later login must re-authenticate (prompt=login).
+ * Ends the session without leaving the page (inactivity, SPEC-DECISIONS 26): the tokens are cleared and the
+ * provider's session is ended with the refresh token, so nothing can continue it and a later login asks for
+ * the password.
  */
 export function endSessionInPlace(): void {
   stopRefresh?.();
@@ -144,7 +162,7 @@ export function endSessionInPlace(): void {
   const refreshToken = kc?.refreshToken;
   clearTokens();
   if (!kc || !refreshToken) return;
-  revoke(refreshToken);
+  endProviderSession(refreshToken);
   kc.clearToken();
 }
 

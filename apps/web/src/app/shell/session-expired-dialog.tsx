@@ -32,7 +32,7 @@ export default function SessionExpiredDialog({ phase, onStay }: { phase: IdlePha
       </DialogContent>
       <DialogActions>
         {expired ? (
-          <Button variant="contained" autoFocus onClick={() => void login({ prompt: 'login' })}>
+          <Button variant="contained" autoFocus onClick={() => void login()}>
             {t('shell.login')}
           </Button>
         ) : (
