@@ -8,10 +8,11 @@ import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import Add from '@mui/icons-material/Add';
-import type { Account } from '@portal/contract';
-import { switchAccount, useCurrentAccount, useMyAccounts } from '@/api/session.ts';
+import { STAFF_USER_ROLES, type Account } from '@portal/contract';
+import { switchAccount, useCurrentAccount, useMe, useMyAccounts } from '@/api/session.ts';
 import { Page } from '@/ui/page.tsx';
 import { AccountStatus } from './account-status.tsx';
+import { OpenAccountForm } from './open-account-form.tsx';
 
 function AccountAction({ account, current }: { account: Account; current: boolean }) {
   const { t } = useTranslation();
@@ -35,9 +36,13 @@ function AccountAction({ account, current }: { account: Account; current: boolea
   );
 }
 
-/** /accounts: every account the user belongs to, with role and status; switch to one or create a new one. */
+/**
+ * /accounts: every account the user belongs to, with role and status; switch to one or create a new one. Staff
+ * land here without accounts of their own and open customers' accounts by ID.
+ */
 export default function AccountsPage() {
   const { t, i18n } = useTranslation();
+  const staff = STAFF_USER_ROLES.includes(useMe().userRole);
   const accounts = useMyAccounts();
   const current = useCurrentAccount();
   const regions = new Intl.DisplayNames([i18n.resolvedLanguage ?? 'de'], { type: 'region' });
@@ -52,9 +57,10 @@ export default function AccountsPage() {
       }
     >
       <Typography sx={{ mb: 3, color: 'text.secondary' }}>{t('accounts.intro')}</Typography>
+      {staff && <OpenAccountForm />}
       {accounts.length === 0 ? (
         <Alert severity="info">
-          {t('accounts.empty')} {t('accounts.emptyHint')}
+          {t('accounts.empty')} {staff ? t('accounts.staffEmptyHint') : t('accounts.emptyHint')}
         </Alert>
       ) : (
         <Paper variant="outlined">

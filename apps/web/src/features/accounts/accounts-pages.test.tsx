@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { usersRoutes, type Account } from '@portal/contract';
+import { usersRoutes, type Account, type User, type UserRole } from '@portal/contract';
 import type * as ClientModule from '@/api/client.ts';
 import { renderPage } from '@/forms/test-render.tsx';
 import { toast } from '@/ui/toast-store.ts';
@@ -14,9 +14,19 @@ vi.mock('@/api/client.ts', async (original) => ({
   apiRequest: (...args: unknown[]) => apiRequest(...args),
 }));
 let accounts: Account[] = [];
+let userRole: UserRole = 'STANDARD';
 const switchAccount = vi.fn();
 const invalidateSession = vi.fn(async () => {});
 vi.mock('@/api/session.ts', () => ({
+  useMe: (): User => ({
+    uuid: 'u1',
+    email: 'someone@example.com',
+    name: 'Someone',
+    userRole,
+    language: 'de',
+    emailVerified: true,
+    createdAt: '2026-01-01T00:00:00.000Z',
+  }),
   useMyAccounts: () => accounts,
   useCurrentAccount: () => accounts.find((a) => a.name === 'Muster AG') ?? null,
   switchAccount: (uuid: string) => switchAccount(uuid),
@@ -49,10 +59,12 @@ beforeEach(() => {
     account('Beispiel GmbH', { country: 'DE', availableUntil: '2026-12-12T10:00:00.000Z' }),
     account('Neu Sàrl', { invitationStatus: 'PENDING', accountRole: 'ADMIN' }),
   ];
+  userRole = 'STANDARD';
   apiRequest.mockReset();
   switchAccount.mockReset();
   confirm.mockClear();
   vi.spyOn(toast, 'success').mockReturnValue(0);
+  vi.spyOn(toast, 'error').mockReturnValue(0);
 });
 
 describe('accounts page', () => {
@@ -75,6 +87,78 @@ describe('accounts page', () => {
     expect(screen.getAllByRole('button', { name: /wechseln/ })).toHaveLength(1);
     await user.click(screen.getByRole('button', { name: 'Zu Beispiel GmbH wechseln' }));
     expect(switchAccount).toHaveBeenCalledWith(accounts[1]?.uuid);
+    // Only staff open accounts by ID.
+    expect(screen.queryByRole('form', { name: 'Konto per ID öffnen' })).toBeNull();
+  });
+});
+
+describe('accounts page for staff', () => {
+  it.each(['SUPPORT', 'SUPPORT_AGENT', 'SUPPORT_MANAGER', 'PORTAL_ADMIN'] as const)(
+    '%s opens an account by its ID through the guard (/?uuid=)',
+    async (role) => {
+      userRole = role;
+      accounts = [];
+      const user = userEvent.setup();
+      const { router } = await renderPage('/accounts', <AccountsPage />);
+      const form = screen.getByRole('form', { name: 'Konto per ID öffnen' });
+      expect(screen.getByRole('heading', { level: 2, name: 'Konto per ID öffnen' })).toBeTruthy();
+      expect(screen.getByText(/Kundenkonten öffnen Sie mit ihrer ID\./)).toBeTruthy();
+      const field = within(form).getByRole('textbox', { name: 'Konto-ID' });
+      expect((field as HTMLInputElement).required).toBe(true);
+
+      await user.type(field, ' 6F1C2B1E-0002-4000-8000-000000000002 ');
+      await user.click(within(form).getByRole('button', { name: 'Konto öffnen' }));
+      await waitFor(() =>
+        expect(router.state.location.search).toBe('?uuid=6f1c2b1e-0002-4000-8000-000000000002'),
+      );
+      expect(router.state.location.pathname).toBe('/');
+    },
+  );
+
+  it('checks the ID with the form rules: required, then a UUID, on blur and on submit', async () => {
+    userRole = 'SUPPORT_AGENT';
+    const user = userEvent.setup();
+    const { router } = await renderPage('/accounts', <AccountsPage />);
+    const field = screen.getByRole('textbox', { name: 'Konto-ID' });
+    const submit = screen.getByRole('button', { name: 'Konto öffnen' });
+
+    await user.click(submit);
+    expect(await screen.findByText('Dieses Feld ist erforderlich')).toBeTruthy();
+    expect(toast.error).toHaveBeenCalledWith('1 Feld ist nicht korrekt');
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+
+    // A name is no ID; a field showing an error is checked again on each change.
+    await user.type(field, 'Muster AG');
+    await user.tab();
+    expect(await screen.findByText('Bitte geben Sie eine gültige Konto-ID ein.')).toBeTruthy();
+    expect(field.getAttribute('aria-describedby')).toBeTruthy();
+    expect(document.getElementById(field.getAttribute('aria-describedby')!)?.textContent).toBe(
+      'Bitte geben Sie eine gültige Konto-ID ein.',
+    );
+    await user.click(submit);
+    expect(router.state.location.pathname).toBe('/accounts');
+
+    await user.clear(field);
+    await user.type(field, '6f1c2b1e-0002-4000-8000-000000000003');
+    await waitFor(() => expect(screen.queryByText('Bitte geben Sie eine gültige Konto-ID ein.')).toBeNull());
+    await user.keyboard('{Enter}');
+    await waitFor(() =>
+      expect(router.state.location.search).toBe('?uuid=6f1c2b1e-0002-4000-8000-000000000003'),
+    );
+  });
+
+  it('speaks English, French and Italian too', async () => {
+    userRole = 'SUPPORT';
+    for (const [lng, title, label] of [
+      ['en', 'Open an account by ID', 'Account ID'],
+      ['fr', 'Ouvrir un compte par son ID', 'ID du compte'],
+      ['it', 'Apri un account tramite ID', 'ID dell’account'],
+    ] as const) {
+      const { unmount } = await renderPage('/accounts', <AccountsPage />, { lng });
+      const form = screen.getByRole('form', { name: title });
+      expect(within(form).getByRole('textbox', { name: label })).toBeTruthy();
+      unmount();
+    }
   });
 });
 

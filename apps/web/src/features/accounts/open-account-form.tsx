@@ -1,0 +1,57 @@
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { FormTextField, RuleForm, useRuleForm, type RuleFunction } from '@/forms/index.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface OpenAccountValues {
+  accountId: string;
+}
+
+/**
+ * Staff open any account by its ID (SPEC-DECISIONS 10): `/?uuid=<id>` lets the guard load it with account role
+ * SUPPORT, and the server audits the access. An ID the guard cannot load ends as any such link does.
+ */
+export function OpenAccountForm() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const form = useRuleForm<OpenAccountValues>({ defaultValues: { accountId: '' } });
+  const isUuid: RuleFunction = (value) => UUID.test(String(value).trim()) || t('accounts.openById.invalid');
+
+  const onSubmit = async ({ accountId }: OpenAccountValues) => {
+    await navigate(`/?uuid=${encodeURIComponent(accountId.trim().toLowerCase())}`);
+  };
+
+  return (
+    <Paper variant="outlined" sx={{ p: 2, mb: 3 }}>
+      <Typography variant="h6" component="h2">
+        {t('accounts.openById.title')}
+      </Typography>
+      <Typography variant="body2" sx={{ color: 'text.secondary', mb: 2 }}>
+        {t('accounts.openById.intro')}
+      </Typography>
+      {/* The form is the landmark, named like its heading. */}
+      <RuleForm form={form} onSubmit={onSubmit} aria-label={t('accounts.openById.title')}>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: 'flex-start' }}>
+          <FormTextField
+            name="accountId"
+            label={t('accounts.openById.label')}
+            rules={['required', isUuid]}
+            helperText={t('accounts.openById.example')}
+            autoComplete="off"
+            size="small"
+            sx={{ flex: '1 1 auto', width: '100%', maxWidth: 420 }}
+            slotProps={{ htmlInput: { spellCheck: false, maxLength: 64 } }}
+          />
+          <Button type="submit" variant="contained" sx={{ flexShrink: 0, mt: { sm: '2px' } }}>
+            {t('accounts.openById.submit')}
+          </Button>
+        </Stack>
+      </RuleForm>
+    </Paper>
+  );
+}
