@@ -92,7 +92,7 @@ test('an unknown path shows the 404 page with that path', async ({ page, server 
   await expect(h1(page, 'Seite nicht gefunden')).toBeVisible();
   await expect(page.locator('main code')).toHaveText('/no/such/page?x=1');
 
-  await page.getByRole('link', { name: 'Zum Dashboard' }).click();
+  await page.getByRole('main').getByRole('link', { name: 'Zur Übersicht' }).click();
   await page.waitForURL(`${server.url}/`);
   await expect(h1(page, `Willkommen, ${DEMO.admin.name}`)).toBeVisible();
 });

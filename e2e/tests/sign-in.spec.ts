@@ -23,7 +23,7 @@ test('a deep link survives sign-in; reload keeps the session; sign-out ends it',
   await expect(page.getByRole('heading', { level: 1, name: 'Posteingang' })).toBeVisible();
   expect(await page.evaluate(() => sessionStorage.getItem('requestedLocation'))).toBeNull();
 
-  await page.getByRole('link', { name: 'Übersicht' }).click();
+  await page.getByRole('navigation').getByRole('link', { name: 'Übersicht', exact: true }).click();
   await page.waitForURL(`${server.url}/`);
   await expect(page.getByRole('heading', { level: 1, name: `Willkommen, ${DEMO.owner.name}` })).toBeVisible();
 
