@@ -47,6 +47,12 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectNoSeriousViolations(page);
     });
 
+    test('provider login page', async ({ page, server }) => {
+      await page.goto(`${server.url}/`);
+      await expect(page.locator('#username')).toBeVisible();
+      await expectNoSeriousViolations(page);
+    });
+
     test('onboarding', async ({ page, server }) => {
       await register(page, server, { firstName: 'Alex', lastName: 'Access', email: uniqueEmail('a11y') });
       await expect(page.getByRole('heading', { level: 1, name: 'Willkommen, Alex Access' })).toBeVisible();

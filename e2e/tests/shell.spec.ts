@@ -33,6 +33,46 @@ test('a changed /version.json shows the reload toolbar', async ({ page, server }
   await expect(page.getByText('Eine neue Version des Portals ist verfügbar.')).toHaveCount(0);
 });
 
+test('the maintenance flag leads to /maintenance and back when a later check clears it', async ({
+  page,
+  server,
+}) => {
+  await page.clock.install();
+  await signIn(page, server, DEMO.admin.email, '/inbox');
+  await expect(h1(page, 'Posteingang')).toBeVisible();
+  const served = (await (await page.request.get('/version.json')).json()) as { data: { version: string } };
+  await page.route('**/version.json', (route) =>
+    route.fulfill({ json: { data: { version: served.data.version, maintenance: true } } }),
+  );
+  await page.reload();
+  await page.waitForURL(`${server.url}/maintenance`);
+  await expect(h1(page, 'Wartungsarbeiten')).toBeVisible();
+  await expect(page.getByText('Eine neue Version des Portals ist verfügbar.')).toHaveCount(0);
+
+  // The next poll (every 30 s) finds maintenance over: back to the page the user was on.
+  await page.unroute('**/version.json');
+  const check = page.waitForResponse((response) => new URL(response.url()).pathname === '/version.json');
+  await page.clock.fastForward('00:31');
+  await check;
+  await page.waitForURL(`${server.url}/inbox`, { timeout: 10_000 });
+  await expect(h1(page, 'Posteingang')).toBeVisible();
+});
+
+test('on a small screen the navigation is a drawer', async ({ page, server }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, server, DEMO.admin.email);
+  await expect(h1(page, `Willkommen, ${DEMO.admin.name}`)).toBeVisible();
+  const nav = page.getByRole('navigation', { name: 'Hauptnavigation' });
+  await expect(nav).toBeHidden();
+
+  await page.getByRole('button', { name: 'Navigation öffnen' }).click();
+  await expect(nav).toBeVisible();
+  await nav.getByRole('link', { name: 'Posteingang' }).click();
+  await page.waitForURL(`${server.url}/inbox`);
+  await expect(h1(page, 'Posteingang')).toBeVisible();
+  await expect(nav).toBeHidden();
+});
+
 test('after 30 idle minutes a countdown runs, then the session ends with a Login button', async ({
   page,
   server,
