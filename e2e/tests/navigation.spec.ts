@@ -110,3 +110,29 @@ test('?uuid= selects that account', async ({ page, server }) => {
   await page.goto('/');
   await expect(accountSwitcher(page)).toHaveText(/Beispiel GmbH/);
 });
+
+test('agent@ (staff) is never sent to onboarding and opens any account by ?uuid= as Support', async ({
+  page,
+  server,
+}) => {
+  await signIn(page, server, DEMO.agent.email, '/');
+  await page.waitForURL((url) => url.pathname === '/accounts');
+  await expect(h1(page, 'Konten')).toBeVisible();
+
+  const muster = DEMO_ACCOUNTS.muster;
+  await page.goto(`/?uuid=${muster.uuid}`);
+  await expect(h1(page, `Willkommen, ${DEMO.agent.name}`)).toBeVisible();
+  await expect(accountSwitcher(page)).toHaveText(/Muster AG.*Support/);
+  await expect(page.getByRole('region', { name: muster.name })).toContainText('Support');
+});
+
+test('legacy /v3 links and ncr/lesson?uuid= links land on the right page', async ({ page, server }) => {
+  const muster = DEMO_ACCOUNTS.muster;
+  await signIn(page, server, DEMO.admin.email, '/v3/inbox?filter=unread');
+  await page.waitForURL(`${server.url}/inbox?filter=unread`);
+  await expect(h1(page, 'Posteingang')).toBeVisible();
+
+  await page.goto(`/ncr/lesson?uuid=${muster.uuid}&utm_source=mail`);
+  await page.waitForURL(`${server.url}/ncr/lesson/${muster.uuid}`);
+  await expect(h1(page, 'Lektion')).toBeVisible();
+});
