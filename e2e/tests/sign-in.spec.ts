@@ -110,4 +110,34 @@ test.describe('token refresh', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Konten' })).toBeVisible();
     await expect(page.getByRole('list', { name: 'Konten' }).getByText('Muster AG')).toBeVisible();
   });
+
+  test('a refresh answered 400 clears the token and signs in again', async ({ page }) => {
+    const { url } = shortLived.server;
+    await page.goto(`${url}/inbox`);
+    await fillLogin(page, DEMO.employee.email);
+    await page.waitForURL(`${url}/inbox`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Posteingang' })).toBeVisible();
+
+    let refused = 0;
+    await page.route('**/protocol/openid-connect/token', async (route) => {
+      if (refused === 0 && route.request().postData()?.includes('grant_type=refresh_token')) {
+        refused += 1;
+        await route.fulfill({ status: 400, json: { error: 'invalid_grant' } });
+      } else await route.continue();
+    });
+    // The provider's session is still alive, so the new login returns without asking for the password.
+    const authorize = page.waitForRequest(
+      (request) => request.isNavigationRequest() && new URL(request.url()).pathname === AUTHORIZE,
+      { timeout: 20_000 },
+    );
+    const throughCallback = page.waitForURL((address) => address.pathname === '/oauthcb', {
+      timeout: 20_000,
+    });
+    await authorize;
+    expect(refused).toBe(1);
+    await throughCallback;
+    await page.waitForURL(`${url}/inbox`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Posteingang' })).toBeVisible();
+    expect(await page.evaluate(() => sessionStorage.getItem('kc-token'))).toBeTruthy();
+  });
 });
