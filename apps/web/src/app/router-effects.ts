@@ -29,10 +29,11 @@ export function syncDocumentTitle(router: DataRouter): () => void {
 
 /**
  * Maintenance from the version check (SPEC-DECISIONS 9): on → /maintenance (unless the session ignores it),
- * off again → back to where the user was, or the dashboard.
+ * off again → back to where the user was, or the dashboard. The state at subscription time counts too: the
+ * first check may have answered before the router existed (e.g. a reload of /maintenance after it ended).
  */
 export function followMaintenance(router: DataRouter): () => void {
-  return subscribeVersion(() => {
+  const follow = () => {
     const { maintenance, checked } = getVersionState();
     const { pathname, search } = router.state.location;
     const onMaintenancePage = pathname === '/maintenance';
@@ -44,5 +45,7 @@ export function followMaintenance(router: DataRouter): () => void {
       sessionStorage.removeItem(MAINTENANCE_RETURN_KEY);
       void router.navigate(back, { replace: true });
     }
-  });
+  };
+  follow();
+  return subscribeVersion(follow);
 }
