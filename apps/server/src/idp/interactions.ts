@@ -14,7 +14,7 @@ import {
   type ActionKind,
 } from './action-tokens.ts';
 import type { BruteForceGuard } from './brute-force.ts';
-import { formatWait, pickLocale, translator, type Locale, type Translate } from './i18n.ts';
+import { formatWait, pickLocale, translator, type Locale, type Messages, type Translate } from './i18n.ts';
 import {
   createIdentity,
   EmailTakenError,
@@ -54,6 +54,9 @@ export interface InteractionDeps {
 type Body = Record<string, string | undefined>;
 type Req = FastifyRequest<{ Params: { uid: string }; Querystring: Body; Body: Body | undefined }>;
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
+type RegisterErrors = NonNullable<Parameters<typeof registerPage>[1]['errors']>;
+type ResetErrors = NonNullable<Parameters<typeof resetPage>[1]['errors']>;
+type MessageKey = keyof Messages;
 
 /** A mail link may be requested again only after this many seconds. */
 const MAIL_INTERVAL_SECONDS = 60;
@@ -104,17 +107,64 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: Interactio
   const withLocale = (path: string, locale: Locale) => `${path}?kc_locale=${locale}`;
   const home = (t: Translate) => ({ href: `${config.publicUrl}/`, text: t('continueTo', { product }) });
 
-  function expired(reply: FastifyReply, locale: Locale) {
+  /** A page with one message and a link home. */
+  function notice(
+    reply: FastifyReply,
+    locale: Locale,
+    o: { title: MessageKey; kind: Alert['kind']; text: MessageKey; status?: number },
+  ) {
     const t = translator(locale);
     return sendPage(
       reply,
       messagePage(pageContext(locale), {
-        title: t('errorTitle'),
-        alert: { kind: 'error', text: t('sessionExpired') },
+        title: t(o.title),
+        alert: { kind: o.kind, text: t(o.text) },
         link: home(t),
       }),
-      400,
+      o.status,
     );
+  }
+
+  const expired = (reply: FastifyReply, locale: Locale) =>
+    notice(reply, locale, { title: 'errorTitle', kind: 'error', text: 'sessionExpired', status: 400 });
+
+  /** The identity signed in on this interaction (after login, before the flow is finished). */
+  const sessionIdentity = (interaction: Interaction) =>
+    interaction.session?.accountId ? findIdentityById(db, interaction.session.accountId) : undefined;
+
+  /** Too short or too long: the error to show at the password field, if any. */
+  function passwordError(t: Translate, password: string): string | undefined {
+    if (password.length < PASSWORD_MIN_LENGTH) return t('passwordTooShort', { min: PASSWORD_MIN_LENGTH });
+    if (password.length > PASSWORD_MAX_LENGTH) return t('passwordTooLong', { max: PASSWORD_MAX_LENGTH });
+    return undefined;
+  }
+
+  /**
+   * A page of the pending interaction `uid`: without it (gone, or another one in this browser), from another
+   * origin (POST) or at another prompt than `prompt`, the answer is the expired page.
+   */
+  function interactionRoute(
+    method: 'GET' | 'POST',
+    page: string,
+    handle: (req: Req, reply: FastifyReply, interaction: Interaction, locale: Locale) => Promise<unknown>,
+    prompt?: string,
+  ) {
+    app.route({
+      method,
+      url: `${REALM_PATH}/login-actions/:uid${page}`,
+      handler: async (request, reply) => {
+        const req = request as Req;
+        const interaction = await interactionFor(req, reply);
+        if (
+          !interaction ||
+          (method === 'POST' && foreignOrigin(req)) ||
+          (prompt && interaction.prompt.name !== prompt)
+        ) {
+          return expired(reply, localeFor(req));
+        }
+        return handle(req, reply, interaction, localeFor(req, interaction));
+      },
+    });
   }
 
   async function finish(request: Req, reply: FastifyReply, result: InteractionResults) {
@@ -181,7 +231,7 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: Interactio
     locale: Locale,
     extra: {
       values?: RegisterValues;
-      errors?: Parameters<typeof registerPage>[1]['errors'];
+      errors?: RegisterErrors;
       status?: number;
     } = {},
   ) {
@@ -199,10 +249,28 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: Interactio
     );
   }
 
+  function renderForgot(
+    reply: FastifyReply,
+    interaction: Interaction,
+    locale: Locale,
+    extra: { email?: string; alert?: Alert; sent?: boolean; status?: number } = {},
+  ) {
+    const base = interactionPath(interaction.uid);
+    return sendPage(
+      reply,
+      forgotPage(pageContext(locale, `${base}/forgot`), {
+        action: `${base}/forgot`,
+        loginUrl: withLocale(`${base}/login`, locale),
+        email: extra.email,
+        alert: extra.alert,
+        sent: extra.sent,
+      }),
+      extra.status,
+    );
+  }
+
   async function renderVerify(reply: FastifyReply, interaction: Interaction, locale: Locale, alert?: Alert) {
-    const identity = interaction.session?.accountId
-      ? await findIdentityById(db, interaction.session.accountId)
-      : undefined;
+    const identity = await sessionIdentity(interaction);
     if (!identity) return expired(reply, locale);
     const base = interactionPath(interaction.uid);
     return sendPage(
@@ -216,16 +284,28 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: Interactio
     );
   }
 
+  function renderReset(reply: FastifyReply, uid: string, locale: Locale, key: string, errors?: ResetErrors) {
+    return sendPage(
+      reply,
+      resetPage(pageContext(locale), {
+        action: `${interactionPath(uid)}/reset`,
+        key,
+        errors,
+        passwordMin: PASSWORD_MIN_LENGTH,
+      }),
+      errors ? 400 : 200,
+    );
+  }
+
   /** First-party client only: grant what the consent prompt misses, without asking (no consent page). */
-  async function autoConsent(request: Req, reply: FastifyReply, interaction: Interaction) {
+  async function autoConsent(request: Req, reply: FastifyReply, interaction: Interaction, locale: Locale) {
     const { accountId } = interaction.session ?? {};
     const clientId = String(interaction.params.client_id);
-    if (!accountId || clientId !== config.oidc.clientId)
-      return expired(reply, localeFor(request, interaction));
+    if (!accountId || clientId !== config.oidc.clientId) return expired(reply, locale);
     const grant = interaction.grantId
       ? await provider.Grant.find(interaction.grantId)
       : new provider.Grant({ accountId, clientId });
-    if (!grant) return expired(reply, localeFor(request, interaction));
+    if (!grant) return expired(reply, locale);
     const details = interaction.prompt.details as {
       missingOIDCScope?: string[];
       missingOIDCClaims?: string[];
@@ -239,255 +319,167 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: Interactio
     return finish(request, reply, { consent: { grantId: await grant.save() } });
   }
 
-  app.get<{ Params: { uid: string }; Querystring: Body }>(
-    '/realms/portal/login-actions/:uid',
-    async (request, reply) => {
-      const req = request as Req;
-      const interaction = await interactionFor(req, reply);
-      if (!interaction) return expired(reply, localeFor(req));
-      const locale = localeFor(req, interaction);
-      switch (interaction.prompt.name) {
-        case 'create':
-          return renderRegister(reply, interaction, locale);
-        case 'verify_email': {
-          const identity = interaction.session?.accountId
-            ? await findIdentityById(db, interaction.session.accountId)
-            : undefined;
-          if (identity && !(await sentRecently(db, 'verify-email', identity.id, MAIL_INTERVAL_SECONDS))) {
-            await sendActionMail('verify-email', identity, interaction.uid);
-          }
-          return renderVerify(reply, interaction, locale);
+  interactionRoute('GET', '', async (req, reply, interaction, locale) => {
+    switch (interaction.prompt.name) {
+      case 'create':
+        return renderRegister(reply, interaction, locale);
+      case 'verify_email': {
+        const identity = await sessionIdentity(interaction);
+        if (identity && !(await sentRecently(db, 'verify-email', identity.id, MAIL_INTERVAL_SECONDS))) {
+          await sendActionMail('verify-email', identity, interaction.uid);
         }
-        case 'consent':
-          return autoConsent(req, reply, interaction);
-        default:
-          return renderLogin(reply, interaction, locale);
+        return renderVerify(reply, interaction, locale);
       }
-    },
-  );
+      case 'consent':
+        return autoConsent(req, reply, interaction, locale);
+      default:
+        return renderLogin(reply, interaction, locale);
+    }
+  });
 
   // --- login ---------------------------------------------------------------------------------------------
 
-  app.get<{ Params: { uid: string }; Querystring: Body }>(
-    '/realms/portal/login-actions/:uid/login',
-    async (request, reply) => {
-      const req = request as Req;
-      const interaction = await interactionFor(req, reply);
-      if (!interaction) return expired(reply, localeFor(req));
-      return renderLogin(reply, interaction, localeFor(req, interaction));
-    },
+  interactionRoute('GET', '/login', async (_req, reply, interaction, locale) =>
+    renderLogin(reply, interaction, locale),
   );
 
-  app.post<{ Params: { uid: string }; Body: Body }>(
-    '/realms/portal/login-actions/:uid/login',
-    async (request, reply) => {
-      const req = request as Req;
-      const interaction = await interactionFor(req, reply);
-      if (!interaction || foreignOrigin(req)) return expired(reply, localeFor(req));
-      const locale = localeFor(req, interaction);
-      const t = translator(locale);
-      const username = field(req.body, 'username').trim();
-      const password = field(req.body, 'password');
-      if (!username || !password) {
-        return renderLogin(reply, interaction, locale, {
-          username,
-          alert: { kind: 'error', text: t('invalidCredentials') },
-          status: 400,
-        });
-      }
-      const lockout = (seconds: number) =>
-        renderLogin(reply, interaction, locale, {
-          username,
-          alert: { kind: 'error', text: t('lockedOut', { wait: formatWait(t, locale, seconds) }) },
-          status: 429,
-        });
-
-      const addressKey = guard.addressKey(req.ip);
-      const known = await findIdentityByEmail(db, username);
-      const lockedFor = await guard.lockedFor(
-        known ? [addressKey, guard.identityKey(known.id)] : [addressKey],
-      );
-      if (lockedFor > 0) return lockout(lockedFor);
-
-      const { identity, valid } = await verifyPassword(db, username, password);
-      if (!identity || !valid) {
-        const wait = await guard.recordFailure([
-          { key: addressKey, threshold: bf.maxFailuresPerAddress },
-          ...(identity
-            ? [{ key: guard.identityKey(identity.id), threshold: bf.maxFailuresPerIdentity }]
-            : []),
-        ]);
-        if (wait > 0) return lockout(wait);
-        return renderLogin(reply, interaction, locale, {
-          username,
-          alert: { kind: 'error', text: t('invalidCredentials') },
-        });
-      }
-      await guard.reset(guard.identityKey(identity.id));
-      return finish(req, reply, {
-        login: { accountId: identity.id, remember: false, amr: ['pwd'] },
-        // Signing in from the registration page also settles prompt=create.
-        create: {},
+  interactionRoute('POST', '/login', async (req, reply, interaction, locale) => {
+    const t = translator(locale);
+    const username = field(req.body, 'username').trim();
+    const password = field(req.body, 'password');
+    if (!username || !password) {
+      return renderLogin(reply, interaction, locale, {
+        username,
+        alert: { kind: 'error', text: t('invalidCredentials') },
+        status: 400,
       });
-    },
-  );
+    }
+    const lockout = (seconds: number) =>
+      renderLogin(reply, interaction, locale, {
+        username,
+        alert: { kind: 'error', text: t('lockedOut', { wait: formatWait(t, locale, seconds) }) },
+        status: 429,
+      });
+
+    const addressKey = guard.addressKey(req.ip);
+    const known = await findIdentityByEmail(db, username);
+    const lockedFor = await guard.lockedFor(known ? [addressKey, guard.identityKey(known.id)] : [addressKey]);
+    if (lockedFor > 0) return lockout(lockedFor);
+
+    const { identity, valid } = await verifyPassword(db, username, password);
+    if (!identity || !valid) {
+      const wait = await guard.recordFailure([
+        { key: addressKey, threshold: bf.maxFailuresPerAddress },
+        ...(identity ? [{ key: guard.identityKey(identity.id), threshold: bf.maxFailuresPerIdentity }] : []),
+      ]);
+      if (wait > 0) return lockout(wait);
+      return renderLogin(reply, interaction, locale, {
+        username,
+        alert: { kind: 'error', text: t('invalidCredentials') },
+      });
+    }
+    await guard.reset(guard.identityKey(identity.id));
+    return finish(req, reply, {
+      login: { accountId: identity.id, remember: false, amr: ['pwd'] },
+      // Signing in from the registration page also settles prompt=create.
+      create: {},
+    });
+  });
 
   // --- registration --------------------------------------------------------------------------------------
 
-  app.get<{ Params: { uid: string }; Querystring: Body }>(
-    '/realms/portal/login-actions/:uid/register',
-    async (request, reply) => {
-      const req = request as Req;
-      const interaction = await interactionFor(req, reply);
-      if (!interaction) return expired(reply, localeFor(req));
-      return renderRegister(reply, interaction, localeFor(req, interaction));
-    },
+  interactionRoute('GET', '/register', async (_req, reply, interaction, locale) =>
+    renderRegister(reply, interaction, locale),
   );
 
-  app.post<{ Params: { uid: string }; Body: Body }>(
-    '/realms/portal/login-actions/:uid/register',
-    async (request, reply) => {
-      const req = request as Req;
-      const interaction = await interactionFor(req, reply);
-      if (!interaction || foreignOrigin(req)) return expired(reply, localeFor(req));
-      const locale = localeFor(req, interaction);
-      const t = translator(locale);
-      const values = {
-        firstName: field(req.body, 'firstName').trim().slice(0, 100),
-        lastName: field(req.body, 'lastName').trim().slice(0, 100),
-        email: field(req.body, 'email').trim(),
-      };
-      const password = field(req.body, 'password');
-      const confirm = field(req.body, 'password-confirm');
-      const errors: Parameters<typeof registerPage>[1]['errors'] = {};
-      if (!values.firstName) errors.firstName = t('required');
-      if (!values.lastName) errors.lastName = t('required');
-      if (!values.email) errors.email = t('required');
-      else if (!isValidEmail(values.email)) errors.email = t('emailInvalid');
-      if (password.length < PASSWORD_MIN_LENGTH)
-        errors.password = t('passwordTooShort', { min: PASSWORD_MIN_LENGTH });
-      else if (password.length > PASSWORD_MAX_LENGTH)
-        errors.password = t('passwordTooLong', { max: PASSWORD_MAX_LENGTH });
-      if (!confirm) errors['password-confirm'] = t('required');
-      else if (confirm !== password) errors['password-confirm'] = t('passwordMismatch');
-      if (!errors.email && (await findIdentityByEmail(db, values.email))) errors.email = t('emailTaken');
-      if (Object.keys(errors).length > 0) {
-        return renderRegister(reply, interaction, locale, { values, errors, status: 400 });
-      }
-      let identity: Identity;
-      try {
-        identity = await createIdentity(db, {
-          email: values.email,
-          name: `${values.firstName} ${values.lastName}`,
-          password,
-          locale,
-        });
-      } catch (error) {
-        if (!(error instanceof EmailTakenError)) throw error;
-        return renderRegister(reply, interaction, locale, {
-          values,
-          errors: { email: t('emailTaken') },
-          status: 400,
-        });
-      }
-      return finish(req, reply, {
-        create: {},
-        login: { accountId: identity.id, remember: false, amr: ['pwd'] },
+  interactionRoute('POST', '/register', async (req, reply, interaction, locale) => {
+    const t = translator(locale);
+    const values = {
+      firstName: field(req.body, 'firstName').trim().slice(0, 100),
+      lastName: field(req.body, 'lastName').trim().slice(0, 100),
+      email: field(req.body, 'email').trim(),
+    };
+    const password = field(req.body, 'password');
+    const confirm = field(req.body, 'password-confirm');
+    const errors: RegisterErrors = {};
+    if (!values.firstName) errors.firstName = t('required');
+    if (!values.lastName) errors.lastName = t('required');
+    if (!values.email) errors.email = t('required');
+    else if (!isValidEmail(values.email)) errors.email = t('emailInvalid');
+    errors.password = passwordError(t, password);
+    if (!confirm) errors['password-confirm'] = t('required');
+    else if (confirm !== password) errors['password-confirm'] = t('passwordMismatch');
+    if (!errors.email && (await findIdentityByEmail(db, values.email))) errors.email = t('emailTaken');
+    if (Object.values(errors).some(Boolean)) {
+      return renderRegister(reply, interaction, locale, { values, errors, status: 400 });
+    }
+    let identity: Identity;
+    try {
+      identity = await createIdentity(db, {
+        email: values.email,
+        name: `${values.firstName} ${values.lastName}`,
+        password,
+        locale,
       });
-    },
-  );
+    } catch (error) {
+      if (!(error instanceof EmailTakenError)) throw error;
+      return renderRegister(reply, interaction, locale, {
+        values,
+        errors: { email: t('emailTaken') },
+        status: 400,
+      });
+    }
+    return finish(req, reply, {
+      create: {},
+      login: { accountId: identity.id, remember: false, amr: ['pwd'] },
+    });
+  });
 
   // --- forgot password → mail → new password ---------------------------------------------------------------
 
-  app.get<{ Params: { uid: string }; Querystring: Body }>(
-    '/realms/portal/login-actions/:uid/forgot',
-    async (request, reply) => {
-      const req = request as Req;
-      const interaction = await interactionFor(req, reply);
-      if (!interaction) return expired(reply, localeFor(req));
-      const locale = localeFor(req, interaction);
-      const base = interactionPath(interaction.uid);
-      return sendPage(
-        reply,
-        forgotPage(pageContext(locale, `${base}/forgot`), {
-          action: `${base}/forgot`,
-          loginUrl: withLocale(`${base}/login`, locale),
-        }),
-      );
-    },
+  interactionRoute('GET', '/forgot', async (_req, reply, interaction, locale) =>
+    renderForgot(reply, interaction, locale),
   );
 
-  app.post<{ Params: { uid: string }; Body: Body }>(
-    '/realms/portal/login-actions/:uid/forgot',
-    async (request, reply) => {
-      const req = request as Req;
-      const interaction = await interactionFor(req, reply);
-      if (!interaction || foreignOrigin(req)) return expired(reply, localeFor(req));
-      const locale = localeFor(req, interaction);
-      const t = translator(locale);
-      const base = interactionPath(interaction.uid);
-      const email = field(req.body, 'username').trim();
-      const ctx = pageContext(locale, `${base}/forgot`);
-      const loginUrl = withLocale(`${base}/login`, locale);
-      if (!isValidEmail(email)) {
-        return sendPage(
-          reply,
-          forgotPage(ctx, {
-            action: `${base}/forgot`,
-            loginUrl,
-            email,
-            alert: { kind: 'error', text: t('emailInvalid') },
-          }),
-          400,
-        );
-      }
-      const identity = await findIdentityByEmail(db, email);
-      // The answer is the same whether or not the address is known.
-      if (identity && !(await sentRecently(db, 'reset-password', identity.id, MAIL_INTERVAL_SECONDS))) {
-        await sendActionMail('reset-password', identity, interaction.uid);
-      }
-      return sendPage(
-        reply,
-        forgotPage(ctx, {
-          action: `${base}/forgot`,
-          loginUrl,
-          sent: true,
-          alert: { kind: 'success', text: t('forgotSent', { minutes: ACTION_TTL['reset-password'] / 60 }) },
-        }),
-      );
-    },
-  );
+  interactionRoute('POST', '/forgot', async (req, reply, interaction, locale) => {
+    const t = translator(locale);
+    const email = field(req.body, 'username').trim();
+    if (!isValidEmail(email)) {
+      return renderForgot(reply, interaction, locale, {
+        email,
+        alert: { kind: 'error', text: t('emailInvalid') },
+        status: 400,
+      });
+    }
+    const identity = await findIdentityByEmail(db, email);
+    // The answer is the same whether or not the address is known.
+    if (identity && !(await sentRecently(db, 'reset-password', identity.id, MAIL_INTERVAL_SECONDS))) {
+      await sendActionMail('reset-password', identity, interaction.uid);
+    }
+    return renderForgot(reply, interaction, locale, {
+      sent: true,
+      alert: { kind: 'success', text: t('forgotSent', { minutes: ACTION_TTL['reset-password'] / 60 }) },
+    });
+  });
+
+  const invalidResetLink = (reply: FastifyReply, locale: Locale) =>
+    notice(reply, locale, { title: 'resetTitle', kind: 'error', text: 'linkInvalid', status: 400 });
 
   // The link from the mail; works in any browser (the interaction is only used when it is still there).
   app.get<{ Params: { uid: string }; Querystring: Body }>(
-    '/realms/portal/login-actions/:uid/reset',
+    `${REALM_PATH}/login-actions/:uid/reset`,
     async (request, reply) => {
       const req = request as Req;
       const locale = localeFor(req);
-      const t = translator(locale);
       const key = String(req.query.key ?? '');
       const owner = key ? await peekActionToken(db, 'reset-password', key) : undefined;
-      const base = interactionPath(req.params.uid);
-      if (!owner) {
-        return sendPage(
-          reply,
-          messagePage(pageContext(locale), {
-            title: t('resetTitle'),
-            alert: { kind: 'error', text: t('linkInvalid') },
-            link: home(t),
-          }),
-          400,
-        );
-      }
-      return sendPage(
-        reply,
-        resetPage(pageContext(locale), { action: `${base}/reset`, key, passwordMin: PASSWORD_MIN_LENGTH }),
-      );
+      if (!owner) return invalidResetLink(reply, locale);
+      return renderReset(reply, req.params.uid, locale, key);
     },
   );
 
   app.post<{ Params: { uid: string }; Body: Body }>(
-    '/realms/portal/login-actions/:uid/reset',
+    `${REALM_PATH}/login-actions/:uid/reset`,
     async (request, reply) => {
       const req = request as Req;
       const locale = localeFor(req);
@@ -496,38 +488,15 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: Interactio
       const key = field(req.body, 'key');
       const password = field(req.body, 'password');
       const confirm = field(req.body, 'password-confirm');
-      const base = interactionPath(req.params.uid);
-      const invalidLink = () =>
-        sendPage(
-          reply,
-          messagePage(pageContext(locale), {
-            title: t('resetTitle'),
-            alert: { kind: 'error', text: t('linkInvalid') },
-            link: home(t),
-          }),
-          400,
-        );
-      const errors: { password?: string; 'password-confirm'?: string } = {};
-      if (password.length < PASSWORD_MIN_LENGTH)
-        errors.password = t('passwordTooShort', { min: PASSWORD_MIN_LENGTH });
-      else if (password.length > PASSWORD_MAX_LENGTH)
-        errors.password = t('passwordTooLong', { max: PASSWORD_MAX_LENGTH });
+      const errors: ResetErrors = { password: passwordError(t, password) };
       if (confirm !== password) errors['password-confirm'] = confirm ? t('passwordMismatch') : t('required');
-      if (Object.keys(errors).length > 0) {
-        if (!key || !(await peekActionToken(db, 'reset-password', key))) return invalidLink();
-        return sendPage(
-          reply,
-          resetPage(pageContext(locale), {
-            action: `${base}/reset`,
-            key,
-            errors,
-            passwordMin: PASSWORD_MIN_LENGTH,
-          }),
-          400,
-        );
+      if (Object.values(errors).some(Boolean)) {
+        if (!key || !(await peekActionToken(db, 'reset-password', key)))
+          return invalidResetLink(reply, locale);
+        return renderReset(reply, req.params.uid, locale, key, errors);
       }
       const owner = key ? await consumeActionToken(db, 'reset-password', key) : undefined;
-      if (!owner) return invalidLink();
+      if (!owner) return invalidResetLink(reply, locale);
       await setPassword(db, owner.identityId, password);
       // Whoever knew the old password is signed out everywhere.
       await endIdentitySessions(db, owner.identityId);
@@ -542,92 +511,61 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: Interactio
           create: {},
         });
       }
-      return sendPage(
-        reply,
-        messagePage(pageContext(locale), {
-          title: t('resetTitle'),
-          alert: { kind: 'success', text: t('passwordChanged') },
-          link: home(t),
-        }),
-      );
+      return notice(reply, locale, { title: 'resetTitle', kind: 'success', text: 'passwordChanged' });
     },
   );
 
   // --- email verification (kc_action=VERIFY_EMAIL) ------------------------------------------------------------
 
   app.get<{ Params: { uid: string }; Querystring: Body }>(
-    '/realms/portal/login-actions/:uid/verify-email',
+    `${REALM_PATH}/login-actions/:uid/verify-email`,
     async (request, reply) => {
       const req = request as Req;
       const locale = localeFor(req);
-      const t = translator(locale);
       const key = String(req.query.key ?? '');
       const owner = key ? await consumeActionToken(db, 'verify-email', key) : undefined;
       const verified = owner ? await markEmailVerified(db, owner.identityId, owner.email) : false;
-      if (!verified) {
-        return sendPage(
-          reply,
-          messagePage(pageContext(locale), {
-            title: t('verifyTitle'),
-            alert: { kind: 'error', text: t('linkInvalid') },
-            link: home(t),
-          }),
-          400,
-        );
+      if (!owner || !verified) {
+        return notice(reply, locale, {
+          title: 'verifyTitle',
+          kind: 'error',
+          text: 'linkInvalid',
+          status: 400,
+        });
       }
       // Same browser, flow still open: continue straight back to the app.
       const interaction = await interactionFor(req, reply);
       if (
         interaction &&
         interaction.prompt.name === 'verify_email' &&
-        interaction.session?.accountId === owner!.identityId
+        interaction.session?.accountId === owner.identityId
       ) {
         return finish(req, reply, { verify_email: { verified: true } });
       }
-      return sendPage(
-        reply,
-        messagePage(pageContext(locale), {
-          title: t('verifyTitle'),
-          alert: { kind: 'success', text: t('verifyDone') },
-          link: home(t),
-        }),
-      );
+      return notice(reply, locale, { title: 'verifyTitle', kind: 'success', text: 'verifyDone' });
     },
   );
 
-  app.post<{ Params: { uid: string }; Body: Body }>(
-    '/realms/portal/login-actions/:uid/verify-email/continue',
-    async (request, reply) => {
-      const req = request as Req;
-      const interaction = await interactionFor(req, reply);
-      if (!interaction || foreignOrigin(req) || interaction.prompt.name !== 'verify_email') {
-        return expired(reply, localeFor(req));
-      }
-      const locale = localeFor(req, interaction);
-      const identity = interaction.session?.accountId
-        ? await findIdentityById(db, interaction.session.accountId)
-        : undefined;
+  interactionRoute(
+    'POST',
+    '/verify-email/continue',
+    async (req, reply, interaction, locale) => {
+      const identity = await sessionIdentity(interaction);
       if (identity?.emailVerified) return finish(req, reply, { verify_email: { verified: true } });
       return renderVerify(reply, interaction, locale, {
         kind: 'error',
         text: translator(locale)('verifyNotYet'),
       });
     },
+    'verify_email',
   );
 
-  app.post<{ Params: { uid: string }; Body: Body }>(
-    '/realms/portal/login-actions/:uid/verify-email/resend',
-    async (request, reply) => {
-      const req = request as Req;
-      const interaction = await interactionFor(req, reply);
-      if (!interaction || foreignOrigin(req) || interaction.prompt.name !== 'verify_email') {
-        return expired(reply, localeFor(req));
-      }
-      const locale = localeFor(req, interaction);
+  interactionRoute(
+    'POST',
+    '/verify-email/resend',
+    async (_req, reply, interaction, locale) => {
       const t = translator(locale);
-      const identity = interaction.session?.accountId
-        ? await findIdentityById(db, interaction.session.accountId)
-        : undefined;
+      const identity = await sessionIdentity(interaction);
       if (!identity) return expired(reply, locale);
       if (await sentRecently(db, 'verify-email', identity.id, MAIL_INTERVAL_SECONDS)) {
         return renderVerify(reply, interaction, locale, { kind: 'info', text: t('tooManyMails') });
@@ -635,5 +573,6 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: Interactio
       await sendActionMail('verify-email', identity, interaction.uid);
       return renderVerify(reply, interaction, locale, { kind: 'success', text: t('verifyResent') });
     },
+    'verify_email',
   );
 }
