@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { Db, Queryable } from '../db/client.ts';
 import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
-import { LOCALES, type Locale } from './i18n.ts';
+import { DEFAULT_LOCALE, isLocale, type Locale } from './i18n.ts';
 
 export interface Identity {
   id: string;
@@ -35,7 +35,7 @@ function toIdentity(row: IdentityRow): Identity {
     email: row.email,
     name: row.name,
     emailVerified: row.email_verified,
-    locale: (LOCALES as readonly string[]).includes(row.locale) ? (row.locale as Locale) : 'de',
+    locale: isLocale(row.locale) ? row.locale : DEFAULT_LOCALE,
     createdAt: new Date(row.created_at),
   };
 }
@@ -43,7 +43,7 @@ function toIdentity(row: IdentityRow): Identity {
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
 
-export function normaliseEmail(email: string): string {
+function normaliseEmail(email: string): string {
   return email.trim();
 }
 
@@ -57,12 +57,17 @@ export async function findIdentityById(db: Queryable, id: string): Promise<Ident
   return rows[0] && toIdentity(rows[0]);
 }
 
-export async function findIdentityByEmail(db: Queryable, email: string): Promise<Identity | undefined> {
+async function findRowByEmail(db: Queryable, email: string): Promise<IdentityRow | undefined> {
   const { rows } = await db.query<IdentityRow>(
     'select * from idp_identities where lower(email) = lower($1)',
     [normaliseEmail(email)],
   );
-  return rows[0] && toIdentity(rows[0]);
+  return rows[0];
+}
+
+export async function findIdentityByEmail(db: Queryable, email: string): Promise<Identity | undefined> {
+  const row = await findRowByEmail(db, email);
+  return row && toIdentity(row);
 }
 
 /** Checks a password; returns the identity when it matches. Costs one argon2 verification either way. */
@@ -71,11 +76,7 @@ export async function verifyPassword(
   email: string,
   password: string,
 ): Promise<{ identity: Identity | undefined; valid: boolean }> {
-  const { rows } = await db.query<IdentityRow>(
-    'select * from idp_identities where lower(email) = lower($1)',
-    [normaliseEmail(email)],
-  );
-  const row = rows[0];
+  const row = await findRowByEmail(db, email);
   if (!row) {
     dummyHash ??= hashPassword(crypto.randomBytes(16).toString('hex'));
     await verify(await dummyHash, password).catch(() => false);
