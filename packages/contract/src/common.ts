@@ -31,6 +31,10 @@ export const LANGUAGES = ['de', 'en', 'fr', 'it'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'de';
 
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+}
+
 export function hasLevel<R extends string>(
   order: readonly R[],
   current: R | null | undefined,

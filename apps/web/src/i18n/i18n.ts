@@ -1,6 +1,6 @@
 import i18next, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '@portal/contract';
+import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from '@portal/contract';
 
 /** Each locale's files are their own lazy chunk (SPEC §1): only the languages in use are downloaded. */
 const files = import.meta.glob<{ default: Record<string, unknown> }>('./locales/*/*.json');
@@ -21,10 +21,6 @@ const lazyLocales: BackendModule = {
     );
   },
 };
-
-export function isLanguage(value: unknown): value is Language {
-  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
-}
 
 /**
  * The language to start with before the user's own is known: the one used last in this browser, else German.

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import {
-  LANGUAGES,
+  DEFAULT_LANGUAGE,
+  isLanguage,
   type Account,
   type Language,
   type UpdateMeBody,
@@ -45,7 +46,7 @@ export function toUser(user: PortalUser): User {
     email: user.email,
     name: user.name,
     userRole: user.userRole,
-    language: (LANGUAGES as readonly string[]).includes(user.language) ? (user.language as Language) : 'de',
+    language: isLanguage(user.language) ? user.language : DEFAULT_LANGUAGE,
     emailVerified: user.emailVerified,
     createdAt: user.createdAt.toISOString(),
   };
@@ -63,7 +64,7 @@ export interface TokenIdentity {
 /** `de-CH` → `de`; unknown locales fall back to German (SPEC §9). */
 function languageOf(locale: string | undefined): Language {
   const base = locale?.toLowerCase().split(/[-_]/)[0];
-  return (LANGUAGES as readonly string[]).includes(base ?? '') ? (base as Language) : 'de';
+  return isLanguage(base) ? base : DEFAULT_LANGUAGE;
 }
 
 /**
