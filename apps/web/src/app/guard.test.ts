@@ -1,35 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryRouter } from 'react-router';
-import type { Account, User } from '@portal/contract';
+import type { Account } from '@portal/contract';
 import { createQueryClient } from '@/api/query-client.ts';
+import { testAccount, testUser } from '@/test-fixtures.ts';
 import { createGuardLoader, GuardError } from './guard.ts';
 
-const user: User = {
-  uuid: 'u1',
-  email: 'owner@example.com',
-  name: 'Olivia Owner',
-  userRole: 'STANDARD',
-  language: 'de',
-  emailVerified: true,
-  createdAt: '2026-01-01T00:00:00Z',
-};
-
-function account(uuid: string, extra: Partial<Account> = {}): Account {
-  return {
-    uuid,
-    name: uuid,
-    country: 'CH',
-    preferredLanguage: 'de',
-    accountRole: 'EMPLOYEE',
-    isOwner: false,
-    invitationStatus: 'ACCEPTED',
-    availableUntil: null,
-    acceptedAgb: true,
-    acceptedPrivacyPolicy: true,
-    createdAt: '2026-01-01T00:00:00Z',
-    ...extra,
-  };
-}
+const user = testUser();
+const account = testAccount;
 
 /** A fake API: GET me, GET me/accounts and GET accounts/{id}, counting calls; `fail` makes every call a 503. */
 function fakeApi(accounts: Account[], others: Account[] = []) {

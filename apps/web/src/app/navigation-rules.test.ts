@@ -9,36 +9,16 @@ import {
   type PreInput,
   type StoredAccount,
 } from './navigation-rules.ts';
+import { testAccount, testUser } from '@/test-fixtures.ts';
 import { ROUTES } from './route-table.ts';
 
-function account(uuid: string, accountRole: AccountRole = 'EMPLOYEE', extra: Partial<Account> = {}): Account {
-  return {
-    uuid,
-    name: uuid,
-    country: 'CH',
-    preferredLanguage: 'de',
-    accountRole,
-    isOwner: accountRole === 'OWNER',
-    invitationStatus: 'ACCEPTED',
-    availableUntil: null,
-    acceptedAgb: true,
-    acceptedPrivacyPolicy: true,
-    createdAt: '2026-01-01T00:00:00Z',
-    ...extra,
-  };
-}
+const account = (
+  uuid: string,
+  accountRole: AccountRole = 'EMPLOYEE',
+  extra: Partial<Account> = {},
+): Account => testAccount(uuid, { accountRole, isOwner: accountRole === 'OWNER', ...extra });
 
-function user(userRole: UserRole = 'STANDARD'): User {
-  return {
-    uuid: 'u1',
-    email: 'x@example.com',
-    name: 'X',
-    userRole,
-    language: 'de',
-    emailVerified: true,
-    createdAt: '2026-01-01T00:00:00Z',
-  };
-}
+const user = (userRole: UserRole = 'STANDARD'): User => testUser({ userRole });
 
 const noStored: StoredAccount = { session: null, local: null };
 

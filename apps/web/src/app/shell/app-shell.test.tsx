@@ -4,40 +4,19 @@ import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
-import type { Account, User } from '@portal/contract';
+import type { Account } from '@portal/contract';
 import { createQueryClient } from '@/api/query-client.ts';
 import { queryKeys, setCurrentAccountUuid } from '@/api/session.ts';
 import { createTestI18n } from '@/forms/test-i18n.ts';
+import { testAccount, testUser } from '@/test-fixtures.ts';
 import { ConfirmProvider } from '@/ui/confirm.tsx';
 import { PortalThemeProvider } from '@/ui/theme.tsx';
 import { AppShell } from './app-shell.tsx';
 
-const me: User = {
-  uuid: 'u1',
-  email: 'owner@example.com',
-  name: 'Olivia Owner',
-  userRole: 'STANDARD',
-  language: 'de',
-  emailVerified: true,
-  createdAt: '2026-01-01T00:00:00Z',
-};
+const me = testUser();
 
-function account(uuid: string, name: string, extra: Partial<Account> = {}): Account {
-  return {
-    uuid,
-    name,
-    country: 'CH',
-    preferredLanguage: 'de',
-    accountRole: 'OWNER',
-    isOwner: true,
-    invitationStatus: 'ACCEPTED',
-    availableUntil: null,
-    acceptedAgb: true,
-    acceptedPrivacyPolicy: true,
-    createdAt: '2026-01-01T00:00:00Z',
-    ...extra,
-  };
-}
+const account = (uuid: string, name: string, extra: Partial<Account> = {}): Account =>
+  testAccount(uuid, { name, accountRole: 'OWNER', isOwner: true, ...extra });
 
 let i18n: I18n;
 beforeAll(async () => {

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { usersRoutes, type Account, type User, type UserRole } from '@portal/contract';
 import type * as ClientModule from '@/api/client.ts';
 import { renderPage } from '@/forms/test-render.tsx';
+import { testAccount, testUser } from '@/test-fixtures.ts';
 import { toast } from '@/ui/toast-store.ts';
 import AccountsPage from './accounts-page.tsx';
 import VerifyInvitePage from './verify-invite-page.tsx';
@@ -18,15 +19,7 @@ let userRole: UserRole = 'STANDARD';
 const switchAccount = vi.fn();
 const invalidateSession = vi.fn(async () => {});
 vi.mock('@/api/session.ts', () => ({
-  useMe: (): User => ({
-    uuid: 'u1',
-    email: 'someone@example.com',
-    name: 'Someone',
-    userRole,
-    language: 'de',
-    emailVerified: true,
-    createdAt: '2026-01-01T00:00:00.000Z',
-  }),
+  useMe: (): User => testUser({ email: 'someone@example.com', name: 'Someone', userRole }),
   useMyAccounts: () => accounts,
   useCurrentAccount: () => accounts.find((a) => a.name === 'Muster AG') ?? null,
   switchAccount: (uuid: string) => switchAccount(uuid),
@@ -36,22 +29,8 @@ let confirmAnswer = true;
 const confirm = vi.fn(async () => confirmAnswer);
 vi.mock('@/ui/confirm.tsx', () => ({ useConfirm: () => confirm }));
 
-function account(name: string, patch: Partial<Account>): Account {
-  return {
-    uuid: `00000000-0000-4000-8000-${String(name.length).padStart(12, '0')}`,
-    name,
-    country: 'CH',
-    preferredLanguage: 'de',
-    accountRole: 'EMPLOYEE',
-    isOwner: false,
-    invitationStatus: 'ACCEPTED',
-    availableUntil: null,
-    acceptedAgb: true,
-    acceptedPrivacyPolicy: true,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    ...patch,
-  };
-}
+const account = (name: string, patch: Partial<Account>): Account =>
+  testAccount(`00000000-0000-4000-8000-${String(name.length).padStart(12, '0')}`, { name, ...patch });
 
 beforeEach(() => {
   accounts = [
