@@ -14,6 +14,7 @@ import {
   formAction,
   fragmentOf,
   freePort,
+  openLoginPage,
   pkce,
   refresh,
   request,
@@ -178,36 +179,17 @@ describe.each(BACKENDS)('identity provider on %s', (backend) => {
       expect(html).toContain('Passwort vergessen?');
       expect(html).not.toMatch(/<script|style=|fonts\.googleapis/);
 
-      const english = await request(
-        authorizeUrl(idp, {
-          code_challenge: pkce().challenge,
-          code_challenge_method: 'S256',
-          ui_locales: 'en-GB',
-        }),
-        jar,
-      );
-      const englishHtml = await (await follow(idp, english, jar)).text();
+      const englishHtml = await openLoginPage(idp, jar, { ui_locales: 'en-GB' });
       expect(englishHtml).toContain('<html lang="en">');
       expect(englishHtml).toContain('Sign in to your account');
-      const french = await request(
-        authorizeUrl(idp, {
-          code_challenge: pkce().challenge,
-          code_challenge_method: 'S256',
-          kc_locale: 'fr',
-          ui_locales: 'en',
-        }),
-        jar,
+      expect(await openLoginPage(idp, jar, { kc_locale: 'fr', ui_locales: 'en' })).toContain(
+        'Connectez-vous à votre compte',
       );
-      expect(await (await follow(idp, french, jar)).text()).toContain('Connectez-vous à votre compte');
     });
 
     it('shows a clear error for a wrong password, linked to the fields', async () => {
       const jar = new CookieJar();
-      const start = await request(
-        authorizeUrl(idp, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }),
-        jar,
-      );
-      const html = await (await follow(idp, start, jar)).text();
+      const html = await openLoginPage(idp, jar);
       const response = await request(new URL(formAction(html, 'kc-form-login'), idp.base).href, jar, {
         form: { username: DEMO_USERS.admin.email, password: 'wrong-password' },
       });
@@ -603,11 +585,7 @@ describe.each(BACKENDS)('identity provider on %s', (backend) => {
     it('locks an identity after repeated failures, with a growing wait and a clear message', async () => {
       const jar = new CookieJar();
       const attempt = async (password: string) => {
-        const start = await request(
-          authorizeUrl(idp, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }),
-          jar,
-        );
-        const html = await (await follow(idp, start, jar)).text();
+        const html = await openLoginPage(idp, jar);
         return request(new URL(formAction(html, 'kc-form-login'), idp.base).href, jar, {
           form: { username: DEMO_USERS.coach.email, password },
         });
@@ -640,15 +618,7 @@ describe.each(BACKENDS)('identity provider on %s', (backend) => {
       try {
         const jar = new CookieJar();
         const attempt = async (username: string) => {
-          const start = await request(
-            authorizeUrl(strict, {
-              code_challenge: pkce().challenge,
-              code_challenge_method: 'S256',
-              kc_locale: 'it',
-            }),
-            jar,
-          );
-          const html = await (await follow(strict, start, jar)).text();
+          const html = await openLoginPage(strict, jar, { kc_locale: 'it' });
           return request(new URL(formAction(html, 'kc-form-login'), strict.base).href, jar, {
             form: { username, password: 'guess' },
           });

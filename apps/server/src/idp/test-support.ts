@@ -168,6 +168,19 @@ export async function refresh(idp: TestIdp, refreshToken: string) {
   return { status: response.status, body: (await response.json()) as Record<string, string> };
 }
 
+/** Starts an authorization (PKCE) and follows it to the login page: that page's HTML. */
+export async function openLoginPage(
+  idp: TestIdp,
+  jar: CookieJar,
+  params: Record<string, string | undefined> = {},
+): Promise<string> {
+  const start = await request(
+    authorizeUrl(idp, { code_challenge: pkce().challenge, code_challenge_method: 'S256', ...params }),
+    jar,
+  );
+  return (await follow(idp, start, jar)).text();
+}
+
 /** Full browser-like sign-in: authorize → login form → back at /oauthcb → token response. */
 export async function signIn(
   idp: TestIdp,
