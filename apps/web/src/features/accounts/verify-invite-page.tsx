@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useMutation } from '@tanstack/react-query';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import MailOutlined from '@mui/icons-material/MailOutlined';
@@ -15,6 +14,7 @@ import { storeAccountUuid } from '@/api/account-storage.ts';
 import { apiRequest } from '@/api/client.ts';
 import { useInvalidateSession, useMyAccounts } from '@/api/session.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
+import { EmptyState } from '@/ui/empty-state.tsx';
 import { Page } from '@/ui/page.tsx';
 import { useToast } from '@/ui/toast.tsx';
 
@@ -114,31 +114,16 @@ export default function VerifyInvitePage() {
           ))}
         </Stack>
       ) : (
-        <Paper
-          variant="outlined"
-          sx={{
-            p: { xs: 3, sm: 5 },
-            display: 'flex',
-            flexDirection: 'column',
-            alignItems: 'center',
-            gap: 1.5,
-            textAlign: 'center',
-          }}
-        >
-          <MailOutlined aria-hidden sx={{ fontSize: 48, color: 'text.secondary' }} />
-          <Typography component="p" variant="h6">
-            {t('invite.empty')}
-          </Typography>
-          <Typography sx={{ color: 'text.secondary' }}>{t('invite.emptyHint')}</Typography>
-          <Button
-            component={RouterLink}
-            to={hasAccounts ? '/accounts' : '/onboarding'}
-            variant="outlined"
-            sx={{ mt: 1 }}
-          >
-            {hasAccounts ? t('invite.toAccounts') : t('invite.createOwn')}
-          </Button>
-        </Paper>
+        <EmptyState
+          icon={MailOutlined}
+          title={t('invite.empty')}
+          text={t('invite.emptyHint')}
+          action={
+            hasAccounts
+              ? { to: '/accounts', label: t('invite.toAccounts') }
+              : { to: '/onboarding', label: t('invite.createOwn') }
+          }
+        />
       )}
     </Page>
   );
