@@ -11,12 +11,6 @@ export function getStoredAccountUuids(): { session: string | null; local: string
   return { session: sessionStorage.getItem(ACCOUNT_UUID_KEY), local: localStorage.getItem(ACCOUNT_UUID_KEY) };
 }
 
-/** The stored account: this tab's, else the last one used in any tab. */
-export function getStoredAccountUuid(): string | null {
-  const { session, local } = getStoredAccountUuids();
-  return session ?? local;
-}
-
 export function storeAccountUuid(uuid: string): void {
   sessionStorage.setItem(ACCOUNT_UUID_KEY, uuid);
   localStorage.setItem(ACCOUNT_UUID_KEY, uuid);

@@ -160,8 +160,6 @@ export const ROUTES: readonly RouteEntry[] = [
   },
 ];
 
-export type RouteName = (typeof ROUTES)[number]['name'];
-
 export function routeByName(name: string): RouteEntry {
   const entry = ROUTES.find((route) => route.name === name);
   if (!entry) throw new Error(`unknown route ${name}`);
