@@ -123,8 +123,8 @@ async function loadAccount(q: Queryable, user: PortalUser, access: AccountAccess
     : account;
 }
 
-/** A user-facing account name: trimmed, required. */
-function cleanName(name: string): string {
+/** A name people see (an account's or a user's): trimmed, required. */
+export function cleanName(name: string): string {
   const trimmed = name.trim();
   if (!trimmed) throw new HttpError(422, 'VALIDATION_FAILED', 'name is required', { name: 'is required' });
   return trimmed;

@@ -131,6 +131,17 @@ describeApi('users API', (api) => {
     });
   });
 
+  it('refuses a blank name with a field error (422), as the form does', async () => {
+    const res = await api.request('PATCH', '/api/users/v1/me', { as: 'owner', body: { name: '   ' } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { fields: { name: 'is required' } },
+    });
+    const me = await api.request('GET', '/api/users/v1/me', { as: 'owner' });
+    expect(me.json().data.name).toBe(DEMO_USERS.owner.name);
+  });
+
   it('refuses unknown fields and empty bodies (422), malformed JSON (400)', async () => {
     const unknown = await api.request('PATCH', '/api/users/v1/me', {
       as: 'owner',

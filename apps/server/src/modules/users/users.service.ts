@@ -12,7 +12,7 @@ import type { Db, Queryable } from '../../db/client.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import type { PortalUser } from '../../http/types.ts';
 import { writeAudit } from '../audit/audit.service.ts';
-import { listAccountsOf } from '../accounts/accounts.service.ts';
+import { cleanName, listAccountsOf } from '../accounts/accounts.service.ts';
 
 interface UserRow {
   uuid: string;
@@ -114,7 +114,8 @@ export async function updateMe(db: Db, user: PortalUser, body: UpdateMeBody): Pr
   return db.transaction(async (tx) => {
     const before: Record<string, unknown> = {};
     const after: Record<string, unknown> = {};
-    const name = body.name?.trim();
+    // The form refuses a blank name; so does the API (the schema only sees the untrimmed length).
+    const name = body.name === undefined ? undefined : cleanName(body.name);
     if (name !== undefined && name !== user.name) [before.name, after.name] = [user.name, name];
     if (body.language !== undefined && body.language !== user.language) {
       [before.language, after.language] = [user.language, body.language];
