@@ -24,9 +24,11 @@ export const User = Type.Object({
 });
 export type User = Type.Static<typeof User>;
 
+export const USER_NAME_MAX = 120;
+
 export const UpdateMeBody = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: USER_NAME_MAX })),
     language: Type.Optional(LanguageSchema),
   },
   { additionalProperties: false, minProperties: 1 },

@@ -6,7 +6,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { LANGUAGES, usersRoutes, type Language, type User } from '@portal/contract';
+import { LANGUAGES, USER_NAME_MAX, usersRoutes, type Language, type User } from '@portal/contract';
 import { apiRequest } from '@/api/client.ts';
 import { queryKeys, useMe } from '@/api/session.ts';
 import { FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
@@ -44,7 +44,12 @@ function PersonalForm({ me }: { me: User }) {
   return (
     <RuleForm form={form} onSubmit={onSubmit} aria-label={t('profile.personal')}>
       <Stack spacing={2.5} sx={{ maxWidth: 520 }}>
-        <FormTextField name="name" label={t('profile.name')} rules="required|max:120" autoComplete="name" />
+        <FormTextField
+          name="name"
+          label={t('profile.name')}
+          rules={`required|max:${USER_NAME_MAX}`}
+          autoComplete="name"
+        />
         <TextField
           label={t('profile.email')}
           value={me.email}
