@@ -57,6 +57,24 @@ describeApi('accounts API', (api) => {
     expect(blank.json().details.fields).toHaveProperty('name');
   });
 
+  it('accepts only country codes the form offers (422 for a well-formed unknown one)', async () => {
+    const created = await api.request('POST', '/api/accounts/v1/accounts', {
+      as: 'owner',
+      body: { ...NEW, country: 'ZZ' },
+    });
+    expect(created.statusCode).toBe(422);
+    expect(created.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { fields: { country: 'is not a known country code' } },
+    });
+    const updated = await api.request('PATCH', url(DEMO_ACCOUNTS.muster), {
+      as: 'owner',
+      body: { country: 'QQ' },
+    });
+    expect(updated.statusCode).toBe(422);
+    expect(updated.json().details.fields).toHaveProperty('country');
+  });
+
   it('returns the first result for a retried Idempotency-Key', async () => {
     const send = (body = { ...NEW, name: 'Idem AG' }) =>
       api.request('POST', '/api/accounts/v1/accounts', {

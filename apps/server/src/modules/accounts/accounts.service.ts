@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import {
   ACCOUNT_DELETION_DAYS,
   ACCOUNT_ROLES,
+  COUNTRY_CODES,
   STAFF_USER_ROLES,
   TERMS_VERSION,
   hasLevel,
@@ -130,6 +131,15 @@ export function cleanName(name: string): string {
   return trimmed;
 }
 
+/** The schema checks the shape (two capitals); the code must also be one the form offers. */
+function checkCountry(country: string | undefined): void {
+  if (country !== undefined && !COUNTRY_CODES.includes(country)) {
+    throw new HttpError(422, 'VALIDATION_FAILED', 'country is not a known country code', {
+      country: 'is not a known country code',
+    });
+  }
+}
+
 /** Names are unique among one user's accounts, case-insensitively (pending invitations count). */
 async function assertNameFree(q: Queryable, userUuid: string, name: string, except: string | null) {
   const { rows } = await q.query(
@@ -158,6 +168,7 @@ export async function getAccount(db: Db, user: PortalUser, accountUuid: string):
 
 export async function createAccount(db: Db, user: PortalUser, body: CreateAccountBody): Promise<Account> {
   const name = cleanName(body.name);
+  checkCountry(body.country);
   return db.transaction(async (tx) => {
     await lockUser(tx, user.uuid);
     await assertNameFree(tx, user.uuid, name, null);
@@ -202,6 +213,7 @@ export async function updateAccount(
     throw forbidden('Only the owner can accept the terms or cancel the deletion');
   }
   const name = body.name === undefined ? undefined : cleanName(body.name);
+  checkCountry(body.country);
 
   return db.transaction(async (tx) => {
     await lockUser(tx, user.uuid);
