@@ -1,4 +1,3 @@
-import { useEffect, useState } from 'react';
 import { RouterProvider, type DataRouter } from 'react-router';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -9,13 +8,9 @@ import { currentLanguage } from '@/i18n/i18n.ts';
 
 /** Providers around the router: server state, theme with the MUI locale, confirm dialog, toasts. */
 export function App({ router, queryClient }: { router: DataRouter; queryClient: QueryClient }) {
-  const { t, i18n } = useTranslation();
-  const [language, setLanguage] = useState(currentLanguage);
-  useEffect(() => {
-    const update = () => setLanguage(currentLanguage());
-    i18n.on('languageChanged', update);
-    return () => i18n.off('languageChanged', update);
-  }, [i18n]);
+  // useTranslation renders again on every language change, so the language is read, not kept.
+  const { t } = useTranslation();
+  const language = currentLanguage();
   return (
     <QueryClientProvider client={queryClient}>
       <PortalThemeProvider language={language} rowsPerPage={t('common.rowsPerPage')}>
