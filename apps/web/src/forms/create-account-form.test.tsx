@@ -2,8 +2,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type * as ClientModule from '@/api/client.ts';
-import { accountsRoutes, type Account } from '@portal/contract';
+import { accountsRoutes } from '@portal/contract';
 import { ApiError } from '@/api/errors.ts';
+import { testAccount } from '@/test-fixtures.ts';
 import { toast } from '@/ui/toast-store.ts';
 import { CreateAccountForm } from './create-account-form.tsx';
 import { renderPage } from './test-render.tsx';
@@ -16,19 +17,14 @@ vi.mock('@/api/client.ts', async (original) => ({
 const invalidateSession = vi.fn(async () => {});
 vi.mock('@/api/session.ts', () => ({ useInvalidateSession: () => invalidateSession }));
 
-const created: Account = {
-  uuid: '0b7f3c5e-3f57-4a43-9d55-6c1c5b0f4a11',
+const created = testAccount('0b7f3c5e-3f57-4a43-9d55-6c1c5b0f4a11', {
   name: 'Acme AG',
-  country: 'CH',
-  preferredLanguage: 'de',
   accountRole: 'OWNER',
   isOwner: true,
-  invitationStatus: 'ACCEPTED',
-  availableUntil: null,
   acceptedAgb: false,
   acceptedPrivacyPolicy: false,
   createdAt: '2026-11-22T04:00:00.000Z',
-};
+});
 
 beforeEach(() => {
   apiRequest.mockReset();

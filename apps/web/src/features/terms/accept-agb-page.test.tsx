@@ -5,6 +5,7 @@ import type * as ClientModule from '@/api/client.ts';
 import type * as SessionModule from '@/api/session.ts';
 import { accountsRoutes, TERMS_VERSION, type Account } from '@portal/contract';
 import { renderPage } from '@/forms/test-render.tsx';
+import { testAccount } from '@/test-fixtures.ts';
 import { toast } from '@/ui/toast-store.ts';
 import AcceptAgbPage, { safeRedirect } from './accept-agb-page.tsx';
 
@@ -21,19 +22,15 @@ vi.mock('@/api/session.ts', async (original) => ({
   useInvalidateSession: () => invalidateSession,
 }));
 
-const account: Account = {
-  uuid: '6f1c1d0e-7d59-4e37-a1a4-4f8a2f0d2b21',
+const account = testAccount('6f1c1d0e-7d59-4e37-a1a4-4f8a2f0d2b21', {
   name: 'Neu Sàrl',
-  country: 'CH',
   preferredLanguage: 'fr',
   accountRole: 'OWNER',
   isOwner: true,
-  invitationStatus: 'ACCEPTED',
-  availableUntil: null,
   acceptedAgb: false,
   acceptedPrivacyPolicy: false,
   createdAt: '2026-11-01T08:00:00.000Z',
-};
+});
 
 beforeEach(() => {
   current = { ...account };
