@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useMutation } from '@tanstack/react-query';
@@ -24,9 +23,8 @@ function Invitation({ account }: { account: Account }) {
   const confirm = useConfirm();
   const toast = useToast();
   const invalidateSession = useInvalidateSession();
-  const [busy, setBusy] = useState(false);
 
-  // Errors are toasted by the query client's mutation handling.
+  // Errors are toasted by the query client's mutation handling (mutate does not throw them).
   const accept = useMutation({
     mutationFn: () => apiRequest(usersRoutes.acceptInvitation, { params: { id: account.uuid } }),
     onSuccess: async () => {
@@ -44,16 +42,8 @@ function Invitation({ account }: { account: Account }) {
     },
   });
 
-  const run = async (action: () => Promise<unknown>) => {
-    setBusy(true);
-    try {
-      await action();
-    } catch {
-      // shown as a toast by the mutation error handling
-    } finally {
-      setBusy(false);
-    }
-  };
+  // Pending lasts until onSuccess has finished (navigation included).
+  const busy = accept.isPending || decline.isPending;
 
   const onDecline = async () => {
     const ok = await confirm({
@@ -62,7 +52,7 @@ function Invitation({ account }: { account: Account }) {
       confirmLabel: t('invite.decline'),
       destructive: true,
     });
-    if (ok) await run(() => decline.mutateAsync());
+    if (ok) decline.mutate();
   };
 
   return (
@@ -80,7 +70,7 @@ function Invitation({ account }: { account: Account }) {
           variant="contained"
           disabled={busy}
           aria-label={t('invite.acceptName', { name: account.name })}
-          onClick={() => run(() => accept.mutateAsync())}
+          onClick={() => accept.mutate()}
         >
           {t('invite.accept')}
         </Button>
