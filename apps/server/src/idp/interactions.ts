@@ -32,6 +32,7 @@ import { IDP_CSP } from './provider.ts';
 import {
   escapeHtml,
   forgotPage,
+  homeLink,
   loginPage,
   messagePage,
   REALM_PATH,
@@ -105,7 +106,6 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: Interactio
     selfPath,
   });
   const withLocale = (path: string, locale: Locale) => `${path}?kc_locale=${locale}`;
-  const home = (t: Translate) => ({ href: `${config.publicUrl}/`, text: t('continueTo', { product }) });
 
   /** A page with one message and a link home. */
   function notice(
@@ -119,7 +119,7 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: Interactio
       messagePage(pageContext(locale), {
         title: t(o.title),
         alert: { kind: o.kind, text: t(o.text) },
-        link: home(t),
+        link: homeLink(t, config.publicUrl, product),
       }),
       o.status,
     );

@@ -12,7 +12,7 @@ import { DbAdapter, extendSession } from './adapter.ts';
 import { pickLocale, translator } from './i18n.ts';
 import { findIdentityById, type Identity } from './identities.ts';
 import type { IdpSecrets } from './keys.ts';
-import { messagePage, REALM_PATH } from './views.ts';
+import { homeLink, messagePage, REALM_PATH } from './views.ts';
 
 /** Scopes of the portal client (SPEC §4); all of them are granted to the first-party client. */
 export const PORTAL_SCOPES = ['openid', 'profile', 'email', 'portal', 'accounts', 'support'];
@@ -201,10 +201,7 @@ export function createProvider({ config, db, secrets, log }: ProviderDeps): Prov
               {
                 title: t('signedOutTitle'),
                 alert: { kind: 'success', text: t('signedOut') },
-                link: {
-                  href: `${config.publicUrl}/`,
-                  text: t('continueTo', { product: config.productName }),
-                },
+                link: homeLink(t, config.publicUrl, config.productName),
               },
             ),
           );
@@ -276,7 +273,7 @@ export function createProvider({ config, db, secrets, log }: ProviderDeps): Prov
             title: t('errorTitle'),
             alert: { kind: 'error', text: expired ? t('sessionExpired') : t('errorText') },
             detail: expired ? undefined : [out.error, out.error_description].filter(Boolean).join(': '),
-            link: { href: `${config.publicUrl}/`, text: t('continueTo', { product: config.productName }) },
+            link: homeLink(t, config.publicUrl, config.productName),
           },
         ),
       );

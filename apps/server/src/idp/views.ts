@@ -226,6 +226,11 @@ ${localeInput(ctx.locale)}
   return layout(ctx, t('verifyTitle'), body);
 }
 
+/** The way on from a message page: back to the portal. */
+export function homeLink(t: Translate, publicUrl: string, productName: string) {
+  return { href: `${publicUrl}/`, text: t('continueTo', { product: productName }) };
+}
+
 /** A page with a message and one way on (link). */
 export function messagePage(
   ctx: PageContext,
