@@ -39,7 +39,7 @@ export const COUNTRY_CODES: readonly string[] = `
   .trim()
   .split(/\s+/);
 
-/** An account (company) as seen by the signed-in user (SPEC §3). */
+/** An account (company) as seen by the signed-in user. */
 export const Account = Type.Object({
   uuid: Uuid,
   name: Type.String(),
@@ -56,6 +56,11 @@ export const Account = Type.Object({
   createdAt: DateTime,
 });
 export type Account = Type.Static<typeof Account>;
+
+/** An owner works in the account only after accepting both the terms and the privacy policy. */
+export function hasAcceptedTerms(account: Pick<Account, 'acceptedAgb' | 'acceptedPrivacyPolicy'>): boolean {
+  return account.acceptedAgb && account.acceptedPrivacyPolicy;
+}
 
 export const ACCOUNT_NAME_MAX = 120;
 
@@ -90,7 +95,7 @@ export type UpdateAccountBody = Type.Static<typeof UpdateAccountBody>;
 export const DeletedAccount = Type.Object({ data: Account, message: Type.String() });
 export type DeletedAccount = Type.Static<typeof DeletedAccount>;
 
-/** Days between DELETE and the actual deletion (SPEC-DECISIONS 30). */
+/** Days between DELETE and the actual deletion; until then the owner can cancel it. */
 export const ACCOUNT_DELETION_DAYS = 30;
 
 export const Migration = Type.Object({

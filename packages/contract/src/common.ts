@@ -1,10 +1,10 @@
 import Type from 'typebox';
 
-/** Account roles, lowest to highest (SPEC §6). A level check passes when the required role is at or below. */
+/** Account roles, lowest to highest. A level check passes when the required role is at or below the current one. */
 export const ACCOUNT_ROLES = ['EMPLOYEE', 'ADMIN', 'DC', 'OWNER', 'SUPPORT'] as const;
 export type AccountRole = (typeof ACCOUNT_ROLES)[number];
 
-/** User roles in list order (SPEC §6; {product}_ADMIN is PORTAL_ADMIN). */
+/** User roles, lowest to highest ({product}_ADMIN is PORTAL_ADMIN). */
 export const USER_ROLES = [
   'STANDARD',
   'DC',
@@ -16,13 +16,21 @@ export const USER_ROLES = [
 ] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 
-/** Staff user roles may open any account by uuid, acting as account role SUPPORT (SPEC-DECISIONS 10). */
+/**
+ * Staff user roles may open any account by uuid, acting as account role SUPPORT; the server audits each such
+ * access. They are never sent to onboarding.
+ */
 export const STAFF_USER_ROLES: readonly UserRole[] = [
   'SUPPORT',
   'SUPPORT_AGENT',
   'SUPPORT_MANAGER',
   'PORTAL_ADMIN',
 ];
+
+/** The one staff check, used by server, web and sign-in service alike. */
+export function isStaffRole(role: UserRole): boolean {
+  return STAFF_USER_ROLES.includes(role);
+}
 
 export const INVITATION_STATUSES = ['PENDING', 'ACCEPTED', 'DECLINED'] as const;
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];

@@ -6,7 +6,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * One API route, shared by server and web: the server registers it with these schemas (validation and
  * OpenAPI), the web client derives its request and response types from it.
  * `path` is relative to /api and uses `{name}` placeholders; `accountScoped` routes are prefixed with
- * /accounts/{accountUuid} by the client (SPEC §7).
+ * /accounts/{accountUuid}, by the client and the server alike.
  */
 export interface RouteDef {
   method: HttpMethod;

@@ -12,7 +12,7 @@ import {
 import { Account } from './accounts.ts';
 import { defineRoute } from './route.ts';
 
-/** The signed-in user (the "me" resource, SPEC §3). */
+/** The signed-in user (the "me" resource). */
 export const User = Type.Object({
   uuid: Uuid,
   email: Type.String(),
