@@ -28,9 +28,9 @@ import {
   verifyPassword,
   type Identity,
 } from './identities.ts';
+import { escapeHtml } from '../http/html.ts';
 import { IDP_CSP } from './provider.ts';
 import {
-  escapeHtml,
   forgotPage,
   homeLink,
   loginPage,

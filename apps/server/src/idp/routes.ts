@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import { bearerToken } from '../http/bearer.ts';
 import { findIdentityById, type Identity } from './identities.ts';
 import type { IdpSecrets } from './keys.ts';
 import { toPublicJwk } from './keys.ts';
@@ -24,11 +25,10 @@ export interface KeycloakRouteDeps {
   secrets: IdpSecrets;
 }
 
-/** The bearer token of a request; keycloak-js writes the scheme in lower case. */
-function bearerToken(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  const match = typeof header === 'string' ? /^bearer\s+(\S+)$/i.exec(header) : null;
-  if (match) return match[1];
+/** The access token of a request: the Bearer header, else an `access_token` form field (as Keycloak). */
+function requestToken(request: FastifyRequest): string | undefined {
+  const fromHeader = bearerToken(request.headers.authorization);
+  if (fromHeader) return fromHeader;
   const body = request.body as Record<string, unknown> | undefined;
   return typeof body?.access_token === 'string' ? body.access_token : undefined;
 }
@@ -44,7 +44,7 @@ export function registerKeycloakRoutes(
     request: FastifyRequest,
     reply: FastifyReply,
   ): Promise<{ identity: Identity; payload: JWTPayload } | undefined> {
-    const token = bearerToken(request);
+    const token = requestToken(request);
     const deny = (description: string) => {
       void reply
         .code(401)

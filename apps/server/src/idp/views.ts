@@ -1,15 +1,10 @@
+import { escapeHtml } from '../http/html.ts';
 import { LOCALES, languageName, translator, type Locale, type Translate } from './i18n.ts';
 
 /** Path of the realm on this server: Keycloak's layout, so keycloak-js works unchanged. */
 export const REALM_PATH = '/realms/portal';
 export const RESOURCES_PATH = `${REALM_PATH}/resources`;
 
-export function escapeHtml(value: string): string {
-  return value.replace(
-    /[&<>"']/g,
-    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!,
-  );
-}
 const h = escapeHtml;
 
 export interface PageContext {

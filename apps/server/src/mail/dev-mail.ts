@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/client.ts';
+import { escapeHtml } from '../http/html.ts';
 
 interface OutboxRow {
   id: string;
@@ -8,12 +9,6 @@ interface OutboxRow {
   text_body: string;
   created_at: Date | string;
 }
-
-const escapeHtml = (value: string) =>
-  value.replace(
-    /[&<>"']/g,
-    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!,
-  );
 
 /** Escapes the text and turns http(s) URLs into links, so a person can click them. */
 function linkify(text: string): string {

@@ -10,6 +10,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import { bearerToken } from '../http/bearer.ts';
 import { HttpError } from '../http/errors.ts';
 import { provisionUser, type TokenIdentity } from '../modules/users/users.service.ts';
 
@@ -74,12 +75,11 @@ function identityOf(payload: JWTPayload): TokenIdentity {
 export function createAuthenticate(options: { config: Config; db: Db; getKey: JWTVerifyGetKey }) {
   const { config, db, getKey } = options;
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const header = request.headers.authorization;
-    const match = header ? /^bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!match) throw unauthorized(reply, 'Sign in: a Bearer access token is required');
+    const token = bearerToken(request.headers.authorization);
+    if (!token) throw unauthorized(reply, 'Sign in: a Bearer access token is required');
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(match[1]!, getKey, {
+      ({ payload } = await jwtVerify(token, getKey, {
         issuer: config.oidc.issuer,
         audience: config.oidc.audience,
         algorithms: TOKEN_ALGORITHMS,

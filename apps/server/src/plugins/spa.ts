@@ -3,17 +3,11 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { PublicConfig } from '@portal/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { escapeHtml } from '../http/html.ts';
 import { apiNotFound } from './error-handler.ts';
 
 const PLACEHOLDER = '<!--portal-config-->';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-
-export function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' }[c]};`,
-  );
-}
 
 /** index.html with the public configuration as `<meta name="portal-config">` (the SPA reads only that). */
 export function injectConfig(html: string, config: PublicConfig): string {
