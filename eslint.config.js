@@ -1,4 +1,4 @@
-// One lint setup for every workspace. The local `portal/boundaries` rule keeps the layering of DESIGN.md:
+// One lint setup for every workspace. The local `portal/boundaries` rule keeps the layering:
 // no web feature imports another feature, and the web app never imports server code.
 import path from 'node:path';
 import js from '@eslint/js';
