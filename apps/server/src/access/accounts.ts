@@ -1,3 +1,5 @@
+// Which accounts a user may see, and how: the one place that decides access to an account (the account-scope
+// hook asks it on every account route) and reads an account as one user sees it. Plugins and areas use it alike.
 import {
   TERMS_VERSION,
   isStaffRole,
@@ -10,11 +12,6 @@ import type { Queryable } from '../db/client.ts';
 import { notFound } from '../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../http/types.ts';
 import { writeAudit } from '../audit/audit.ts';
-
-/**
- * Which accounts a user may see, and how: the one place that decides access to an account (the account-scope
- * hook asks it for every account route) and reads an account as one user sees it.
- */
 
 interface AccountRow {
   uuid: string;

@@ -1,3 +1,4 @@
+// The portal user behind an access token: provisioned on first sight by the authenticate hook, read by areas.
 import crypto from 'node:crypto';
 import { DEFAULT_LANGUAGE, isLanguage, type Language, type UserRole } from '@portal/contract';
 import type { Queryable } from '../db/client.ts';
