@@ -9,7 +9,7 @@ import { openDb, type Db } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { seedDemoData } from './db/seed.ts';
 import { parseQuery } from './http/querystring.ts';
-import { createRouter } from './http/route.ts';
+import { createRouter, type AreaModule } from './http/route.ts';
 import './http/types.ts';
 import { getPublicJwks, registerIdentityProvider, seedDemoIdentities } from './idp/index.ts';
 import { createMailer, registerDevMail } from './mail/index.ts';
@@ -44,7 +44,12 @@ export interface AppDeps {
   db?: Db;
   /** Token key source (tests); otherwise the embedded provider's keys or the issuer's JWKS. */
   getKey?: JWTVerifyGetKey;
+  /** More area modules, registered after the app's own (tests add routes this way). */
+  modules?: AreaModule[];
 }
+
+/** The area modules, each registering its contract routes; a new area adds its `register…Routes` here. */
+const MODULES: AreaModule[] = [registerUsersRoutes, registerAccountsRoutes];
 
 /**
  * The whole server as one Fastify instance, not yet listening: database migrated (and seeded in demo mode),
@@ -134,12 +139,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     authenticate: createAuthenticate({ config, db, getKey }),
     accountScope: createAccountScope(db),
   });
-  app.decorate('contractRoute', route);
   registerIdempotency(app, db);
 
   registerSystemRoutes(app, { config, db, route });
-  registerUsersRoutes({ db, route });
-  registerAccountsRoutes({ db, route });
+  for (const register of [...MODULES, ...(deps.modules ?? [])]) register({ db, route });
 
   if (config.oidc.embedded) {
     await registerIdentityProvider(app, { config, db, mailer: createMailer(config, db) });

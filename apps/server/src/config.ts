@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The built-in app version (SPEC §9); /version.json serves it with the build suffix. */
+/** The built-in app version; /version.json serves it with the build suffix (`2.6.0+<build>`). */
 export const APP_VERSION = '2.6.0';
 
 export interface Config {

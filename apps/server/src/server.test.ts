@@ -77,11 +77,13 @@ describe('graceful close', () => {
     const api = new TestApi('pglite');
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    await api.start({}, (app) => {
-      app.get('/slow', async () => {
-        await gate;
-        return { done: true };
-      });
+    await api.start({
+      prepare(app) {
+        app.get('/slow', async () => {
+          await gate;
+          return { done: true };
+        });
+      },
     });
     try {
       const address = await api.app.listen({ host: '127.0.0.1', port: 0 });

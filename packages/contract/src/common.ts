@@ -60,7 +60,7 @@ export const AccountRoleSchema = Type.Enum(ACCOUNT_ROLES);
 export const UserRoleSchema = Type.Enum(USER_ROLES);
 export const InvitationStatusSchema = Type.Enum(INVITATION_STATUSES);
 
-/** The one error shape of the API: a message, a stable code, and field errors for invalid input. */
+/** The one error shape of the API: a message for people, a stable code, and field errors where input was refused. */
 export const ErrorBody = Type.Object({
   message: Type.String(),
   code: Type.String(),

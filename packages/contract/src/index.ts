@@ -8,5 +8,5 @@ import { usersRoutes } from './users.ts';
 import { accountsRoutes } from './accounts.ts';
 import { configRoutes } from './config.ts';
 
-/** Every API route, for registration checks and the OpenAPI document. */
+/** Every API route; a server test checks that the app registers each of them, account routes with a role rule. */
 export const apiRoutes = { ...configRoutes, ...usersRoutes, ...accountsRoutes };

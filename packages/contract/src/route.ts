@@ -1,6 +1,13 @@
 import type Type from 'typebox';
+import { ACCOUNT_ROLES, hasLevel, type AccountRole } from './common.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call a route of one account. `min`: that account role or any above it (staff, acting as SUPPORT, pass
+ * every level); `exactly`: that role only (staff never pass). Everyone else gets 403 with `denied` as message.
+ */
+export type AccountRoleRule = ({ min: AccountRole } | { exactly: AccountRole }) & { denied?: string };
 
 /**
  * One API route, shared by server and web: the server registers it with these schemas (validation and
@@ -13,7 +20,15 @@ export interface RouteDef {
   path: string;
   summary: string;
   tags: string[];
+  /** An area route of one account: the path gets the prefix /accounts/{accountUuid}. */
   accountScoped?: boolean;
+  /** A route whose own path names the account (e.g. `id` in /accounts/v1/accounts/{id}); no prefix. */
+  accountParam?: string;
+  /**
+   * Required on account routes (`accountScoped` or `accountParam`): the server answers 404 to callers without
+   * access to the account and 403 to those this rule refuses, before the handler runs.
+   */
+  accountRole?: AccountRoleRule;
   /** False for routes that need no bearer token. */
   auth?: boolean;
   params?: Type.TSchema;
@@ -24,6 +39,21 @@ export interface RouteDef {
 
 export function defineRoute<const R extends RouteDef>(route: R): R {
   return route;
+}
+
+/** The path parameter that names the route's account, or undefined for routes that act on no one account. */
+export function accountParamOf(route: RouteDef): string | undefined {
+  return route.accountScoped ? 'accountUuid' : route.accountParam;
+}
+
+/** The path below /api, with the account prefix of `accountScoped` routes; placeholders stay. */
+export function fullPath(route: RouteDef): string {
+  return (route.accountScoped ? '/accounts/{accountUuid}' : '') + route.path;
+}
+
+/** Whether a caller with this account role passes the rule (the UI mirrors the server with it). */
+export function allowsRole(rule: AccountRoleRule, role: AccountRole | null | undefined): boolean {
+  return 'exactly' in rule ? role === rule.exactly : hasLevel(ACCOUNT_ROLES, role, rule.min);
 }
 
 type StaticOf<S> = S extends Type.TSchema ? Type.Static<S> : undefined;

@@ -13,7 +13,7 @@ export interface DemoUser {
   emailVerified: boolean;
 }
 
-/** DESIGN.md "Demo data": the logins. Accounts and memberships are in seed.ts. */
+/** The demo logins (README "Demo logins"), one per role to try. Accounts and memberships are in seed.ts. */
 export const DEMO_USERS = {
   owner: {
     id: '6f1c2b1e-0001-4000-8000-000000000001',

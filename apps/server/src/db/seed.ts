@@ -1,7 +1,7 @@
 import { TERMS_VERSION, type AccountRole, type InvitationStatus, type Language } from '@portal/contract';
 import type { Db, Queryable } from './client.ts';
 import { DEMO_ACCOUNTS, DEMO_USERS } from './demo-users.ts';
-import { writeAudit } from '../modules/audit/audit.service.ts';
+import { writeAudit } from '../audit/audit.ts';
 
 type DemoLogin = keyof typeof DEMO_USERS;
 
@@ -17,7 +17,7 @@ interface DemoAccount {
   members: { login: DemoLogin; role: AccountRole; invitation?: InvitationStatus }[];
 }
 
-/** DESIGN.md "Demo data", account by account. */
+/** The demo accounts, each with its members and the state a demo shows (terms, a scheduled deletion). */
 export const DEMO_ACCOUNT_DATA: DemoAccount[] = [
   {
     uuid: DEMO_ACCOUNTS.muster,
@@ -153,7 +153,7 @@ async function seedAccount(tx: Queryable, account: DemoAccount, ids: Map<DemoLog
   }
 }
 
-/** Demo logins, accounts, memberships and history (DESIGN.md "Demo data"); running it again changes nothing. */
+/** Demo logins, accounts, memberships and history; running it again changes nothing. */
 export async function seedDemoData(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.query('select pg_advisory_xact_lock($1)', [SEED_LOCK]);

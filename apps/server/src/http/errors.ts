@@ -16,3 +16,6 @@ export const forbidden = (message = 'Your role does not allow this') =>
   new HttpError(403, 'FORBIDDEN', message);
 export const conflict = (message: string, fields?: Record<string, string>) =>
   new HttpError(409, 'CONFLICT', message, fields);
+/** 422 for one field the schema cannot judge, e.g. `invalidField('name', 'is required')`. */
+export const invalidField = (field: string, problem: string) =>
+  new HttpError(422, 'VALIDATION_FAILED', `${field} ${problem}`, { [field]: problem });

@@ -1,7 +1,7 @@
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
- * Query strings in both array styles of SPEC §7 / SPEC-DECISIONS 29: GET and DELETE repeat the key (`a=1&a=2`),
+ * Query strings in both array styles the API accepts: GET and DELETE repeat the key (`a=1&a=2`),
  * other methods use brackets (`a[]=1&a[]=2`); both give `{ a: ['1', '2'] }`. A bracketed key is always a list.
  */
 export function parseQuery(raw: string): Record<string, string | string[]> {

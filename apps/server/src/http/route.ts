@@ -2,18 +2,32 @@ import Type from 'typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import {
   Uuid,
+  accountParamOf,
+  fullPath,
   toFastifyPath,
+  type AccountRoleRule,
   type RouteBody,
   type RouteDef,
   type RouteParams,
   type RouteQuery,
 } from '@portal/contract';
+import type { Db } from '../db/client.ts';
+import type { AccountAccess, PortalUser } from './types.ts';
 
-/** A request whose params, query and body have the contract's types (validated before the handler runs). */
+type IsAccountRoute<R extends RouteDef> = R extends { accountScoped: true } | { accountParam: string }
+  ? true
+  : false;
+
+/**
+ * A request as the handler of route R sees it: params, query and body with the contract's types (validated
+ * before the handler runs), the signed-in user, and on account routes the caller's checked access.
+ */
 export interface RouteRequest<R extends RouteDef> extends FastifyRequest {
   params: R['accountScoped'] extends true ? RouteParams<R> & { accountUuid: string } : RouteParams<R>;
   query: RouteQuery<R>;
   body: RouteBody<R>;
+  user: R['auth'] extends false ? PortalUser | null : PortalUser;
+  account: IsAccountRoute<R> extends true ? AccountAccess : null;
 }
 
 type Static<S> = S extends Type.TSchema ? Type.Static<S> : never;
@@ -30,24 +44,42 @@ export type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<voi
 
 export interface RouteOptions<R extends RouteDef> {
   handler: (request: RouteRequest<R>, reply: FastifyReply) => Promise<RouteOk<R>>;
-  /** Extra checks after authentication and account scope (e.g. requireAccountRole). */
-  preHandler?: Hook[];
   /** Creating POST that honours Idempotency-Key. */
   idempotent?: boolean;
 }
 
 export interface RouteHooks {
   authenticate: Hook;
-  accountScope: Hook;
+  /** The hook that checks the caller's access to the account named by path parameter `param`. */
+  accountScope: (param: string, rule: AccountRoleRule) => Hook;
+}
+
+/** The Fastify URL of a contract route: `/api`, the account prefix of account-scoped routes, the path. */
+export function routeUrl(def: RouteDef): string {
+  return toFastifyPath('/api' + fullPath(def));
+}
+
+/** The role rule of an account route; throws at registration for a route that names an account without one. */
+function accountRuleOf(def: RouteDef): { param: string; rule: AccountRoleRule } | null {
+  const param = accountParamOf(def);
+  const where = `${def.method} ${def.path}`;
+  if (!param) {
+    if (def.accountRole) throw new Error(`${where}: accountRole needs accountScoped or accountParam`);
+    return null;
+  }
+  if (!def.accountRole) throw new Error(`${where}: an account route must declare its accountRole`);
+  if (def.auth === false) throw new Error(`${where}: an account route needs the signed-in user`);
+  return { param, rule: def.accountRole };
 }
 
 /**
  * Registers a contract route: URL `/api` + path (account-scoped ones under /accounts/{accountUuid}), the
- * contract's schemas for validation, serialisation and OpenAPI, and the hooks its flags ask for.
+ * contract's schemas for validation, serialisation and OpenAPI, authentication unless `auth: false`, and on
+ * account routes the account-scope hook with the route's role rule.
  */
 export function createRouter(app: FastifyInstance, hooks: RouteHooks) {
   return function route<R extends RouteDef>(def: R, options: RouteOptions<R>): void {
-    const path = (def.accountScoped ? '/accounts/{accountUuid}' : '') + def.path;
+    const account = accountRuleOf(def);
     let params = def.params;
     if (def.accountScoped) {
       const own = (def.params as Type.TObject | undefined)?.properties ?? {};
@@ -64,11 +96,11 @@ export function createRouter(app: FastifyInstance, hooks: RouteHooks) {
     };
     app.route({
       method: def.method,
-      url: toFastifyPath('/api' + path),
+      url: routeUrl(def),
       schema,
       config: { idempotent: options.idempotent ?? false },
       onRequest: def.auth === false ? [] : [hooks.authenticate],
-      preHandler: [...(def.accountScoped ? [hooks.accountScope] : []), ...(options.preHandler ?? [])],
+      preHandler: account ? [hooks.accountScope(account.param, account.rule)] : [],
       handler: options.handler as unknown as (
         request: FastifyRequest,
         reply: FastifyReply,
@@ -78,3 +110,12 @@ export function createRouter(app: FastifyInstance, hooks: RouteHooks) {
 }
 
 export type Route = ReturnType<typeof createRouter>;
+
+/** What an area module gets to register its routes (app.ts passes the same to every module). */
+export interface ModuleDeps {
+  db: Db;
+  route: Route;
+}
+
+/** An area module: registers its contract routes, e.g. `registerAccountsRoutes`. */
+export type AreaModule = (deps: ModuleDeps) => void;

@@ -1,7 +1,6 @@
 import type { AccountRole, UserRole } from '@portal/contract';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import type { Route } from './route.ts';
 
 /** The portal user behind a verified access token (provisioned on first sight). */
 export interface PortalUser {
@@ -27,13 +26,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     db: Db;
-    /** Registers a contract route with its schemas and hooks (see http/route.ts). */
-    contractRoute: Route;
   }
   interface FastifyRequest {
     /** Set by the authenticate hook on routes that need a token. */
     user: PortalUser | null;
-    /** Set by the account-scope hook on /api/accounts/{accountUuid}/… routes. */
+    /** Set by the account-scope hook on account routes, after the caller's access and role were checked. */
     account: AccountAccess | null;
   }
   interface FastifyContextConfig {

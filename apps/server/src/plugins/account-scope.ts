@@ -1,29 +1,35 @@
-import { ACCOUNT_ROLES, hasLevel, type AccountRole } from '@portal/contract';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { allowsRole, type AccountRoleRule } from '@portal/contract';
+import type { FastifyRequest } from 'fastify';
+import { accessFor, auditStaffAccess } from '../access/accounts.ts';
 import type { Db } from '../db/client.ts';
 import { forbidden, HttpError, notFound } from '../http/errors.ts';
-import { accessFor, auditStaffAccess } from '../modules/accounts/accounts.service.ts';
+import type { Hook } from '../http/route.ts';
 
-/**
- * preHandler of the area routes under /api/accounts/{accountUuid}/<area>/v1/…: the caller needs an ACCEPTED
- * membership (else 404, never revealing the account); staff act as SUPPORT and every such access is audited.
- */
-export function createAccountScope(db: Db) {
-  return async function accountScope(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    const user = request.user;
-    if (!user) throw new HttpError(401, 'UNAUTHORIZED', 'Sign in first');
-    const { accountUuid } = request.params as { accountUuid: string };
-    const access = await accessFor(db, user, accountUuid);
-    if (!access) throw notFound();
-    await auditStaffAccess(db, user, access, `${request.method} ${request.routeOptions.url ?? request.url}`);
-    request.account = access;
-  };
+function deniedMessage(rule: AccountRoleRule): string {
+  return rule.denied ?? `This needs the ${'exactly' in rule ? rule.exactly : rule.min} role`;
 }
 
-/** preHandler that refuses (403) callers whose account role is below `min` (SPEC §6 level check). */
-export function requireAccountRole(min: AccountRole) {
-  return async function accountRole(request: FastifyRequest): Promise<void> {
-    if (!request.account) throw notFound();
-    if (!hasLevel(ACCOUNT_ROLES, request.account.role, min)) throw forbidden(`This needs the ${min} role`);
-  };
+/**
+ * The preHandler of every account route (the router adds it from the route's contract): the caller needs an
+ * ACCEPTED membership of the account named by path parameter `param` (else 404, never revealing the account;
+ * staff act as SUPPORT) and a role the route's rule allows (else 403). Staff access that passes is audited.
+ * The checked access is put on the request for the handler.
+ */
+export function createAccountScope(db: Db) {
+  return (param: string, rule: AccountRoleRule): Hook =>
+    async function accountScope(request: FastifyRequest): Promise<void> {
+      const user = request.user;
+      if (!user) throw new HttpError(401, 'UNAUTHORIZED', 'Sign in first');
+      const accountUuid = (request.params as Record<string, string>)[param]!;
+      const access = await accessFor(db, user, accountUuid);
+      if (!access) throw notFound();
+      if (!allowsRole(rule, access.role)) throw forbidden(deniedMessage(rule));
+      await auditStaffAccess(
+        db,
+        user,
+        access,
+        `${request.method} ${request.routeOptions.url ?? request.url}`,
+      );
+      request.account = access;
+    };
 }

@@ -8,11 +8,11 @@ import {
   type JWTVerifyGetKey,
 } from 'jose';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { provisionUser, type TokenIdentity } from '../access/users.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { bearerToken } from '../http/bearer.ts';
 import { HttpError } from '../http/errors.ts';
-import { provisionUser, type TokenIdentity } from '../modules/users/users.service.ts';
 
 /** Asymmetric algorithms only: `none` and HMAC (a public key used as a secret) never verify. */
 export const TOKEN_ALGORITHMS = ['RS256', 'ES256', 'PS256'];

@@ -14,7 +14,7 @@ function sameToken(a: string, b: string): boolean {
 }
 
 /**
- * Double-submit XSRF protection (SPEC §7): a random XSRF-TOKEN cookie readable by the SPA, which echoes it in
+ * Double-submit XSRF protection: a random XSRF-TOKEN cookie readable by the SPA, which echoes it in
  * X-XSRF-TOKEN on unsafe API calls. Needs @fastify/cookie.
  */
 export function registerXsrf(app: FastifyInstance, config: Config) {

@@ -21,6 +21,7 @@ import { loadConfig, type Config } from '../config.ts';
 import { openDb, type Db } from '../db/client.ts';
 import { DEMO_USERS } from '../db/demo-users.ts';
 import { migrate } from '../db/migrate.ts';
+import type { AreaModule } from '../http/route.ts';
 import { seedDemoData } from '../db/seed.ts';
 
 export const TEST_ISSUER = 'http://idp.test/realms/portal';
@@ -122,6 +123,15 @@ export interface ApiRequest {
   xsrf?: boolean;
 }
 
+export interface ApiOptions {
+  /** Environment on top of the test configuration. */
+  env?: Record<string, string>;
+  /** Area modules registered after the app's own, like a new area's (e.g. a test route on one account). */
+  modules?: AreaModule[];
+  /** Runs on the built app before it is ready (e.g. a raw route). */
+  prepare?: (app: FastifyInstance) => void;
+}
+
 export class TestApi {
   app!: FastifyInstance;
   db!: Db;
@@ -132,7 +142,7 @@ export class TestApi {
 
   constructor(readonly backend: Backend) {}
 
-  async start(env: Record<string, string> = {}, prepare?: (app: FastifyInstance) => void): Promise<void> {
+  async start(options: ApiOptions = {}): Promise<void> {
     const [keys, foreign, database] = await Promise.all([
       generateKeyPair('RS256'),
       generateKeyPair('RS256'),
@@ -142,9 +152,13 @@ export class TestApi {
     this.foreign = foreign.privateKey;
     ({ db: this.db, drop: this.drop } = database);
     const jwk = { ...(await exportJWK(keys.publicKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
-    this.config = testConfig(env);
-    this.app = await buildApp(this.config, { db: this.db, getKey: createLocalJWKSet({ keys: [jwk] }) });
-    prepare?.(this.app);
+    this.config = testConfig(options.env);
+    this.app = await buildApp(this.config, {
+      db: this.db,
+      getKey: createLocalJWKSet({ keys: [jwk] }),
+      modules: options.modules,
+    });
+    options.prepare?.(this.app);
     await this.app.ready();
   }
 
@@ -204,11 +218,7 @@ export class TestApi {
  * Runs the same API suite on PGlite and on PostgreSQL (the latter only when TEST_DATABASE_URL names an admin
  * connection that may create databases; each suite gets its own database, dropped afterwards).
  */
-export function describeApi(
-  title: string,
-  body: (api: TestApi) => void,
-  options: { env?: Record<string, string>; prepare?: (app: FastifyInstance) => void } = {},
-): void {
+export function describeApi(title: string, body: (api: TestApi) => void, options: ApiOptions = {}): void {
   for (const backend of ['pglite', 'postgres'] as const) {
     const skip = backend === 'postgres' && !process.env.TEST_DATABASE_URL;
     if (skip) {
@@ -218,7 +228,7 @@ export function describeApi(
     }
     describe.skipIf(skip)(`${title} [${backend}]`, () => {
       const api = new TestApi(backend);
-      beforeAll(() => api.start(options.env, options.prepare), 60_000);
+      beforeAll(() => api.start(options), 60_000);
       afterAll(() => api.stop());
       body(api);
     });

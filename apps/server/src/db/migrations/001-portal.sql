@@ -18,7 +18,7 @@ create table accounts (
   name text not null,
   country text not null,
   preferred_language text not null default 'de',
-  -- Set while deletion is scheduled (SPEC-DECISIONS 30).
+  -- Set while deletion is scheduled: the account is gone after this instant.
   available_until timestamptz,
   created_by uuid references users (uuid),
   created_at timestamptz not null default now(),

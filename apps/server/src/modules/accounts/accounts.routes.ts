@@ -1,7 +1,5 @@
 import { accountsRoutes } from '@portal/contract';
-import type { Db } from '../../db/client.ts';
-import type { Route } from '../../http/route.ts';
-import type { PortalUser } from '../../http/types.ts';
+import type { ModuleDeps } from '../../http/route.ts';
 import {
   beginMigration,
   createAccount,
@@ -10,33 +8,35 @@ import {
   updateAccount,
 } from './accounts.service.ts';
 
-/** Accounts the signed-in user works in: create, read, change, schedule deletion, migrate. */
-export function registerAccountsRoutes(deps: { db: Db; route: Route }) {
+/**
+ * Accounts the signed-in user works in: create, read, change, schedule deletion, migrate. The routes on one
+ * account name it in their path; the contract gives each its role rule, checked before the handler runs.
+ */
+export function registerAccountsRoutes(deps: ModuleDeps) {
   const { db, route } = deps;
-  const me = (user: PortalUser | null) => user!;
 
   route(accountsRoutes.createAccount, {
     idempotent: true,
     handler: async (request, reply) => {
-      const account = await createAccount(db, me(request.user), request.body);
+      const account = await createAccount(db, request.user, request.body);
       reply.code(201).header('Location', `/api/accounts/v1/accounts/${account.uuid}`);
       return { data: account };
     },
   });
 
   route(accountsRoutes.getAccount, {
-    handler: async (request) => ({ data: await getAccount(db, me(request.user), request.params.id) }),
+    handler: async (request) => ({ data: await getAccount(db, request.user, request.account) }),
   });
 
   route(accountsRoutes.updateAccount, {
     handler: async (request) => ({
-      data: await updateAccount(db, me(request.user), request.params.id, request.body),
+      data: await updateAccount(db, request.user, request.account, request.body),
     }),
   });
 
   route(accountsRoutes.deleteAccount, {
     handler: async (request) => {
-      const { account, message } = await scheduleDeletion(db, me(request.user), request.params.id);
+      const { account, message } = await scheduleDeletion(db, request.user, request.account);
       return { data: account, message };
     },
   });
@@ -44,7 +44,7 @@ export function registerAccountsRoutes(deps: { db: Db; route: Route }) {
   route(accountsRoutes.beginMigration, {
     handler: async (request, reply) => {
       reply.code(202);
-      return { data: await beginMigration(db, me(request.user), request.params.accountUuid) };
+      return { data: await beginMigration(db, request.user, request.account) };
     },
   });
 }

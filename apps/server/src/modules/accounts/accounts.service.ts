@@ -1,142 +1,27 @@
 import crypto from 'node:crypto';
 import {
   ACCOUNT_DELETION_DAYS,
-  ACCOUNT_ROLES,
   COUNTRY_CODES,
-  STAFF_USER_ROLES,
   TERMS_VERSION,
-  hasLevel,
+  allowsRole,
   type Account,
-  type AccountRole,
   type CreateAccountBody,
-  type InvitationStatus,
-  type Language,
   type Migration,
   type UpdateAccountBody,
 } from '@portal/contract';
+import { loadAccount } from '../../access/accounts.ts';
+import { writeAudit } from '../../audit/audit.ts';
 import type { Db, Queryable } from '../../db/client.ts';
-import { conflict, forbidden, HttpError, notFound } from '../../http/errors.ts';
+import { conflict, forbidden, invalidField, notFound } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
-import { writeAudit } from '../audit/audit.service.ts';
-
-interface AccountRow {
-  uuid: string;
-  name: string;
-  country: string;
-  preferred_language: Language;
-  available_until: Date | null;
-  created_at: Date;
-  role: AccountRole;
-  invitation_status: InvitationStatus;
-  accepted_agb: boolean;
-  accepted_privacy: boolean;
-}
+import { cleanName } from '../../http/validation.ts';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
-
-export function toAccount(row: AccountRow): Account {
-  return {
-    uuid: row.uuid,
-    name: row.name,
-    country: row.country,
-    preferredLanguage: row.preferred_language,
-    accountRole: row.role,
-    isOwner: row.role === 'OWNER',
-    invitationStatus: row.invitation_status,
-    availableUntil: row.available_until ? iso(row.available_until) : null,
-    acceptedAgb: row.accepted_agb,
-    acceptedPrivacyPolicy: row.accepted_privacy,
-    createdAt: iso(row.created_at),
-  };
-}
-
-/** Columns of an account as seen by one user ($1 = user uuid, $2 = terms version); joins membership as `m`. */
-const ACCOUNT_COLUMNS = `a.uuid, a.name, a.country, a.preferred_language, a.available_until, a.created_at,
-  exists (select 1 from terms_acceptances t where t.account_uuid = a.uuid and t.kind = 'agb' and t.version = $2)
-    as accepted_agb,
-  exists (select 1 from terms_acceptances t where t.account_uuid = a.uuid and t.kind = 'privacy' and t.version = $2)
-    as accepted_privacy`;
-
-/** An account past its scheduled deletion is gone, even before the purge removes it. */
-const NOT_EXPIRED = '(a.available_until is null or a.available_until > now())';
-
-/** Every membership of the user, pending invitations included, sorted by name. */
-export async function listAccountsOf(q: Queryable, user: PortalUser): Promise<Account[]> {
-  const { rows } = await q.query<AccountRow>(
-    `select ${ACCOUNT_COLUMNS}, m.role, m.invitation_status
-       from accounts a join account_members m on m.account_uuid = a.uuid and m.user_uuid = $1
-      where m.invitation_status <> 'DECLINED' and ${NOT_EXPIRED}
-      order by lower(a.name), a.uuid`,
-    [user.uuid, TERMS_VERSION],
-  );
-  return rows.map(toAccount);
-}
-
-export const isStaff = (user: PortalUser) => STAFF_USER_ROLES.includes(user.userRole);
-
-/**
- * The caller's access to an account: an ACCEPTED membership, or staff acting as SUPPORT. Null when the account
- * does not exist or the caller may not see it — callers answer 404 either way, never revealing existence.
- */
-export async function accessFor(
-  q: Queryable,
-  user: PortalUser,
-  accountUuid: string,
-): Promise<AccountAccess | null> {
-  const { rows } = await q.query<{ role: AccountRole | null; invitation_status: InvitationStatus | null }>(
-    `select m.role, m.invitation_status
-       from accounts a left join account_members m on m.account_uuid = a.uuid and m.user_uuid = $2
-      where a.uuid = $1 and ${NOT_EXPIRED}`,
-    [accountUuid, user.uuid],
-  );
-  const row = rows[0];
-  if (!row) return null;
-  if (row.role && row.invitation_status === 'ACCEPTED')
-    return { accountUuid, role: row.role, viaStaff: false };
-  if (isStaff(user)) return { accountUuid, role: 'SUPPORT', viaStaff: true };
-  return null;
-}
-
-/** Records a staff member's access to an account they do not belong to (SPEC-DECISIONS 10). */
-export async function auditStaffAccess(q: Queryable, user: PortalUser, access: AccountAccess, what: string) {
-  if (!access.viaStaff) return;
-  await writeAudit(q, {
-    accountUuid: access.accountUuid,
-    actorUuid: user.uuid,
-    action: 'support.access',
-    target: what,
-  });
-}
-
-async function loadAccount(q: Queryable, user: PortalUser, access: AccountAccess): Promise<Account> {
-  const { rows } = await q.query<AccountRow>(
-    `select ${ACCOUNT_COLUMNS}, coalesce(m.role, 'SUPPORT') as role,
-            coalesce(m.invitation_status, 'ACCEPTED') as invitation_status
-       from accounts a left join account_members m on m.account_uuid = a.uuid and m.user_uuid = $1
-      where a.uuid = $3`,
-    [user.uuid, TERMS_VERSION, access.accountUuid],
-  );
-  if (!rows[0]) throw notFound();
-  const account = toAccount(rows[0]);
-  // Staff see the account as SUPPORT even if they also hold a pending invitation.
-  return access.viaStaff
-    ? { ...account, accountRole: 'SUPPORT', isOwner: false, invitationStatus: 'ACCEPTED' }
-    : account;
-}
-
-/** A name people see (an account's or a user's): trimmed, required. */
-export function cleanName(name: string): string {
-  const trimmed = name.trim();
-  if (!trimmed) throw new HttpError(422, 'VALIDATION_FAILED', 'name is required', { name: 'is required' });
-  return trimmed;
-}
 
 /** The schema checks the shape (two capitals); the code must also be one the form offers. */
 function checkCountry(country: string | undefined): void {
   if (country !== undefined && !COUNTRY_CODES.includes(country)) {
-    throw new HttpError(422, 'VALIDATION_FAILED', 'country is not a known country code', {
-      country: 'is not a known country code',
-    });
+    throw invalidField('country', 'is not a known country code');
   }
 }
 
@@ -159,10 +44,7 @@ async function lockUser(q: Queryable, userUuid: string) {
   await q.query('select pg_advisory_xact_lock(hashtext($1))', [`user:${userUuid}`]);
 }
 
-export async function getAccount(db: Db, user: PortalUser, accountUuid: string): Promise<Account> {
-  const access = await accessFor(db, user, accountUuid);
-  if (!access) throw notFound();
-  await auditStaffAccess(db, user, access, `GET account:${accountUuid}`);
+export function getAccount(db: Db, user: PortalUser, access: AccountAccess): Promise<Account> {
   return loadAccount(db, user, access);
 }
 
@@ -196,20 +78,23 @@ export async function createAccount(db: Db, user: PortalUser, body: CreateAccoun
 const PROFILE_FIELDS = { name: 'name', country: 'country', preferredLanguage: 'preferred_language' } as const;
 type ProfileField = keyof typeof PROFILE_FIELDS;
 
+/**
+ * Name, country and language need the ADMIN level; accepting the terms and cancelling a scheduled deletion are
+ * the exact OWNER's (staff acting as SUPPORT never pass that).
+ */
 export async function updateAccount(
   db: Db,
   user: PortalUser,
-  accountUuid: string,
+  access: AccountAccess,
   body: UpdateAccountBody,
 ): Promise<Account> {
-  const access = await accessFor(db, user, accountUuid);
-  if (!access) throw notFound();
+  const { accountUuid } = access;
   const profile = (Object.keys(PROFILE_FIELDS) as ProfileField[]).filter((key) => body[key] !== undefined);
   const ownerOnly = body.acceptedAgb || body.acceptedPrivacyPolicy || body.availableUntil === null;
-  if (profile.length && !hasLevel(ACCOUNT_ROLES, access.role, 'ADMIN')) {
+  if (profile.length && !allowsRole({ min: 'ADMIN' }, access.role)) {
     throw forbidden('Changing the company profile needs the ADMIN role');
   }
-  if (ownerOnly && access.role !== 'OWNER') {
+  if (ownerOnly && !allowsRole({ exactly: 'OWNER' }, access.role)) {
     throw forbidden('Only the owner can accept the terms or cancel the deletion');
   }
   const name = body.name === undefined ? undefined : cleanName(body.name);
@@ -227,7 +112,6 @@ export async function updateAccount(
     ]);
     const current = rows[0];
     if (!current) throw notFound();
-    await auditStaffAccess(tx, user, access, `PATCH account:${accountUuid}`);
 
     if (profile.length) {
       if (name !== undefined) await assertNameFree(tx, user.uuid, name, accountUuid);
@@ -296,15 +180,13 @@ export async function updateAccount(
   });
 }
 
-/** DELETE schedules the deletion in 30 days (owner only); repeating it keeps the first date. */
+/** DELETE schedules the deletion in 30 days (the route admits the owner only); repeating it keeps the first date. */
 export async function scheduleDeletion(
   db: Db,
   user: PortalUser,
-  accountUuid: string,
+  access: AccountAccess,
 ): Promise<{ account: Account; message: string }> {
-  const access = await accessFor(db, user, accountUuid);
-  if (!access) throw notFound();
-  if (access.role !== 'OWNER') throw forbidden('Only the owner can delete the account');
+  const { accountUuid } = access;
   const account = await db.transaction(async (tx) => {
     const { rows } = await tx.query<{ available_until: Date }>(
       `update accounts set available_until = now() + make_interval(days => $2), updated_at = now()
@@ -337,11 +219,9 @@ interface MigrationRow {
   requested_at: Date;
 }
 
-/** Records a migration request (owner only); one open request per account. */
-export async function beginMigration(db: Db, user: PortalUser, accountUuid: string): Promise<Migration> {
-  const access = await accessFor(db, user, accountUuid);
-  if (!access) throw notFound();
-  if (access.role !== 'OWNER') throw forbidden('Only the owner can migrate the account');
+/** Records a migration request (the route admits the owner only); one open request per account. */
+export async function beginMigration(db: Db, user: PortalUser, access: AccountAccess): Promise<Migration> {
+  const { accountUuid } = access;
   return db.transaction(async (tx) => {
     await tx.query('select uuid from accounts where uuid = $1 for update', [accountUuid]);
     const open = await tx.query(

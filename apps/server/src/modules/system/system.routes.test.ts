@@ -2,10 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { defineRoute, ErrorBody, Entity } from '@portal/contract';
-import Type from 'typebox';
-import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
-import { requireAccountRole } from '../../plugins/account-scope.ts';
 import { describeApi } from '../../test/api.ts';
 
 const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-dist-'));
@@ -17,17 +13,6 @@ fs.writeFileSync(
 fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log("app")');
 fs.writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
 afterAll(() => fs.rmSync(dist, { recursive: true, force: true }));
-
-// An area route as later areas add them: /api/accounts/{accountUuid}/notes/v1/notes.
-const notesRoute = defineRoute({
-  method: 'GET',
-  path: '/notes/v1/notes',
-  summary: 'test area route',
-  tags: ['test'],
-  accountScoped: true,
-  response: { 200: Entity(Type.Object({ accountUuid: Type.String(), role: Type.String() })), 404: ErrorBody },
-});
-const adminNotesRoute = defineRoute({ ...notesRoute, method: 'POST' });
 
 describeApi(
   'system endpoints and static app',
@@ -180,32 +165,6 @@ describeApi(
       expect(res.statusCode).toBe(500);
       expect(res.json()).toEqual({ message: 'Internal server error', code: 'INTERNAL' });
     });
-
-    it('scopes area routes to members; staff act as SUPPORT, audited; roles below the minimum get 403', async () => {
-      const path = (account: string) => `/api/accounts/${account}/notes/v1/notes`;
-      const member = await api.request('GET', path(DEMO_ACCOUNTS.muster), { as: 'employee' });
-      expect(member.statusCode).toBe(200);
-      expect(member.json().data).toEqual({ accountUuid: DEMO_ACCOUNTS.muster, role: 'EMPLOYEE' });
-      expect((await api.request('GET', path(DEMO_ACCOUNTS.neu), { as: 'employee' })).statusCode).toBe(404);
-      expect((await api.request('GET', path(DEMO_ACCOUNTS.beispiel), { as: 'employee' })).statusCode).toBe(
-        404,
-      );
-      expect((await api.request('GET', path('x'), { as: 'employee' })).statusCode).toBe(404);
-      expect((await api.request('GET', path(DEMO_ACCOUNTS.muster))).statusCode).toBe(401);
-
-      const staff = await api.request('GET', path(DEMO_ACCOUNTS.neu), { as: 'agent' });
-      expect(staff.json().data.role).toBe('SUPPORT');
-      expect((await api.audit(DEMO_ACCOUNTS.neu))[0]).toMatchObject({
-        action: 'support.access',
-        actor_uuid: DEMO_USERS.agent.id,
-        target: 'GET /api/accounts/:accountUuid/notes/v1/notes',
-      });
-
-      expect((await api.request('POST', path(DEMO_ACCOUNTS.muster), { as: 'employee' })).statusCode).toBe(
-        403,
-      );
-      expect((await api.request('POST', path(DEMO_ACCOUNTS.muster), { as: 'admin' })).statusCode).toBe(200);
-    });
   },
   {
     env: { MAINTENANCE: 'true', PRODUCT_NAME: 'Acme Portal', WEB_DIST: dist },
@@ -213,11 +172,6 @@ describeApi(
       app.get('/api/test/boom', { schema: { hide: true } }, async () => {
         throw new Error('secret database detail');
       });
-      const handler = async (request: { account: { accountUuid: string; role: string } | null }) => ({
-        data: { accountUuid: request.account!.accountUuid, role: request.account!.role },
-      });
-      app.contractRoute(notesRoute, { handler });
-      app.contractRoute(adminNotesRoute, { handler, preHandler: [requireAccountRole('ADMIN')] });
     },
   },
 );

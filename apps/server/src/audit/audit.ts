@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/client.ts';
+import type { Queryable } from '../db/client.ts';
 
 export interface AuditEntry {
   accountUuid: string | null;

@@ -1,0 +1,121 @@
+// Which accounts a user may see, and how: the one place that decides access to an account (the account-scope
+// hook asks it on every account route) and reads an account as one user sees it. Plugins and areas use it alike.
+import {
+  TERMS_VERSION,
+  isStaffRole,
+  type Account,
+  type AccountRole,
+  type InvitationStatus,
+  type Language,
+} from '@portal/contract';
+import type { Queryable } from '../db/client.ts';
+import { notFound } from '../http/errors.ts';
+import type { AccountAccess, PortalUser } from '../http/types.ts';
+import { writeAudit } from '../audit/audit.ts';
+
+interface AccountRow {
+  uuid: string;
+  name: string;
+  country: string;
+  preferred_language: Language;
+  available_until: Date | null;
+  created_at: Date;
+  role: AccountRole;
+  invitation_status: InvitationStatus;
+  accepted_agb: boolean;
+  accepted_privacy: boolean;
+}
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+
+function toAccount(row: AccountRow): Account {
+  return {
+    uuid: row.uuid,
+    name: row.name,
+    country: row.country,
+    preferredLanguage: row.preferred_language,
+    accountRole: row.role,
+    isOwner: row.role === 'OWNER',
+    invitationStatus: row.invitation_status,
+    availableUntil: row.available_until ? iso(row.available_until) : null,
+    acceptedAgb: row.accepted_agb,
+    acceptedPrivacyPolicy: row.accepted_privacy,
+    createdAt: iso(row.created_at),
+  };
+}
+
+/** Columns of an account as seen by one user ($1 = user uuid, $2 = terms version); joins membership as `m`. */
+const ACCOUNT_COLUMNS = `a.uuid, a.name, a.country, a.preferred_language, a.available_until, a.created_at,
+  exists (select 1 from terms_acceptances t where t.account_uuid = a.uuid and t.kind = 'agb' and t.version = $2)
+    as accepted_agb,
+  exists (select 1 from terms_acceptances t where t.account_uuid = a.uuid and t.kind = 'privacy' and t.version = $2)
+    as accepted_privacy`;
+
+/** An account past its scheduled deletion is gone, even before the purge removes it. */
+const NOT_EXPIRED = '(a.available_until is null or a.available_until > now())';
+
+/** Every membership of the user, pending invitations included, sorted by name. */
+export async function listAccountsOf(q: Queryable, user: PortalUser): Promise<Account[]> {
+  const { rows } = await q.query<AccountRow>(
+    `select ${ACCOUNT_COLUMNS}, m.role, m.invitation_status
+       from accounts a join account_members m on m.account_uuid = a.uuid and m.user_uuid = $1
+      where m.invitation_status <> 'DECLINED' and ${NOT_EXPIRED}
+      order by lower(a.name), a.uuid`,
+    [user.uuid, TERMS_VERSION],
+  );
+  return rows.map(toAccount);
+}
+
+/**
+ * The caller's access to an account: an ACCEPTED membership, or staff acting as SUPPORT. Null when the account
+ * does not exist or the caller may not see it — callers answer 404 either way, never revealing existence.
+ */
+export async function accessFor(
+  q: Queryable,
+  user: PortalUser,
+  accountUuid: string,
+): Promise<AccountAccess | null> {
+  const { rows } = await q.query<{ role: AccountRole | null; invitation_status: InvitationStatus | null }>(
+    `select m.role, m.invitation_status
+       from accounts a left join account_members m on m.account_uuid = a.uuid and m.user_uuid = $2
+      where a.uuid = $1 and ${NOT_EXPIRED}`,
+    [accountUuid, user.uuid],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  if (row.role && row.invitation_status === 'ACCEPTED')
+    return { accountUuid, role: row.role, viaStaff: false };
+  if (isStaffRole(user.userRole)) return { accountUuid, role: 'SUPPORT', viaStaff: true };
+  return null;
+}
+
+/**
+ * Every access of staff to an account they are no member of is written to that account's audit log
+ * (`support.access`, with what they opened); members' own access is not.
+ */
+export async function auditStaffAccess(q: Queryable, user: PortalUser, access: AccountAccess, what: string) {
+  if (!access.viaStaff) return;
+  await writeAudit(q, {
+    accountUuid: access.accountUuid,
+    actorUuid: user.uuid,
+    action: 'support.access',
+    target: what,
+  });
+}
+
+/** The account as the caller sees it, with their role; 404 when it is gone. */
+export async function loadAccount(q: Queryable, user: PortalUser, access: AccountAccess): Promise<Account> {
+  const { rows } = await q.query<AccountRow>(
+    `select ${ACCOUNT_COLUMNS}, coalesce(m.role, 'SUPPORT') as role,
+            coalesce(m.invitation_status, 'ACCEPTED') as invitation_status
+       from accounts a left join account_members m on m.account_uuid = a.uuid and m.user_uuid = $1
+      where a.uuid = $3`,
+    [user.uuid, TERMS_VERSION, access.accountUuid],
+  );
+  if (!rows[0]) throw notFound();
+  const account = toAccount(rows[0]);
+  // Staff see the account as SUPPORT even if they also hold a pending invitation.
+  return access.viaStaff
+    ? { ...account, accountRole: 'SUPPORT', isOwner: false, invitationStatus: 'ACCEPTED' }
+    : account;
+}
