@@ -19,6 +19,7 @@ import {
   type Target,
 } from './navigation-rules.ts';
 import { getVersionState } from './version-check.ts';
+import { href } from './href.ts';
 
 export const IGNORE_MAINTENANCE_KEY = 'ignoreMaintenance';
 /** Where to return when maintenance ends (SPEC-DECISIONS 9). */
@@ -104,7 +105,7 @@ export function createGuardLoader({ queryClient, committedHref }: GuardContext) 
     });
     if (pre.kind === 'redirect') {
       if (pre.consumesRequestedLocation) sessionStorage.removeItem(REQUESTED_LOCATION_KEY);
-      if (pre.to === '/maintenance')
+      if (pre.to === href('maintenance'))
         sessionStorage.setItem(MAINTENANCE_RETURN_KEY, `${url.pathname}${url.search}`);
       throw replace(pre.to);
     }

@@ -4,6 +4,7 @@ import { config } from './config.ts';
 import { IGNORE_MAINTENANCE_KEY, MAINTENANCE_RETURN_KEY } from './guard.ts';
 import type { RouteEntry } from './route-table.ts';
 import { getVersionState, subscribeVersion } from './version-check.ts';
+import { href } from './href.ts';
 
 /** The document title "{page} | {product}" from the route table (SPEC §1), updated on navigation and language. */
 export function syncDocumentTitle(router: DataRouter): () => void {
@@ -36,12 +37,12 @@ export function followMaintenance(router: DataRouter): () => void {
   const follow = () => {
     const { maintenance, checked } = getVersionState();
     const { pathname, search } = router.state.location;
-    const onMaintenancePage = pathname === '/maintenance';
+    const onMaintenancePage = pathname === href('maintenance');
     if (maintenance && !onMaintenancePage && sessionStorage.getItem(IGNORE_MAINTENANCE_KEY) !== '1') {
       sessionStorage.setItem(MAINTENANCE_RETURN_KEY, `${pathname}${search}`);
-      void router.navigate('/maintenance', { replace: true });
+      void router.navigate(href('maintenance'), { replace: true });
     } else if (!maintenance && checked && onMaintenancePage) {
-      const back = sessionStorage.getItem(MAINTENANCE_RETURN_KEY) ?? '/';
+      const back = sessionStorage.getItem(MAINTENANCE_RETURN_KEY) ?? href('dashboard');
       sessionStorage.removeItem(MAINTENANCE_RETURN_KEY);
       void router.navigate(back, { replace: true });
     }

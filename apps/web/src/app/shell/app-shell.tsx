@@ -16,6 +16,7 @@ import { SessionExpiry } from './session-expiry.tsx';
 import { SideNav, visibleNavItems } from './side-nav.tsx';
 import { AccountDeletionBar, EmailVerificationBar, InvitationBar, NewVersionBar } from './toolbars.tsx';
 import { UserMenu } from './user-menu.tsx';
+import { href } from '../href.ts';
 
 const DRAWER_WIDTH = 248;
 // Only small screens use the drawer; wide ones never load it.
@@ -72,7 +73,7 @@ export function AppShell() {
           <Typography
             variant="h6"
             component={Link}
-            to="/"
+            to={href('dashboard')}
             sx={{ color: 'inherit', textDecoration: 'none', fontWeight: 700, whiteSpace: 'nowrap' }}
           >
             {config().productName}
