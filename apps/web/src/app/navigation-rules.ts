@@ -110,7 +110,11 @@ export interface SelectionInput {
   external?: readonly Account[];
 }
 
-/** Default account selection, SPEC §4's five steps with SPEC-DECISIONS 10, 11, 14. */
+/**
+ * Default account selection, first match wins: the URL's account, the stored one (this tab before this browser),
+ * the first the user owns, the first accepted, the first. A uuid not in the pool is ignored; staff add the
+ * accounts they opened by uuid to the pool.
+ */
 export function selectDefaultAccount({
   accounts,
   query,
@@ -156,7 +160,7 @@ export type GuardDecision =
   | { kind: 'redirect'; to: string }
   | { kind: 'cancel'; reason: 'load-failed' | 'no-account' };
 
-/** SPEC §4 "Before every navigation", steps 1–6 in order, with SPEC-DECISIONS 1–16. */
+/** The rules before every navigation, steps 1–6 in order; the first that applies decides. */
 export function decideNavigation(input: GuardInput): GuardDecision {
   const { target, match } = input;
   const { entry } = match;

@@ -6,7 +6,7 @@ import type { RouteEntry } from './route-table.ts';
 import { getVersionState, subscribeVersion } from './version-check.ts';
 import { href } from './href.ts';
 
-/** The document title "{page} | {product}" from the route table (SPEC §1), updated on navigation and language. */
+/** The document title "{page} | {product}" from the route table, updated on navigation and language. */
 export function syncDocumentTitle(router: DataRouter): () => void {
   const update = () => {
     const matches = router.state.matches;
@@ -29,7 +29,7 @@ export function syncDocumentTitle(router: DataRouter): () => void {
 }
 
 /**
- * Maintenance from the version check (SPEC-DECISIONS 9): on → /maintenance (unless the session ignores it),
+ * Maintenance from the version check: on → /maintenance (unless the session ignores it),
  * off again → back to where the user was, or the dashboard. The state at subscription time counts too: the
  * first check may have answered before the router existed (e.g. a reload of /maintenance after it ended).
  */

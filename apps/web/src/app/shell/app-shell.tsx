@@ -24,7 +24,7 @@ const NavDrawer = lazy(() => import('./nav-drawer.tsx'));
 // The thin progress bar appears only while a navigation runs.
 const NavigationProgress = lazy(() => import('./navigation-progress.tsx'));
 
-/** The application shell of SPEC §2: toolbars, app bar, side navigation, the routed page. */
+/** The application shell: toolbars, app bar, side navigation, the routed page. */
 export function AppShell() {
   const { t } = useTranslation();
   const theme = useTheme();
