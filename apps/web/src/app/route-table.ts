@@ -66,7 +66,8 @@ const noAccount: AccessRule = { needsAccount: false };
 /**
  * Every route of the app, one row each. The router, the guard, the side navigation, link building (`href`) and
  * the document title all derive from this list; adding a route means adding a row here and its title in the
- * four locales.
+ * four locales. Pages import `href` (app/href.ts), so this table reaches them only through lazy `import()`: a
+ * static import of a page here would pull it into the first load.
  */
 const TABLE = [
   {
