@@ -1,7 +1,7 @@
 import { DEMO, DEMO_ACCOUNTS, expect, signIn, test } from '../fixtures.ts';
 import type { Page } from '@playwright/test';
 
-// Navigation rules of SPEC §4 for the demo users. Journeys that change a user's state use a user of their own:
+// The navigation rules (guard, redirects, account selection) for the demo users. Journeys that change a user's state use a user of their own:
 // fresh@ (creates an account) and newowner@ (accepts the terms) appear nowhere else in the suite.
 
 const h1 = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });

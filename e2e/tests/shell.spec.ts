@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { DEMO, expect, expectLoginPage, signIn, test } from '../fixtures.ts';
 
-// The application shell (SPEC §2): toolbars, the inactivity modal, language and theme.
+// The application shell: toolbars, the inactivity modal, language and theme.
 
 const h1 = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 

@@ -19,7 +19,7 @@ import { startVersionPolling } from '@/app/version-check.ts';
 
 async function start() {
   const root = createRoot(document.getElementById('root')!);
-  // The version check starts at once, then polls; the locale files and the sign-in load side by side.
+  // The version check starts at once; the locale files and the sign-in load side by side.
   startVersionPolling();
   const current = stripLegacyPrefixes(window.location.pathname);
   const wanted = isAuthReturnPath(current)
@@ -33,7 +33,7 @@ async function start() {
     return;
   }
 
-  // Old links carry /v3 or /admin in front of the path: strip them.
+  // Old links carry /v3 or /admin in front of the path: drop them, whole segments only.
   const { pathname, search, hash } = window.location;
   const stripped = stripLegacyPrefixes(pathname);
   if (stripped !== pathname)

@@ -1,6 +1,7 @@
 import { useCallback, useSyncExternalStore } from 'react';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { accountsRoutes, usersRoutes, type Account, type User } from '@portal/contract';
+import { href } from '@/app/href.ts';
 import { storeAccountUuid } from './account-storage.ts';
 import { apiRequest } from './client.ts';
 
@@ -75,10 +76,10 @@ export function useCurrentAccount(): Account | null {
   return own ?? external ?? null;
 }
 
-/** Switches the account: stores it and reloads the root path with ?uuid= (SPEC §2). */
+/** Switches the account: stores it and reloads the dashboard with ?uuid=, which makes the guard select it. */
 export function switchAccount(uuid: string): void {
   storeAccountUuid(uuid);
-  window.location.assign(`/?uuid=${encodeURIComponent(uuid)}`);
+  window.location.assign(href('dashboard', undefined, { uuid }));
 }
 
 /** Refetches the user and the accounts after a change to them (e.g. terms accepted, account created). */

@@ -19,9 +19,10 @@ import {
   type Target,
 } from './navigation-rules.ts';
 import { getVersionState } from './version-check.ts';
+import { href } from './href.ts';
 
 export const IGNORE_MAINTENANCE_KEY = 'ignoreMaintenance';
-/** Where to return when maintenance ends (SPEC-DECISIONS 9). */
+/** Where to return when maintenance ends. */
 export const MAINTENANCE_RETURN_KEY = 'maintenanceReturn';
 
 /** Thrown when the first navigation cannot load what it needs: the root error boundary offers a retry. */
@@ -52,9 +53,9 @@ async function loadSession(queryClient: QueryClient): Promise<{ user: User; acco
 }
 
 /**
- * Staff may open any account by uuid (SPEC-DECISIONS 10): load the URL's account, else the stored one, when it
- * is not in their own list. An account that cannot be loaded is forgotten and the next candidate is tried
- * (SPEC-DECISIONS 16).
+ * Staff may open any account by uuid (acting with account role SUPPORT): load the URL's account, else the stored
+ * one, when it is not in their own list. A stored account that cannot be loaded (e.g. removed) is forgotten and
+ * the next candidate is tried.
  */
 async function loadStaffAccounts(
   queryClient: QueryClient,
@@ -85,7 +86,7 @@ async function loadStaffAccounts(
   return [];
 }
 
-/** The root loader: SPEC §4 "Before every navigation" around the pure rules of navigation-rules.ts. */
+/** The root loader: runs before every navigation, loading what the pure rules of navigation-rules.ts decide on. */
 export function createGuardLoader({ queryClient, committedHref }: GuardContext) {
   return async function guardLoader({ request }: LoaderFunctionArgs) {
     const url = new URL(request.url);
@@ -104,7 +105,7 @@ export function createGuardLoader({ queryClient, committedHref }: GuardContext) 
     });
     if (pre.kind === 'redirect') {
       if (pre.consumesRequestedLocation) sessionStorage.removeItem(REQUESTED_LOCATION_KEY);
-      if (pre.to === '/maintenance')
+      if (pre.to === href('maintenance'))
         sessionStorage.setItem(MAINTENANCE_RETURN_KEY, `${url.pathname}${url.search}`);
       throw replace(pre.to);
     }
@@ -122,7 +123,7 @@ export function createGuardLoader({ queryClient, committedHref }: GuardContext) 
       session && match.entry.access.needsAccount
         ? await loadStaffAccounts(queryClient, session.user, session.accounts, url.searchParams, stored)
         : [];
-    // Read again: loading a staff account may have forgotten a stored one (SPEC-DECISIONS 16).
+    // Read again: loading a staff account may have forgotten a stored one.
     const decision = decideNavigation({ target, match, session, stored: getStoredAccountUuids(), external });
 
     switch (decision.kind) {

@@ -1,5 +1,5 @@
 /**
- * Inactivity (SPEC §4, SPEC-DECISIONS 26): after 30 minutes without activity a 1-minute countdown starts; when
+ * Inactivity: after 30 minutes without activity a 1-minute countdown starts; when
  * it ends the session is over. Activity (pointer, keyboard, wheel, touch, focus) counts across the site's tabs.
  */
 export const IDLE_MS = 30 * 60_000;

@@ -109,7 +109,7 @@ describe('route table', () => {
     expect(matchRoute(path)).toBeNull();
   });
 
-  it('needs an account everywhere except the routes SPEC-DECISIONS 2 lists', () => {
+  it('needs an account everywhere except the account, invitation, onboarding, error and sign-in routes', () => {
     const free = ROUTES.filter((r) => !r.access.needsAccount).map((r) => r.name);
     expect(free.sort()).toEqual(
       [

@@ -10,14 +10,16 @@ import {
   type UserRole,
 } from '@portal/contract';
 import { resolveRequestedLocation } from '@/auth/requested-location.ts';
+import { href } from './href.ts';
 import {
   ROUTES,
   SETTINGS_CHILDREN,
   TERMS_EXEMPT,
-  hrefOf,
+  pathPatternOf,
   routeByName,
   type AccessRule,
   type RouteEntry,
+  type RouteName,
 } from './route-table.ts';
 
 /** The location a navigation wants to reach. */
@@ -32,7 +34,7 @@ export interface MatchedRoute {
   params: Record<string, string | undefined>;
 }
 
-const matchable = ROUTES.map((entry) => ({ path: hrefOf(entry), entry }));
+const matchable = ROUTES.map((entry) => ({ path: pathPatternOf(entry), entry }));
 
 /** The route-table entry for a path, or null when no route matches (→ 404). */
 export function matchRoute(pathname: string): MatchedRoute | null {
@@ -42,12 +44,12 @@ export function matchRoute(pathname: string): MatchedRoute | null {
   return { entry: (leaf.route as (typeof matchable)[number]).entry, params: leaf.params };
 }
 
-function href(target: Target): string {
+function targetHref(target: Target): string {
   return `${target.pathname}${target.search}${target.hash}`;
 }
 
 export function notFoundHref(target: Target): string {
-  return `/404?${new URLSearchParams({ path: `${target.pathname}${target.search}` })}`;
+  return href('404', undefined, { path: `${target.pathname}${target.search}` });
 }
 
 export type PreDecision =
@@ -67,13 +69,14 @@ export interface PreInput {
 }
 
 /**
- * Rules that need no data and run before the guard's loads: maintenance, unknown paths, the sign-in return
- * paths and the /ncr/lesson redirect (SPEC §2, SPEC-DECISIONS 3, 6, 7, 9).
+ * Rules that need no data and run before the guard's loads: maintenance (unless this session chose to ignore
+ * it), unknown paths (→ /404 with the path), the sign-in return paths (→ the location requested before
+ * sign-in) and /ncr/lesson (→ the lesson of ?uuid= or of this tab's account, else /404).
  */
 export function preNavigation(input: PreInput): PreDecision {
   const { target, match } = input;
   if (match?.entry.access.public) return { kind: 'public' };
-  if (input.maintenance && !input.ignoreMaintenance) return { kind: 'redirect', to: '/maintenance' };
+  if (input.maintenance && !input.ignoreMaintenance) return { kind: 'redirect', to: href('maintenance') };
   if (!match) return { kind: 'redirect', to: notFoundHref(target) };
   const name = match.entry.name;
   if (name === 'oauthcb' || name === 'signup') {
@@ -85,7 +88,7 @@ export function preNavigation(input: PreInput): PreDecision {
   }
   if (name === 'ncr-lesson-redirect') {
     const uuid = new URLSearchParams(target.search).get('uuid') || input.sessionAccountUuid;
-    return { kind: 'redirect', to: uuid ? `/ncr/lesson/${encodeURIComponent(uuid)}` : notFoundHref(target) };
+    return { kind: 'redirect', to: uuid ? href('ncr-lesson', { accountUuid: uuid }) : notFoundHref(target) };
   }
   return { kind: 'continue' };
 }
@@ -107,7 +110,11 @@ export interface SelectionInput {
   external?: readonly Account[];
 }
 
-/** Default account selection, SPEC §4's five steps with SPEC-DECISIONS 10, 11, 14. */
+/**
+ * Default account selection, first match wins: the URL's account, the stored one (this tab before this browser),
+ * the first the user owns, the first accepted, the first. A uuid not in the pool is ignored; staff add the
+ * accounts they opened by uuid to the pool.
+ */
 export function selectDefaultAccount({
   accounts,
   query,
@@ -153,7 +160,7 @@ export type GuardDecision =
   | { kind: 'redirect'; to: string }
   | { kind: 'cancel'; reason: 'load-failed' | 'no-account' };
 
-/** SPEC §4 "Before every navigation", steps 1–6 in order, with SPEC-DECISIONS 1–16. */
+/** The rules before every navigation, steps 1–6 in order; the first that applies decides. */
 export function decideNavigation(input: GuardInput): GuardDecision {
   const { target, match } = input;
   const { entry } = match;
@@ -168,7 +175,7 @@ export function decideNavigation(input: GuardInput): GuardDecision {
   // 3. A route that needs an account, and the user has none: onboarding. Staff are never sent there; they
   //    open accounts by uuid from the account list.
   if (access.needsAccount && accounts.length === 0 && external.length === 0) {
-    return { kind: 'redirect', to: isStaff(user) ? '/accounts' : '/onboarding' };
+    return { kind: 'redirect', to: isStaff(user) ? href('accounts') : href('onboarding') };
   }
 
   // 4. The default account, and with it the account role level.
@@ -185,21 +192,21 @@ export function decideNavigation(input: GuardInput): GuardDecision {
   if (
     access.needsAccount &&
     account &&
-    !(TERMS_EXEMPT as readonly string[]).includes(entry.name) &&
+    !(TERMS_EXEMPT as readonly RouteName[]).includes(entry.name) &&
     accountRole === 'OWNER' &&
     !(account.acceptedAgb && account.acceptedPrivacyPolicy)
   ) {
-    return { kind: 'redirect', to: `/accept-agb?${new URLSearchParams({ redirect: href(target) })}` };
+    return { kind: 'redirect', to: href('accept-agb', undefined, { redirect: targetHref(target) }) };
   }
 
   // 6. Permissions: missing ones lead to the dashboard.
-  if (access.refuseWithAccount && accounts.length > 0) return { kind: 'redirect', to: '/' };
-  if (!canAccess(access, accountRole, user.userRole)) return { kind: 'redirect', to: '/' };
+  if (access.refuseWithAccount && accounts.length > 0) return { kind: 'redirect', to: href('dashboard') };
+  if (!canAccess(access, accountRole, user.userRole)) return { kind: 'redirect', to: href('dashboard') };
   if (entry.name === 'settings') {
     const first = SETTINGS_CHILDREN.map(routeByName).find((child) =>
       canAccess(child.access, accountRole, user.userRole),
     );
-    return { kind: 'redirect', to: first ? hrefOf(first) : '/' };
+    return { kind: 'redirect', to: href(first?.name ?? 'dashboard') };
   }
   return { kind: 'allow', account, accountRole };
 }

@@ -1,6 +1,21 @@
+import type { ComponentType } from 'react';
+import type { ParseKeys } from 'i18next';
+import type { SvgIconProps } from '@mui/material/SvgIcon';
+import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
+import InboxOutlined from '@mui/icons-material/InboxOutlined';
+import ReceiptLongOutlined from '@mui/icons-material/ReceiptLongOutlined';
+import AutorenewOutlined from '@mui/icons-material/AutorenewOutlined';
+import SupportAgentOutlined from '@mui/icons-material/SupportAgentOutlined';
+import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
+import BusinessOutlined from '@mui/icons-material/BusinessOutlined';
+import GroupOutlined from '@mui/icons-material/GroupOutlined';
+import ManageAccountsOutlined from '@mui/icons-material/ManageAccountsOutlined';
+import VpnKeyOutlined from '@mui/icons-material/VpnKeyOutlined';
+import ExtensionOutlined from '@mui/icons-material/ExtensionOutlined';
+import StorefrontOutlined from '@mui/icons-material/StorefrontOutlined';
 import type { AccountRole, UserRole } from '@portal/contract';
 
-/** Who may open a route (SPEC §2, §6; SPEC-DECISIONS 2–5). */
+/** Who may open a route. */
 export interface AccessRule {
   /** The route works inside an account: the guard selects one (or sends a user without any to onboarding). */
   needsAccount: boolean;
@@ -8,7 +23,7 @@ export interface AccessRule {
   minAccountRole?: AccountRole;
   /** Exact check: only this account role. */
   exactAccountRole?: AccountRole;
-  /** Level check on the user role (SPEC §6 user roles). */
+  /** Level check on the user role. */
   minUserRole?: UserRole;
   /** Refused (→ dashboard) when the user already has any account. */
   refuseWithAccount?: boolean;
@@ -18,17 +33,29 @@ export interface AccessRule {
 
 export type NavGroup = 'main' | 'settings' | 'integrations';
 
-export interface RouteEntry {
+/** A page module: its default export is the page component. */
+export type PageModule = { default: ComponentType<Record<string, unknown>> };
+
+/** The title of a route: a key of the `routes` section of messages.json. */
+export type RouteTitleKey = Extract<ParseKeys<'messages'>, `routes.${string}`>;
+
+export interface RouteRow {
+  /** The name links use: `href('settings-users')`. */
   name: string;
   /** Path below the root, React Router syntax; '' is the dashboard. */
   path: string;
-  /** i18n key of the page title (namespace messages). */
-  titleKey: string;
+  /** The page title, shown in the page, the document title and the side navigation. */
+  titleKey: RouteTitleKey;
   access: AccessRule;
-  /** Shown in the side navigation, in this group. */
-  nav?: NavGroup;
-  /** Handled by the guard before any page renders (no page module). */
-  redirectOnly?: boolean;
+  /**
+   * Loads the page, each page its own chunk (keep it a lazy `import()`). Rows without a page never render:
+   * the guard sends them on before.
+   */
+  page?: () => Promise<PageModule>;
+  /** The page receives the path parameters as props. */
+  paramsAsProps?: boolean;
+  /** Shown in the side navigation: in this group, at this position (ascending), with this icon. */
+  nav?: { group: NavGroup; position: number; icon: ComponentType<SvgIconProps> };
 }
 
 const account: AccessRule = { needsAccount: true };
@@ -36,147 +63,277 @@ const admin: AccessRule = { needsAccount: true, minAccountRole: 'ADMIN' };
 const owner: AccessRule = { needsAccount: true, minAccountRole: 'OWNER' };
 const noAccount: AccessRule = { needsAccount: false };
 
-/** Every route of SPEC §2, in the table's order. Router, guard, menus and titles all derive from this list. */
-export const ROUTES: readonly RouteEntry[] = [
-  { name: '404', path: '404', titleKey: 'routes.notFound', access: noAccount },
-  { name: 'abaclik', path: 'abaclik', titleKey: 'routes.abaclik', access: account, nav: 'integrations' },
-  { name: 'accounts', path: 'accounts', titleKey: 'routes.accounts', access: noAccount },
-  { name: 'create-account', path: 'accounts/account', titleKey: 'routes.createAccount', access: noAccount },
-  { name: 'billing', path: 'billing', titleKey: 'routes.billing', access: admin, nav: 'main' },
-  { name: 'dashboard', path: '', titleKey: 'routes.dashboard', access: account, nav: 'main' },
+/**
+ * Every route of the app, one row each. The router, the guard, the side navigation, link building (`href`) and
+ * the document title all derive from this list; adding a route means adding a row here and its title in the
+ * four locales. Pages import `href` (app/href.ts), so this table reaches them only through lazy `import()`: a
+ * static import of a page here would pull it into the first load.
+ */
+const TABLE = [
+  {
+    name: '404',
+    path: '404',
+    titleKey: 'routes.notFound',
+    access: noAccount,
+    page: () => import('@/features/errors/not-found-page.tsx'),
+  },
+  {
+    name: 'abaclik',
+    path: 'abaclik',
+    titleKey: 'routes.abaclik',
+    access: account,
+    page: () => import('@/features/abaclik/abaclik-page.tsx'),
+    nav: { group: 'integrations', position: 1, icon: ExtensionOutlined },
+  },
+  {
+    name: 'accounts',
+    path: 'accounts',
+    titleKey: 'routes.accounts',
+    access: noAccount,
+    page: () => import('@/features/accounts/accounts-page.tsx'),
+  },
+  {
+    name: 'create-account',
+    path: 'accounts/account',
+    titleKey: 'routes.createAccount',
+    access: noAccount,
+    page: () => import('@/features/accounts/create-account-page.tsx'),
+  },
+  {
+    name: 'billing',
+    path: 'billing',
+    titleKey: 'routes.billing',
+    access: admin,
+    page: () => import('@/features/billing/billing-page.tsx'),
+    nav: { group: 'main', position: 4, icon: ReceiptLongOutlined },
+  },
+  {
+    name: 'dashboard',
+    path: '',
+    titleKey: 'routes.dashboard',
+    access: account,
+    page: () => import('@/features/dashboard/dashboard-page.tsx'),
+    nav: { group: 'main', position: 1, icon: DashboardOutlined },
+  },
   {
     name: 'subscriptions',
     path: 'subscriptions',
     titleKey: 'routes.subscriptions',
     access: admin,
-    nav: 'main',
+    page: () => import('@/features/billing/subscriptions-page.tsx'),
+    nav: { group: 'main', position: 5, icon: AutorenewOutlined },
   },
   {
     name: 'deepcloud-connect',
     path: 'deepcloud/connect',
     titleKey: 'routes.deepcloudConnect',
     access: account,
+    page: () => import('@/features/deepcloud/deepcloud-connect-page.tsx'),
   },
   {
     name: 'deepcloud-connection',
     path: 'deepcloud/connection/:uuid',
     titleKey: 'routes.deepcloudConnection',
     access: account,
+    page: () => import('@/features/deepcloud/connection-page.tsx'),
+    paramsAsProps: true,
   },
-  { name: 'inbox', path: 'inbox', titleKey: 'routes.inbox', access: account, nav: 'main' },
-  { name: 'inbox-item', path: 'inbox/:uuid', titleKey: 'routes.inboxItem', access: account },
-  { name: 'invite-verify', path: 'invite/verify', titleKey: 'routes.inviteVerify', access: noAccount },
-  { name: 'logs', path: 'logs', titleKey: 'routes.logs', access: account, nav: 'main' },
   {
-    name: 'ncr-lesson-redirect',
-    path: 'ncr/lesson',
+    name: 'inbox',
+    path: 'inbox',
+    titleKey: 'routes.inbox',
+    access: account,
+    page: () => import('@/features/inbox/inbox-page.tsx'),
+    nav: { group: 'main', position: 2, icon: InboxOutlined },
+  },
+  {
+    name: 'inbox-item',
+    path: 'inbox/:uuid',
+    titleKey: 'routes.inboxItem',
+    access: account,
+    page: () => import('@/features/inbox/inbox-item-page.tsx'),
+  },
+  {
+    name: 'invite-verify',
+    path: 'invite/verify',
+    titleKey: 'routes.inviteVerify',
+    access: noAccount,
+    page: () => import('@/features/accounts/verify-invite-page.tsx'),
+  },
+  {
+    name: 'logs',
+    path: 'logs',
+    titleKey: 'routes.logs',
+    access: account,
+    page: () => import('@/features/logs/logs-page.tsx'),
+    nav: { group: 'main', position: 6, icon: HistoryOutlined },
+  },
+  // Sends on to ncr-lesson with the account from ?uuid= or this tab's account.
+  { name: 'ncr-lesson-redirect', path: 'ncr/lesson', titleKey: 'routes.ncrLesson', access: noAccount },
+  {
+    name: 'ncr-lesson',
+    path: 'ncr/lesson/:accountUuid',
     titleKey: 'routes.ncrLesson',
     access: noAccount,
-    redirectOnly: true,
+    page: () => import('@/features/lessons/lesson-page.tsx'),
   },
-  { name: 'ncr-lesson', path: 'ncr/lesson/:accountUuid', titleKey: 'routes.ncrLesson', access: noAccount },
   {
     name: 'onboarding',
     path: 'onboarding',
     titleKey: 'routes.onboarding',
     access: { needsAccount: false, refuseWithAccount: true },
+    page: () => import('@/features/onboarding/onboarding-page.tsx'),
   },
   {
     name: 'accept-agb',
     path: 'accept-agb',
     titleKey: 'routes.acceptAgb',
     access: { needsAccount: true, exactAccountRole: 'OWNER' },
+    page: () => import('@/features/terms/accept-agb-page.tsx'),
   },
   {
     name: 'peppershop-config',
     path: 'peppershop/config',
     titleKey: 'routes.peppershopConfig',
     access: admin,
-    nav: 'integrations',
+    page: () => import('@/features/peppershop/shop-config-page.tsx'),
+    nav: { group: 'integrations', position: 2, icon: StorefrontOutlined },
   },
-  { name: 'settings', path: 'settings', titleKey: 'routes.settings', access: account, redirectOnly: true },
+  // Sends on to the first of SETTINGS_CHILDREN the user may open.
+  { name: 'settings', path: 'settings', titleKey: 'routes.settings', access: account },
   {
     name: 'settings-company-profile',
     path: 'settings/company-profile',
     titleKey: 'routes.companyProfile',
     access: admin,
-    nav: 'settings',
+    page: () => import('@/features/company/company-profile-page.tsx'),
+    nav: { group: 'settings', position: 1, icon: BusinessOutlined },
   },
   {
     name: 'settings-user-management',
     path: 'settings/user-management',
     titleKey: 'routes.userManagement',
     access: admin,
-    nav: 'settings',
+    page: () => import('@/features/members/user-management-page.tsx'),
+    nav: { group: 'settings', position: 2, icon: GroupOutlined },
   },
   {
     name: 'settings-users',
     path: 'settings/users',
     titleKey: 'routes.user',
     access: account,
-    nav: 'settings',
+    page: () => import('@/features/profile/profile-page.tsx'),
+    nav: { group: 'settings', position: 3, icon: ManageAccountsOutlined },
   },
   {
     name: 'settings-ownership',
     path: 'settings/ownership',
     titleKey: 'routes.ownership',
     access: owner,
-    nav: 'settings',
+    page: () => import('@/features/ownership/ownership-page.tsx'),
+    nav: { group: 'settings', position: 4, icon: VpnKeyOutlined },
   },
   {
     name: 'settings-user-management-form',
     path: 'settings/user-management/user/:uuid?',
     titleKey: 'routes.memberForm',
     access: admin,
+    page: () => import('@/features/members/member-form-page.tsx'),
   },
   {
     name: 'settings-digital-coach-form',
     path: 'settings/user-management/digital-coach',
     titleKey: 'routes.digitalCoachForm',
     access: admin,
+    page: () => import('@/features/members/digital-coach-form-page.tsx'),
   },
   {
     name: 'settings-ownership-transfer',
     path: 'settings/ownership/transfer',
     titleKey: 'routes.transferOwnership',
     access: owner,
+    page: () => import('@/features/ownership/transfer-ownership-page.tsx'),
   },
-  { name: 'support', path: 'support', titleKey: 'routes.support', access: account, nav: 'main' },
-  { name: 'support-info', path: 'support/info', titleKey: 'routes.supportInfo', access: account },
-  { name: 'support-ticket', path: 'support/ticket', titleKey: 'routes.supportTicket', access: account },
+  {
+    name: 'support',
+    path: 'support',
+    titleKey: 'routes.support',
+    access: account,
+    page: () => import('@/features/support/support-page.tsx'),
+    nav: { group: 'main', position: 3, icon: SupportAgentOutlined },
+  },
+  {
+    name: 'support-info',
+    path: 'support/info',
+    titleKey: 'routes.supportInfo',
+    access: account,
+    page: () => import('@/features/support/support-info-page.tsx'),
+  },
+  {
+    name: 'support-ticket',
+    path: 'support/ticket',
+    titleKey: 'routes.supportTicket',
+    access: account,
+    page: () => import('@/features/support/create-ticket-page.tsx'),
+  },
   {
     name: 'support-ticket-success',
     path: 'support/ticket/success',
     titleKey: 'routes.supportTicketSuccess',
     access: account,
+    page: () => import('@/features/support/ticket-success-page.tsx'),
   },
-  { name: 'oauthcb', path: 'oauthcb', titleKey: 'routes.dashboard', access: noAccount, redirectOnly: true },
-  { name: 'signup', path: 'signup', titleKey: 'routes.dashboard', access: noAccount, redirectOnly: true },
+  // The sign-in return paths: sent on to the location requested before sign-in.
+  { name: 'oauthcb', path: 'oauthcb', titleKey: 'routes.dashboard', access: noAccount },
+  { name: 'signup', path: 'signup', titleKey: 'routes.dashboard', access: noAccount },
   {
     name: 'maintenance',
     path: 'maintenance',
     titleKey: 'routes.maintenance',
     access: { needsAccount: false, public: true },
+    page: () => import('@/features/errors/maintenance-page.tsx'),
   },
-];
+] as const satisfies readonly RouteRow[];
 
-export function routeByName(name: string): RouteEntry {
-  const entry = ROUTES.find((route) => route.name === name);
+/** The table's rows with their literal names and paths, for the types derived from them. */
+export type RouteTableRow = (typeof TABLE)[number];
+
+/** The name of a route: links are built from it with `href`. */
+export type RouteName = RouteTableRow['name'];
+
+/** A row of the table, as the router, the guard and the menus see it. */
+export type RouteEntry = RouteRow & { name: RouteName };
+
+export const ROUTES: readonly RouteEntry[] = TABLE;
+
+type AreaOf<Key> = Key extends `routes.${infer Area}` ? Area : never;
+/** The areas of the table's routes, named by their titles: `routes.billing` → `billing`. */
+export type RouteArea = AreaOf<RouteTableRow['titleKey']>;
+
+const byName = new Map<string, RouteEntry>(ROUTES.map((entry) => [entry.name, entry]));
+
+export function routeByName(name: RouteName): RouteEntry {
+  const entry = byName.get(name);
   if (!entry) throw new Error(`unknown route ${name}`);
   return entry;
 }
 
-/** The children /settings opens, in order; it redirects to the first the user may open (SPEC-DECISIONS 5). */
+/** The children /settings opens, in order; it redirects to the first the user may open. */
 export const SETTINGS_CHILDREN = [
   'settings-company-profile',
   'settings-user-management',
   'settings-users',
   'settings-ownership',
-] as const;
+] as const satisfies readonly RouteName[];
 
-/** Routes the terms redirect never applies to (SPEC §4 step 5). */
-export const TERMS_EXEMPT = ['accept-agb', 'accounts', 'create-account'] as const;
+/** Routes an owner reaches even before accepting the terms: the terms page itself and the account pages. */
+export const TERMS_EXEMPT = [
+  'accept-agb',
+  'accounts',
+  'create-account',
+] as const satisfies readonly RouteName[];
 
-export function hrefOf(entry: RouteEntry): string {
+/** The route's path pattern from the root, e.g. `/inbox/:uuid`. */
+export function pathPatternOf(entry: RouteRow): string {
   return `/${entry.path}`;
 }

@@ -4,8 +4,9 @@ import { config } from './config.ts';
 import { IGNORE_MAINTENANCE_KEY, MAINTENANCE_RETURN_KEY } from './guard.ts';
 import type { RouteEntry } from './route-table.ts';
 import { getVersionState, subscribeVersion } from './version-check.ts';
+import { href } from './href.ts';
 
-/** The document title "{page} | {product}" from the route table (SPEC §1), updated on navigation and language. */
+/** The document title "{page} | {product}" from the route table, updated on navigation and language. */
 export function syncDocumentTitle(router: DataRouter): () => void {
   const update = () => {
     const matches = router.state.matches;
@@ -28,7 +29,7 @@ export function syncDocumentTitle(router: DataRouter): () => void {
 }
 
 /**
- * Maintenance from the version check (SPEC-DECISIONS 9): on → /maintenance (unless the session ignores it),
+ * Maintenance from the version check: on → /maintenance (unless the session ignores it),
  * off again → back to where the user was, or the dashboard. The state at subscription time counts too: the
  * first check may have answered before the router existed (e.g. a reload of /maintenance after it ended).
  */
@@ -36,12 +37,12 @@ export function followMaintenance(router: DataRouter): () => void {
   const follow = () => {
     const { maintenance, checked } = getVersionState();
     const { pathname, search } = router.state.location;
-    const onMaintenancePage = pathname === '/maintenance';
+    const onMaintenancePage = pathname === href('maintenance');
     if (maintenance && !onMaintenancePage && sessionStorage.getItem(IGNORE_MAINTENANCE_KEY) !== '1') {
       sessionStorage.setItem(MAINTENANCE_RETURN_KEY, `${pathname}${search}`);
-      void router.navigate('/maintenance', { replace: true });
+      void router.navigate(href('maintenance'), { replace: true });
     } else if (!maintenance && checked && onMaintenancePage) {
-      const back = sessionStorage.getItem(MAINTENANCE_RETURN_KEY) ?? '/';
+      const back = sessionStorage.getItem(MAINTENANCE_RETURN_KEY) ?? href('dashboard');
       sessionStorage.removeItem(MAINTENANCE_RETURN_KEY);
       void router.navigate(back, { replace: true });
     }

@@ -7,7 +7,7 @@ import { clearInitFailures } from '@/auth/init-failures.ts';
 import { PortalThemeProvider } from '@/ui/theme.tsx';
 import { currentLanguage } from '@/i18n/i18n.ts';
 
-/** Sign-in failed twice within a minute (SPEC-DECISIONS 20): say so and offer a retry instead of looping. */
+/** Sign-in failed twice within a minute: say so and offer a retry instead of redirecting forever. */
 export function StartError({ error }: { error: unknown }) {
   const { t } = useTranslation();
   return (

@@ -1,4 +1,4 @@
-/** Version poll (SPEC §4 "Version check", §9): /version.json every 30 s, the first call at once, never cached. */
+/** Version poll: /version.json every 30 s, the first call at once, never cached. */
 export const BUILT_IN_VERSION = __APP_VERSION__;
 export const VERSION_POLL_MS = 30_000;
 
@@ -27,8 +27,8 @@ export function subscribeVersion(listener: () => void): () => void {
 }
 
 /**
- * One check: a different version (build suffix included) or a failed check means a new version is available
- * (SPEC-DECISIONS 18); the maintenance flag is copied from each successful check only.
+ * One check: a different version (build suffix included) or a failed check means a new version is available,
+ * until a successful check with the same version; the maintenance flag is copied from each successful check only.
  */
 export async function checkVersion(fetchImpl: typeof fetch = fetch): Promise<VersionState> {
   try {

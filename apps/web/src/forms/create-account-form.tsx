@@ -15,6 +15,7 @@ import {
 import { storeAccountUuid } from '@/api/account-storage.ts';
 import { apiRequest, ApiError } from '@/api/client.ts';
 import { useInvalidateSession } from '@/api/session.ts';
+import { href } from '@/app/href.ts';
 import { currentLanguage } from '@/i18n/i18n.ts';
 import { useToast } from '@/ui/toast.tsx';
 import { countryOptions, defaultCountry } from './countries.ts';
@@ -69,7 +70,7 @@ export function CreateAccountForm() {
       storeAccountUuid(account.uuid);
       await invalidateSession();
       toast.success(t('createAccount.created', { name: account.name }));
-      await navigate(`/?uuid=${encodeURIComponent(account.uuid)}`);
+      await navigate(href('dashboard', undefined, { uuid: account.uuid }));
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
         form.setError(

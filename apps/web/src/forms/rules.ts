@@ -1,3 +1,5 @@
+import type { ParseKeys, TFunction } from 'i18next';
+
 /**
  * The registered validation rules (SPEC §5, SPEC-DECISIONS 22). Each rule names the message key it fails with
  * (in the `validation` namespace) and the interpolation values for it.
@@ -11,12 +13,12 @@ export interface RuleContext {
   /** All current form values (for `confirmed`). */
   values?: Record<string, unknown>;
   /** Translator bound to the `validation` namespace. */
-  t: (key: string, options?: Record<string, unknown>) => string;
+  t: TFunction<'validation'>;
 }
 
 export interface RuleDefinition {
   /** Message key in validation.json. */
-  message: string;
+  message: ParseKeys<'validation'>;
   /** True when the value passes. `args` come from the rule string ("max:120" → ["120"]) or object form. */
   validate(value: unknown, args: readonly unknown[], ctx: RuleContext): boolean;
   /** Interpolation values for the message. */

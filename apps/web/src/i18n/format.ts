@@ -3,7 +3,7 @@ import { currentLanguage } from './i18n.ts';
 
 /**
  * Intl locales per interface language. The portal serves Swiss customers (CHF, de/fr/it/en), so formats follow
- * the Swiss conventions of each language; weeks start on Monday in every locale (SPEC-DECISIONS 32).
+ * the Swiss conventions of each language; weeks start on Monday in every locale.
  */
 export const INTL_LOCALES: Record<Language, string> = { de: 'de-CH', fr: 'fr-CH', it: 'it-CH', en: 'en-GB' };
 export const WEEK_STARTS_ON = 1;

@@ -2,7 +2,7 @@ import i18next, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from '@portal/contract';
 
-/** Each locale's files are their own lazy chunk (SPEC §1): only the languages in use are downloaded. */
+/** Each locale's files are their own lazy chunk: only the languages in use are downloaded. */
 const files = import.meta.glob<{ default: Record<string, unknown> }>('./locales/*/*.json');
 
 export const NAMESPACES = ['messages', 'validation'] as const;

@@ -19,7 +19,7 @@ type Confirm = (options: ConfirmOptions) => Promise<boolean>;
 
 const ConfirmContext = createContext<Confirm | null>(null);
 
-/** SPEC §9: dialogs are at most 500 px wide. */
+/** Dialogs are at most 500 px wide. */
 export const DIALOG_MAX_WIDTH = 500;
 
 /** Promise-based confirmation dialog used by every destructive action. */

@@ -9,7 +9,7 @@ export type ThemeMode = 'light' | 'dark' | 'auto';
 export const THEME_KEY = 'theme';
 
 /**
- * The brand red, the same in both themes (SPEC §1). White text on it reaches 5.3:1. On dark surfaces the red
+ * The brand red, the same in both themes. White text on it reaches 5.3:1. On dark surfaces the red
  * stays for fills and borders (≥ 3:1, WCAG non-text contrast); text drawn in the primary colour uses the lighter
  * tint there, which reaches 4.5:1 (see `primaryText`).
  */
@@ -70,7 +70,7 @@ export function buildTheme(mode: 'light' | 'dark', language: Language, rowsPerPa
       },
     },
     muiLocales[language],
-    // After the locale, which has its own wording (SPEC §9: "Zeilen pro Seite").
+    // After the locale, whose own wording it replaces (German: "Zeilen pro Seite").
     { components: { MuiTablePagination: { defaultProps: { labelRowsPerPage: rowsPerPage } } } },
   );
 }

@@ -1,4 +1,4 @@
-/** Toasts live outside React so the query client and the version check can raise them too (SPEC §3 "Toast"). */
+/** Toasts live outside React so the query client and the version check can raise them too. */
 export type ToastType = 'success' | 'error';
 
 export interface Toast {
@@ -6,7 +6,7 @@ export interface Toast {
   message: string;
   description?: string;
   type: ToastType;
-  /** Milliseconds before it closes (SPEC §9: 5000 by default). */
+  /** Milliseconds before it closes (5000 by default, for every type). */
   timeout: number;
 }
 

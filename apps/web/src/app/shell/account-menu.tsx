@@ -15,6 +15,7 @@ import Add from '@mui/icons-material/Add';
 import ListAlt from '@mui/icons-material/ListAlt';
 import type { Account } from '@portal/contract';
 import { switchAccount } from '@/api/session.ts';
+import { href } from '../href.ts';
 
 /** From this many accounts on, the menu offers a search field. */
 export const SEARCH_FROM = 6;
@@ -102,13 +103,13 @@ export default function AccountMenu({
         </MenuItem>
       )}
       <Divider />
-      <MenuItem component={Link} to="/accounts" onClick={onClose}>
+      <MenuItem component={Link} to={href('accounts')} onClick={onClose}>
         <ListItemIcon>
           <ListAlt fontSize="small" />
         </ListItemIcon>
         <ListItemText primary={t('accountSwitcher.all')} />
       </MenuItem>
-      <MenuItem component={Link} to="/accounts/account" onClick={onClose}>
+      <MenuItem component={Link} to={href('create-account')} onClick={onClose}>
         <ListItemIcon>
           <Add fontSize="small" />
         </ListItemIcon>

@@ -9,7 +9,7 @@ import { useCurrentAccount, useMyAccounts } from '@/api/session.ts';
 // The menu (popover, search field) loads on first open: the first page view does not need it.
 const AccountMenu = lazy(() => import('./account-menu.tsx'));
 
-/** The current account and role; opens the list of the user's accounts to switch (SPEC §2 shell). */
+/** The current account and role; opens the list of the user's accounts to switch. */
 export function AccountSwitcher() {
   const { t } = useTranslation();
   const accounts = useMyAccounts();

@@ -16,6 +16,7 @@ import { SessionExpiry } from './session-expiry.tsx';
 import { SideNav, visibleNavItems } from './side-nav.tsx';
 import { AccountDeletionBar, EmailVerificationBar, InvitationBar, NewVersionBar } from './toolbars.tsx';
 import { UserMenu } from './user-menu.tsx';
+import { href } from '../href.ts';
 
 const DRAWER_WIDTH = 248;
 // Only small screens use the drawer; wide ones never load it.
@@ -23,7 +24,7 @@ const NavDrawer = lazy(() => import('./nav-drawer.tsx'));
 // The thin progress bar appears only while a navigation runs.
 const NavigationProgress = lazy(() => import('./navigation-progress.tsx'));
 
-/** The application shell of SPEC §2: toolbars, app bar, side navigation, the routed page. */
+/** The application shell: toolbars, app bar, side navigation, the routed page. */
 export function AppShell() {
   const { t } = useTranslation();
   const theme = useTheme();
@@ -72,7 +73,7 @@ export function AppShell() {
           <Typography
             variant="h6"
             component={Link}
-            to="/"
+            to={href('dashboard')}
             sx={{ color: 'inherit', textDecoration: 'none', fontWeight: 700, whiteSpace: 'nowrap' }}
           >
             {config().productName}

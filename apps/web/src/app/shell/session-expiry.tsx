@@ -9,7 +9,7 @@ function samePhase(a: IdlePhase, b: IdlePhase): boolean {
   return a.kind === b.kind;
 }
 
-/** Watches inactivity; shows the countdown and then the logged-out modal (SPEC §4 "Inactivity"). */
+/** Watches inactivity: after the idle time shows the countdown, then the logged-out modal. */
 export function SessionExpiry() {
   const tracker = useRef<IdleTracker | null>(null);
   const [phase, setPhase] = useState<IdlePhase>({ kind: 'active' });

@@ -1,4 +1,3 @@
-import type { ComponentType } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import List from '@mui/material/List';
@@ -7,63 +6,38 @@ import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
-import type { SvgIconProps } from '@mui/material/SvgIcon';
-import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
-import InboxOutlined from '@mui/icons-material/InboxOutlined';
-import ReceiptLongOutlined from '@mui/icons-material/ReceiptLongOutlined';
-import AutorenewOutlined from '@mui/icons-material/AutorenewOutlined';
-import SupportAgentOutlined from '@mui/icons-material/SupportAgentOutlined';
-import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
-import BusinessOutlined from '@mui/icons-material/BusinessOutlined';
-import GroupOutlined from '@mui/icons-material/GroupOutlined';
-import ManageAccountsOutlined from '@mui/icons-material/ManageAccountsOutlined';
-import VpnKeyOutlined from '@mui/icons-material/VpnKeyOutlined';
-import ExtensionOutlined from '@mui/icons-material/ExtensionOutlined';
-import StorefrontOutlined from '@mui/icons-material/StorefrontOutlined';
 import type { AccountRole, UserRole } from '@portal/contract';
 import { canAccess } from '../navigation-rules.ts';
-import { ROUTES, hrefOf, type NavGroup, type RouteEntry } from '../route-table.ts';
-
-const ICONS: Record<string, ComponentType<SvgIconProps>> = {
-  dashboard: DashboardOutlined,
-  inbox: InboxOutlined,
-  billing: ReceiptLongOutlined,
-  subscriptions: AutorenewOutlined,
-  support: SupportAgentOutlined,
-  logs: HistoryOutlined,
-  'settings-company-profile': BusinessOutlined,
-  'settings-user-management': GroupOutlined,
-  'settings-users': ManageAccountsOutlined,
-  'settings-ownership': VpnKeyOutlined,
-  abaclik: ExtensionOutlined,
-  'peppershop-config': StorefrontOutlined,
-};
+import { ROUTES, pathPatternOf, type NavGroup, type RouteEntry } from '../route-table.ts';
 
 const GROUPS: NavGroup[] = ['main', 'settings', 'integrations'];
-const MAIN_ORDER = ['dashboard', 'inbox', 'support', 'billing', 'subscriptions', 'logs'];
 
-/** Navigation items from the route table, hidden per route name and role (SPEC §6). */
+/** A route shown in the side navigation. */
+export type NavEntry = RouteEntry & { nav: NonNullable<RouteEntry['nav']> };
+
+/** The side navigation from the route table: each group's rows in menu position, without those the role may not open. */
 export function visibleNavItems(
   accountRole: AccountRole | null,
   userRole: UserRole,
   hasAccount: boolean,
-): Record<NavGroup, RouteEntry[]> {
+): Record<NavGroup, NavEntry[]> {
   const visible = ROUTES.filter(
-    (entry) =>
-      entry.nav &&
+    (entry): entry is NavEntry =>
+      entry.nav !== undefined &&
       (!entry.access.needsAccount || hasAccount) &&
       canAccess(entry.access, accountRole, userRole),
   );
-  const grouped = Object.fromEntries(
-    GROUPS.map((group) => [group, visible.filter((e) => e.nav === group)]),
-  ) as Record<NavGroup, RouteEntry[]>;
-  grouped.main.sort((a, b) => MAIN_ORDER.indexOf(a.name) - MAIN_ORDER.indexOf(b.name));
-  return grouped;
+  return Object.fromEntries(
+    GROUPS.map((group) => [
+      group,
+      visible.filter((e) => e.nav.group === group).sort((a, b) => a.nav.position - b.nav.position),
+    ]),
+  ) as Record<NavGroup, NavEntry[]>;
 }
 
 function isActive(entry: RouteEntry, pathname: string): boolean {
-  const href = hrefOf(entry);
-  // The dashboard is active only on "/" (SPEC-DECISIONS 32); other items also for their sub-pages.
+  const href = pathPatternOf(entry);
+  // The dashboard is active only on "/"; other items also for their sub-pages.
   if (href === '/') return pathname === '/';
   return pathname === href || pathname.startsWith(`${href}/`);
 }
@@ -98,13 +72,13 @@ export function SideNav({
           )}
           <List dense disablePadding aria-labelledby={group === 'main' ? undefined : `nav-${group}`}>
             {groups[group].map((entry) => {
-              const Icon = ICONS[entry.name] ?? ExtensionOutlined;
+              const Icon = entry.nav.icon;
               const active = isActive(entry, pathname);
               return (
                 <ListItem key={entry.name} disablePadding>
                   <ListItemButton
                     component={Link}
-                    to={hrefOf(entry)}
+                    to={pathPatternOf(entry)}
                     selected={active}
                     aria-current={active ? 'page' : undefined}
                     onClick={onNavigate}

@@ -16,6 +16,7 @@ import { useMe } from '@/api/session.ts';
 import { logout } from '@/auth/auth.ts';
 import { useLanguage } from '@/i18n/use-language.ts';
 import { useThemeMode, type ThemeMode } from '@/ui/theme.tsx';
+import { href } from '../href.ts';
 
 const MODES: ThemeMode[] = ['light', 'dark', 'auto'];
 /** Each language named in itself, so users find theirs whatever the current language. */
@@ -43,7 +44,7 @@ export default function UserMenuPopup({ anchor, onClose }: { anchor: HTMLElement
         </Typography>
       </Box>
       <Divider />
-      <MenuItem component={Link} to="/settings/users" onClick={onClose}>
+      <MenuItem component={Link} to={href('settings-users')} onClick={onClose}>
         <ListItemIcon>
           <ManageAccountsOutlined fontSize="small" />
         </ListItemIcon>

@@ -10,6 +10,7 @@ import Typography from '@mui/material/Typography';
 import Add from '@mui/icons-material/Add';
 import { STAFF_USER_ROLES, type Account } from '@portal/contract';
 import { switchAccount, useCurrentAccount, useMe, useMyAccounts } from '@/api/session.ts';
+import { href } from '@/app/href.ts';
 import { Page } from '@/ui/page.tsx';
 import { AccountStatus } from './account-status.tsx';
 import { OpenAccountForm } from './open-account-form.tsx';
@@ -18,7 +19,7 @@ function AccountAction({ account, current }: { account: Account; current: boolea
   const { t } = useTranslation();
   if (account.invitationStatus === 'PENDING') {
     return (
-      <Button component={RouterLink} to="/invite/verify" variant="outlined" size="small">
+      <Button component={RouterLink} to={href('invite-verify')} variant="outlined" size="small">
         {t('accounts.answerInvitation')}
       </Button>
     );
@@ -51,7 +52,7 @@ export default function AccountsPage() {
     <Page
       title={t('accounts.title')}
       actions={
-        <Button component={RouterLink} to="/accounts/account" variant="contained" startIcon={<Add />}>
+        <Button component={RouterLink} to={href('create-account')} variant="contained" startIcon={<Add />}>
           {t('accounts.create')}
         </Button>
       }

@@ -3,6 +3,7 @@ import { Link as RouterLink } from 'react-router';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import ArrowBack from '@mui/icons-material/ArrowBack';
+import { href } from '@/app/href.ts';
 import { CreateAccountForm } from '@/forms/create-account-form.tsx';
 import { Page } from '@/ui/page.tsx';
 
@@ -13,7 +14,7 @@ export default function CreateAccountPage() {
     <Page
       title={t('createAccount.title')}
       actions={
-        <Button component={RouterLink} to="/accounts" startIcon={<ArrowBack />}>
+        <Button component={RouterLink} to={href('accounts')} startIcon={<ArrowBack />}>
           {t('createAccount.backToAccounts')}
         </Button>
       }

@@ -4,6 +4,7 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { href } from '@/app/href.ts';
 import { FormTextField, RuleForm, useRuleForm, type RuleFunction } from '@/forms/index.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -23,7 +24,7 @@ export function OpenAccountForm() {
   const isUuid: RuleFunction = (value) => UUID.test(String(value).trim()) || t('accounts.openById.invalid');
 
   const onSubmit = async ({ accountId }: OpenAccountValues) => {
-    await navigate(`/?uuid=${encodeURIComponent(accountId.trim().toLowerCase())}`);
+    await navigate(href('dashboard', undefined, { uuid: accountId.trim().toLowerCase() }));
   };
 
   return (

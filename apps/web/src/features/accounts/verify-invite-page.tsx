@@ -12,6 +12,7 @@ import { usersRoutes, type Account } from '@portal/contract';
 import { storeAccountUuid } from '@/api/account-storage.ts';
 import { apiRequest } from '@/api/client.ts';
 import { useInvalidateSession, useMyAccounts } from '@/api/session.ts';
+import { href } from '@/app/href.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
 import { EmptyState } from '@/ui/empty-state.tsx';
 import { Page } from '@/ui/page.tsx';
@@ -31,7 +32,7 @@ function Invitation({ account }: { account: Account }) {
       storeAccountUuid(account.uuid);
       await invalidateSession();
       toast.success(t('invite.accepted', { name: account.name }));
-      await navigate(`/?uuid=${encodeURIComponent(account.uuid)}`);
+      await navigate(href('dashboard', undefined, { uuid: account.uuid }));
     },
   });
   const decline = useMutation({
@@ -110,8 +111,8 @@ export default function VerifyInvitePage() {
           text={t('invite.emptyHint')}
           action={
             hasAccounts
-              ? { to: '/accounts', label: t('invite.toAccounts') }
-              : { to: '/onboarding', label: t('invite.createOwn') }
+              ? { to: href('accounts'), label: t('invite.toAccounts') }
+              : { to: href('onboarding'), label: t('invite.createOwn') }
           }
         />
       )}

@@ -9,6 +9,7 @@ import Typography from '@mui/material/Typography';
 import Logout from '@mui/icons-material/Logout';
 import type { Account } from '@portal/contract';
 import { useCurrentAccount, useMe, useMyAccounts } from '@/api/session.ts';
+import { href } from '@/app/href.ts';
 import { logout } from '@/auth/auth.ts';
 import { formatDate } from '@/i18n/format.ts';
 import { Page } from '@/ui/page.tsx';
@@ -101,10 +102,10 @@ export default function DashboardPage() {
                 {t('dashboard.accountCount', { count: accounts.length })}
               </Typography>
               <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
-                <Button component={Link} to="/accounts" size="small">
+                <Button component={Link} to={href('accounts')} size="small">
                   {t('dashboard.allAccounts')}
                 </Button>
-                <Button component={Link} to="/settings/users" size="small">
+                <Button component={Link} to={href('settings-users')} size="small">
                   {t('dashboard.profile')}
                 </Button>
               </Stack>

@@ -5,6 +5,7 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import Home from '@mui/icons-material/Home';
+import { href } from '@/app/href.ts';
 import { Page } from '@/ui/page.tsx';
 
 /** /404?path=…: the page the user asked for does not exist; shows that path and leads back to the dashboard. */
@@ -34,7 +35,7 @@ export default function NotFoundPage() {
           )}
         </Typography>
         <Typography sx={{ mb: 3, color: 'text.secondary' }}>{t('notFound.hint')}</Typography>
-        <Button component={RouterLink} to="/" variant="contained" startIcon={<Home />}>
+        <Button component={RouterLink} to={href('dashboard')} variant="contained" startIcon={<Home />}>
           {t('notFound.toDashboard')}
         </Button>
       </Paper>

@@ -10,6 +10,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import Logout from '@mui/icons-material/Logout';
 import Refresh from '@mui/icons-material/Refresh';
+import { href } from '@/app/href.ts';
 import { logout } from '@/auth/auth.ts';
 import { myAccountsQuery, useMe } from '@/api/session.ts';
 import { CreateAccountForm } from '@/forms/create-account-form.tsx';
@@ -32,7 +33,7 @@ export default function OnboardingPage() {
     setNoInvitation(false);
     try {
       const accounts = await queryClient.fetchQuery({ ...myAccountsQuery, staleTime: 0 });
-      if (accounts.length > 0) await navigate('/invite/verify');
+      if (accounts.length > 0) await navigate(href('invite-verify'));
       else setNoInvitation(true);
     } finally {
       setChecking(false);

@@ -11,6 +11,7 @@ import Typography from '@mui/material/Typography';
 import { TERMS_VERSION, accountsRoutes, type Account } from '@portal/contract';
 import { apiRequest } from '@/api/client.ts';
 import { queryKeys, useCurrentAccount, useInvalidateSession } from '@/api/session.ts';
+import { href } from '@/app/href.ts';
 import { FormCheckbox, RuleForm, useRuleForm } from '@/forms/index.ts';
 import { Page } from '@/ui/page.tsx';
 import { useToast } from '@/ui/toast.tsx';
@@ -18,9 +19,11 @@ import { TermsDialog, type TermsKind } from './terms-dialog.tsx';
 
 /** Where to go after accepting: an in-app path from `redirect`, never another site and never this page again. */
 export function safeRedirect(value: string | null): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';
-  if (value === '/accept-agb' || value.startsWith('/accept-agb?') || value.startsWith('/accept-agb/'))
-    return '/';
+  const self = href('accept-agb');
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\'))
+    return href('dashboard');
+  if (value === self || value.startsWith(`${self}?`) || value.startsWith(`${self}/`))
+    return href('dashboard');
   return value;
 }
 
@@ -137,7 +140,7 @@ export default function AcceptAgbPage() {
         <Alert
           severity="info"
           action={
-            <Button component={RouterLink} to="/" color="inherit" size="small">
+            <Button component={RouterLink} to={href('dashboard')} color="inherit" size="small">
               {t('terms.toDashboard')}
             </Button>
           }
