@@ -14,7 +14,8 @@ import {
   type ActionKind,
 } from './action-tokens.ts';
 import type { BruteForceGuard } from './brute-force.ts';
-import { formatWait, pickLocale, translator, type Locale, type Messages, type Translate } from './i18n.ts';
+import type { Language } from '@portal/contract';
+import { formatWait, pickLocale, translator, type Messages, type Translate } from './i18n.ts';
 import {
   createIdentity,
   EmailTakenError,
@@ -95,22 +96,22 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: Interactio
     }
   }
 
-  function localeFor(request: Req, interaction?: Interaction): Locale {
+  function localeFor(request: Req, interaction?: Interaction): Language {
     const params = interaction?.params ?? {};
     return pickLocale(request.body?.kc_locale, request.query.kc_locale, params.kc_locale, params.ui_locales);
   }
 
-  const pageContext = (locale: Locale, selfPath?: string): PageContext => ({
+  const pageContext = (locale: Language, selfPath?: string): PageContext => ({
     locale,
     productName: product,
     selfPath,
   });
-  const withLocale = (path: string, locale: Locale) => `${path}?kc_locale=${locale}`;
+  const withLocale = (path: string, locale: Language) => `${path}?kc_locale=${locale}`;
 
   /** A page with one message and a link home. */
   function notice(
     reply: FastifyReply,
-    locale: Locale,
+    locale: Language,
     o: { title: MessageKey; kind: Alert['kind']; text: MessageKey; status?: number },
   ) {
     const t = translator(locale);
@@ -125,7 +126,7 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: Interactio
     );
   }
 
-  const expired = (reply: FastifyReply, locale: Locale) =>
+  const expired = (reply: FastifyReply, locale: Language) =>
     notice(reply, locale, { title: 'errorTitle', kind: 'error', text: 'sessionExpired', status: 400 });
 
   /** The identity signed in on this interaction (after login, before the flow is finished). */
@@ -146,7 +147,7 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: Interactio
   function interactionRoute(
     method: 'GET' | 'POST',
     page: string,
-    handle: (req: Req, reply: FastifyReply, interaction: Interaction, locale: Locale) => Promise<unknown>,
+    handle: (req: Req, reply: FastifyReply, interaction: Interaction, locale: Language) => Promise<unknown>,
     prompt?: string,
   ) {
     app.route({
@@ -206,7 +207,7 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: Interactio
   function renderLogin(
     reply: FastifyReply,
     interaction: Interaction,
-    locale: Locale,
+    locale: Language,
     extra: { username?: string; alert?: Alert; status?: number } = {},
   ) {
     const base = interactionPath(interaction.uid);
@@ -228,7 +229,7 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: Interactio
   function renderRegister(
     reply: FastifyReply,
     interaction: Interaction,
-    locale: Locale,
+    locale: Language,
     extra: {
       values?: RegisterValues;
       errors?: RegisterErrors;
@@ -252,7 +253,7 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: Interactio
   function renderForgot(
     reply: FastifyReply,
     interaction: Interaction,
-    locale: Locale,
+    locale: Language,
     extra: { email?: string; alert?: Alert; sent?: boolean; status?: number } = {},
   ) {
     const base = interactionPath(interaction.uid);
@@ -269,7 +270,12 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: Interactio
     );
   }
 
-  async function renderVerify(reply: FastifyReply, interaction: Interaction, locale: Locale, alert?: Alert) {
+  async function renderVerify(
+    reply: FastifyReply,
+    interaction: Interaction,
+    locale: Language,
+    alert?: Alert,
+  ) {
     const identity = await sessionIdentity(interaction);
     if (!identity) return expired(reply, locale);
     const base = interactionPath(interaction.uid);
@@ -284,7 +290,13 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: Interactio
     );
   }
 
-  function renderReset(reply: FastifyReply, uid: string, locale: Locale, key: string, errors?: ResetErrors) {
+  function renderReset(
+    reply: FastifyReply,
+    uid: string,
+    locale: Language,
+    key: string,
+    errors?: ResetErrors,
+  ) {
     return sendPage(
       reply,
       resetPage(pageContext(locale), {
@@ -298,7 +310,7 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: Interactio
   }
 
   /** First-party client only: grant what the consent prompt misses, without asking (no consent page). */
-  async function autoConsent(request: Req, reply: FastifyReply, interaction: Interaction, locale: Locale) {
+  async function autoConsent(request: Req, reply: FastifyReply, interaction: Interaction, locale: Language) {
     const { accountId } = interaction.session ?? {};
     const clientId = String(interaction.params.client_id);
     if (!accountId || clientId !== config.oidc.clientId) return expired(reply, locale);
@@ -462,7 +474,7 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: Interactio
     });
   });
 
-  const invalidResetLink = (reply: FastifyReply, locale: Locale) =>
+  const invalidResetLink = (reply: FastifyReply, locale: Language) =>
     notice(reply, locale, { title: 'resetTitle', kind: 'error', text: 'linkInvalid', status: 400 });
 
   // The link from the mail; works in any browser (the interaction is only used when it is still there).

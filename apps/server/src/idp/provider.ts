@@ -14,7 +14,7 @@ import { findIdentityById, type Identity } from './identities.ts';
 import type { IdpSecrets } from './keys.ts';
 import { homeLink, messagePage, REALM_PATH } from './views.ts';
 
-/** Scopes of the portal client (SPEC §4); all of them are granted to the first-party client. */
+/** Scopes of the portal client; the first-party client is granted all of them without a consent page. */
 export const PORTAL_SCOPES = ['openid', 'profile', 'email', 'portal', 'accounts', 'support'];
 
 /** Keycloak's endpoint names under the realm, so keycloak-js (adapter mode) works unchanged. */
