@@ -3,6 +3,7 @@ import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { SMTPServer } from 'smtp-server';
 import type { Db } from '../db/client.ts';
 import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
+import { IDP_CSP } from '../plugins/security-headers.ts';
 import { freshDatabase, type Backend } from '../test/api.ts';
 import { getPublicJwks, seedDemoIdentities } from './index.ts';
 import {
@@ -141,6 +142,33 @@ describe.each(BACKENDS)('identity provider on %s', (backend) => {
       const css = await fetch(`${idp.base}/realms/portal/resources/login.css`);
       expect(css.headers.get('content-type')).toContain('text/css');
       expect(await css.text()).toContain('--primary: #d41130');
+    });
+    it("puts the sign-in service's security headers on its pages and on the provider's own answers", async () => {
+      const jar = new CookieJar();
+      const discovery = await fetch(`${idp.base}/realms/portal/.well-known/openid-configuration`);
+      const errorPage = await request(
+        authorizeUrl(idp, {
+          code_challenge: pkce().challenge,
+          code_challenge_method: 'S256',
+          redirect_uri: 'https://evil.example/cb',
+        }),
+        jar,
+      );
+      expect(errorPage.status).toBe(400);
+      expect(await errorPage.text()).toContain('id="kc-message"');
+      const start = await request(
+        authorizeUrl(idp, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }),
+        jar,
+      );
+      const loginPage = await follow(idp, start, jar);
+      const expired = await request(`${idp.base}/realms/portal/login-actions/unknown/login`, jar);
+      expect(expired.status).toBe(400);
+      for (const response of [discovery, errorPage, start, loginPage, expired]) {
+        expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+        expect(response.headers.get('content-security-policy')).toBe(IDP_CSP);
+        expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+        expect(response.headers.get('x-frame-options')).toBe('DENY');
+      }
     });
   });
 

@@ -30,7 +30,6 @@ import {
   type Identity,
 } from './identities.ts';
 import { escapeHtml } from '../http/html.ts';
-import { IDP_CSP } from './provider.ts';
 import {
   forgotPage,
   homeLink,
@@ -66,18 +65,11 @@ const MAIL_INTERVAL_SECONDS = 60;
 export const interactionPath = (uid: string) => `${REALM_PATH}/login-actions/${encodeURIComponent(uid)}`;
 
 export function sendPage(reply: FastifyReply, html: string, status = 200) {
-  return (
-    reply
-      .code(status)
-      .header('content-type', 'text/html; charset=utf-8')
-      .header('cache-control', 'no-store')
-      .header('content-security-policy', IDP_CSP)
-      .header('x-content-type-options', 'nosniff')
-      .header('x-frame-options', 'DENY')
-      // Links carry one-time keys: never leak them in a Referer.
-      .header('referrer-policy', 'no-referrer')
-      .send(html)
-  );
+  return reply
+    .code(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .send(html);
 }
 
 export function registerInteractionRoutes(app: FastifyInstance, deps: InteractionDeps): void {

@@ -36,10 +36,6 @@ export const ROUTES = {
   credential: `${OIDC_PATH}/ext/credential`,
 };
 
-/** Content-Security-Policy of every provider and sign-in page response: no inline or remote scripts. */
-export const IDP_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-
 export interface ProviderDeps {
   config: Config;
   db: Db;

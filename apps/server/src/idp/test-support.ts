@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { createMailer } from '../mail/mailer.ts';
+import { registerSecurityHeaders } from '../plugins/security-headers.ts';
 import { registerIdentityProvider } from './index.ts';
 
 /** Test helpers: a real listening server and a browser-like cookie jar over plain fetch. */
@@ -40,6 +41,8 @@ export async function startIdp(
   });
   options.configure?.(config);
   const app = Fastify({ logger: false });
+  // As in the app: the security headers of every response come from the one plugin.
+  registerSecurityHeaders(app, config);
   await registerIdentityProvider(app, { config, db, mailer: createMailer(config, db) });
   await app.listen({ host: '127.0.0.1', port });
   return { app, config, base: config.publicUrl, port };
