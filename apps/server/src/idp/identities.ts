@@ -130,7 +130,7 @@ export async function markEmailVerified(db: Queryable, id: string, email: string
   return rowCount > 0;
 }
 
-/** Idempotent: every demo login of DESIGN.md with the demo password, its verified flag and language. */
+/** Idempotent: every demo login (db/demo-users.ts) with the demo password, its verified flag and language. */
 export async function seedDemoIdentities(db: Db): Promise<void> {
   const users = Object.values(DEMO_USERS);
   const { rows } = await db.query<{ id: string }>(

@@ -150,7 +150,7 @@ export function createProvider({ config, db, secrets, log }: ProviderDeps): Prov
         application_type: 'web',
         token_endpoint_auth_method: 'none',
         redirect_uris: [`${config.publicUrl}/oauthcb`],
-        // The root (both spellings) as DESIGN.md says; /oauthcb too, keycloak-js' default logout target.
+        // After logout: the portal's root (with or without the slash), or /oauthcb, keycloak-js' default target.
         post_logout_redirect_uris: [`${config.publicUrl}/`, config.publicUrl, `${config.publicUrl}/oauthcb`],
         response_types: ['code'],
         grant_types: ['authorization_code', 'refresh_token'],
