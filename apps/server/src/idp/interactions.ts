@@ -6,8 +6,6 @@ import { registerLoginFlow } from './login.ts';
 import { registerPasswordResetFlow } from './password-reset.ts';
 import { registerRegistrationFlow } from './registration.ts';
 
-export type { InteractionDeps } from './interaction-kit.ts';
-
 /**
  * The sign-in pages of a pending authorization, one flow per file. The interaction's own page shows the flow of
  * the pending prompt; the login page is the default.
