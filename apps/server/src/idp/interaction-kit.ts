@@ -65,6 +65,16 @@ export interface InteractionKit {
   /** Ends the interaction with `result` and sends the browser back to the provider. */
   finish(call: PageCall, result: InteractionResults): Promise<FastifyReply>;
   pageContext(locale: Language, selfPath?: string): PageContext;
+  /**
+   * Sends the interaction's page `page` (e.g. '/login'): `render` gets the page context (its language links point
+   * at this page) and the interaction's path.
+   */
+  sendInteractionPage(
+    call: InteractionCall,
+    page: string,
+    render: (ctx: PageContext, base: string) => string,
+    status?: number,
+  ): FastifyReply;
   /** A page with one message and a link home. */
   notice(
     call: PageCall,
@@ -172,6 +182,11 @@ export function createInteractionKit(app: FastifyInstance, deps: InteractionDeps
     },
 
     pageContext: (locale, selfPath) => ({ locale, productName: product, selfPath }),
+
+    sendInteractionPage({ reply, interaction, locale }, page, render, status) {
+      const base = interactionPath(interaction.uid);
+      return sendPage(reply, render(kit.pageContext(locale, `${base}${page}`), base), status);
+    },
 
     notice({ reply, locale, t }, o) {
       return sendPage(

@@ -1,13 +1,6 @@
 import { formatWait } from './i18n.ts';
 import { findIdentityByEmail, verifyPassword } from './identities.ts';
-import {
-  field,
-  interactionPath,
-  sendPage,
-  withLocale,
-  type InteractionCall,
-  type InteractionKit,
-} from './interaction-kit.ts';
+import { field, withLocale, type InteractionCall, type InteractionKit } from './interaction-kit.ts';
 import { loginPage, type Alert } from './views.ts';
 
 /**
@@ -18,22 +11,19 @@ export function registerLoginFlow(kit: InteractionKit) {
   const { db, guard, config } = kit.deps;
   const bf = config.idp.bruteForce;
 
-  function show(
-    { reply, interaction, locale }: InteractionCall,
-    extra: { username?: string; alert?: Alert; status?: number } = {},
-  ) {
-    const base = interactionPath(interaction.uid);
-    const hint =
-      typeof interaction.params.login_hint === 'string' ? interaction.params.login_hint : undefined;
-    return sendPage(
-      reply,
-      loginPage(kit.pageContext(locale, `${base}/login`), {
-        action: `${base}/login`,
-        registerUrl: withLocale(`${base}/register`, locale),
-        forgotUrl: withLocale(`${base}/forgot`, locale),
-        username: extra.username ?? hint,
-        alert: extra.alert,
-      }),
+  function show(call: InteractionCall, extra: { username?: string; alert?: Alert; status?: number } = {}) {
+    const { login_hint: hint } = call.interaction.params;
+    return kit.sendInteractionPage(
+      call,
+      '/login',
+      (ctx, base) =>
+        loginPage(ctx, {
+          action: `${base}/login`,
+          registerUrl: withLocale(`${base}/register`, ctx.locale),
+          forgotUrl: withLocale(`${base}/forgot`, ctx.locale),
+          username: extra.username ?? (typeof hint === 'string' ? hint : undefined),
+          alert: extra.alert,
+        }),
       extra.status,
     );
   }

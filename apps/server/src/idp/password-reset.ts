@@ -30,19 +30,20 @@ export function registerPasswordResetFlow(kit: InteractionKit) {
   const { db, guard } = kit.deps;
 
   function showForgot(
-    { reply, interaction, locale }: InteractionCall,
+    call: InteractionCall,
     extra: { email?: string; alert?: Alert; sent?: boolean; status?: number } = {},
   ) {
-    const base = interactionPath(interaction.uid);
-    return sendPage(
-      reply,
-      forgotPage(kit.pageContext(locale, `${base}/forgot`), {
-        action: `${base}/forgot`,
-        loginUrl: withLocale(`${base}/login`, locale),
-        email: extra.email,
-        alert: extra.alert,
-        sent: extra.sent,
-      }),
+    return kit.sendInteractionPage(
+      call,
+      '/forgot',
+      (ctx, base) =>
+        forgotPage(ctx, {
+          action: `${base}/forgot`,
+          loginUrl: withLocale(`${base}/login`, ctx.locale),
+          email: extra.email,
+          alert: extra.alert,
+          sent: extra.sent,
+        }),
       extra.status,
     );
   }

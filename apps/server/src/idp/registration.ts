@@ -8,9 +8,7 @@ import {
 } from './identities.ts';
 import {
   field,
-  interactionPath,
   passwordError,
-  sendPage,
   withLocale,
   type InteractionCall,
   type InteractionKit,
@@ -27,19 +25,20 @@ export function registerRegistrationFlow(kit: InteractionKit) {
   const { db } = kit.deps;
 
   function show(
-    { reply, interaction, locale }: InteractionCall,
+    call: InteractionCall,
     extra: { values?: RegisterValues; errors?: RegisterErrors; status?: number } = {},
   ) {
-    const base = interactionPath(interaction.uid);
-    return sendPage(
-      reply,
-      registerPage(kit.pageContext(locale, `${base}/register`), {
-        action: `${base}/register`,
-        loginUrl: withLocale(`${base}/login`, locale),
-        values: extra.values,
-        errors: extra.errors,
-        passwordMin: PASSWORD_MIN_LENGTH,
-      }),
+    return kit.sendInteractionPage(
+      call,
+      '/register',
+      (ctx, base) =>
+        registerPage(ctx, {
+          action: `${base}/register`,
+          loginUrl: withLocale(`${base}/login`, ctx.locale),
+          values: extra.values,
+          errors: extra.errors,
+          passwordMin: PASSWORD_MIN_LENGTH,
+        }),
       extra.status,
     );
   }
