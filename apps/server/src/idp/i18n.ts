@@ -1,7 +1,6 @@
-/** Texts of the sign-in pages and mails, in the portal's four languages (German first and default). */
-export const LOCALES = ['de', 'en', 'fr', 'it'] as const;
-export type Locale = (typeof LOCALES)[number];
-export const DEFAULT_LOCALE: Locale = 'de';
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from '@portal/contract';
+
+/** Texts of the sign-in pages and mails, in the portal's languages (German first and default). */
 
 const de = {
   languageName: 'Deutsch',
@@ -269,40 +268,36 @@ const it: Messages = {
   durationHours: '{count} ore',
 };
 
-const MESSAGES: Record<Locale, Messages> = { de, en, fr, it };
-
-export function isLocale(value: unknown): value is Locale {
-  return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
-}
+const MESSAGES: Record<Language, Messages> = { de, en, fr, it };
 
 /** First supported language of `kc_locale`, then `ui_locales` (space-separated, e.g. "fr-CH de"). */
-export function pickLocale(...candidates: unknown[]): Locale {
+export function pickLocale(...candidates: unknown[]): Language {
   for (const candidate of candidates) {
     if (typeof candidate !== 'string') continue;
     for (const tag of candidate.split(/[\s,]+/)) {
       const base = tag.toLowerCase().split(/[-_]/)[0];
-      if (isLocale(base)) return base;
+      if (isLanguage(base)) return base;
     }
   }
-  return DEFAULT_LOCALE;
+  return DEFAULT_LANGUAGE;
 }
 
 export type Translate = (key: keyof Messages, vars?: Record<string, string | number>) => string;
 
-export function translator(locale: Locale): Translate {
+export function translator(locale: Language): Translate {
   const messages = MESSAGES[locale];
   return (key, vars = {}) =>
     messages[key].replace(/\{(\w+)\}/g, (match, name: string) => (name in vars ? String(vars[name]) : match));
 }
 
 /** "1 Minute" / "3 Minuten": the wait of a lockout, rounded up to whole minutes. */
-export function formatWait(t: Translate, locale: Locale, seconds: number): string {
+export function formatWait(t: Translate, locale: Language, seconds: number): string {
   const count = Math.max(1, Math.ceil(seconds / 60));
   return new Intl.PluralRules(locale).select(count) === 'one' && count === 1
     ? t('minutesOne')
     : t('minutesOther', { count });
 }
 
-export function languageName(locale: Locale): string {
+export function languageName(locale: Language): string {
   return MESSAGES[locale].languageName;
 }

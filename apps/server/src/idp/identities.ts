@@ -1,15 +1,15 @@
 import crypto from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from '@portal/contract';
 import type { Db, Queryable } from '../db/client.ts';
 import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
-import { DEFAULT_LOCALE, isLocale, type Locale } from './i18n.ts';
 
 export interface Identity {
   id: string;
   email: string;
   name: string;
   emailVerified: boolean;
-  locale: Locale;
+  locale: Language;
   createdAt: Date;
 }
 
@@ -35,7 +35,7 @@ function toIdentity(row: IdentityRow): Identity {
     email: row.email,
     name: row.name,
     emailVerified: row.email_verified,
-    locale: isLocale(row.locale) ? row.locale : DEFAULT_LOCALE,
+    locale: isLanguage(row.locale) ? row.locale : DEFAULT_LANGUAGE,
     createdAt: new Date(row.created_at),
   };
 }
@@ -94,7 +94,7 @@ export class EmailTakenError extends Error {
 
 export async function createIdentity(
   db: Db,
-  input: { email: string; name: string; password: string; locale: Locale; emailVerified?: boolean },
+  input: { email: string; name: string; password: string; locale: Language; emailVerified?: boolean },
 ): Promise<Identity> {
   const passwordHash = await hashPassword(input.password);
   const { rows } = await db.query<IdentityRow>(
@@ -130,7 +130,7 @@ export async function markEmailVerified(db: Queryable, id: string, email: string
   return rowCount > 0;
 }
 
-/** Idempotent: every demo login of DESIGN.md with the demo password, its verified flag and language. */
+/** Idempotent: every demo login (db/demo-users.ts) with the demo password, its verified flag and language. */
 export async function seedDemoIdentities(db: Db): Promise<void> {
   const users = Object.values(DEMO_USERS);
   const { rows } = await db.query<{ id: string }>(

@@ -7,7 +7,7 @@ import { purgeExpired } from './adapter.ts';
 import { BruteForceGuard } from './brute-force.ts';
 import { registerInteractionRoutes } from './interactions.ts';
 import { loadSecrets } from './keys.ts';
-import { createProvider, IDP_CSP, ROUTES } from './provider.ts';
+import { createProvider, ROUTES } from './provider.ts';
 import { registerKeycloakRoutes } from './routes.ts';
 import { logoutByRefreshToken, logoutPreflight } from './token-logout.ts';
 import { REALM_PATH } from './views.ts';
@@ -46,11 +46,8 @@ export async function registerIdentityProvider(
     raw.url = raw.url!.slice(REALM_PATH.length) || '/';
     // A body Fastify has read already: the provider takes it from `req.body` (it warns about that once).
     if (parsedBody !== undefined) raw.body = parsedBody;
-    const res = reply.raw;
-    res.setHeader('content-security-policy', IDP_CSP);
-    res.setHeader('x-content-type-options', 'nosniff');
-    res.setHeader('referrer-policy', 'no-referrer');
-    void callback(raw, res);
+    // Its security headers are on the raw response already (plugins/security-headers.ts, when the request came in).
+    void callback(raw, reply.raw);
     return reply;
   };
 

@@ -14,7 +14,7 @@ import { findIdentityById, type Identity } from './identities.ts';
 import type { IdpSecrets } from './keys.ts';
 import { homeLink, messagePage, REALM_PATH } from './views.ts';
 
-/** Scopes of the portal client (SPEC §4); all of them are granted to the first-party client. */
+/** Scopes of the portal client; the first-party client is granted all of them without a consent page. */
 export const PORTAL_SCOPES = ['openid', 'profile', 'email', 'portal', 'accounts', 'support'];
 
 /** Keycloak's endpoint names under the realm, so keycloak-js (adapter mode) works unchanged. */
@@ -35,10 +35,6 @@ export const ROUTES = {
   challenge: `${OIDC_PATH}/ext/challenge`,
   credential: `${OIDC_PATH}/ext/credential`,
 };
-
-/** Content-Security-Policy of every provider and sign-in page response: no inline or remote scripts. */
-export const IDP_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export interface ProviderDeps {
   config: Config;
@@ -154,7 +150,7 @@ export function createProvider({ config, db, secrets, log }: ProviderDeps): Prov
         application_type: 'web',
         token_endpoint_auth_method: 'none',
         redirect_uris: [`${config.publicUrl}/oauthcb`],
-        // The root (both spellings) as DESIGN.md says; /oauthcb too, keycloak-js' default logout target.
+        // After logout: the portal's root (with or without the slash), or /oauthcb, keycloak-js' default target.
         post_logout_redirect_uris: [`${config.publicUrl}/`, config.publicUrl, `${config.publicUrl}/oauthcb`],
         response_types: ['code'],
         grant_types: ['authorization_code', 'refresh_token'],

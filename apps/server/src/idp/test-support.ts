@@ -1,12 +1,19 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { loadConfig, type Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { createMailer } from '../mail/mailer.ts';
-import { registerIdentityProvider } from './index.ts';
+import { registerSecurityHeaders } from '../plugins/security-headers.ts';
+import { freshDatabase, type Backend } from '../test/api.ts';
+import { registerIdentityProvider, seedDemoIdentities } from './index.ts';
 
-/** Test helpers: a real listening server and a browser-like cookie jar over plain fetch. */
+/**
+ * Test helpers: a real listening server with the demo identities, a local SMTP server catching its mails and a
+ * browser-like cookie jar over plain fetch.
+ */
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -40,6 +47,8 @@ export async function startIdp(
   });
   options.configure?.(config);
   const app = Fastify({ logger: false });
+  // As in the app: the security headers of every response come from the one plugin.
+  registerSecurityHeaders(app, config);
   await registerIdentityProvider(app, { config, db, mailer: createMailer(config, db) });
   await app.listen({ host: '127.0.0.1', port });
   return { app, config, base: config.publicUrl, port };
@@ -210,4 +219,118 @@ export function decodeMail(raw: string): string {
   return raw
     .replace(/=\r?\n/g, '')
     .replace(/(?:=[0-9A-F]{2})+/g, (bytes) => Buffer.from(bytes.replace(/=/g, ''), 'hex').toString('utf8'));
+}
+
+interface ReceivedMail {
+  to: string[];
+  raw: string;
+}
+
+/** A local SMTP server keeping every mail it receives. */
+export interface Mailbox {
+  readonly url: string;
+  readonly mails: ReceivedMail[];
+  /** The first mail to `to` after the first `since` mails, decoded; waits up to 2 s for it. */
+  next(to: string, since: number): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startMailbox(): Promise<Mailbox> {
+  const port = await freePort();
+  const mails: ReceivedMail[] = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+      stream.on('end', () => {
+        mails.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    mails,
+    async next(to, since) {
+      for (let i = 0; i < 100; i += 1) {
+        const mail = mails.slice(since).find((m) => m.to.includes(to));
+        if (mail) return decodeMail(mail.raw);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      throw new Error(`no mail to ${to}`);
+    },
+    close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
+  };
+}
+
+/** The one-time link to `path` (e.g. "reset") in a mail. */
+export function linkIn(mail: string, path: string): string {
+  const match = new RegExp(
+    `http://127\\.0\\.0\\.1:\\d+/realms/portal/login-actions/[\\w-]+/${path}\\?key=[\\w-]+&kc_locale=\\w+`,
+  ).exec(mail);
+  if (!match) throw new Error(`no ${path} link in mail:\n${mail}`);
+  return match[0];
+}
+
+// PostgreSQL too when TEST_DATABASE_URL is set (as the API tests do).
+const BACKENDS: Backend[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+/** What a suite of describeIdp works with; set before its first test. */
+export interface IdpSuite {
+  db: Db;
+  idp: TestIdp;
+  mailbox: Mailbox;
+  /** Closes the provider and starts it again on the same port, database and mail server. */
+  restart(): Promise<void>;
+}
+
+/**
+ * A suite against the identity provider on a fresh database with the demo identities (seeded twice: seeding is
+ * idempotent), sending its mails to a local SMTP server; on PGlite and, when TEST_DATABASE_URL is set, PostgreSQL.
+ */
+export function describeIdp(title: string, suite: (ctx: IdpSuite) => void): void {
+  describe.each(BACKENDS)(`identity provider on %s: ${title}`, (backend) => {
+    const ctx = {} as IdpSuite;
+    let dropDb: (() => Promise<void>) | undefined;
+
+    beforeAll(async () => {
+      const { db, drop } = await freshDatabase(backend);
+      dropDb = drop;
+      await seedDemoIdentities(db);
+      await seedDemoIdentities(db);
+      const mailbox = await startMailbox();
+      Object.assign(ctx, { db, mailbox });
+      ctx.idp = await startIdp(db, { env: { SMTP_URL: mailbox.url } });
+      ctx.restart = async () => {
+        const { port } = ctx.idp;
+        await ctx.idp.app.close();
+        ctx.idp = await startIdp(db, { port, env: { SMTP_URL: mailbox.url } });
+      };
+    });
+
+    afterAll(async () => {
+      await ctx.idp?.app.close();
+      await ctx.mailbox?.close();
+      await dropDb?.();
+    });
+
+    suite(ctx);
+  });
+}
+
+/** The browser's SSO session still signs in without a login page: the code it gets exchanges for tokens. */
+export async function expectSilentSignIn(idp: TestIdp, jar: CookieJar): Promise<void> {
+  const { verifier, challenge } = pkce();
+  const again = await follow(
+    idp,
+    await request(authorizeUrl(idp, { code_challenge: challenge, code_challenge_method: 'S256' }), jar),
+    jar,
+  );
+  const code = fragmentOf(again).get('code');
+  expect(code).toBeTruthy();
+  expect((await exchangeCode(idp, code!, verifier)).status).toBe(200);
 }

@@ -1,5 +1,6 @@
+import { LANGUAGES, type Language } from '@portal/contract';
 import { escapeHtml } from '../http/html.ts';
-import { LOCALES, languageName, translator, type Locale, type Translate } from './i18n.ts';
+import { languageName, translator, type Translate } from './i18n.ts';
 
 /** Path of the realm on this server: Keycloak's layout, so keycloak-js works unchanged. */
 export const REALM_PATH = '/realms/portal';
@@ -8,7 +9,7 @@ export const RESOURCES_PATH = `${REALM_PATH}/resources`;
 const h = escapeHtml;
 
 export interface PageContext {
-  locale: Locale;
+  locale: Language;
   productName: string;
   /** The page's own URL without query, for the language links. */
   selfPath?: string;
@@ -21,7 +22,7 @@ export interface Alert {
 
 function languageNav(ctx: PageContext, t: Translate): string {
   if (!ctx.selfPath) return '';
-  const items = LOCALES.map((locale) =>
+  const items = LANGUAGES.map((locale) =>
     locale === ctx.locale
       ? `<li><a href="${h(ctx.selfPath!)}?kc_locale=${locale}" lang="${locale}" hreflang="${locale}" aria-current="true">${h(languageName(locale))}</a></li>`
       : `<li><a href="${h(ctx.selfPath!)}?kc_locale=${locale}" lang="${locale}" hreflang="${locale}">${h(languageName(locale))}</a></li>`,
@@ -93,7 +94,7 @@ ${hintId ? `<p id="${hintId}" class="kc-hint">${h(o.hint!)}</p>` : ''}${
 </div>`;
 }
 
-const localeInput = (locale: Locale) => `<input type="hidden" name="kc_locale" value="${locale}">`;
+const localeInput = (locale: Language) => `<input type="hidden" name="kc_locale" value="${locale}">`;
 
 export function loginPage(
   ctx: PageContext,

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
+import { REALM_PATH } from '../idp/views.ts';
 
-/** The Content-Security-Policy of every response: no inline or remote scripts, no framing. */
+/** The Content-Security-Policy of the app: no inline or remote scripts, no framing. */
 export function contentSecurityPolicy(config: Config): string {
   const issuerOrigin = new URL(config.oidc.issuer).origin;
   const formAction = issuerOrigin === new URL(config.publicUrl).origin ? "'self'" : `'self' ${issuerOrigin}`;
@@ -18,8 +19,24 @@ export function contentSecurityPolicy(config: Config): string {
 }
 
 /**
- * Strict headers on every response, set on the raw response at the start so that handlers mounted outside
- * Fastify's reply (the identity provider) carry them too; a route may still override one with reply.header.
+ * The Content-Security-Policy of the sign-in service (its pages and the OpenID provider's answers): nothing but its
+ * own scripts, styles and forms. The provider may add the hash of an inline script it renders itself.
+ */
+export const IDP_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/** Where a path prefix needs other values: the sign-in service has its own policy and, as its links carry one-time keys, never sends a Referer. */
+const PREFIX_OVERRIDES: { prefix: string; headers: Record<string, string> }[] = [
+  { prefix: REALM_PATH, headers: { 'Content-Security-Policy': IDP_CSP, 'Referrer-Policy': 'no-referrer' } },
+];
+
+const underPrefix = (url: string, prefix: string) =>
+  url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`);
+
+/**
+ * Strict headers on every response: the one place that sets them. They go on the raw response when the request
+ * arrives, so that hijacked replies (the identity provider writes its own) carry them too — onSend hooks never see
+ * those. A route may still override one with reply.header.
  */
 export function registerSecurityHeaders(app: FastifyInstance, config: Config) {
   const headers: Record<string, string> = {
@@ -34,7 +51,12 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config) {
     headers['Strict-Transport-Security'] = 'max-age=31536000; includeSubDomains';
   }
   const entries = Object.entries(headers);
-  app.addHook('onRequest', async (_request, reply) => {
-    for (const [name, value] of entries) reply.raw.setHeader(name, value);
+  const overrides = PREFIX_OVERRIDES.map(({ prefix, headers: override }) => ({
+    prefix,
+    entries: Object.entries({ ...headers, ...override }),
+  }));
+  app.addHook('onRequest', async (request, reply) => {
+    const chosen = overrides.find(({ prefix }) => underPrefix(request.url, prefix))?.entries ?? entries;
+    for (const [name, value] of chosen) reply.raw.setHeader(name, value);
   });
 }

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
+import {
+  authorizeUrl,
+  CookieJar,
+  describeIdp,
+  follow,
+  formAction,
+  openLoginPage,
+  pkce,
+  request,
+  startIdp,
+} from './test-support.ts';
+
+describeIdp('login', (ctx) => {
+  describe('authorization code flow', () => {
+    it('shows a localised, accessible login page (German by default)', async () => {
+      const jar = new CookieJar();
+      const start = await request(
+        authorizeUrl(ctx.idp, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }),
+        jar,
+      );
+      expect(start.status).toBe(303);
+      expect(start.headers.get('location')).toMatch(/^\/realms\/portal\/login-actions\/[\w-]+$/);
+      const page = await follow(ctx.idp, start, jar);
+      const html = await page.text();
+      expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(html).toContain('<html lang="de">');
+      expect(html).toContain('<label for="username">E-Mail</label>');
+      expect(html).toContain('<label for="password">Passwort</label>');
+      expect(html).toMatch(/<button id="kc-login"[^>]*>Anmelden<\/button>/);
+      expect(html).toContain('Passwort vergessen?');
+      expect(html).not.toMatch(/<script|style=|fonts\.googleapis/);
+
+      const englishHtml = await openLoginPage(ctx.idp, jar, { ui_locales: 'en-GB' });
+      expect(englishHtml).toContain('<html lang="en">');
+      expect(englishHtml).toContain('Sign in to your account');
+      expect(await openLoginPage(ctx.idp, jar, { kc_locale: 'fr', ui_locales: 'en' })).toContain(
+        'Connectez-vous à votre compte',
+      );
+    });
+
+    it('shows a clear error for a wrong password, linked to the fields', async () => {
+      const jar = new CookieJar();
+      const html = await openLoginPage(ctx.idp, jar);
+      const response = await request(new URL(formAction(html, 'kc-form-login'), ctx.idp.base).href, jar, {
+        form: { username: DEMO_USERS.admin.email, password: 'wrong-password' },
+      });
+      const errorHtml = await response.text();
+      expect(errorHtml).toContain(
+        '<p id="input-error" class="kc-alert kc-alert-error" role="alert">Ungültige E-Mail-Adresse oder ungültiges Passwort.</p>',
+      );
+      expect(errorHtml).toMatch(/id="password"[^>]*aria-invalid="true" aria-describedby="input-error"/);
+      expect(errorHtml).toContain(`value="${DEMO_USERS.admin.email}"`);
+    });
+  });
+
+  describe('brute-force protection', () => {
+    it('locks an identity after repeated failures, with a growing wait and a clear message', async () => {
+      const jar = new CookieJar();
+      const attempt = async (password: string) => {
+        const html = await openLoginPage(ctx.idp, jar);
+        return request(new URL(formAction(html, 'kc-form-login'), ctx.idp.base).href, jar, {
+          form: { username: DEMO_USERS.coach.email, password },
+        });
+      };
+      for (let i = 0; i < 4; i += 1) expect((await attempt('nope')).status).toBe(200);
+      const fifth = await attempt('nope');
+      expect(fifth.status).toBe(429);
+      expect(await fifth.text()).toContain(
+        'Zu viele fehlgeschlagene Anmeldeversuche. Bitte versuchen Sie es in 1 Minute erneut.',
+      );
+      // Locked: even the right password is refused.
+      const locked = await attempt(DEMO_PASSWORD);
+      expect(locked.status).toBe(429);
+      // After the wait, the next failure locks for twice as long.
+      await ctx.db.query(
+        `update idp_login_failures set locked_until = now() - interval '1 second' where key like 'identity:%'`,
+      );
+      const sixth = await attempt('nope');
+      expect(await sixth.text()).toContain('in 2 Minuten erneut');
+      await ctx.db.query('delete from idp_login_failures');
+      expect((await attempt(DEMO_PASSWORD)).status).toBe(303);
+    });
+
+    it('locks a client address after repeated failures across identities', async () => {
+      const strict = await startIdp(ctx.db, {
+        configure: (config) => {
+          config.idp.bruteForce.maxFailuresPerAddress = 3;
+        },
+      });
+      try {
+        const jar = new CookieJar();
+        const attempt = async (username: string) => {
+          const html = await openLoginPage(strict, jar, { kc_locale: 'it' });
+          return request(new URL(formAction(html, 'kc-form-login'), strict.base).href, jar, {
+            form: { username, password: 'guess' },
+          });
+        };
+        expect((await attempt('nobody-1@example.com')).status).toBe(200);
+        expect((await attempt('nobody-2@example.com')).status).toBe(200);
+        const third = await attempt('nobody-3@example.com');
+        expect(third.status).toBe(429);
+        expect(await third.text()).toContain(
+          'Troppi tentativi di accesso non riusciti. Riprova tra 1 minuto.',
+        );
+      } finally {
+        await strict.app.close();
+        await ctx.db.query('delete from idp_login_failures');
+      }
+    });
+  });
+});

@@ -1,0 +1,70 @@
+import { formatWait } from './i18n.ts';
+import { findIdentityByEmail, verifyPassword } from './identities.ts';
+import { field, withLocale, type InteractionCall, type InteractionKit } from './interaction-kit.ts';
+import { loginPage, type Alert } from './views.ts';
+
+/**
+ * Sign-in with email and password. Failures lock the identity and the client address for a while (growing with
+ * each further failure); while locked, even the right password is refused.
+ */
+export function registerLoginFlow(kit: InteractionKit) {
+  const { db, guard, config } = kit.deps;
+  const bf = config.idp.bruteForce;
+
+  function show(call: InteractionCall, extra: { username?: string; alert?: Alert; status?: number } = {}) {
+    const { login_hint: hint } = call.interaction.params;
+    return kit.sendInteractionPage(
+      call,
+      '/login',
+      (ctx, base) =>
+        loginPage(ctx, {
+          action: `${base}/login`,
+          registerUrl: withLocale(`${base}/register`, ctx.locale),
+          forgotUrl: withLocale(`${base}/forgot`, ctx.locale),
+          username: extra.username ?? (typeof hint === 'string' ? hint : undefined),
+          alert: extra.alert,
+        }),
+      extra.status,
+    );
+  }
+
+  kit.interactionRoute('GET', '/login', async (call) => show(call));
+
+  kit.interactionRoute('POST', '/login', async (call) => {
+    const { request, locale, t } = call;
+    const username = field(request.body, 'username').trim();
+    const password = field(request.body, 'password');
+    if (!username || !password) {
+      return show(call, { username, alert: { kind: 'error', text: t('invalidCredentials') }, status: 400 });
+    }
+    const lockout = (seconds: number) =>
+      show(call, {
+        username,
+        alert: { kind: 'error', text: t('lockedOut', { wait: formatWait(t, locale, seconds) }) },
+        status: 429,
+      });
+
+    const addressKey = guard.addressKey(request.ip);
+    const known = await findIdentityByEmail(db, username);
+    const lockedFor = await guard.lockedFor(known ? [addressKey, guard.identityKey(known.id)] : [addressKey]);
+    if (lockedFor > 0) return lockout(lockedFor);
+
+    const { identity, valid } = await verifyPassword(db, username, password);
+    if (!identity || !valid) {
+      const wait = await guard.recordFailure([
+        { key: addressKey, threshold: bf.maxFailuresPerAddress },
+        ...(identity ? [{ key: guard.identityKey(identity.id), threshold: bf.maxFailuresPerIdentity }] : []),
+      ]);
+      if (wait > 0) return lockout(wait);
+      return show(call, { username, alert: { kind: 'error', text: t('invalidCredentials') } });
+    }
+    await guard.reset(guard.identityKey(identity.id));
+    return kit.finish(call, {
+      login: { accountId: identity.id, remember: false, amr: ['pwd'] },
+      // Signing in from the registration page also settles prompt=create.
+      create: {},
+    });
+  });
+
+  return { show: (call: InteractionCall) => show(call) };
+}

@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
+import {
+  authorizeUrl,
+  CookieJar,
+  describeIdp,
+  follow,
+  pkce,
+  refresh,
+  request,
+  signIn,
+} from './test-support.ts';
+
+describeIdp('logout', (ctx) => {
+  describe('authorization code flow', () => {
+    it('logs out without a confirmation page and ends the session', async () => {
+      const jar = new CookieJar();
+      const { tokens } = await signIn(ctx.idp, jar, DEMO_USERS.agent.email, DEMO_PASSWORD);
+      const logoutUrl = new URL(`${ctx.idp.base}/realms/portal/protocol/openid-connect/logout`);
+      logoutUrl.searchParams.set('client_id', 'portal');
+      logoutUrl.searchParams.set('post_logout_redirect_uri', `${ctx.idp.base}/`);
+      logoutUrl.searchParams.set('id_token_hint', tokens.body.id_token!);
+      const response = await request(logoutUrl.href, jar);
+      expect(response.status).toBe(303);
+      expect(response.headers.get('location')).toBe(`${ctx.idp.base}/`);
+      expect((await refresh(ctx.idp, tokens.body.refresh_token!)).status).toBe(400);
+      // The next authorization asks for the login again.
+      const again = await request(
+        authorizeUrl(ctx.idp, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }),
+        jar,
+      );
+      expect(again.headers.get('location')).toMatch(/^\/realms\/portal\/login-actions\//);
+      // Without a session, logout just goes back too (no auto-submitting page).
+      const anonymous = await request(logoutUrl.href.replace(/&id_token_hint=[^&]+/, ''), new CookieJar());
+      expect(anonymous.status).toBe(303);
+      expect(anonymous.headers.get('location')).toBe(`${ctx.idp.base}/`);
+    });
+
+    describe('logout with a refresh token (no redirect, as Keycloak)', () => {
+      const logoutUrl = () => `${ctx.idp.base}/realms/portal/protocol/openid-connect/logout`;
+      const tokenLogout = (form: Record<string, string>, headers: Record<string, string> = {}) =>
+        fetch(logoutUrl(), {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', connection: 'close', ...headers },
+          body: new URLSearchParams(form).toString(),
+        });
+      const silentAuthorize = (jar: CookieJar) =>
+        request(
+          authorizeUrl(ctx.idp, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }),
+          jar,
+        );
+
+      it('ends the SSO session and grant: the refresh token is refused and the cookie signs in no more', async () => {
+        const jar = new CookieJar();
+        const { tokens } = await signIn(ctx.idp, jar, DEMO_USERS.owner.email, DEMO_PASSWORD);
+        // A second tab of the same browser signs in silently and holds its own refresh token.
+        const silent = await silentAuthorize(jar);
+        expect(silent.headers.get('location')).toMatch(/\/oauthcb#.*code=/);
+        const rotated = await refresh(ctx.idp, tokens.body.refresh_token!);
+        expect(rotated.status).toBe(200);
+        const { rows } = await ctx.db.query<{ grant_id: string; session_uid: string }>(
+          `select grant_id, payload->>'sessionUid' as session_uid from idp_payloads
+           where model = 'RefreshToken' and id = $1`,
+          [rotated.body.refresh_token!],
+        );
+        const { grant_id: grantId, session_uid: sessionUid } = rows[0]!;
+        const remaining = async () =>
+          (
+            await ctx.db.query<{ model: string }>(
+              `select model from idp_payloads
+               where grant_id = $1 or (model = 'Grant' and id = $1) or (model = 'Session' and uid = $2)`,
+              [grantId, sessionUid],
+            )
+          ).rows.map((row) => row.model);
+        expect(await remaining()).toEqual(
+          expect.arrayContaining(['Session', 'Grant', 'RefreshToken', 'AuthorizationCode']),
+        );
+
+        const response = await tokenLogout(
+          { client_id: 'portal', refresh_token: rotated.body.refresh_token! },
+          { origin: ctx.idp.base },
+        );
+        expect(response.status).toBe(204);
+        expect(response.headers.get('access-control-allow-origin')).toBe(ctx.idp.base);
+        expect(await response.text()).toBe('');
+
+        // Session, grant and every token issued under it are gone from the database.
+        expect(await remaining()).toEqual([]);
+        const refused = await refresh(ctx.idp, rotated.body.refresh_token!);
+        expect(refused.status).toBe(400);
+        expect(refused.body.error).toBe('invalid_grant');
+        // The browser still sends its session cookie, but the next authorization asks for the password.
+        expect(jar.names()).toContain('_session');
+        const again = await silentAuthorize(jar);
+        expect(again.headers.get('location')).toMatch(/^\/realms\/portal\/login-actions\//);
+        const page = await follow(ctx.idp, again, jar);
+        expect(await page.text()).toContain('id="password"');
+
+        // The same token again (and any unknown one): 400 as Keycloak answers it.
+        const repeated = await tokenLogout({
+          client_id: 'portal',
+          refresh_token: rotated.body.refresh_token!,
+        });
+        expect(repeated.status).toBe(400);
+        expect(await repeated.json()).toMatchObject({ error: 'invalid_grant' });
+        const unknown = await tokenLogout({ client_id: 'portal', refresh_token: 'a.b.c' });
+        expect(unknown.status).toBe(400);
+        expect(unknown.headers.get('content-type')).toMatch(/^application\/json/);
+        expect(await unknown.json()).toMatchObject({ error: 'invalid_grant' });
+      });
+
+      it('refuses a used token, a missing one, an unknown client and a foreign origin, ending nothing', async () => {
+        const jar = new CookieJar();
+        const { tokens } = await signIn(ctx.idp, jar, DEMO_USERS.admin.email, DEMO_PASSWORD);
+        const first = tokens.body.refresh_token!;
+        const rotated = await refresh(ctx.idp, first);
+        expect(rotated.status).toBe(200);
+        const current = rotated.body.refresh_token!;
+
+        const used = await tokenLogout({ client_id: 'portal', refresh_token: first });
+        expect(used.status).toBe(400);
+        expect(await used.json()).toMatchObject({ error: 'invalid_grant' });
+        const missing = await tokenLogout({ client_id: 'portal', refresh_token: '' });
+        expect(missing.status).toBe(400);
+        expect(await missing.json()).toMatchObject({ error: 'invalid_request' });
+        const noClient = await tokenLogout({ refresh_token: current });
+        expect(noClient.status).toBe(401);
+        expect(await noClient.json()).toMatchObject({ error: 'invalid_client' });
+        const otherClient = await tokenLogout({ client_id: 'other', refresh_token: current });
+        expect(otherClient.status).toBe(401);
+        const foreign = await tokenLogout(
+          { client_id: 'portal', refresh_token: current },
+          { origin: 'https://evil.example' },
+        );
+        expect(foreign.status).toBe(400);
+        expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+
+        // Still signed in: the current token refreshes and the cookie signs in silently.
+        expect((await refresh(ctx.idp, current)).status).toBe(200);
+        expect((await silentAuthorize(jar)).headers.get('location')).toMatch(/\/oauthcb#.*code=/);
+      });
+
+      it('answers the CORS preflight for the SPA origin only; a post without a token is no token logout', async () => {
+        const preflight = (origin: string) =>
+          fetch(logoutUrl(), {
+            method: 'OPTIONS',
+            headers: {
+              origin,
+              'access-control-request-method': 'POST',
+              'access-control-request-headers': 'content-type',
+            },
+          });
+        const own = await preflight(ctx.idp.base);
+        expect(own.status).toBe(204);
+        expect(own.headers.get('access-control-allow-origin')).toBe(ctx.idp.base);
+        expect(own.headers.get('access-control-allow-methods')).toBe('POST');
+        const foreign = await preflight('https://evil.example');
+        expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+
+        // Without a refresh token it is no token logout: it stays the provider's (which, as before, takes
+        // browser logouts by GET only) and ends nothing.
+        const { tokens } = await signIn(ctx.idp, new CookieJar(), DEMO_USERS.coach.email, DEMO_PASSWORD);
+        const response = await tokenLogout({
+          client_id: 'portal',
+          id_token_hint: tokens.body.id_token!,
+          post_logout_redirect_uri: `${ctx.idp.base}/`,
+        });
+        expect(response.status).toBe(404);
+        expect((await refresh(ctx.idp, tokens.body.refresh_token!)).status).toBe(200);
+      });
+    });
+  });
+});

@@ -1,0 +1,59 @@
+import type { MailMessage } from '../mail/mailer.ts';
+import { escapeHtml } from '../http/html.ts';
+import { ACTION_TTL, createActionToken, sentRecently, type ActionKind } from './action-tokens.ts';
+import { translator, type Messages } from './i18n.ts';
+import type { Identity } from './identities.ts';
+import { interactionPath, type InteractionDeps } from './interaction-kit.ts';
+
+/** The mails of the sign-in service: a one-time link to verify the address or to set a new password. */
+
+/** A mail link may be requested again only after this many seconds. */
+export const MAIL_INTERVAL_SECONDS = 60;
+
+const TEXTS: Record<ActionKind, { subject: keyof Messages; intro: keyof Messages; action: keyof Messages }> =
+  {
+    'verify-email': { subject: 'mailVerifySubject', intro: 'mailVerifyBody', action: 'mailVerifyAction' },
+    'reset-password': { subject: 'mailResetSubject', intro: 'mailResetBody', action: 'mailResetAction' },
+  };
+
+/** The page of the interaction a mailed link opens. */
+const LINK_PAGE: Record<ActionKind, string> = {
+  'verify-email': 'verify-email',
+  'reset-password': 'reset',
+};
+
+/** The mail carrying `link`, in the identity's language, as text and as HTML. */
+export function actionMail(kind: ActionKind, identity: Identity, link: string, product: string): MailMessage {
+  const t = translator(identity.locale);
+  const ttl = ACTION_TTL[kind];
+  const duration =
+    ttl >= 3600 ? t('durationHours', { count: ttl / 3600 }) : t('durationMinutes', { count: ttl / 60 });
+  const texts = TEXTS[kind];
+  const intro = t(texts.intro, { product });
+  const greeting = t('mailGreeting', { name: identity.name || identity.email });
+  const closing = [t('mailValidity', { duration }), t('mailIgnore')];
+  const text = [greeting, '', intro, link, '', ...closing, '', `— ${product}`].join('\n');
+  const html = `<!doctype html><html lang="${identity.locale}"><body>
+<p>${escapeHtml(greeting)}</p><p>${escapeHtml(intro)}</p>
+<p><a href="${escapeHtml(link)}">${escapeHtml(t(texts.action))}</a></p>
+<p>${closing.map(escapeHtml).join('<br>')}</p><p>— ${escapeHtml(product)}</p>
+</body></html>`;
+  return { to: identity.email, subject: `${product}: ${t(texts.subject)}`, text, html };
+}
+
+/**
+ * Mails `identity` a new one-time link of `kind` that leads back to interaction `uid` — unless one went out within
+ * the last MAIL_INTERVAL_SECONDS. Whether it was sent.
+ */
+export async function sendActionMail(
+  { config, db, mailer }: InteractionDeps,
+  kind: ActionKind,
+  identity: Identity,
+  uid: string,
+): Promise<boolean> {
+  if (await sentRecently(db, kind, identity.id, MAIL_INTERVAL_SECONDS)) return false;
+  const token = await createActionToken(db, kind, identity);
+  const link = `${config.publicUrl}${interactionPath(uid)}/${LINK_PAGE[kind]}?key=${token}&kc_locale=${identity.locale}`;
+  await mailer.send(actionMail(kind, identity, link, config.productName));
+  return true;
+}

@@ -1,0 +1,121 @@
+import { ACTION_TTL, consumeActionToken, peekActionToken } from './action-tokens.ts';
+import { endIdentitySessions } from './adapter.ts';
+import {
+  findIdentityByEmail,
+  isValidEmail,
+  markEmailVerified,
+  PASSWORD_MIN_LENGTH,
+  setPassword,
+} from './identities.ts';
+import {
+  field,
+  interactionPath,
+  passwordError,
+  sendPage,
+  withLocale,
+  type InteractionCall,
+  type InteractionKit,
+  type PageCall,
+} from './interaction-kit.ts';
+import { sendActionMail } from './mails.ts';
+import { forgotPage, resetPage, type Alert } from './views.ts';
+
+type ResetErrors = NonNullable<Parameters<typeof resetPage>[1]['errors']>;
+
+/**
+ * Forgot password → a mailed one-time link → a new password. Asking for the link answers the same whether or not
+ * the address is known. The link works in any browser; where the login is still pending, saving signs in.
+ */
+export function registerPasswordResetFlow(kit: InteractionKit) {
+  const { db, guard } = kit.deps;
+
+  function showForgot(
+    call: InteractionCall,
+    extra: { email?: string; alert?: Alert; sent?: boolean; status?: number } = {},
+  ) {
+    return kit.sendInteractionPage(
+      call,
+      '/forgot',
+      (ctx, base) =>
+        forgotPage(ctx, {
+          action: `${base}/forgot`,
+          loginUrl: withLocale(`${base}/login`, ctx.locale),
+          email: extra.email,
+          alert: extra.alert,
+          sent: extra.sent,
+        }),
+      extra.status,
+    );
+  }
+
+  function showReset({ request, reply, locale }: PageCall, key: string, errors?: ResetErrors) {
+    return sendPage(
+      reply,
+      resetPage(kit.pageContext(locale), {
+        action: `${interactionPath(request.params.uid)}/reset`,
+        key,
+        errors,
+        passwordMin: PASSWORD_MIN_LENGTH,
+      }),
+      errors ? 400 : 200,
+    );
+  }
+
+  const invalidLink = (call: PageCall) =>
+    kit.notice(call, { title: 'resetTitle', kind: 'error', text: 'linkInvalid', status: 400 });
+
+  kit.interactionRoute('GET', '/forgot', async (call) => showForgot(call));
+
+  kit.interactionRoute('POST', '/forgot', async (call) => {
+    const { request, interaction, t } = call;
+    const email = field(request.body, 'username').trim();
+    if (!isValidEmail(email)) {
+      return showForgot(call, { email, alert: { kind: 'error', text: t('emailInvalid') }, status: 400 });
+    }
+    const identity = await findIdentityByEmail(db, email);
+    // The answer is the same whether or not the address is known.
+    if (identity) await sendActionMail(kit.deps, 'reset-password', identity, interaction.uid);
+    return showForgot(call, {
+      sent: true,
+      alert: { kind: 'success', text: t('forgotSent', { minutes: ACTION_TTL['reset-password'] / 60 }) },
+    });
+  });
+
+  // The link from the mail.
+  kit.linkRoute('GET', '/reset', async (call) => {
+    const key = String(call.request.query.key ?? '');
+    const owner = key ? await peekActionToken(db, 'reset-password', key) : undefined;
+    if (!owner) return invalidLink(call);
+    return showReset(call, key);
+  });
+
+  kit.linkRoute('POST', '/reset', async (call) => {
+    const { request, t } = call;
+    const key = field(request.body, 'key');
+    const password = field(request.body, 'password');
+    const confirm = field(request.body, 'password-confirm');
+    const errors: ResetErrors = { password: passwordError(t, password) };
+    if (confirm !== password) errors['password-confirm'] = confirm ? t('passwordMismatch') : t('required');
+    if (Object.values(errors).some(Boolean)) {
+      if (!key || !(await peekActionToken(db, 'reset-password', key))) return invalidLink(call);
+      return showReset(call, key, errors);
+    }
+    const owner = key ? await consumeActionToken(db, 'reset-password', key) : undefined;
+    if (!owner) return invalidLink(call);
+    await setPassword(db, owner.identityId, password);
+    // Whoever knew the old password is signed out everywhere.
+    await endIdentitySessions(db, owner.identityId);
+    // Opening the mailed link proved the address.
+    await markEmailVerified(db, owner.identityId, owner.email);
+    await guard.reset(guard.identityKey(owner.identityId));
+
+    const interaction = await kit.pendingInteraction(call);
+    if (interaction && interaction.prompt.name === 'login') {
+      return kit.finish(call, {
+        login: { accountId: owner.identityId, remember: false, amr: ['pwd'] },
+        create: {},
+      });
+    }
+    return kit.notice(call, { title: 'resetTitle', kind: 'success', text: 'passwordChanged' });
+  });
+}

@@ -1,0 +1,86 @@
+import {
+  createIdentity,
+  EmailTakenError,
+  findIdentityByEmail,
+  isValidEmail,
+  PASSWORD_MIN_LENGTH,
+  type Identity,
+} from './identities.ts';
+import {
+  field,
+  passwordError,
+  withLocale,
+  type InteractionCall,
+  type InteractionKit,
+} from './interaction-kit.ts';
+import { registerPage, type RegisterValues } from './views.ts';
+
+type RegisterErrors = NonNullable<Parameters<typeof registerPage>[1]['errors']>;
+
+/**
+ * Registration (prompt=create): a new identity, its address not yet verified, signed in on this interaction —
+ * replacing whoever was signed in before.
+ */
+export function registerRegistrationFlow(kit: InteractionKit) {
+  const { db } = kit.deps;
+
+  function show(
+    call: InteractionCall,
+    extra: { values?: RegisterValues; errors?: RegisterErrors; status?: number } = {},
+  ) {
+    return kit.sendInteractionPage(
+      call,
+      '/register',
+      (ctx, base) =>
+        registerPage(ctx, {
+          action: `${base}/register`,
+          loginUrl: withLocale(`${base}/login`, ctx.locale),
+          values: extra.values,
+          errors: extra.errors,
+          passwordMin: PASSWORD_MIN_LENGTH,
+        }),
+      extra.status,
+    );
+  }
+
+  kit.interactionRoute('GET', '/register', async (call) => show(call));
+
+  kit.interactionRoute('POST', '/register', async (call) => {
+    const { request, locale, t } = call;
+    const values = {
+      firstName: field(request.body, 'firstName').trim().slice(0, 100),
+      lastName: field(request.body, 'lastName').trim().slice(0, 100),
+      email: field(request.body, 'email').trim(),
+    };
+    const password = field(request.body, 'password');
+    const confirm = field(request.body, 'password-confirm');
+    const errors: RegisterErrors = {};
+    if (!values.firstName) errors.firstName = t('required');
+    if (!values.lastName) errors.lastName = t('required');
+    if (!values.email) errors.email = t('required');
+    else if (!isValidEmail(values.email)) errors.email = t('emailInvalid');
+    errors.password = passwordError(t, password);
+    if (!confirm) errors['password-confirm'] = t('required');
+    else if (confirm !== password) errors['password-confirm'] = t('passwordMismatch');
+    if (!errors.email && (await findIdentityByEmail(db, values.email))) errors.email = t('emailTaken');
+    if (Object.values(errors).some(Boolean)) return show(call, { values, errors, status: 400 });
+    let identity: Identity;
+    try {
+      identity = await createIdentity(db, {
+        email: values.email,
+        name: `${values.firstName} ${values.lastName}`,
+        password,
+        locale,
+      });
+    } catch (error) {
+      if (!(error instanceof EmailTakenError)) throw error;
+      return show(call, { values, errors: { email: t('emailTaken') }, status: 400 });
+    }
+    return kit.finish(call, {
+      create: {},
+      login: { accountId: identity.id, remember: false, amr: ['pwd'] },
+    });
+  });
+
+  return { show: (call: InteractionCall) => show(call) };
+}
