@@ -15,7 +15,7 @@ const PAGES: Record<string, () => Promise<PageModule>> = {
   accounts: () => import('@/features/accounts/accounts-page.tsx'),
   'create-account': () => import('@/features/accounts/create-account-page.tsx'),
   'invite-verify': () => import('@/features/accounts/verify-invite-page.tsx'),
-  onboarding: () => import('@/features/onboarding/onboarding-page.tsx'),
+  onboarding: () => import('@/features/accounts/onboarding-page.tsx'),
   'accept-agb': () => import('@/features/terms/accept-agb-page.tsx'),
   'settings-users': () => import('@/features/profile/profile-page.tsx'),
   billing: () => import('@/features/billing/billing-page.tsx'),

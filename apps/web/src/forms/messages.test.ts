@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { messageFiles } from './test-i18n.ts';
+import { messageFiles } from '@/testing/i18n.ts';
 
 // The sections of messages.json the forms and pages own (docs/helpers/WEB-INTERFACES.md).
 const SECTIONS = [

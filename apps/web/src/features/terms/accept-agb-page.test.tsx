@@ -4,8 +4,8 @@ import userEvent from '@testing-library/user-event';
 import type * as ClientModule from '@/api/client.ts';
 import type * as SessionModule from '@/api/session.ts';
 import { accountsRoutes, TERMS_VERSION, type Account } from '@portal/contract';
-import { renderPage } from '@/forms/test-render.tsx';
-import { testAccount } from '@/test-fixtures.ts';
+import { renderPage } from '@/testing/render.tsx';
+import { testAccount } from '@/testing/fixtures.ts';
 import { toast } from '@/ui/toast-store.ts';
 import AcceptAgbPage, { safeRedirect } from './accept-agb-page.tsx';
 

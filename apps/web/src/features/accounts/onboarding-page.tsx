@@ -12,7 +12,7 @@ import Logout from '@mui/icons-material/Logout';
 import Refresh from '@mui/icons-material/Refresh';
 import { logout } from '@/auth/auth.ts';
 import { myAccountsQuery, useMe } from '@/api/session.ts';
-import { CreateAccountForm } from '@/forms/create-account-form.tsx';
+import { CreateAccountForm } from './create-account-form.tsx';
 import { Page } from '@/ui/page.tsx';
 
 /**

@@ -5,7 +5,7 @@ import { I18nextProvider } from 'react-i18next';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import type { Language } from '@portal/contract';
-import { createTestI18n } from './test-i18n.ts';
+import { createTestI18n } from './i18n.ts';
 
 /** Shows where the router went, for assertions. */
 export function Where() {
