@@ -17,9 +17,8 @@ import { apiRequest, ApiError } from '@/api/client.ts';
 import { useInvalidateSession } from '@/api/session.ts';
 import { currentLanguage } from '@/i18n/i18n.ts';
 import { useToast } from '@/ui/toast.tsx';
+import { FormSelect, FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
 import { countryOptions, defaultCountry } from './countries.ts';
-import { FormSelect, FormTextField, RuleForm } from './fields.tsx';
-import { useRuleForm } from './use-rule-form.ts';
 
 /** The language's name in the interface language ("Französisch"), for the account's preferred language. */
 export function languageOptions(uiLanguage: string) {
