@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { messageFiles } from '@/testing/i18n.ts';
 
-// The sections of messages.json the forms and pages own (docs/helpers/WEB-INTERFACES.md).
+// The sections of messages.json the forms and pages own: the same keys in every locale.
 const SECTIONS = [
   'forms',
   'accounts',
