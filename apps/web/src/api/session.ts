@@ -1,5 +1,5 @@
 import { useCallback, useSyncExternalStore } from 'react';
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { accountsRoutes, usersRoutes, type Account, type User } from '@portal/contract';
 import { storeAccountUuid } from './account-storage.ts';
 import { apiRequest } from './client.ts';
@@ -10,7 +10,7 @@ export const queryKeys = {
   account: (id: string) => ['accounts', id] as const,
 };
 
-/** The guard's loads: silent on failure (SPEC §8), cached and revalidated in the background. */
+/** The guard's loads: silent on failure (the guard decides what follows), cached, revalidated in the background. */
 export const meQuery = queryOptions({
   queryKey: queryKeys.me,
   queryFn: async ({ signal }): Promise<User> => (await apiRequest(usersRoutes.getMe, { signal })).data,
@@ -75,10 +75,23 @@ export function useCurrentAccount(): Account | null {
   return own ?? external ?? null;
 }
 
-/** Switches the account: stores it and reloads the root path with ?uuid= (SPEC §2). */
+/** Switches the account: stores it and loads the root path with ?uuid= afresh (a full page load). */
 export function switchAccount(uuid: string): void {
   storeAccountUuid(uuid);
   window.location.assign(`/?uuid=${encodeURIComponent(uuid)}`);
+}
+
+/**
+ * Puts an account the API answered with into the cache: its entry by id, and its row in the user's list (keeping
+ * the row's own role), so the guard reads the change before the refetch has finished.
+ */
+export function setCachedAccount(queryClient: QueryClient, account: Account): void {
+  queryClient.setQueryData<Account>(queryKeys.account(account.uuid), account);
+  queryClient.setQueryData<Account[]>(queryKeys.myAccounts, (old) =>
+    old?.map((item) =>
+      item.uuid === account.uuid ? { ...item, ...account, accountRole: item.accountRole } : item,
+    ),
+  );
 }
 
 /** Refetches the user and the accounts after a change to them (e.g. terms accepted, account created). */

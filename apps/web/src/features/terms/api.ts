@@ -1,0 +1,31 @@
+// The terms area's data layer (see features/accounts/api.ts for the shape every area's api.ts follows).
+import { useTranslation } from 'react-i18next';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { accountsRoutes, type Account } from '@portal/contract';
+import { apiRequest } from '@/api/client.ts';
+import { setCachedAccount, useInvalidateSession } from '@/api/session.ts';
+import { useToast } from '@/ui/toast.tsx';
+
+/**
+ * The owner accepts the terms and the privacy policy for an account. The cached account is updated at once, so
+ * the guard does not send the owner back to the terms before the refetch has finished. The form shows the errors.
+ */
+export function useAcceptTerms() {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const invalidateSession = useInvalidateSession();
+  return useMutation({
+    mutationFn: (account: Account) =>
+      apiRequest(accountsRoutes.updateAccount, {
+        params: { id: account.uuid },
+        body: { acceptedAgb: true, acceptedPrivacyPolicy: true },
+      }),
+    meta: { silentError: true },
+    onSuccess: async ({ data }) => {
+      setCachedAccount(queryClient, data);
+      await invalidateSession();
+      toast.success(t('terms.accepted'));
+    },
+  });
+}
