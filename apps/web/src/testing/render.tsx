@@ -1,4 +1,5 @@
-// Test helper: renders a page with i18n (all locales loaded), a fresh query client and a memory router.
+// Test helper: renders a page with i18n (all locales loaded), a fresh query client (or the one given) and a
+// memory router.
 import type { ReactElement } from 'react';
 import { render } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
@@ -16,12 +17,15 @@ export function Where() {
 export async function renderPage(
   path: string,
   element: ReactElement,
-  { at = path, lng = 'de' as Language }: { at?: string; lng?: Language } = {},
+  {
+    at = path,
+    lng = 'de' as Language,
+    queryClient = new QueryClient({
+      defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+    }),
+  }: { at?: string; lng?: Language; queryClient?: QueryClient } = {},
 ) {
   const i18n = await createTestI18n(lng);
-  const queryClient = new QueryClient({
-    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
-  });
   const router = createMemoryRouter(
     [
       { path, element },
