@@ -85,7 +85,7 @@ export function switchAccount(uuid: string): void {
  * Puts an account the API answered with into the cache: its entry by id, and its row in the user's list (keeping
  * the row's own role), so the guard reads the change before the refetch has finished.
  */
-export function setCachedAccount(queryClient: QueryClient, account: Account): void {
+function setCachedAccount(queryClient: QueryClient, account: Account): void {
   queryClient.setQueryData<Account>(queryKeys.account(account.uuid), account);
   queryClient.setQueryData<Account[]>(queryKeys.myAccounts, (old) =>
     old?.map((item) =>
@@ -103,4 +103,17 @@ export function useInvalidateSession(): () => Promise<void> {
       queryClient.invalidateQueries({ queryKey: ['accounts'] }),
     ]);
   }, [queryClient]);
+}
+
+/** After a change to an account: its answer goes into the cache at once, then the session data is refetched. */
+export function useAccountChanged(): (account: Account) => Promise<void> {
+  const queryClient = useQueryClient();
+  const invalidateSession = useInvalidateSession();
+  return useCallback(
+    async (account: Account) => {
+      setCachedAccount(queryClient, account);
+      await invalidateSession();
+    },
+    [queryClient, invalidateSession],
+  );
 }

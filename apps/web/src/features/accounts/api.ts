@@ -4,11 +4,11 @@
 // cache updates happen in the hook's onSuccess, so every caller gets the same. Busy state is `isPending`.
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { accountsRoutes, usersRoutes, type Account, type CreateAccountBody } from '@portal/contract';
 import { storeAccountUuid } from '@/api/account-storage.ts';
 import { apiRequest } from '@/api/client.ts';
-import { setCachedAccount, useInvalidateSession } from '@/api/session.ts';
+import { useAccountChanged, useInvalidateSession } from '@/api/session.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
 import { useToast } from '@/ui/toast.tsx';
 
@@ -47,8 +47,7 @@ export function useCreateAccount() {
 export function useCancelDeletion() {
   const { t } = useTranslation();
   const toast = useToast();
-  const queryClient = useQueryClient();
-  const invalidateSession = useInvalidateSession();
+  const accountChanged = useAccountChanged();
   return useMutation({
     mutationFn: (account: Account) =>
       apiRequest(accountsRoutes.updateAccount, {
@@ -56,8 +55,7 @@ export function useCancelDeletion() {
         body: { availableUntil: null },
       }),
     onSuccess: async ({ data }) => {
-      setCachedAccount(queryClient, data);
-      await invalidateSession();
+      await accountChanged(data);
       toast.success(t('shell.deletionCancelled'));
     },
   });

@@ -1,9 +1,9 @@
 // The terms area's data layer (see features/accounts/api.ts for the shape every area's api.ts follows).
 import { useTranslation } from 'react-i18next';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { accountsRoutes, type Account } from '@portal/contract';
 import { apiRequest } from '@/api/client.ts';
-import { setCachedAccount, useInvalidateSession } from '@/api/session.ts';
+import { useAccountChanged } from '@/api/session.ts';
 import { useToast } from '@/ui/toast.tsx';
 
 /**
@@ -13,8 +13,7 @@ import { useToast } from '@/ui/toast.tsx';
 export function useAcceptTerms() {
   const { t } = useTranslation();
   const toast = useToast();
-  const queryClient = useQueryClient();
-  const invalidateSession = useInvalidateSession();
+  const accountChanged = useAccountChanged();
   return useMutation({
     mutationFn: (account: Account) =>
       apiRequest(accountsRoutes.updateAccount, {
@@ -23,8 +22,7 @@ export function useAcceptTerms() {
       }),
     meta: { silentError: true },
     onSuccess: async ({ data }) => {
-      setCachedAccount(queryClient, data);
-      await invalidateSession();
+      await accountChanged(data);
       toast.success(t('terms.accepted'));
     },
   });
