@@ -1,6 +1,12 @@
 import { useCallback, useSyncExternalStore } from 'react';
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { accountsRoutes, usersRoutes, type Account, type User } from '@portal/contract';
+import {
+  accountsRoutes,
+  usersRoutes,
+  type Account,
+  type UpdateAccountBody,
+  type User,
+} from '@portal/contract';
 import { storeAccountUuid } from './account-storage.ts';
 import { apiRequest } from './client.ts';
 
@@ -103,6 +109,11 @@ export function useInvalidateSession(): () => Promise<void> {
       queryClient.invalidateQueries({ queryKey: ['accounts'] }),
     ]);
   }, [queryClient]);
+}
+
+/** Changes fields of an account (terms, deletion date, company data); the answer is the changed account. */
+export function updateAccount(id: string, body: UpdateAccountBody) {
+  return apiRequest(accountsRoutes.updateAccount, { params: { id }, body });
 }
 
 /** After a change to an account: its answer goes into the cache at once, then the session data is refetched. */

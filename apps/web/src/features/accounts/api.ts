@@ -8,7 +8,7 @@ import { useMutation } from '@tanstack/react-query';
 import { accountsRoutes, usersRoutes, type Account, type CreateAccountBody } from '@portal/contract';
 import { storeAccountUuid } from '@/api/account-storage.ts';
 import { apiRequest } from '@/api/client.ts';
-import { useAccountChanged, useInvalidateSession } from '@/api/session.ts';
+import { updateAccount, useAccountChanged, useInvalidateSession } from '@/api/session.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
 import { useToast } from '@/ui/toast.tsx';
 
@@ -49,11 +49,7 @@ export function useCancelDeletion() {
   const toast = useToast();
   const accountChanged = useAccountChanged();
   return useMutation({
-    mutationFn: (account: Account) =>
-      apiRequest(accountsRoutes.updateAccount, {
-        params: { id: account.uuid },
-        body: { availableUntil: null },
-      }),
+    mutationFn: (account: Account) => updateAccount(account.uuid, { availableUntil: null }),
     onSuccess: async ({ data }) => {
       await accountChanged(data);
       toast.success(t('shell.deletionCancelled'));

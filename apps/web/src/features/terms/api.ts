@@ -1,9 +1,8 @@
 // The terms area's data layer (see features/accounts/api.ts for the shape every area's api.ts follows).
 import { useTranslation } from 'react-i18next';
 import { useMutation } from '@tanstack/react-query';
-import { accountsRoutes, type Account } from '@portal/contract';
-import { apiRequest } from '@/api/client.ts';
-import { useAccountChanged } from '@/api/session.ts';
+import type { Account } from '@portal/contract';
+import { updateAccount, useAccountChanged } from '@/api/session.ts';
 import { useToast } from '@/ui/toast.tsx';
 
 /**
@@ -16,10 +15,7 @@ export function useAcceptTerms() {
   const accountChanged = useAccountChanged();
   return useMutation({
     mutationFn: (account: Account) =>
-      apiRequest(accountsRoutes.updateAccount, {
-        params: { id: account.uuid },
-        body: { acceptedAgb: true, acceptedPrivacyPolicy: true },
-      }),
+      updateAccount(account.uuid, { acceptedAgb: true, acceptedPrivacyPolicy: true }),
     meta: { silentError: true },
     onSuccess: async ({ data }) => {
       await accountChanged(data);
