@@ -13,6 +13,7 @@ import { apiRequest } from './client.ts';
 export const queryKeys = {
   me: ['me'] as const,
   myAccounts: ['me', 'accounts'] as const,
+  accounts: ['accounts'] as const,
   account: (id: string) => ['accounts', id] as const,
 };
 
@@ -106,7 +107,7 @@ export function useInvalidateSession(): () => Promise<void> {
   return useCallback(async () => {
     await Promise.all([
       queryClient.invalidateQueries({ queryKey: queryKeys.me }),
-      queryClient.invalidateQueries({ queryKey: ['accounts'] }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.accounts }),
     ]);
   }, [queryClient]);
 }

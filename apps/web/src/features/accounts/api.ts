@@ -1,7 +1,9 @@
 // The accounts area's data layer: every change to an account or a membership the pages and the shell make.
-// Each hook is a useMutation whose mutationFn returns the API's answer as it is; errors are toasted by the query
-// client (api/query-client.ts) unless a form shows them on its fields (meta.silentError); success toasts and
-// cache updates happen in the hook's onSuccess, so every caller gets the same. Busy state is `isPending`.
+// Each hook is a useMutation whose mutationFn returns the API's answer as it is. Errors are toasted by the query
+// client (api/query-client.ts); only a hook whose caller is a form sets meta.silentError, and the form calls
+// `await mutateAsync(…)` in its submit so that useRuleForm puts 422 field errors on the fields. Success toasts
+// and cache updates happen in the hook's onSuccess, so every caller gets the same; a caller's own follow-up
+// (navigation) is the hook's `then`, or comes after `mutateAsync`. Busy state is the mutation's `isPending`.
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMutation } from '@tanstack/react-query';
