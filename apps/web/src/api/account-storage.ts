@@ -6,7 +6,7 @@ export function getSessionAccountUuid(): string | null {
   return sessionStorage.getItem(ACCOUNT_UUID_KEY);
 }
 
-/** The stored candidates in the order the default selection reads them (SPEC-DECISIONS 14). */
+/** The stored candidates in the order the default selection reads them: this tab's, then the last used. */
 export function getStoredAccountUuids(): { session: string | null; local: string | null } {
   return { session: sessionStorage.getItem(ACCOUNT_UUID_KEY), local: localStorage.getItem(ACCOUNT_UUID_KEY) };
 }

@@ -20,8 +20,8 @@ export interface RequestInput {
 }
 
 /**
- * Query string per SPEC §7 / SPEC-DECISIONS 29: GET and DELETE repeat the key for arrays (`a=1&a=2`), other
- * methods use the bracket form (`a[]=1&a[]=2`). Null and undefined are left out.
+ * Query string: GET and DELETE repeat the key for arrays (`a=1&a=2`), other methods use the bracket form
+ * (`a[]=1&a[]=2`); the server accepts both. Null and undefined are left out.
  */
 export function buildQuery(method: string, query: Query | object | undefined): string {
   if (!query) return '';
@@ -59,7 +59,7 @@ export function readCookie(name: string, cookies = document.cookie): string | nu
   return null;
 }
 
-/** Request headers per SPEC §7: bearer token when one exists, XSRF cookie echoed, JSON body. */
+/** Request headers: bearer token when one exists, the XSRF cookie echoed, JSON body. */
 export function buildHeaders(hasBody: boolean, extra: Record<string, string> = {}): Headers {
   const headers = new Headers({ Accept: 'application/json' });
   const token = accessToken();
@@ -86,7 +86,7 @@ async function toApiError(response: Response): Promise<ApiError> {
   return new ApiError(response.status, message, code, body.details?.fields);
 }
 
-/** The one HTTP client of the SPA, typed by the contract's route definitions. No timeout (SPEC §9). */
+/** The one HTTP client of the SPA, typed by the contract's route definitions. No timeout: slow answers count. */
 export async function apiRequest<R extends RouteDef>(
   route: R,
   input: RequestInput = {},

@@ -1,4 +1,4 @@
-/** An HTTP error from the API, carrying the response's message (SPEC §8) and field errors (422). */
+/** An HTTP error from the API, carrying the response's message (the error toast's text) and field errors (422). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,

@@ -10,7 +10,11 @@ declare module '@tanstack/react-query' {
   }
 }
 
-/** HTTP errors become error toasts with the response's message (SPEC §8), except where SPEC-DECISIONS 17 says not. */
+/**
+ * Failed requests become error toasts with the response's message, except where the caller handles the error
+ * itself (`meta.silentError`: the guard's loads, forms that show field errors), for aborted requests, and for
+ * 401 (which leads to a new login instead).
+ */
 export function shouldToastError(error: unknown, meta: { silentError?: boolean } | undefined): boolean {
   if (meta?.silentError) return false;
   if (isAbortError(error)) return false;
@@ -19,7 +23,7 @@ export function shouldToastError(error: unknown, meta: { silentError?: boolean }
 }
 
 function onError(error: unknown, meta: { silentError?: boolean } | undefined): void {
-  // 401 leads to a new login (SPEC-DECISIONS 17), whoever asked.
+  // 401 leads to a new login, whoever asked.
   if (error instanceof ApiError && error.status === 401) handleUnauthorized();
   else if (shouldToastError(error, meta)) toast.error(errorMessage(error));
 }
@@ -41,6 +45,7 @@ export function createQueryClient(): QueryClient {
     mutationCache: new MutationCache({
       onError: (error, _variables, _result, mutation: Mutation<unknown, unknown, unknown>) =>
         onError(error, mutation.meta),
+      // A successful change whose answer carries a message shows it as a success toast.
       onSuccess: (data) => {
         const message = successMessage(data);
         if (message) toast.success(message);

@@ -1,6 +1,12 @@
 import { useCallback, useSyncExternalStore } from 'react';
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
-import { accountsRoutes, usersRoutes, type Account, type User } from '@portal/contract';
+import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import {
+  accountsRoutes,
+  usersRoutes,
+  type Account,
+  type UpdateAccountBody,
+  type User,
+} from '@portal/contract';
 import { href } from '@/app/href.ts';
 import { storeAccountUuid } from './account-storage.ts';
 import { apiRequest } from './client.ts';
@@ -8,10 +14,11 @@ import { apiRequest } from './client.ts';
 export const queryKeys = {
   me: ['me'] as const,
   myAccounts: ['me', 'accounts'] as const,
+  accounts: ['accounts'] as const,
   account: (id: string) => ['accounts', id] as const,
 };
 
-/** The guard's loads: silent on failure (SPEC §8), cached and revalidated in the background. */
+/** The guard's loads: silent on failure (the guard decides what follows), cached, revalidated in the background. */
 export const meQuery = queryOptions({
   queryKey: queryKeys.me,
   queryFn: async ({ signal }): Promise<User> => (await apiRequest(usersRoutes.getMe, { signal })).data,
@@ -82,13 +89,44 @@ export function switchAccount(uuid: string): void {
   window.location.assign(href('dashboard', undefined, { uuid }));
 }
 
+/**
+ * Puts an account the API answered with into the cache: its entry by id, and its row in the user's list (keeping
+ * the row's own role), so the guard reads the change before the refetch has finished.
+ */
+function setCachedAccount(queryClient: QueryClient, account: Account): void {
+  queryClient.setQueryData<Account>(queryKeys.account(account.uuid), account);
+  queryClient.setQueryData<Account[]>(queryKeys.myAccounts, (old) =>
+    old?.map((item) =>
+      item.uuid === account.uuid ? { ...item, ...account, accountRole: item.accountRole } : item,
+    ),
+  );
+}
+
 /** Refetches the user and the accounts after a change to them (e.g. terms accepted, account created). */
 export function useInvalidateSession(): () => Promise<void> {
   const queryClient = useQueryClient();
   return useCallback(async () => {
     await Promise.all([
       queryClient.invalidateQueries({ queryKey: queryKeys.me }),
-      queryClient.invalidateQueries({ queryKey: ['accounts'] }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.accounts }),
     ]);
   }, [queryClient]);
+}
+
+/** Changes fields of an account (terms, deletion date, company data); the answer is the changed account. */
+export function updateAccount(id: string, body: UpdateAccountBody) {
+  return apiRequest(accountsRoutes.updateAccount, { params: { id }, body });
+}
+
+/** After a change to an account: its answer goes into the cache at once, then the session data is refetched. */
+export function useAccountChanged(): (account: Account) => Promise<void> {
+  const queryClient = useQueryClient();
+  const invalidateSession = useInvalidateSession();
+  return useCallback(
+    async (account: Account) => {
+      setCachedAccount(queryClient, account);
+      await invalidateSession();
+    },
+    [queryClient, invalidateSession],
+  );
 }

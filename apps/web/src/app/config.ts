@@ -1,13 +1,8 @@
-/** Runtime configuration the server writes into index.html (`<meta name="portal-config">`). */
-export interface PortalConfig {
-  productName: string;
-  version: string;
-  environment: string;
-  sentryDsn: string | null;
-  oidc: { url: string; realm: string; clientId: string };
-}
+import type { PublicConfig } from '@portal/contract';
 
-const DEFAULTS: PortalConfig = {
+// The runtime configuration the server writes into index.html (`<meta name="portal-config">`), typed by the
+// contract's PublicConfig (the same object GET /api/config answers with).
+const DEFAULTS: PublicConfig = {
   productName: 'Portal',
   version: __APP_VERSION__,
   environment: 'prod',
@@ -15,17 +10,17 @@ const DEFAULTS: PortalConfig = {
   oidc: { url: window.location.origin, realm: 'portal', clientId: 'portal' },
 };
 
-export function readConfig(doc: Document = document): PortalConfig {
+export function readConfig(doc: Document = document): PublicConfig {
   const content = doc.querySelector('meta[name="portal-config"]')?.getAttribute('content');
   if (!content) return DEFAULTS;
-  const parsed = JSON.parse(content) as Partial<PortalConfig>;
+  const parsed = JSON.parse(content) as Partial<PublicConfig>;
   return { ...DEFAULTS, ...parsed, oidc: { ...DEFAULTS.oidc, ...parsed.oidc } };
 }
 
-let current: PortalConfig | null = null;
+let current: PublicConfig | null = null;
 
 /** The configuration of this page load (read once). */
-export function config(): PortalConfig {
+export function config(): PublicConfig {
   current ??= readConfig();
   return current;
 }

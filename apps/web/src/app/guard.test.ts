@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryRouter } from 'react-router';
 import type { Account } from '@portal/contract';
 import { createQueryClient } from '@/api/query-client.ts';
-import { testAccount, testUser } from '@/test-fixtures.ts';
+import { testAccount, testUser } from '@/testing/fixtures.ts';
 import { createGuardLoader, GuardError } from './guard.ts';
 
 const user = testUser();

@@ -9,7 +9,7 @@ import {
   type PreInput,
   type StoredAccount,
 } from './navigation-rules.ts';
-import { testAccount, testUser } from '@/test-fixtures.ts';
+import { testAccount, testUser } from '@/testing/fixtures.ts';
 import { ROUTES } from './route-table.ts';
 
 const account = (

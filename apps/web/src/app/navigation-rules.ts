@@ -1,9 +1,10 @@
 import { matchRoutes } from 'react-router';
 import {
   ACCOUNT_ROLES,
-  STAFF_USER_ROLES,
   USER_ROLES,
+  hasAcceptedTerms,
   hasLevel,
+  isStaffRole,
   type Account,
   type AccountRole,
   type User,
@@ -94,7 +95,7 @@ export function preNavigation(input: PreInput): PreDecision {
 }
 
 export function isStaff(user: User): boolean {
-  return STAFF_USER_ROLES.includes(user.userRole);
+  return isStaffRole(user.userRole);
 }
 
 export interface StoredAccount {
@@ -194,7 +195,7 @@ export function decideNavigation(input: GuardInput): GuardDecision {
     account &&
     !(TERMS_EXEMPT as readonly RouteName[]).includes(entry.name) &&
     accountRole === 'OWNER' &&
-    !(account.acceptedAgb && account.acceptedPrivacyPolicy)
+    !hasAcceptedTerms(account)
   ) {
     return { kind: 'redirect', to: href('accept-agb', undefined, { redirect: targetHref(target) }) };
   }

@@ -182,7 +182,7 @@ const TABLE = [
     path: 'onboarding',
     titleKey: 'routes.onboarding',
     access: { needsAccount: false, refuseWithAccount: true },
-    page: () => import('@/features/onboarding/onboarding-page.tsx'),
+    page: () => import('@/features/accounts/onboarding-page.tsx'),
   },
   {
     name: 'accept-agb',

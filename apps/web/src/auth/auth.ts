@@ -5,7 +5,7 @@ import { CALLBACK_PATH, SIGNUP_PATH, saveRequestedLocation } from './requested-l
 import { startTokenRefresh } from './token-refresh.ts';
 import { clearTokens, readTokens, writeTokens } from './tokens.ts';
 
-/** The scopes the portal asks for (SPEC §4 "Sign-in flow"). */
+/** The scopes the portal asks the identity provider for at sign-in. */
 export const SCOPES = 'profile email portal accounts support';
 
 export type AuthStart =
@@ -56,10 +56,10 @@ function callbackUri(): string {
 }
 
 /**
- * Starts the sign-in flow of SPEC §4: saves the current location, initialises keycloak-js (restoring tokens
+ * Starts the sign-in flow: saves the current location, initialises keycloak-js (restoring tokens
  * from sessionStorage so a reload keeps the session) and redirects to login or registration when there is no
  * session. Any init failure clears the tokens and goes to login; a second failure within a minute is reported
- * instead, so the app can show an error page rather than loop (SPEC-DECISIONS 20).
+ * instead, so the app can show an error page rather than loop.
  */
 export async function startAuth(): Promise<AuthStart> {
   saveRequestedLocation(window.location);
@@ -151,7 +151,7 @@ export async function logout(): Promise<void> {
 }
 
 /**
- * Ends the session without leaving the page (inactivity, SPEC-DECISIONS 26): the tokens are cleared and the
+ * Ends the session without leaving the page (after inactivity): the tokens are cleared and the
  * provider's session is ended with the refresh token, so nothing can continue it and a later login asks for
  * the password.
  */
@@ -167,7 +167,7 @@ export function endSessionInPlace(): void {
 }
 
 /**
- * The provider's link for verifying the email address (SPEC §7, SPEC-DECISIONS 27): the authorize URL with
+ * The provider's link for verifying the email address: the authorize URL with
  * kc_action=VERIFY_EMAIL and kc_locale, returning to the current page through the callback.
  */
 export async function verifyEmailUrl(locale: string): Promise<string> {

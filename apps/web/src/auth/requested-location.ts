@@ -1,4 +1,4 @@
-/** Where the user wanted to go before the sign-in round trip (SPEC §2 "After login", SPEC-DECISIONS 8). */
+/** Where the user wanted to go before the sign-in round trip; after login the app continues there. */
 export const REQUESTED_LOCATION_KEY = 'requestedLocation';
 export const CALLBACK_PATH = '/oauthcb';
 export const SIGNUP_PATH = '/signup';
@@ -41,7 +41,7 @@ export function resolveRequestedLocation(saved: string | null): string {
   return saved;
 }
 
-/** The saved location, removed once read (SPEC-DECISIONS 8). */
+/** The saved location, removed once read (it is used once). */
 export function takeRequestedLocation(storage: Storage = sessionStorage): string {
   const saved = storage.getItem(REQUESTED_LOCATION_KEY);
   storage.removeItem(REQUESTED_LOCATION_KEY);

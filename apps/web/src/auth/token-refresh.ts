@@ -1,4 +1,4 @@
-/** The part of keycloak-js the refresh loop needs (SPEC §4: check every 3 s, refresh within 70 s of expiry). */
+/** The part of keycloak-js the refresh loop needs (it checks every 3 s and refreshes within 70 s of expiry). */
 export interface RefreshableClient {
   /** True when the token expires within `minValidity` seconds. */
   isTokenExpired(minValidity?: number): boolean;
@@ -21,7 +21,7 @@ function isBadRequest(error: unknown): boolean {
 /**
  * Checks the token every 3 s and refreshes it when it expires within 70 s. A 400 from the token endpoint ends
  * the session; other failures (network, 5xx) keep the tokens and retry at the next check until the token has
- * really expired (SPEC-DECISIONS 20). Returns a stop function.
+ * really expired. Returns a stop function.
  */
 export function startTokenRefresh(client: RefreshableClient, handlers: RefreshHandlers): () => void {
   let busy = false;

@@ -1,4 +1,4 @@
-/** Token keys in sessionStorage (SPEC §3); the id token is kept too so logout can pass id_token_hint. */
+/** Token keys in sessionStorage (a reload keeps them); the id token is kept so logout can pass id_token_hint. */
 export const TOKEN_KEY = 'kc-token';
 export const REFRESH_TOKEN_KEY = 'kc-refreshToken';
 export const ID_TOKEN_KEY = 'kc-idToken';

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import type { i18n } from 'i18next';
 import { ApiError } from '@/api/errors.ts';
-import { createTestI18n } from './test-i18n.ts';
+import { createTestI18n } from '@/testing/i18n.ts';
 import { FormCheckbox, FormSelect, FormTextField, RuleForm } from './fields.tsx';
 import { useRuleForm, type RuleForm as RuleFormApi } from './use-rule-form.ts';
 

@@ -38,7 +38,7 @@ export function RuleForm<T extends FieldValues>({ form, onSubmit, children, ...r
 }
 
 /**
- * Binds one field to the form with its rules. Triggers follow SPEC-DECISIONS 21: `commit` (blur, a chosen
+ * Binds one field to the form with its rules. Triggers: `commit` (blur, a chosen
  * option, a ticked box) validates; a plain `change` only re-validates a field that already shows an error.
  */
 function useRuleField(name: string, rules: Rules | undefined, label: string) {

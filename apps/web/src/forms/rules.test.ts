@@ -3,7 +3,7 @@ import Type from 'typebox';
 import type { i18n } from 'i18next';
 import { validate, type Rules } from './validate.ts';
 import type { RuleContext } from './rules.ts';
-import { createTestI18n, validationFiles } from './test-i18n.ts';
+import { createTestI18n, validationFiles } from '@/testing/i18n.ts';
 
 let i18n: i18n;
 beforeAll(async () => {

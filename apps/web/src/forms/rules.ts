@@ -1,8 +1,8 @@
 import type { ParseKeys, TFunction } from 'i18next';
 
 /**
- * The registered validation rules (SPEC §5, SPEC-DECISIONS 22). Each rule names the message key it fails with
- * (in the `validation` namespace) and the interpolation values for it.
+ * The registered validation rules (`length` fails with strictLength, `max` with maxLength). Each rule names the
+ * message key it fails with (in the `validation` namespace) and the interpolation values for it.
  */
 
 export interface RuleContext {

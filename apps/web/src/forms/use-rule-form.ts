@@ -29,7 +29,7 @@ export interface RuleForm<T extends FieldValues> extends UseFormReturn<T> {
 }
 
 /**
- * react-hook-form set up for SPEC §5 / SPEC-DECISIONS 21: fields validate on blur, on change (commit) and on
+ * react-hook-form set up for the portal's form rules: fields validate on blur, on change (commit) and on
  * submit, never on each keystroke — the field components trigger that themselves, so the form's own modes are
  * "on submit" only. Values set by code (`setValue`) are validated.
  */

@@ -9,7 +9,7 @@ export type RuleFunction = (value: unknown, ctx: RuleContext) => boolean | strin
 export type RuleObject = Record<string, boolean | string | number | RegExp | readonly unknown[]>;
 
 /**
- * Rules as SPEC §5 allows them: "required|email|max:120", `{ required: true, max: 120 }`, a function, a
+ * Rules in any of the accepted forms: "required|email|max:120", `{ required: true, max: 120 }`, a function, a
  * TypeBox / JSON schema, or a list mixing these (checked in order).
  */
 export type Rules = string | RuleObject | RuleFunction | TSchema | readonly Rules[];
@@ -92,7 +92,7 @@ function schemaMessage(schema: TSchema, value: unknown, ctx: RuleContext): true 
 }
 
 /**
- * Checks `value` against `rules` in order and stops at the first failure (SPEC §5).
+ * Checks `value` against `rules` in order and stops at the first failure.
  * Returns `true` or the localised message of the failing rule.
  */
 export function validate(value: unknown, rules: Rules | undefined, ctx: RuleContext): true | string {

@@ -2,7 +2,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import type { i18n as I18n } from 'i18next';
-import { createTestI18n } from '@/forms/test-i18n.ts';
+import { createTestI18n } from '@/testing/i18n.ts';
 import { COUNTDOWN_MS, IDLE_MS } from '../idle.ts';
 import { SessionExpiry } from './session-expiry.tsx';
 

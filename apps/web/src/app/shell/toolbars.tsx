@@ -1,17 +1,15 @@
 import { lazy, Suspense, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
 import Button from '@mui/material/Button';
-import { accountsRoutes, usersRoutes, type Account } from '@portal/contract';
+import type { Account } from '@portal/contract';
 import { clearStoredAccountUuid } from '@/api/account-storage.ts';
-import { apiRequest } from '@/api/client.ts';
-import { useInvalidateSession } from '@/api/session.ts';
 import { rememberCurrentPage, tokenClaims, verifyEmailUrl } from '@/auth/auth.ts';
+import { useAcceptInvitation, useCancelDeletion, useDeclineInvitation } from '@/features/accounts/api.ts';
 import { formatDate } from '@/i18n/format.ts';
 import { currentLanguage } from '@/i18n/i18n.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
-import { toast } from '@/ui/toast-store.ts';
+import { href } from '../href.ts';
 import { getVersionState, subscribeVersion } from '../version-check.ts';
 
 const ToolbarBar = lazy(() => import('./toolbar-bar.tsx'));
@@ -24,7 +22,7 @@ function Bar(props: { severity: 'info' | 'warning' | 'error'; children: ReactNod
   );
 }
 
-/** SPEC §2: a system toolbar when a newer version is served (or the check failed), with a reload button. */
+/** A system toolbar when a newer version is served (or the version check failed), with a reload button. */
 export function NewVersionBar() {
   const { t } = useTranslation();
   const { newVersionAvailable } = useSyncExternalStore(subscribeVersion, getVersionState, getVersionState);
@@ -43,7 +41,10 @@ export function NewVersionBar() {
   );
 }
 
-/** The token says the email address is not verified: link to the provider's verification (SPEC-DECISIONS 27). */
+/**
+ * The token says the email address is not verified: link to the provider's verification in the interface
+ * language, which comes back to the current page.
+ */
 export function EmailVerificationBar() {
   const { t, i18n } = useTranslation();
   const unverified = tokenClaims().email_verified === false;
@@ -79,13 +80,14 @@ export function EmailVerificationBar() {
   );
 }
 
-/** The account is scheduled for deletion: the date, and for its owner a way to cancel (SPEC-DECISIONS 30). */
+/**
+ * The account is scheduled for deletion (it stays usable for 30 days): the date, and for its owner a way to
+ * cancel the deletion.
+ */
 export function AccountDeletionBar({ account }: { account: Account | null }) {
   const { t, i18n } = useTranslation();
   const confirm = useConfirm();
-  const invalidate = useInvalidateSession();
-  const queryClient = useQueryClient();
-  const [busy, setBusy] = useState(false);
+  const cancel = useCancelDeletion();
   if (!account?.availableUntil) return null;
   const date = formatDate(account.availableUntil, i18n.resolvedLanguage);
 
@@ -95,21 +97,7 @@ export function AccountDeletionBar({ account }: { account: Account | null }) {
       message: t('shell.cancelDeletionMessage', { name: account.name }),
       confirmLabel: t('shell.cancelDeletion'),
     });
-    if (!ok) return;
-    setBusy(true);
-    try {
-      const updated = await apiRequest(accountsRoutes.updateAccount, {
-        params: { id: account.uuid },
-        body: { availableUntil: null },
-      });
-      queryClient.setQueryData(['accounts', account.uuid], updated.data);
-      await invalidate();
-      toast.success(t('shell.deletionCancelled'));
-    } catch (error) {
-      toast.error(error instanceof Error ? error.message : String(error));
-    } finally {
-      setBusy(false);
-    }
+    if (ok) cancel.mutate(account);
   };
 
   return (
@@ -121,7 +109,7 @@ export function AccountDeletionBar({ account }: { account: Account | null }) {
             color="inherit"
             size="small"
             variant="outlined"
-            disabled={busy}
+            disabled={cancel.isPending}
             onClick={() => void cancelDeletion()}
           >
             {t('shell.cancelDeletion')}
@@ -134,73 +122,43 @@ export function AccountDeletionBar({ account }: { account: Account | null }) {
   );
 }
 
-/** The selected account is a pending invitation: offer to accept or decline it (SPEC-DECISIONS 13). */
+/**
+ * The selected account is a pending invitation (its data is served only once accepted): offer to accept or
+ * decline it. Declining forgets the stored account and goes to the dashboard, where the guard selects another.
+ */
 export function InvitationBar({ account }: { account: Account | null }) {
   const { t } = useTranslation();
-  const confirm = useConfirm();
-  const invalidate = useInvalidateSession();
   const navigate = useNavigate();
-  const [busy, setBusy] = useState(false);
+  const accept = useAcceptInvitation();
+  const { decline, isPending: declining } = useDeclineInvitation(async () => {
+    clearStoredAccountUuid();
+    await navigate(href('dashboard'), { replace: true });
+  });
   if (!account || account.invitationStatus !== 'PENDING') return null;
-
-  const run = async (action: () => Promise<unknown>, done: string) => {
-    setBusy(true);
-    try {
-      await action();
-      await invalidate();
-      toast.success(done);
-    } catch (error) {
-      toast.error(error instanceof Error ? error.message : String(error));
-    } finally {
-      setBusy(false);
-    }
-  };
-  const accept = () =>
-    run(
-      () => apiRequest(usersRoutes.acceptInvitation, { params: { id: account.uuid } }),
-      t('shell.invitationAccepted', { name: account.name }),
-    );
-  const decline = async () => {
-    const ok = await confirm({
-      title: t('shell.declineInvitationTitle'),
-      message: t('shell.declineInvitationMessage', { name: account.name }),
-      confirmLabel: t('shell.declineInvitation'),
-      destructive: true,
-    });
-    if (!ok) return;
-    await run(
-      async () => {
-        await apiRequest(usersRoutes.declineInvitation, { params: { id: account.uuid } });
-        clearStoredAccountUuid();
-        await invalidate();
-        await navigate('/', { replace: true });
-      },
-      t('shell.invitationDeclined', { name: account.name }),
-    );
-  };
+  const busy = accept.isPending || declining;
 
   return (
     <Bar
       severity="info"
       action={
         <>
-          <Button color="inherit" size="small" disabled={busy} onClick={() => void decline()}>
-            {t('shell.declineInvitation')}
+          <Button color="inherit" size="small" disabled={busy} onClick={() => void decline(account)}>
+            {t('invite.decline')}
           </Button>
           <Button
             color="inherit"
             size="small"
             variant="outlined"
             disabled={busy}
-            onClick={() => void accept()}
+            onClick={() => accept.mutate(account)}
             sx={{ ml: 1 }}
           >
-            {t('shell.acceptInvitation')}
+            {t('invite.accept')}
           </Button>
         </>
       }
     >
-      {t('shell.invitationPending', { name: account.name })}
+      {t('invite.pending', { name: account.name })}
     </Bar>
   );
 }

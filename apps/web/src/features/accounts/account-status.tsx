@@ -4,7 +4,7 @@ import Stack from '@mui/material/Stack';
 import EventBusy from '@mui/icons-material/EventBusy';
 import MailOutlined from '@mui/icons-material/MailOutlined';
 import WarningAmber from '@mui/icons-material/WarningAmber';
-import type { Account } from '@portal/contract';
+import { hasAcceptedTerms, type Account } from '@portal/contract';
 import { formatDate } from '@/i18n/format.ts';
 
 /**
@@ -32,7 +32,7 @@ export function AccountStatus({ account, current }: { account: Account; current:
           })}
         />
       )}
-      {account.isOwner && !(account.acceptedAgb && account.acceptedPrivacyPolicy) && (
+      {account.isOwner && !hasAcceptedTerms(account) && (
         <Chip
           size="small"
           variant="outlined"

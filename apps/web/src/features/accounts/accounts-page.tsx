@@ -8,7 +8,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import Add from '@mui/icons-material/Add';
-import { STAFF_USER_ROLES, type Account } from '@portal/contract';
+import { isStaffRole, type Account } from '@portal/contract';
 import { switchAccount, useCurrentAccount, useMe, useMyAccounts } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
 import { Page } from '@/ui/page.tsx';
@@ -43,7 +43,7 @@ function AccountAction({ account, current }: { account: Account; current: boolea
  */
 export default function AccountsPage() {
   const { t, i18n } = useTranslation();
-  const staff = STAFF_USER_ROLES.includes(useMe().userRole);
+  const staff = isStaffRole(useMe().userRole);
   const accounts = useMyAccounts();
   const current = useCurrentAccount();
   const regions = new Intl.DisplayNames([i18n.resolvedLanguage ?? 'de'], { type: 'region' });

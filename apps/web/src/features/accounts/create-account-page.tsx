@@ -4,7 +4,7 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import ArrowBack from '@mui/icons-material/ArrowBack';
 import { href } from '@/app/href.ts';
-import { CreateAccountForm } from '@/forms/create-account-form.tsx';
+import { CreateAccountForm } from './create-account-form.tsx';
 import { Page } from '@/ui/page.tsx';
 
 /** /accounts/account: a new account for the user's company; the creator becomes its owner. */

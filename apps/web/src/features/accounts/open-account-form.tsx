@@ -14,7 +14,7 @@ interface OpenAccountValues {
 }
 
 /**
- * Staff open any account by its ID (SPEC-DECISIONS 10): `/?uuid=<id>` lets the guard load it with account role
+ * Staff user roles open any account by its ID: `/?uuid=<id>` lets the guard load it with account role
  * SUPPORT, and the server audits the access. An ID the guard cannot load ends as any such link does.
  */
 export function OpenAccountForm() {

@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useMutation } from '@tanstack/react-query';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
@@ -8,53 +7,24 @@ import CardContent from '@mui/material/CardContent';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import MailOutlined from '@mui/icons-material/MailOutlined';
-import { usersRoutes, type Account } from '@portal/contract';
+import type { Account } from '@portal/contract';
 import { storeAccountUuid } from '@/api/account-storage.ts';
-import { apiRequest } from '@/api/client.ts';
-import { useInvalidateSession, useMyAccounts } from '@/api/session.ts';
+import { useMyAccounts } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
-import { useConfirm } from '@/ui/confirm.tsx';
 import { EmptyState } from '@/ui/empty-state.tsx';
 import { Page } from '@/ui/page.tsx';
-import { useToast } from '@/ui/toast.tsx';
+import { useAcceptInvitation, useDeclineInvitation } from './api.ts';
 
 function Invitation({ account }: { account: Account }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const confirm = useConfirm();
-  const toast = useToast();
-  const invalidateSession = useInvalidateSession();
-
-  // Errors are toasted by the query client's mutation handling (mutate does not throw them).
-  const accept = useMutation({
-    mutationFn: () => apiRequest(usersRoutes.acceptInvitation, { params: { id: account.uuid } }),
-    onSuccess: async () => {
-      storeAccountUuid(account.uuid);
-      await invalidateSession();
-      toast.success(t('invite.accepted', { name: account.name }));
-      await navigate(href('dashboard', undefined, { uuid: account.uuid }));
-    },
+  // Accepting opens the account: stored as the current one, then the guard selects it by ?uuid=.
+  const accept = useAcceptInvitation(async ({ uuid }) => {
+    storeAccountUuid(uuid);
+    await navigate(href('dashboard', undefined, { uuid }));
   });
-  const decline = useMutation({
-    mutationFn: () => apiRequest(usersRoutes.declineInvitation, { params: { id: account.uuid } }),
-    onSuccess: async () => {
-      await invalidateSession();
-      toast.success(t('invite.declined', { name: account.name }));
-    },
-  });
-
-  // Pending lasts until onSuccess has finished (navigation included).
-  const busy = accept.isPending || decline.isPending;
-
-  const onDecline = async () => {
-    const ok = await confirm({
-      title: t('invite.declineTitle'),
-      message: t('invite.declineMessage', { name: account.name }),
-      confirmLabel: t('invite.decline'),
-      destructive: true,
-    });
-    if (ok) decline.mutate();
-  };
+  const { decline, isPending: declining } = useDeclineInvitation();
+  const busy = accept.isPending || declining;
 
   return (
     <Card variant="outlined" component="li" sx={{ listStyle: 'none' }}>
@@ -71,7 +41,7 @@ function Invitation({ account }: { account: Account }) {
           variant="contained"
           disabled={busy}
           aria-label={t('invite.acceptName', { name: account.name })}
-          onClick={() => accept.mutate()}
+          onClick={() => accept.mutate(account)}
         >
           {t('invite.accept')}
         </Button>
@@ -79,7 +49,7 @@ function Invitation({ account }: { account: Account }) {
           color="error"
           disabled={busy}
           aria-label={t('invite.declineName', { name: account.name })}
-          onClick={onDecline}
+          onClick={() => void decline(account)}
         >
           {t('invite.decline')}
         </Button>

@@ -7,7 +7,7 @@ import Grid from '@mui/material/Grid';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import Logout from '@mui/icons-material/Logout';
-import type { Account } from '@portal/contract';
+import { hasAcceptedTerms, type Account } from '@portal/contract';
 import { useCurrentAccount, useMe, useMyAccounts } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
 import { logout } from '@/auth/auth.ts';
@@ -32,7 +32,7 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 
 function AccountCard({ account }: { account: Account }) {
   const { t, i18n } = useTranslation();
-  const termsAccepted = account.acceptedAgb && account.acceptedPrivacyPolicy;
+  const termsAccepted = hasAcceptedTerms(account);
   return (
     <Card variant="outlined" component="section" aria-labelledby="dashboard-account">
       <CardContent>

@@ -1,19 +1,17 @@
 import { useTranslation } from 'react-i18next';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { LANGUAGES, USER_NAME_MAX, usersRoutes, type Language, type User } from '@portal/contract';
-import { apiRequest } from '@/api/client.ts';
-import { queryKeys, useMe } from '@/api/session.ts';
+import { LANGUAGES, USER_NAME_MAX, type Language, type User } from '@portal/contract';
+import { useMe } from '@/api/session.ts';
 import { FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
 import { useLanguage } from '@/i18n/use-language.ts';
 import { Page } from '@/ui/page.tsx';
 import { useThemeMode } from '@/ui/theme.tsx';
-import { useToast } from '@/ui/toast.tsx';
+import { useSaveName } from './api.ts';
 
 /** Each language named in itself, as language pickers do, so a user can find theirs in any interface language. */
 const LANGUAGE_NAMES: Record<Language, string> = {
@@ -26,19 +24,12 @@ const THEME_MODES = ['light', 'dark', 'auto'] as const;
 
 function PersonalForm({ me }: { me: User }) {
   const { t } = useTranslation();
-  const toast = useToast();
-  const queryClient = useQueryClient();
   const form = useRuleForm<{ name: string }>({ defaultValues: { name: me.name } });
-  const save = useMutation({
-    mutationFn: (name: string) => apiRequest(usersRoutes.updateMe, { body: { name } }),
-    meta: { silentError: true },
-  });
+  const save = useSaveName();
 
   const onSubmit = async ({ name }: { name: string }) => {
     const { data } = await save.mutateAsync(name.trim());
-    queryClient.setQueryData<User>(queryKeys.me, data);
     form.reset({ name: data.name });
-    toast.success(t('profile.saved'));
   };
 
   return (
@@ -57,12 +48,8 @@ function PersonalForm({ me }: { me: User }) {
           slotProps={{ htmlInput: { readOnly: true } }}
         />
         <div>
-          <Button
-            type="submit"
-            variant="contained"
-            disabled={form.formState.isSubmitting || !form.formState.isDirty}
-          >
-            {form.formState.isSubmitting ? t('forms.saving') : t('forms.save')}
+          <Button type="submit" variant="contained" disabled={save.isPending || !form.formState.isDirty}>
+            {save.isPending ? t('forms.saving') : t('forms.save')}
           </Button>
         </div>
       </Stack>

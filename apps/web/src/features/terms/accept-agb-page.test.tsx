@@ -4,8 +4,8 @@ import userEvent from '@testing-library/user-event';
 import type * as ClientModule from '@/api/client.ts';
 import type * as SessionModule from '@/api/session.ts';
 import { accountsRoutes, TERMS_VERSION, type Account } from '@portal/contract';
-import { renderPage } from '@/forms/test-render.tsx';
-import { testAccount } from '@/test-fixtures.ts';
+import { renderPage } from '@/testing/render.tsx';
+import { testAccount } from '@/testing/fixtures.ts';
 import { toast } from '@/ui/toast-store.ts';
 import AcceptAgbPage, { safeRedirect } from './accept-agb-page.tsx';
 
@@ -15,11 +15,11 @@ vi.mock('@/api/client.ts', async (original) => ({
   apiRequest: (...args: unknown[]) => apiRequest(...args),
 }));
 let current: Account | null = null;
-const invalidateSession = vi.fn(async () => {});
+const accountChanged = vi.fn(async () => {});
 vi.mock('@/api/session.ts', async (original) => ({
   ...(await original<typeof SessionModule>()),
   useCurrentAccount: () => current,
-  useInvalidateSession: () => invalidateSession,
+  useAccountChanged: () => accountChanged,
 }));
 
 const account = testAccount('6f1c1d0e-7d59-4e37-a1a4-4f8a2f0d2b21', {
@@ -35,7 +35,7 @@ const account = testAccount('6f1c1d0e-7d59-4e37-a1a4-4f8a2f0d2b21', {
 beforeEach(() => {
   current = { ...account };
   apiRequest.mockReset();
-  invalidateSession.mockClear();
+  accountChanged.mockClear();
   vi.spyOn(toast, 'error').mockReturnValue(0);
   vi.spyOn(toast, 'success').mockReturnValue(0);
 });
@@ -77,7 +77,11 @@ describe('accept-agb page', () => {
       params: { id: account.uuid },
       body: { acceptedAgb: true, acceptedPrivacyPolicy: true },
     });
-    expect(invalidateSession).toHaveBeenCalled();
+    expect(accountChanged).toHaveBeenCalledWith({
+      ...account,
+      acceptedAgb: true,
+      acceptedPrivacyPolicy: true,
+    });
     expect(toast.success).toHaveBeenCalledWith('Vielen Dank. Die Bedingungen sind akzeptiert.');
   });
 

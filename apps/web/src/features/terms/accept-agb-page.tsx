@@ -1,20 +1,18 @@
 import { useState, type ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link as RouterLink, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { TERMS_VERSION, accountsRoutes, type Account } from '@portal/contract';
-import { apiRequest } from '@/api/client.ts';
-import { queryKeys, useCurrentAccount, useInvalidateSession } from '@/api/session.ts';
+import { TERMS_VERSION, hasAcceptedTerms, type Account } from '@portal/contract';
+import { useCurrentAccount } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
 import { FormCheckbox, RuleForm, useRuleForm } from '@/forms/index.ts';
 import { Page } from '@/ui/page.tsx';
-import { useToast } from '@/ui/toast.tsx';
+import { useAcceptTerms } from './api.ts';
 import { TermsDialog, type TermsKind } from './terms-dialog.tsx';
 
 /** Where to go after accepting: an in-app path from `redirect`, never another site and never this page again. */
@@ -54,35 +52,16 @@ interface Values {
 function AcceptForm({ account, target }: { account: Account; target: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const toast = useToast();
-  const queryClient = useQueryClient();
-  const invalidateSession = useInvalidateSession();
   const [open, setOpen] = useState<TermsKind | null>(null);
   const form = useRuleForm<Values>({ defaultValues: { acceptedAgb: false, acceptedPrivacyPolicy: false } });
-
-  const accept = useMutation({
-    mutationFn: () =>
-      apiRequest(accountsRoutes.updateAccount, {
-        params: { id: account.uuid },
-        body: { acceptedAgb: true, acceptedPrivacyPolicy: true },
-      }),
-    meta: { silentError: true },
-  });
+  const accept = useAcceptTerms();
 
   const onSubmit = async () => {
-    const { data } = await accept.mutateAsync();
-    // The guard reads the cached list: update it before moving on, so it does not send the owner back here.
-    queryClient.setQueryData<Account[]>(queryKeys.myAccounts, (old) =>
-      old?.map((item) =>
-        item.uuid === data.uuid ? { ...item, ...data, accountRole: item.accountRole } : item,
-      ),
-    );
-    await invalidateSession();
-    toast.success(t('terms.accepted'));
+    await accept.mutateAsync(account);
     await navigate(target, { replace: true });
   };
 
-  const busy = form.formState.isSubmitting;
+  const busy = accept.isPending;
   return (
     <RuleForm form={form} onSubmit={onSubmit} aria-label={t('terms.title')}>
       <Stack spacing={1}>
@@ -128,11 +107,11 @@ export default function AcceptAgbPage() {
   const account = useCurrentAccount();
   const [params] = useSearchParams();
   const target = safeRedirect(params.get('redirect'));
-  const [accepting] = useState(() => !(account?.acceptedAgb && account.acceptedPrivacyPolicy));
+  // Whether the terms were pending when the page opened: accepting them here must not count as "nothing pending".
+  const [accepting] = useState(() => !(account && hasAcceptedTerms(account)));
 
-  // Nothing pending (SPEC-DECISIONS 12): straight on.
-  if (account?.acceptedAgb && account.acceptedPrivacyPolicy && !accepting)
-    return <Navigate to={target} replace />;
+  // Nothing pending: straight on.
+  if (account && hasAcceptedTerms(account) && !accepting) return <Navigate to={target} replace />;
 
   return (
     <Page title={t('terms.title')}>

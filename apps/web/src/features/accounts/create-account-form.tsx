@@ -1,26 +1,16 @@
-import { useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useMutation } from '@tanstack/react-query';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import {
-  ACCOUNT_NAME_MAX,
-  LANGUAGES,
-  accountsRoutes,
-  type CreateAccountBody,
-  type Language,
-} from '@portal/contract';
-import { storeAccountUuid } from '@/api/account-storage.ts';
-import { apiRequest, ApiError } from '@/api/client.ts';
-import { useInvalidateSession } from '@/api/session.ts';
+import { ACCOUNT_NAME_MAX, LANGUAGES, type CreateAccountBody, type Language } from '@portal/contract';
+import { ApiError } from '@/api/client.ts';
 import { href } from '@/app/href.ts';
 import { currentLanguage } from '@/i18n/i18n.ts';
-import { useToast } from '@/ui/toast.tsx';
+import { FormSelect, FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
+import { useCreateAccount } from './api.ts';
 import { countryOptions, defaultCountry } from './countries.ts';
-import { FormSelect, FormTextField, RuleForm } from './fields.tsx';
-import { useRuleForm } from './use-rule-form.ts';
 
 /** The language's name in the interface language ("Französisch"), for the account's preferred language. */
 export function languageOptions(uiLanguage: string) {
@@ -32,44 +22,24 @@ export function languageOptions(uiLanguage: string) {
 }
 
 /**
- * Company name, country and preferred language → POST /accounts/v1/accounts (SPEC §5 rules). Shared by the
- * create-account page and onboarding. A retry of the same values reuses its Idempotency-Key, so a lost answer
- * never creates a second account; a 409 (the user already has an account with that name) lands on the name.
- * The new account becomes the stored one and the user goes to it (the guard then asks the owner for the terms).
+ * Company name, country and preferred language, with the form's rules, for a new account (useCreateAccount).
+ * Used by the create-account page and onboarding. A 409 (the user already has an account with that name) lands
+ * on the name; the new account is stored and the user goes to it (the guard then asks the owner for the terms).
  */
 export function CreateAccountForm() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
-  const invalidateSession = useInvalidateSession();
-  const toast = useToast();
   const language = i18n.resolvedLanguage ?? currentLanguage();
   const countries = useMemo(() => countryOptions(language), [language]);
   const languages = useMemo(() => languageOptions(language), [language]);
   const form = useRuleForm<CreateAccountBody>({
     defaultValues: { name: '', country: defaultCountry(), preferredLanguage: currentLanguage() as Language },
   });
-  const attempt = useRef<{ body: string; key: string } | null>(null);
-
-  const create = useMutation({
-    mutationFn: (body: CreateAccountBody) => {
-      const text = JSON.stringify(body);
-      if (attempt.current?.body !== text) attempt.current = { body: text, key: crypto.randomUUID() };
-      return apiRequest(accountsRoutes.createAccount, {
-        body,
-        headers: { 'Idempotency-Key': attempt.current.key },
-      });
-    },
-    // Errors are shown on the fields or as a toast by the form (useRuleForm).
-    meta: { silentError: true },
-  });
+  const create = useCreateAccount();
 
   const onSubmit = async (values: CreateAccountBody) => {
-    const body = { ...values, name: values.name.trim() };
     try {
-      const { data: account } = await create.mutateAsync(body);
-      storeAccountUuid(account.uuid);
-      await invalidateSession();
-      toast.success(t('createAccount.created', { name: account.name }));
+      const { data: account } = await create.mutateAsync({ ...values, name: values.name.trim() });
       await navigate(href('dashboard', undefined, { uuid: account.uuid }));
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
@@ -84,7 +54,7 @@ export function CreateAccountForm() {
     }
   };
 
-  const busy = form.formState.isSubmitting;
+  const busy = create.isPending;
   return (
     <RuleForm form={form} onSubmit={onSubmit} aria-label={t('createAccount.title')}>
       <Stack spacing={2.5} sx={{ maxWidth: 520 }}>

@@ -4,10 +4,10 @@ import userEvent from '@testing-library/user-event';
 import type * as ClientModule from '@/api/client.ts';
 import { accountsRoutes } from '@portal/contract';
 import { ApiError } from '@/api/errors.ts';
-import { testAccount } from '@/test-fixtures.ts';
+import { testAccount } from '@/testing/fixtures.ts';
 import { toast } from '@/ui/toast-store.ts';
 import { CreateAccountForm } from './create-account-form.tsx';
-import { renderPage } from './test-render.tsx';
+import { renderPage } from '@/testing/render.tsx';
 
 const apiRequest = vi.fn();
 vi.mock('@/api/client.ts', async (original) => ({

@@ -13,7 +13,7 @@ import Refresh from '@mui/icons-material/Refresh';
 import { href } from '@/app/href.ts';
 import { logout } from '@/auth/auth.ts';
 import { myAccountsQuery, useMe } from '@/api/session.ts';
-import { CreateAccountForm } from '@/forms/create-account-form.tsx';
+import { CreateAccountForm } from './create-account-form.tsx';
 import { Page } from '@/ui/page.tsx';
 
 /**

@@ -1,11 +1,12 @@
-// Test helper: renders a page with i18n (all locales loaded), a fresh query client and a memory router.
+// Test helper: renders a page with i18n (all locales loaded), a fresh query client (or the one given) and a
+// memory router.
 import type { ReactElement } from 'react';
 import { render } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import type { Language } from '@portal/contract';
-import { createTestI18n } from './test-i18n.ts';
+import { createTestI18n } from './i18n.ts';
 
 /** Shows where the router went, for assertions. */
 export function Where() {
@@ -16,12 +17,15 @@ export function Where() {
 export async function renderPage(
   path: string,
   element: ReactElement,
-  { at = path, lng = 'de' as Language }: { at?: string; lng?: Language } = {},
+  {
+    at = path,
+    lng = 'de' as Language,
+    queryClient = new QueryClient({
+      defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+    }),
+  }: { at?: string; lng?: Language; queryClient?: QueryClient } = {},
 ) {
   const i18n = await createTestI18n(lng);
-  const queryClient = new QueryClient({
-    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
-  });
   const router = createMemoryRouter(
     [
       { path, element },

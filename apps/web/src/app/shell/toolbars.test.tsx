@@ -1,0 +1,110 @@
+import type { ReactElement } from 'react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { accountsRoutes, usersRoutes, type Account } from '@portal/contract';
+import type * as ClientModule from '@/api/client.ts';
+import { ApiError } from '@/api/errors.ts';
+import { createQueryClient } from '@/api/query-client.ts';
+import { queryKeys } from '@/api/session.ts';
+import { testAccount } from '@/testing/fixtures.ts';
+import { renderPage } from '@/testing/render.tsx';
+import { toast } from '@/ui/toast-store.ts';
+import { AccountDeletionBar, InvitationBar } from './toolbars.tsx';
+
+const apiRequest = vi.fn();
+vi.mock('@/api/client.ts', async (original) => ({
+  ...(await original<typeof ClientModule>()),
+  apiRequest: (...args: unknown[]) => apiRequest(...args),
+}));
+const confirm = vi.fn(async () => true);
+vi.mock('@/ui/confirm.tsx', () => ({ useConfirm: () => confirm }));
+
+const pending = testAccount('7a0d3c52-5a38-4c7e-9d0a-0f7d1b2c3e41', {
+  name: 'Beispiel GmbH',
+  invitationStatus: 'PENDING',
+});
+const scheduled = testAccount('2b7c9e14-8f0a-4d55-b1e3-6a9f2c4d8e70', {
+  name: 'Muster AG',
+  accountRole: 'OWNER',
+  isOwner: true,
+  availableUntil: '2026-12-12T10:00:00Z',
+});
+
+// The app's own query client: errors are toasted by its mutation cache, as in the running app.
+function render(element: ReactElement, accounts: Account[]) {
+  const queryClient = createQueryClient();
+  queryClient.setQueryData(queryKeys.myAccounts, accounts);
+  return renderPage('/somewhere', element, { queryClient });
+}
+
+beforeEach(() => {
+  apiRequest.mockReset();
+  confirm.mockClear();
+  sessionStorage.clear();
+  localStorage.clear();
+  vi.spyOn(toast, 'success').mockReturnValue(0);
+  vi.spyOn(toast, 'error').mockReturnValue(0);
+});
+
+describe('invitation bar', () => {
+  it('accepts with the same texts as the invitations page, busy until done', async () => {
+    const user = userEvent.setup();
+    let answer: (value: unknown) => void = () => undefined;
+    apiRequest.mockReturnValue(new Promise((resolve) => (answer = resolve)));
+    await render(<InvitationBar account={pending} />, [pending]);
+    expect(await screen.findByText('Sie wurden zum Konto «Beispiel GmbH» eingeladen.')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Annehmen' }));
+    expect(apiRequest).toHaveBeenCalledWith(usersRoutes.acceptInvitation, { params: { id: pending.uuid } });
+    expect((screen.getByRole('button', { name: 'Ablehnen' }) as HTMLButtonElement).disabled).toBe(true);
+    answer({ data: { ...pending, invitationStatus: 'ACCEPTED' } });
+    await waitFor(() =>
+      expect(toast.success).toHaveBeenCalledWith('Sie sind jetzt Mitglied von Beispiel GmbH.'),
+    );
+    await waitFor(() =>
+      expect((screen.getByRole('button', { name: 'Ablehnen' }) as HTMLButtonElement).disabled).toBe(false),
+    );
+  });
+
+  it('declines after confirmation, forgets the stored account and goes to the dashboard', async () => {
+    const user = userEvent.setup();
+    sessionStorage.setItem('accountUuid', pending.uuid);
+    apiRequest.mockResolvedValue(undefined);
+    const { router } = await render(<InvitationBar account={pending} />, [pending]);
+    await user.click(await screen.findByRole('button', { name: 'Ablehnen' }));
+    expect(confirm).toHaveBeenCalledWith(
+      expect.objectContaining({ title: 'Einladung ablehnen?', destructive: true }),
+    );
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(apiRequest).toHaveBeenCalledWith(usersRoutes.declineInvitation, { params: { id: pending.uuid } });
+    expect(sessionStorage.getItem('accountUuid')).toBeNull();
+    expect(toast.success).toHaveBeenCalledWith('Die Einladung zu Beispiel GmbH wurde abgelehnt.');
+  });
+});
+
+describe('account deletion bar', () => {
+  it('cancels the deletion after confirmation and updates the cached account', async () => {
+    const user = userEvent.setup();
+    const kept = { ...scheduled, availableUntil: null };
+    apiRequest.mockResolvedValue({ data: kept });
+    const { queryClient } = await render(<AccountDeletionBar account={scheduled} />, [scheduled]);
+    await user.click(await screen.findByRole('button', { name: 'Löschung abbrechen' }));
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Die Löschung wurde abgebrochen.'));
+    expect(apiRequest).toHaveBeenCalledWith(accountsRoutes.updateAccount, {
+      params: { id: scheduled.uuid },
+      body: { availableUntil: null },
+    });
+    expect(queryClient.getQueryData(queryKeys.account(scheduled.uuid))).toEqual(kept);
+  });
+
+  it('shows a failure as the query client’s error toast and lets the owner try again', async () => {
+    const user = userEvent.setup();
+    apiRequest.mockRejectedValue(new ApiError(500, 'Server down', 'INTERNAL'));
+    await render(<AccountDeletionBar account={scheduled} />, [scheduled]);
+    const button = (await screen.findByRole('button', { name: 'Löschung abbrechen' })) as HTMLButtonElement;
+    await user.click(button);
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Server down'));
+    expect(toast.success).not.toHaveBeenCalled();
+    await waitFor(() => expect(button.disabled).toBe(false));
+  });
+});

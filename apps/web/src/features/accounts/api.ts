@@ -1,0 +1,109 @@
+// The accounts area's data layer: every change to an account or a membership the pages and the shell make.
+// Each hook is a useMutation whose mutationFn returns the API's answer as it is. Errors are toasted by the query
+// client (api/query-client.ts); only a hook whose caller is a form sets meta.silentError, and the form calls
+// `await mutateAsync(…)` in its submit so that useRuleForm puts 422 field errors on the fields. Success toasts
+// and cache updates happen in the hook's onSuccess, so every caller gets the same; a caller's own follow-up
+// (navigation) is the hook's `then`, or comes after `mutateAsync`. Busy state is the mutation's `isPending`.
+import { useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useMutation } from '@tanstack/react-query';
+import { accountsRoutes, usersRoutes, type Account, type CreateAccountBody } from '@portal/contract';
+import { storeAccountUuid } from '@/api/account-storage.ts';
+import { apiRequest } from '@/api/client.ts';
+import { updateAccount, useAccountChanged, useInvalidateSession } from '@/api/session.ts';
+import { useConfirm } from '@/ui/confirm.tsx';
+import { useToast } from '@/ui/toast.tsx';
+
+/** What a caller does once the change is done (e.g. navigate); pending lasts until it has finished. */
+type Then = (account: Account) => Promise<unknown> | void;
+
+/**
+ * Creates an account; the creator becomes its owner and it becomes the stored account. A retry of the same
+ * values reuses its Idempotency-Key, so a lost answer never creates a second account. The form shows the errors
+ * (422 on the fields, 409 on the name), so they are not toasted here.
+ */
+export function useCreateAccount() {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const invalidateSession = useInvalidateSession();
+  const attempt = useRef<{ body: string; key: string } | null>(null);
+  return useMutation({
+    mutationFn: (body: CreateAccountBody) => {
+      const text = JSON.stringify(body);
+      if (attempt.current?.body !== text) attempt.current = { body: text, key: crypto.randomUUID() };
+      return apiRequest(accountsRoutes.createAccount, {
+        body,
+        headers: { 'Idempotency-Key': attempt.current.key },
+      });
+    },
+    meta: { silentError: true },
+    onSuccess: async ({ data: account }) => {
+      storeAccountUuid(account.uuid);
+      await invalidateSession();
+      toast.success(t('createAccount.created', { name: account.name }));
+    },
+  });
+}
+
+/** The owner cancels the scheduled deletion of an account: it stays, and the session data is refetched. */
+export function useCancelDeletion() {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const accountChanged = useAccountChanged();
+  return useMutation({
+    mutationFn: (account: Account) => updateAccount(account.uuid, { availableUntil: null }),
+    onSuccess: async ({ data }) => {
+      await accountChanged(data);
+      toast.success(t('shell.deletionCancelled'));
+    },
+  });
+}
+
+/**
+ * Accepts a pending invitation; the session data is refetched. Used by the invitations page and the shell's
+ * invitation bar alike; `then` is what the caller does afterwards (the page opens the account).
+ */
+export function useAcceptInvitation(then?: Then) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const invalidateSession = useInvalidateSession();
+  return useMutation({
+    mutationFn: (account: Account) =>
+      apiRequest(usersRoutes.acceptInvitation, { params: { id: account.uuid } }),
+    onSuccess: async (_answer, account) => {
+      await invalidateSession();
+      toast.success(t('invite.accepted', { name: account.name }));
+      await then?.(account);
+    },
+  });
+}
+
+/**
+ * Declines a pending invitation after the user confirms it (a new invitation is needed to join later); the
+ * session data is refetched. `decline(account)` asks first; `isPending` is the request's busy state.
+ */
+export function useDeclineInvitation(then?: Then) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const confirm = useConfirm();
+  const invalidateSession = useInvalidateSession();
+  const mutation = useMutation({
+    mutationFn: (account: Account) =>
+      apiRequest(usersRoutes.declineInvitation, { params: { id: account.uuid } }),
+    onSuccess: async (_answer, account) => {
+      await invalidateSession();
+      toast.success(t('invite.declined', { name: account.name }));
+      await then?.(account);
+    },
+  });
+  const decline = async (account: Account) => {
+    const ok = await confirm({
+      title: t('invite.declineTitle'),
+      message: t('invite.declineMessage', { name: account.name }),
+      confirmLabel: t('invite.decline'),
+      destructive: true,
+    });
+    if (ok) mutation.mutate(account);
+  };
+  return { decline, isPending: mutation.isPending };
+}
