@@ -1,5 +1,6 @@
-// One lint setup for every workspace. The local `portal/boundaries` rule keeps the layering:
-// no web feature imports another feature, and the web app never imports server code.
+// One lint setup for every workspace. The local `portal/boundaries` rule keeps the layering: no web feature imports
+// another feature, code below the app layer takes only `href` from app/ (links by route name), and the web app
+// never imports server code.
 import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -8,6 +9,12 @@ import globals from 'globals';
 
 const webSrc = path.resolve('apps/web/src');
 const featuresDir = path.join(webSrc, 'features');
+const appDir = path.join(webSrc, 'app');
+// The one module of app/ that the layers below it may import: link building from the route table.
+const appHref = path.join(appDir, 'href.ts');
+const inApp = (file) => file.startsWith(appDir + path.sep);
+// main.tsx wires the app together; it is above every layer.
+const entry = path.join(webSrc, 'main.tsx');
 const serverDir = path.resolve('apps/server');
 
 function resolveImport(fromFile, source) {
@@ -28,6 +35,7 @@ const boundaries = {
     schema: [],
     messages: {
       feature: '{{from}} must not import feature {{to}}',
+      app: 'only app/href.ts may be imported from below the app layer',
       server: 'web code must not import server code',
     },
   },
@@ -42,6 +50,8 @@ const boundaries = {
       const target = resolveImport(file, source);
       if (!target) return;
       if (target.startsWith(serverDir)) return context.report({ node, messageId: 'server' });
+      if (inApp(target) && target !== appHref && !inApp(file) && file !== entry && node.importKind !== 'type')
+        return context.report({ node, messageId: 'app' });
       const other = featureOf(target);
       if (other && own && other !== own)
         context.report({ node, messageId: 'feature', data: { from: own, to: other } });

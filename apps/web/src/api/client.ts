@@ -1,4 +1,4 @@
-import { buildPath, type RouteDef, type RouteResponse } from '@portal/contract';
+import { buildPath, fullPath, type RouteDef, type RouteResponse } from '@portal/contract';
 import { accessToken } from '@/auth/tokens.ts';
 import { getSessionAccountUuid } from './account-storage.ts';
 import { ApiError } from './errors.ts';
@@ -42,13 +42,13 @@ export function buildQuery(method: string, query: Query | object | undefined): s
 
 /** The URL below the origin: /api, the account prefix for account-scoped routes, the route's path and query. */
 export function buildUrl(route: RouteDef, input: RequestInput = {}): string {
-  let prefix = '';
+  const params = { ...input.params };
   if (route.accountScoped) {
     const accountUuid = getSessionAccountUuid();
     if (!accountUuid) throw new Error(MISSING_ACCOUNT_MESSAGE);
-    prefix = `/accounts/${encodeURIComponent(accountUuid)}`;
+    params.accountUuid = accountUuid;
   }
-  return `${API_BASE}${prefix}${buildPath(route.path, input.params)}${buildQuery(route.method, input.query)}`;
+  return `${API_BASE}${buildPath(fullPath(route), params)}${buildQuery(route.method, input.query)}`;
 }
 
 export function readCookie(name: string, cookies = document.cookie): string | null {

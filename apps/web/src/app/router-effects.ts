@@ -1,6 +1,6 @@
 import type { DataRouter } from 'react-router';
 import { i18n } from '@/i18n/i18n.ts';
-import { config } from './config.ts';
+import { config } from '@/config.ts';
 import { IGNORE_MAINTENANCE_KEY, MAINTENANCE_RETURN_KEY } from './guard.ts';
 import type { RouteEntry } from './route-table.ts';
 import { getVersionState, subscribeVersion } from './version-check.ts';

@@ -1,5 +1,5 @@
 import Keycloak from 'keycloak-js';
-import { config } from '@/app/config.ts';
+import { config } from '@/config.ts';
 import { clearInitFailures, recordInitFailure } from './init-failures.ts';
 import { CALLBACK_PATH, SIGNUP_PATH, saveRequestedLocation } from './requested-location.ts';
 import { startTokenRefresh } from './token-refresh.ts';

@@ -10,7 +10,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import MenuIcon from '@mui/icons-material/Menu';
 import { useCurrentAccount, useMe } from '@/api/session.ts';
-import { config } from '../config.ts';
+import { config } from '@/config.ts';
 import { AccountSwitcher } from './account-switcher.tsx';
 import { SessionExpiry } from './session-expiry.tsx';
 import { SideNav, visibleNavItems } from './side-nav.tsx';

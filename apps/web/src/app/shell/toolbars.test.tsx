@@ -9,6 +9,7 @@ import { createQueryClient } from '@/api/query-client.ts';
 import { queryKeys } from '@/api/session.ts';
 import { testAccount } from '@/testing/fixtures.ts';
 import { renderPage } from '@/testing/render.tsx';
+import { watchToasts } from '@/testing/toasts.ts';
 import { toast } from '@/ui/toast-store.ts';
 import { AccountDeletionBar, InvitationBar } from './toolbars.tsx';
 
@@ -43,8 +44,7 @@ beforeEach(() => {
   confirm.mockClear();
   sessionStorage.clear();
   localStorage.clear();
-  vi.spyOn(toast, 'success').mockReturnValue(0);
-  vi.spyOn(toast, 'error').mockReturnValue(0);
+  watchToasts();
 });
 
 describe('invitation bar', () => {

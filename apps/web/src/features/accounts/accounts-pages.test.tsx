@@ -5,6 +5,7 @@ import { usersRoutes, type Account, type User, type UserRole } from '@portal/con
 import type * as ClientModule from '@/api/client.ts';
 import { renderPage } from '@/testing/render.tsx';
 import { testAccount, testUser } from '@/testing/fixtures.ts';
+import { watchToasts } from '@/testing/toasts.ts';
 import { toast } from '@/ui/toast-store.ts';
 import AccountsPage from './accounts-page.tsx';
 import VerifyInvitePage from './verify-invite-page.tsx';
@@ -42,8 +43,7 @@ beforeEach(() => {
   apiRequest.mockReset();
   switchAccount.mockReset();
   confirm.mockClear();
-  vi.spyOn(toast, 'success').mockReturnValue(0);
-  vi.spyOn(toast, 'error').mockReturnValue(0);
+  watchToasts();
 });
 
 describe('accounts page', () => {

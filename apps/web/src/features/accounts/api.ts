@@ -59,43 +59,38 @@ export function useCancelDeletion() {
   });
 }
 
-/**
- * Accepts a pending invitation; the session data is refetched. Used by the invitations page and the shell's
- * invitation bar alike; `then` is what the caller does afterwards (the page opens the account).
- */
-export function useAcceptInvitation(then?: Then) {
+/** Answers the user's own pending invitation; the session data is refetched and the answer is confirmed. */
+function useAnswerInvitation(answer: 'accept' | 'decline', then?: Then) {
   const { t } = useTranslation();
   const toast = useToast();
   const invalidateSession = useInvalidateSession();
+  const route = answer === 'accept' ? usersRoutes.acceptInvitation : usersRoutes.declineInvitation;
   return useMutation({
-    mutationFn: (account: Account) =>
-      apiRequest(usersRoutes.acceptInvitation, { params: { id: account.uuid } }),
+    mutationFn: (account: Account) => apiRequest(route, { params: { id: account.uuid } }),
     onSuccess: async (_answer, account) => {
       await invalidateSession();
-      toast.success(t('invite.accepted', { name: account.name }));
+      toast.success(t(answer === 'accept' ? 'invite.accepted' : 'invite.declined', { name: account.name }));
       await then?.(account);
     },
   });
 }
 
 /**
- * Declines a pending invitation after the user confirms it (a new invitation is needed to join later); the
- * session data is refetched. `decline(account)` asks first; `isPending` is the request's busy state.
+ * Accepts a pending invitation. Used by the invitations page and the shell's invitation bar alike; `then` is what
+ * the caller does afterwards (the page opens the account).
+ */
+export function useAcceptInvitation(then?: Then) {
+  return useAnswerInvitation('accept', then);
+}
+
+/**
+ * Declines a pending invitation after the user confirms it (a new invitation is needed to join later).
+ * `decline(account)` asks first; `isPending` is the request's busy state.
  */
 export function useDeclineInvitation(then?: Then) {
   const { t } = useTranslation();
-  const toast = useToast();
   const confirm = useConfirm();
-  const invalidateSession = useInvalidateSession();
-  const mutation = useMutation({
-    mutationFn: (account: Account) =>
-      apiRequest(usersRoutes.declineInvitation, { params: { id: account.uuid } }),
-    onSuccess: async (_answer, account) => {
-      await invalidateSession();
-      toast.success(t('invite.declined', { name: account.name }));
-      await then?.(account);
-    },
-  });
+  const mutation = useAnswerInvitation('decline', then);
   const decline = async (account: Account) => {
     const ok = await confirm({
       title: t('invite.declineTitle'),

@@ -5,6 +5,7 @@ import type * as ClientModule from '@/api/client.ts';
 import { accountsRoutes } from '@portal/contract';
 import { ApiError } from '@/api/errors.ts';
 import { testAccount } from '@/testing/fixtures.ts';
+import { watchToasts } from '@/testing/toasts.ts';
 import { toast } from '@/ui/toast-store.ts';
 import { CreateAccountForm } from './create-account-form.tsx';
 import { renderPage } from '@/testing/render.tsx';
@@ -29,8 +30,7 @@ const created = testAccount('0b7f3c5e-3f57-4a43-9d55-6c1c5b0f4a11', {
 beforeEach(() => {
   apiRequest.mockReset();
   invalidateSession.mockClear();
-  vi.spyOn(toast, 'error').mockReturnValue(0);
-  vi.spyOn(toast, 'success').mockReturnValue(0);
+  watchToasts();
   sessionStorage.clear();
   localStorage.clear();
 });

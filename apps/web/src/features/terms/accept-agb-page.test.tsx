@@ -6,6 +6,7 @@ import type * as SessionModule from '@/api/session.ts';
 import { accountsRoutes, TERMS_VERSION, type Account } from '@portal/contract';
 import { renderPage } from '@/testing/render.tsx';
 import { testAccount } from '@/testing/fixtures.ts';
+import { watchToasts } from '@/testing/toasts.ts';
 import { toast } from '@/ui/toast-store.ts';
 import AcceptAgbPage, { safeRedirect } from './accept-agb-page.tsx';
 
@@ -36,8 +37,7 @@ beforeEach(() => {
   current = { ...account };
   apiRequest.mockReset();
   accountChanged.mockClear();
-  vi.spyOn(toast, 'error').mockReturnValue(0);
-  vi.spyOn(toast, 'success').mockReturnValue(0);
+  watchToasts();
 });
 
 const agb = () => screen.getByRole('checkbox', { name: /Allgemeinen Geschäftsbedingungen/ });
