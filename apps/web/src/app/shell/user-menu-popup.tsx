@@ -14,13 +14,11 @@ import ManageAccountsOutlined from '@mui/icons-material/ManageAccountsOutlined';
 import { LANGUAGES } from '@portal/contract';
 import { useMe } from '@/api/session.ts';
 import { logout } from '@/auth/auth.ts';
-import { useLanguage } from '@/i18n/use-language.ts';
+import { LANGUAGE_NAMES, useLanguage } from '@/features/profile/api.ts';
 import { useThemeMode, type ThemeMode } from '@/ui/theme.tsx';
 import { href } from '../href.ts';
 
 const MODES: ThemeMode[] = ['light', 'dark', 'auto'];
-/** Each language named in itself, so users find theirs whatever the current language. */
-const ENDONYMS = { de: 'Deutsch', en: 'English', fr: 'Français', it: 'Italiano' } as const;
 
 export default function UserMenuPopup({ anchor, onClose }: { anchor: HTMLElement; onClose: () => void }) {
   const { t } = useTranslation();
@@ -63,11 +61,11 @@ export default function UserMenuPopup({ anchor, onClose }: { anchor: HTMLElement
           selected={lng === language}
           onClick={() => {
             onClose();
-            void setLanguage(lng);
+            setLanguage(lng);
           }}
         >
           {check(lng === language)}
-          <ListItemText primary={ENDONYMS[lng]} />
+          <ListItemText primary={LANGUAGE_NAMES[lng]} />
         </MenuItem>
       ))}
       <Divider />

@@ -8,18 +8,10 @@ import Typography from '@mui/material/Typography';
 import { LANGUAGES, USER_NAME_MAX, type Language, type User } from '@portal/contract';
 import { useMe } from '@/api/session.ts';
 import { FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
-import { useLanguage } from '@/i18n/use-language.ts';
 import { Page } from '@/ui/page.tsx';
 import { useThemeMode } from '@/ui/theme.tsx';
-import { useSaveName } from './api.ts';
+import { LANGUAGE_NAMES, useLanguage, useSaveName } from './api.ts';
 
-/** Each language named in itself, as language pickers do, so a user can find theirs in any interface language. */
-const LANGUAGE_NAMES: Record<Language, string> = {
-  de: 'Deutsch',
-  en: 'English',
-  fr: 'Français',
-  it: 'Italiano',
-};
 const THEME_MODES = ['light', 'dark', 'auto'] as const;
 
 function PersonalForm({ me }: { me: User }) {
@@ -95,7 +87,7 @@ export default function ProfilePage() {
               select
               label={t('profile.language')}
               value={language}
-              onChange={(event) => void setLanguage(event.target.value as Language)}
+              onChange={(event) => setLanguage(event.target.value as Language)}
             >
               {LANGUAGES.map((code) => (
                 <MenuItem key={code} value={code} lang={code}>
