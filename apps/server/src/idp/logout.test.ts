@@ -105,10 +105,8 @@ idp.describeIdp('logout', (ctx) => {
 
       it('refuses a used token, a missing one, an unknown client and a foreign origin, ending nothing', async () => {
         const jar = new idp.CookieJar();
-        const { tokens } = await idp.signIn(ctx.idp, jar, DEMO_USERS.admin.email, DEMO_PASSWORD);
-        const first = tokens.body.refresh_token!;
-        const rotated = await idp.refresh(ctx.idp, first);
-        expect(rotated.status).toBe(200);
+        const user = DEMO_USERS.admin;
+        const { first, rotated } = await idp.signInAndRefresh(ctx.idp, jar, user.email, DEMO_PASSWORD);
         const current = rotated.body.refresh_token!;
 
         const used = await tokenLogout({ client_id: 'portal', refresh_token: first });

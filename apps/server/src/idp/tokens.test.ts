@@ -113,10 +113,8 @@ idp.describeIdp('tokens', (ctx) => {
 
     it('rotates refresh tokens and revokes the grant when a used one comes back', async () => {
       const jar = new idp.CookieJar();
-      const { tokens } = await idp.signIn(ctx.idp, jar, DEMO_USERS.employee.email, DEMO_PASSWORD);
-      const first = tokens.body.refresh_token!;
-      const rotated = await idp.refresh(ctx.idp, first);
-      expect(rotated.status).toBe(200);
+      const user = DEMO_USERS.employee;
+      const { first, rotated } = await idp.signInAndRefresh(ctx.idp, jar, user.email, DEMO_PASSWORD);
       expect(rotated.body.refresh_token).toBeTruthy();
       expect(rotated.body.refresh_token).not.toBe(first);
       const { payload } = await jwtVerify(
@@ -127,7 +125,7 @@ idp.describeIdp('tokens', (ctx) => {
           audience: 'portal-api',
         },
       );
-      expect(payload.sub).toBe(DEMO_USERS.employee.id);
+      expect(payload.sub).toBe(user.id);
 
       const reused = await idp.refresh(ctx.idp, first);
       expect(reused.status).toBe(400);
