@@ -41,31 +41,29 @@ export async function sentRecently(db: Db, kind: ActionKind, identityId: string,
   return rows.length > 0;
 }
 
-/** The token's owner when it is unused and unexpired, without using it up. */
-export async function peekActionToken(
+/** A token that still works: unused and unexpired. */
+const LIVE_TOKEN = 'token_hash = $1 and kind = $2 and used_at is null and expires_at > now()';
+
+/** The owner of the token that `sql` (on {@link LIVE_TOKEN}) finds. */
+async function tokenOwner(
   db: Queryable,
+  sql: string,
   kind: ActionKind,
   token: string,
 ): Promise<ActionTokenUse | undefined> {
-  const { rows } = await db.query<{ identity_id: string; email: string }>(
-    `select identity_id, email from idp_action_tokens
-     where token_hash = $1 and kind = $2 and used_at is null and expires_at > now()`,
-    [digest(token), kind],
-  );
+  const { rows } = await db.query<{ identity_id: string; email: string }>(sql, [digest(token), kind]);
   return rows[0] && { identityId: rows[0].identity_id, email: rows[0].email };
 }
 
+/** The token's owner when it is unused and unexpired, without using it up. */
+export const peekActionToken = (db: Queryable, kind: ActionKind, token: string) =>
+  tokenOwner(db, `select identity_id, email from idp_action_tokens where ${LIVE_TOKEN}`, kind, token);
+
 /** Uses the token up (atomically: a second use finds nothing). */
-export async function consumeActionToken(
-  db: Queryable,
-  kind: ActionKind,
-  token: string,
-): Promise<ActionTokenUse | undefined> {
-  const { rows } = await db.query<{ identity_id: string; email: string }>(
-    `update idp_action_tokens set used_at = now()
-     where token_hash = $1 and kind = $2 and used_at is null and expires_at > now()
-     returning identity_id, email`,
-    [digest(token), kind],
+export const consumeActionToken = (db: Queryable, kind: ActionKind, token: string) =>
+  tokenOwner(
+    db,
+    `update idp_action_tokens set used_at = now() where ${LIVE_TOKEN} returning identity_id, email`,
+    kind,
+    token,
   );
-  return rows[0] && { identityId: rows[0].identity_id, email: rows[0].email };
-}

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_USERS } from '../db/demo-users.ts';
 import { IDP_CSP } from '../plugins/security-headers.ts';
 import { getPublicJwks } from './index.ts';
-import { authorizeUrl, CookieJar, describeIdp, follow, pkce, request } from './test-support.ts';
+import * as idp from './test-support.ts';
 
-describeIdp('discovery', (ctx) => {
+idp.describeIdp('discovery', (ctx) => {
   it('seeds every demo identity once', async () => {
     const { rows } = await ctx.db.query<{ count: number }>(
       'select count(*)::int as count from idp_identities',
@@ -49,18 +49,18 @@ describeIdp('discovery', (ctx) => {
     });
 
     it("puts the sign-in service's security headers on its pages and on the provider's own answers", async () => {
-      const jar = new CookieJar();
+      const jar = new idp.CookieJar();
       const discovery = await fetch(`${ctx.idp.base}/realms/portal/.well-known/openid-configuration`);
       // An unknown client gets the provider's error page (it cannot be sent back anywhere).
-      const errorPage = await request(authorizeUrl(ctx.idp, { client_id: 'unknown' }), jar);
+      const errorPage = await idp.request(idp.authorizeUrl(ctx.idp, { client_id: 'unknown' }), jar);
       expect(errorPage.status).toBe(400);
       expect(await errorPage.text()).toContain('id="kc-message"');
-      const start = await request(
-        authorizeUrl(ctx.idp, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }),
+      const start = await idp.request(
+        idp.authorizeUrl(ctx.idp, { code_challenge: idp.pkce().challenge, code_challenge_method: 'S256' }),
         jar,
       );
-      const loginPage = await follow(ctx.idp, start, jar);
-      const expired = await request(`${ctx.idp.base}/realms/portal/login-actions/unknown/login`, jar);
+      const loginPage = await idp.follow(ctx.idp, start, jar);
+      const expired = await idp.request(`${ctx.idp.base}/realms/portal/login-actions/unknown/login`, jar);
       expect(expired.status).toBe(400);
       for (const response of [discovery, errorPage, start, loginPage, expired]) {
         expect(response.headers.get('x-content-type-options')).toBe('nosniff');

@@ -1,6 +1,6 @@
 import { consumeActionToken } from './action-tokens.ts';
 import { markEmailVerified, type Identity } from './identities.ts';
-import type { InteractionCall, InteractionKit } from './interaction-kit.ts';
+import { interactionPath, type InteractionCall, type InteractionKit } from './interaction-kit.ts';
 import { sendActionMail } from './mails.ts';
 import { verifyEmailPage, type Alert } from './views.ts';
 
@@ -14,7 +14,8 @@ export function registerEmailVerificationFlow(kit: InteractionKit) {
 
   function show(call: InteractionCall, identity: Identity | undefined, alert?: Alert) {
     if (!identity) return kit.expired(call);
-    return kit.sendInteractionPage(call, '', (ctx, base) =>
+    const base = interactionPath(call.interaction.uid);
+    return kit.sendInteractionPage(call, '', (ctx) =>
       verifyEmailPage(ctx, {
         email: identity.email,
         resendAction: `${base}/verify-email/resend`,

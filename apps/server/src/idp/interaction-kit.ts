@@ -8,7 +8,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import type { BruteForceGuard } from './brute-force.ts';
 import { pickLocale, translator, type Messages, type Translate } from './i18n.ts';
 import { findIdentityById, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type Identity } from './identities.ts';
-import { homeLink, messagePage, REALM_PATH, type Alert, type PageContext } from './views.ts';
+import { homeLink, messagePage, REALM_PATH, type Alert, type FlowLinks, type PageContext } from './views.ts';
 
 /** The shared kit of the sign-in flows: their routes, the end of a flow, the page language and page sending. */
 
@@ -67,12 +67,12 @@ export interface InteractionKit {
   pageContext(locale: Language, selfPath?: string): PageContext;
   /**
    * Sends the interaction's page `page` (e.g. '/login'): `render` gets the page context (its language links point
-   * at this page) and the interaction's path.
+   * at this page) and the page's links (its form posts back to it; the flows' pages keep its language).
    */
   sendInteractionPage(
     call: InteractionCall,
     page: string,
-    render: (ctx: PageContext, base: string) => string,
+    render: (ctx: PageContext, links: FlowLinks) => string,
     status?: number,
   ): FastifyReply;
   /** A page with one message and a link home. */
@@ -89,7 +89,7 @@ export interface InteractionKit {
 export const interactionPath = (uid: string) => `${REALM_PATH}/login-actions/${encodeURIComponent(uid)}`;
 
 /** `path` in language `locale` (the pages' links keep the language). */
-export const withLocale = (path: string, locale: Language) => `${path}?kc_locale=${locale}`;
+const withLocale = (path: string, locale: Language) => `${path}?kc_locale=${locale}`;
 
 /** A form field as a string ('' when missing). */
 export const field = (form: Form | undefined, name: string) => String(form?.[name] ?? '');
@@ -185,7 +185,13 @@ export function createInteractionKit(app: FastifyInstance, deps: InteractionDeps
 
     sendInteractionPage({ reply, interaction, locale }, page, render, status) {
       const base = interactionPath(interaction.uid);
-      return sendPage(reply, render(kit.pageContext(locale, `${base}${page}`), base), status);
+      const links: FlowLinks = {
+        action: `${base}${page}`,
+        login: withLocale(`${base}/login`, locale),
+        register: withLocale(`${base}/register`, locale),
+        forgot: withLocale(`${base}/forgot`, locale),
+      };
+      return sendPage(reply, render(kit.pageContext(locale, links.action), links), status);
     },
 
     notice({ reply, locale, t }, o) {

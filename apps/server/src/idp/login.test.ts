@@ -1,28 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
-import {
-  authorizeUrl,
-  CookieJar,
-  describeIdp,
-  follow,
-  formAction,
-  openLoginPage,
-  pkce,
-  request,
-  startIdp,
-} from './test-support.ts';
+import * as idp from './test-support.ts';
 
-describeIdp('login', (ctx) => {
+idp.describeIdp('login', (ctx) => {
   describe('authorization code flow', () => {
     it('shows a localised, accessible login page (German by default)', async () => {
-      const jar = new CookieJar();
-      const start = await request(
-        authorizeUrl(ctx.idp, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }),
+      const jar = new idp.CookieJar();
+      const start = await idp.request(
+        idp.authorizeUrl(ctx.idp, { code_challenge: idp.pkce().challenge, code_challenge_method: 'S256' }),
         jar,
       );
       expect(start.status).toBe(303);
       expect(start.headers.get('location')).toMatch(/^\/realms\/portal\/login-actions\/[\w-]+$/);
-      const page = await follow(ctx.idp, start, jar);
+      const page = await idp.follow(ctx.idp, start, jar);
       const html = await page.text();
       expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect(html).toContain('<html lang="de">');
@@ -32,20 +22,24 @@ describeIdp('login', (ctx) => {
       expect(html).toContain('Passwort vergessen?');
       expect(html).not.toMatch(/<script|style=|fonts\.googleapis/);
 
-      const englishHtml = await openLoginPage(ctx.idp, jar, { ui_locales: 'en-GB' });
+      const englishHtml = await idp.openLoginPage(ctx.idp, jar, { ui_locales: 'en-GB' });
       expect(englishHtml).toContain('<html lang="en">');
       expect(englishHtml).toContain('Sign in to your account');
-      expect(await openLoginPage(ctx.idp, jar, { kc_locale: 'fr', ui_locales: 'en' })).toContain(
+      expect(await idp.openLoginPage(ctx.idp, jar, { kc_locale: 'fr', ui_locales: 'en' })).toContain(
         'Connectez-vous à votre compte',
       );
     });
 
     it('shows a clear error for a wrong password, linked to the fields', async () => {
-      const jar = new CookieJar();
-      const html = await openLoginPage(ctx.idp, jar);
-      const response = await request(new URL(formAction(html, 'kc-form-login'), ctx.idp.base).href, jar, {
-        form: { username: DEMO_USERS.admin.email, password: 'wrong-password' },
-      });
+      const jar = new idp.CookieJar();
+      const html = await idp.openLoginPage(ctx.idp, jar);
+      const response = await idp.request(
+        new URL(idp.formAction(html, 'kc-form-login'), ctx.idp.base).href,
+        jar,
+        {
+          form: { username: DEMO_USERS.admin.email, password: 'wrong-password' },
+        },
+      );
       const errorHtml = await response.text();
       expect(errorHtml).toContain(
         '<p id="input-error" class="kc-alert kc-alert-error" role="alert">Ungültige E-Mail-Adresse oder ungültiges Passwort.</p>',
@@ -57,10 +51,10 @@ describeIdp('login', (ctx) => {
 
   describe('brute-force protection', () => {
     it('locks an identity after repeated failures, with a growing wait and a clear message', async () => {
-      const jar = new CookieJar();
+      const jar = new idp.CookieJar();
       const attempt = async (password: string) => {
-        const html = await openLoginPage(ctx.idp, jar);
-        return request(new URL(formAction(html, 'kc-form-login'), ctx.idp.base).href, jar, {
+        const html = await idp.openLoginPage(ctx.idp, jar);
+        return idp.request(new URL(idp.formAction(html, 'kc-form-login'), ctx.idp.base).href, jar, {
           form: { username: DEMO_USERS.coach.email, password },
         });
       };
@@ -84,16 +78,16 @@ describeIdp('login', (ctx) => {
     });
 
     it('locks a client address after repeated failures across identities', async () => {
-      const strict = await startIdp(ctx.db, {
+      const strict = await idp.startIdp(ctx.db, {
         configure: (config) => {
           config.idp.bruteForce.maxFailuresPerAddress = 3;
         },
       });
       try {
-        const jar = new CookieJar();
+        const jar = new idp.CookieJar();
         const attempt = async (username: string) => {
-          const html = await openLoginPage(strict, jar, { kc_locale: 'it' });
-          return request(new URL(formAction(html, 'kc-form-login'), strict.base).href, jar, {
+          const html = await idp.openLoginPage(strict, jar, { kc_locale: 'it' });
+          return idp.request(new URL(idp.formAction(html, 'kc-form-login'), strict.base).href, jar, {
             form: { username, password: 'guess' },
           });
         };

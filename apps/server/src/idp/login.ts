@@ -1,6 +1,6 @@
 import { formatWait } from './i18n.ts';
 import { findIdentityByEmail, verifyPassword } from './identities.ts';
-import { field, withLocale, type InteractionCall, type InteractionKit } from './interaction-kit.ts';
+import { field, type InteractionCall, type InteractionKit } from './interaction-kit.ts';
 import { loginPage, type Alert } from './views.ts';
 
 /**
@@ -16,11 +16,9 @@ export function registerLoginFlow(kit: InteractionKit) {
     return kit.sendInteractionPage(
       call,
       '/login',
-      (ctx, base) =>
+      (ctx, links) =>
         loginPage(ctx, {
-          action: `${base}/login`,
-          registerUrl: withLocale(`${base}/register`, ctx.locale),
-          forgotUrl: withLocale(`${base}/forgot`, ctx.locale),
+          links,
           username: extra.username ?? (typeof hint === 'string' ? hint : undefined),
           alert: extra.alert,
         }),

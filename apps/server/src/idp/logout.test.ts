@@ -1,37 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
-import {
-  authorizeUrl,
-  CookieJar,
-  describeIdp,
-  follow,
-  pkce,
-  refresh,
-  request,
-  signIn,
-} from './test-support.ts';
+import * as idp from './test-support.ts';
 
-describeIdp('logout', (ctx) => {
+idp.describeIdp('logout', (ctx) => {
   describe('authorization code flow', () => {
     it('logs out without a confirmation page and ends the session', async () => {
-      const jar = new CookieJar();
-      const { tokens } = await signIn(ctx.idp, jar, DEMO_USERS.agent.email, DEMO_PASSWORD);
+      const jar = new idp.CookieJar();
+      const { tokens } = await idp.signIn(ctx.idp, jar, DEMO_USERS.agent.email, DEMO_PASSWORD);
       const logoutUrl = new URL(`${ctx.idp.base}/realms/portal/protocol/openid-connect/logout`);
       logoutUrl.searchParams.set('client_id', 'portal');
       logoutUrl.searchParams.set('post_logout_redirect_uri', `${ctx.idp.base}/`);
       logoutUrl.searchParams.set('id_token_hint', tokens.body.id_token!);
-      const response = await request(logoutUrl.href, jar);
+      const response = await idp.request(logoutUrl.href, jar);
       expect(response.status).toBe(303);
       expect(response.headers.get('location')).toBe(`${ctx.idp.base}/`);
-      expect((await refresh(ctx.idp, tokens.body.refresh_token!)).status).toBe(400);
+      expect((await idp.refresh(ctx.idp, tokens.body.refresh_token!)).status).toBe(400);
       // The next authorization asks for the login again.
-      const again = await request(
-        authorizeUrl(ctx.idp, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }),
+      const again = await idp.request(
+        idp.authorizeUrl(ctx.idp, { code_challenge: idp.pkce().challenge, code_challenge_method: 'S256' }),
         jar,
       );
       expect(again.headers.get('location')).toMatch(/^\/realms\/portal\/login-actions\//);
       // Without a session, logout just goes back too (no auto-submitting page).
-      const anonymous = await request(logoutUrl.href.replace(/&id_token_hint=[^&]+/, ''), new CookieJar());
+      const anonymous = await idp.request(
+        logoutUrl.href.replace(/&id_token_hint=[^&]+/, ''),
+        new idp.CookieJar(),
+      );
       expect(anonymous.status).toBe(303);
       expect(anonymous.headers.get('location')).toBe(`${ctx.idp.base}/`);
     });
@@ -44,19 +38,19 @@ describeIdp('logout', (ctx) => {
           headers: { 'content-type': 'application/x-www-form-urlencoded', connection: 'close', ...headers },
           body: new URLSearchParams(form).toString(),
         });
-      const silentAuthorize = (jar: CookieJar) =>
-        request(
-          authorizeUrl(ctx.idp, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }),
+      const silentAuthorize = (jar: idp.CookieJar) =>
+        idp.request(
+          idp.authorizeUrl(ctx.idp, { code_challenge: idp.pkce().challenge, code_challenge_method: 'S256' }),
           jar,
         );
 
       it('ends the SSO session and grant: the refresh token is refused and the cookie signs in no more', async () => {
-        const jar = new CookieJar();
-        const { tokens } = await signIn(ctx.idp, jar, DEMO_USERS.owner.email, DEMO_PASSWORD);
+        const jar = new idp.CookieJar();
+        const { tokens } = await idp.signIn(ctx.idp, jar, DEMO_USERS.owner.email, DEMO_PASSWORD);
         // A second tab of the same browser signs in silently and holds its own refresh token.
         const silent = await silentAuthorize(jar);
         expect(silent.headers.get('location')).toMatch(/\/oauthcb#.*code=/);
-        const rotated = await refresh(ctx.idp, tokens.body.refresh_token!);
+        const rotated = await idp.refresh(ctx.idp, tokens.body.refresh_token!);
         expect(rotated.status).toBe(200);
         const { rows } = await ctx.db.query<{ grant_id: string; session_uid: string }>(
           `select grant_id, payload->>'sessionUid' as session_uid from idp_payloads
@@ -86,14 +80,14 @@ describeIdp('logout', (ctx) => {
 
         // Session, grant and every token issued under it are gone from the database.
         expect(await remaining()).toEqual([]);
-        const refused = await refresh(ctx.idp, rotated.body.refresh_token!);
+        const refused = await idp.refresh(ctx.idp, rotated.body.refresh_token!);
         expect(refused.status).toBe(400);
         expect(refused.body.error).toBe('invalid_grant');
         // The browser still sends its session cookie, but the next authorization asks for the password.
         expect(jar.names()).toContain('_session');
         const again = await silentAuthorize(jar);
         expect(again.headers.get('location')).toMatch(/^\/realms\/portal\/login-actions\//);
-        const page = await follow(ctx.idp, again, jar);
+        const page = await idp.follow(ctx.idp, again, jar);
         expect(await page.text()).toContain('id="password"');
 
         // The same token again (and any unknown one): 400 as Keycloak answers it.
@@ -110,11 +104,9 @@ describeIdp('logout', (ctx) => {
       });
 
       it('refuses a used token, a missing one, an unknown client and a foreign origin, ending nothing', async () => {
-        const jar = new CookieJar();
-        const { tokens } = await signIn(ctx.idp, jar, DEMO_USERS.admin.email, DEMO_PASSWORD);
-        const first = tokens.body.refresh_token!;
-        const rotated = await refresh(ctx.idp, first);
-        expect(rotated.status).toBe(200);
+        const jar = new idp.CookieJar();
+        const user = DEMO_USERS.admin;
+        const { first, rotated } = await idp.signInAndRefresh(ctx.idp, jar, user.email, DEMO_PASSWORD);
         const current = rotated.body.refresh_token!;
 
         const used = await tokenLogout({ client_id: 'portal', refresh_token: first });
@@ -136,7 +128,7 @@ describeIdp('logout', (ctx) => {
         expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
 
         // Still signed in: the current token refreshes and the cookie signs in silently.
-        expect((await refresh(ctx.idp, current)).status).toBe(200);
+        expect((await idp.refresh(ctx.idp, current)).status).toBe(200);
         expect((await silentAuthorize(jar)).headers.get('location')).toMatch(/\/oauthcb#.*code=/);
       });
 
@@ -159,14 +151,19 @@ describeIdp('logout', (ctx) => {
 
         // Without a refresh token it is no token logout: it stays the provider's (which, as before, takes
         // browser logouts by GET only) and ends nothing.
-        const { tokens } = await signIn(ctx.idp, new CookieJar(), DEMO_USERS.coach.email, DEMO_PASSWORD);
+        const { tokens } = await idp.signIn(
+          ctx.idp,
+          new idp.CookieJar(),
+          DEMO_USERS.coach.email,
+          DEMO_PASSWORD,
+        );
         const response = await tokenLogout({
           client_id: 'portal',
           id_token_hint: tokens.body.id_token!,
           post_logout_redirect_uri: `${ctx.idp.base}/`,
         });
         expect(response.status).toBe(404);
-        expect((await refresh(ctx.idp, tokens.body.refresh_token!)).status).toBe(200);
+        expect((await idp.refresh(ctx.idp, tokens.body.refresh_token!)).status).toBe(200);
       });
     });
   });

@@ -12,7 +12,6 @@ import {
   interactionPath,
   passwordError,
   sendPage,
-  withLocale,
   type InteractionCall,
   type InteractionKit,
   type PageCall,
@@ -36,10 +35,9 @@ export function registerPasswordResetFlow(kit: InteractionKit) {
     return kit.sendInteractionPage(
       call,
       '/forgot',
-      (ctx, base) =>
+      (ctx, links) =>
         forgotPage(ctx, {
-          action: `${base}/forgot`,
-          loginUrl: withLocale(`${base}/login`, ctx.locale),
+          links,
           email: extra.email,
           alert: extra.alert,
           sent: extra.sent,

@@ -1,35 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
-import {
-  authorizeUrl,
-  CookieJar,
-  describeIdp,
-  exchangeCode,
-  follow,
-  formAction,
-  fragmentOf,
-  pkce,
-  request,
-  signIn,
-} from './test-support.ts';
+import * as idp from './test-support.ts';
 
-describeIdp('registration', (ctx) => {
+idp.describeIdp('registration', (ctx) => {
   describe('registration', () => {
     it('creates an unverified identity via the registrations endpoint and continues the flow', async () => {
-      const jar = new CookieJar();
-      const { verifier, challenge } = pkce();
-      const registrations = authorizeUrl(ctx.idp, {
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-        kc_locale: 'en',
-      }).replace('/protocol/openid-connect/auth?', '/protocol/openid-connect/registrations?');
-      const page = await follow(ctx.idp, await request(registrations, jar), jar);
+      const jar = new idp.CookieJar();
+      const { verifier, challenge } = idp.pkce();
+      const registrations = idp
+        .authorizeUrl(ctx.idp, {
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+          kc_locale: 'en',
+        })
+        .replace('/protocol/openid-connect/auth?', '/protocol/openid-connect/registrations?');
+      const page = await idp.follow(ctx.idp, await idp.request(registrations, jar), jar);
       const html = await page.text();
       expect(html).toContain('Create an account');
-      const action = new URL(formAction(html, 'kc-register-form'), ctx.idp.base).href;
+      const action = new URL(idp.formAction(html, 'kc-register-form'), ctx.idp.base).href;
 
-      const invalid = await request(action, jar, {
+      const invalid = await idp.request(action, jar, {
         form: {
           firstName: 'Rita',
           lastName: '',
@@ -44,7 +35,7 @@ describeIdp('registration', (ctx) => {
       expect(invalidHtml).toMatch(/id="email"[^>]*aria-invalid="true" aria-describedby="email-error"/);
       expect(invalidHtml).toContain('The passwords do not match.');
 
-      const created = await request(action, jar, {
+      const created = await idp.request(action, jar, {
         form: {
           firstName: 'Rita',
           lastName: 'Register',
@@ -53,10 +44,10 @@ describeIdp('registration', (ctx) => {
           'password-confirm': 'a-long-password',
         },
       });
-      const done = await follow(ctx.idp, created, jar);
-      const code = fragmentOf(done).get('code');
+      const done = await idp.follow(ctx.idp, created, jar);
+      const code = idp.fragmentOf(done).get('code');
       expect(code).toBeTruthy();
-      const tokens = await exchangeCode(ctx.idp, code!, verifier);
+      const tokens = await idp.exchangeCode(ctx.idp, code!, verifier);
       const claims = decodeJwt(tokens.body.access_token!);
       expect(claims).toMatchObject({
         email: 'Rita@Example.com',
@@ -67,13 +58,13 @@ describeIdp('registration', (ctx) => {
     });
 
     it('registering while signed in as someone else switches the session to the new identity', async () => {
-      const jar = new CookieJar();
-      await signIn(ctx.idp, jar, DEMO_USERS.admin.email, DEMO_PASSWORD);
-      const { verifier, challenge } = pkce();
-      const page = await follow(
+      const jar = new idp.CookieJar();
+      await idp.signIn(ctx.idp, jar, DEMO_USERS.admin.email, DEMO_PASSWORD);
+      const { verifier, challenge } = idp.pkce();
+      const page = await idp.follow(
         ctx.idp,
-        await request(
-          authorizeUrl(ctx.idp, {
+        await idp.request(
+          idp.authorizeUrl(ctx.idp, {
             code_challenge: challenge,
             code_challenge_method: 'S256',
             prompt: 'create',
@@ -83,17 +74,21 @@ describeIdp('registration', (ctx) => {
         jar,
       );
       const html = await page.text();
-      const created = await request(new URL(formAction(html, 'kc-register-form'), ctx.idp.base).href, jar, {
-        form: {
-          firstName: 'Sam',
-          lastName: 'Switch',
-          email: 'sam@example.com',
-          password: 'a-long-password',
-          'password-confirm': 'a-long-password',
+      const created = await idp.request(
+        new URL(idp.formAction(html, 'kc-register-form'), ctx.idp.base).href,
+        jar,
+        {
+          form: {
+            firstName: 'Sam',
+            lastName: 'Switch',
+            email: 'sam@example.com',
+            password: 'a-long-password',
+            'password-confirm': 'a-long-password',
+          },
         },
-      });
+      );
       // oidc-provider ends the old session with an auto-submitting form; its inline script is allowed by hash.
-      const switching = await follow(ctx.idp, created, jar);
+      const switching = await idp.follow(ctx.idp, created, jar);
       expect(switching.status).toBe(200);
       const csp = switching.headers.get('content-security-policy') ?? '';
       expect(csp).toMatch(/script-src 'self' 'sha256-[^']+'/);
@@ -102,14 +97,14 @@ describeIdp('registration', (ctx) => {
       const fields = Object.fromEntries(
         [...form.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]),
       );
-      const done = await follow(
+      const done = await idp.follow(
         ctx.idp,
-        await request(new URL(action, ctx.idp.base).href, jar, { form: fields }),
+        await idp.request(new URL(action, ctx.idp.base).href, jar, { form: fields }),
         jar,
       );
-      const code = fragmentOf(done).get('code');
+      const code = idp.fragmentOf(done).get('code');
       expect(code).toBeTruthy();
-      const tokens = await exchangeCode(ctx.idp, code!, verifier);
+      const tokens = await idp.exchangeCode(ctx.idp, code!, verifier);
       expect(decodeJwt(tokens.body.access_token!).email).toBe('sam@example.com');
     });
   });

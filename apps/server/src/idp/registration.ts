@@ -6,13 +6,7 @@ import {
   PASSWORD_MIN_LENGTH,
   type Identity,
 } from './identities.ts';
-import {
-  field,
-  passwordError,
-  withLocale,
-  type InteractionCall,
-  type InteractionKit,
-} from './interaction-kit.ts';
+import { field, passwordError, type InteractionCall, type InteractionKit } from './interaction-kit.ts';
 import { registerPage, type RegisterValues } from './views.ts';
 
 type RegisterErrors = NonNullable<Parameters<typeof registerPage>[1]['errors']>;
@@ -31,10 +25,9 @@ export function registerRegistrationFlow(kit: InteractionKit) {
     return kit.sendInteractionPage(
       call,
       '/register',
-      (ctx, base) =>
+      (ctx, links) =>
         registerPage(ctx, {
-          action: `${base}/register`,
-          loginUrl: withLocale(`${base}/login`, ctx.locale),
+          links,
           values: extra.values,
           errors: extra.errors,
           passwordMin: PASSWORD_MIN_LENGTH,

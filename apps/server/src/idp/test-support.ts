@@ -214,6 +214,15 @@ export async function signIn(
   return { redirect: done, tokens: await exchangeCode(idp, code, verifier) };
 }
 
+/** Signs in and refreshes once: the first refresh token (now used up) and the refresh's answer. */
+export async function signInAndRefresh(idp: TestIdp, jar: CookieJar, email: string, password: string) {
+  const { tokens } = await signIn(idp, jar, email, password);
+  const first = tokens.body.refresh_token!;
+  const rotated = await refresh(idp, first);
+  expect(rotated.status).toBe(200);
+  return { first, rotated };
+}
+
 /** Decodes quoted-printable soft breaks and escapes, enough to read links out of a raw mail. */
 export function decodeMail(raw: string): string {
   return raw

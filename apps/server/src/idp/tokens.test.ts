@@ -2,40 +2,30 @@ import { describe, expect, it } from 'vitest';
 import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
 import { getPublicJwks } from './index.ts';
-import {
-  authorizeUrl,
-  CookieJar,
-  describeIdp,
-  expectSilentSignIn,
-  fragmentOf,
-  pkce,
-  refresh,
-  request,
-  signIn,
-} from './test-support.ts';
+import * as idp from './test-support.ts';
 
-describeIdp('tokens', (ctx) => {
+idp.describeIdp('tokens', (ctx) => {
   describe('authorization code flow', () => {
     it('refuses an authorization request without PKCE', async () => {
-      const jar = new CookieJar();
-      const response = await request(authorizeUrl(ctx.idp), jar);
+      const jar = new idp.CookieJar();
+      const response = await idp.request(idp.authorizeUrl(ctx.idp), jar);
       expect(response.status).toBe(303);
       expect(response.headers.get('location')).toMatch(new RegExp(`^${ctx.idp.base}/oauthcb#`));
-      const fragment = fragmentOf(response);
+      const fragment = idp.fragmentOf(response);
       expect(fragment.get('error')).toBe('invalid_request');
       expect(fragment.get('error_description')).toMatch(/PKCE/);
     });
 
     it('refuses a plain code_challenge_method and a foreign redirect_uri', async () => {
-      const jar = new CookieJar();
-      const plain = await request(
-        authorizeUrl(ctx.idp, { code_challenge: 'x'.repeat(43), code_challenge_method: 'plain' }),
+      const jar = new idp.CookieJar();
+      const plain = await idp.request(
+        idp.authorizeUrl(ctx.idp, { code_challenge: 'x'.repeat(43), code_challenge_method: 'plain' }),
         jar,
       );
-      expect(fragmentOf(plain).get('error')).toBe('invalid_request');
-      const foreign = await request(
-        authorizeUrl(ctx.idp, {
-          code_challenge: pkce().challenge,
+      expect(idp.fragmentOf(plain).get('error')).toBe('invalid_request');
+      const foreign = await idp.request(
+        idp.authorizeUrl(ctx.idp, {
+          code_challenge: idp.pkce().challenge,
           code_challenge_method: 'S256',
           redirect_uri: 'https://evil.example/cb',
         }),
@@ -46,15 +36,15 @@ describeIdp('tokens', (ctx) => {
     });
 
     it('signs in through the form and issues a JWT access token for the API', async () => {
-      const jar = new CookieJar();
-      const { redirect, tokens } = await signIn(
+      const jar = new idp.CookieJar();
+      const { redirect, tokens } = await idp.signIn(
         ctx.idp,
         jar,
         DEMO_USERS.owner.email.toUpperCase(),
         DEMO_PASSWORD,
       );
       expect(redirect.headers.get('location')).toMatch(new RegExp(`^${ctx.idp.base}/oauthcb#`));
-      expect(fragmentOf(redirect).get('state')).toBe('state-1');
+      expect(idp.fragmentOf(redirect).get('state')).toBe('state-1');
       expect(tokens.status).toBe(200);
       expect(tokens.body.token_type).toBe('Bearer');
       expect(Number(tokens.body.expires_in)).toBe(300);
@@ -118,15 +108,13 @@ describeIdp('tokens', (ctx) => {
       expect(anonymous.status).toBe(401);
 
       // Single sign-on: a second authorization in the same browser needs no login page.
-      await expectSilentSignIn(ctx.idp, jar);
+      await idp.expectSilentSignIn(ctx.idp, jar);
     });
 
     it('rotates refresh tokens and revokes the grant when a used one comes back', async () => {
-      const jar = new CookieJar();
-      const { tokens } = await signIn(ctx.idp, jar, DEMO_USERS.employee.email, DEMO_PASSWORD);
-      const first = tokens.body.refresh_token!;
-      const rotated = await refresh(ctx.idp, first);
-      expect(rotated.status).toBe(200);
+      const jar = new idp.CookieJar();
+      const user = DEMO_USERS.employee;
+      const { first, rotated } = await idp.signInAndRefresh(ctx.idp, jar, user.email, DEMO_PASSWORD);
       expect(rotated.body.refresh_token).toBeTruthy();
       expect(rotated.body.refresh_token).not.toBe(first);
       const { payload } = await jwtVerify(
@@ -137,18 +125,23 @@ describeIdp('tokens', (ctx) => {
           audience: 'portal-api',
         },
       );
-      expect(payload.sub).toBe(DEMO_USERS.employee.id);
+      expect(payload.sub).toBe(user.id);
 
-      const reused = await refresh(ctx.idp, first);
+      const reused = await idp.refresh(ctx.idp, first);
       expect(reused.status).toBe(400);
       expect(reused.body.error).toBe('invalid_grant');
       // Reuse is treated as theft: the whole grant is gone, the newer token too.
-      const afterReuse = await refresh(ctx.idp, rotated.body.refresh_token!);
+      const afterReuse = await idp.refresh(ctx.idp, rotated.body.refresh_token!);
       expect(afterReuse.status).toBe(400);
     });
 
     it('answers the SPA origin on the token endpoint (CORS) and refuses other origins', async () => {
-      const { tokens } = await signIn(ctx.idp, new CookieJar(), DEMO_USERS.fresh.email, DEMO_PASSWORD);
+      const { tokens } = await idp.signIn(
+        ctx.idp,
+        new idp.CookieJar(),
+        DEMO_USERS.fresh.email,
+        DEMO_PASSWORD,
+      );
       const call = (origin: string, refreshToken: string) =>
         fetch(`${ctx.idp.base}/realms/portal/protocol/openid-connect/token`, {
           method: 'POST',
@@ -170,11 +163,11 @@ describeIdp('tokens', (ctx) => {
 
   describe('storage', () => {
     it('survives a provider restart: sessions and refresh tokens live in the database', async () => {
-      const jar = new CookieJar();
-      const { tokens } = await signIn(ctx.idp, jar, DEMO_USERS.inhaber.email, DEMO_PASSWORD);
+      const jar = new idp.CookieJar();
+      const { tokens } = await idp.signIn(ctx.idp, jar, DEMO_USERS.inhaber.email, DEMO_PASSWORD);
       await ctx.restart();
 
-      const refreshed = await refresh(ctx.idp, tokens.body.refresh_token!).catch((error: Error) => {
+      const refreshed = await idp.refresh(ctx.idp, tokens.body.refresh_token!).catch((error: Error) => {
         throw error.cause ?? error;
       });
       expect(refreshed.status).toBe(200);
@@ -183,7 +176,7 @@ describeIdp('tokens', (ctx) => {
         locale: 'fr',
       });
       // The SSO session is still there: no login page.
-      await expectSilentSignIn(ctx.idp, jar);
+      await idp.expectSilentSignIn(ctx.idp, jar);
     });
   });
 });

@@ -15,6 +15,14 @@ export interface PageContext {
   selfPath?: string;
 }
 
+/** The links of a page of the pending interaction: where its form posts, and the flows' pages in its language. */
+export interface FlowLinks {
+  action: string;
+  login: string;
+  register: string;
+  forgot: string;
+}
+
 export interface Alert {
   kind: 'error' | 'success' | 'info';
   text: string;
@@ -98,12 +106,12 @@ const localeInput = (locale: Language) => `<input type="hidden" name="kc_locale"
 
 export function loginPage(
   ctx: PageContext,
-  o: { action: string; registerUrl: string; forgotUrl: string; username?: string; alert?: Alert },
+  o: { links: FlowLinks; username?: string; alert?: Alert },
 ): string {
   const t = translator(ctx.locale);
   const failed = o.alert?.kind === 'error';
   const body = `${alertHtml(o.alert)}
-<form id="kc-form-login" method="post" action="${h(o.action)}" novalidate>
+<form id="kc-form-login" method="post" action="${h(o.links.action)}" novalidate>
 ${localeInput(ctx.locale)}
 ${field({
   id: 'username',
@@ -122,10 +130,10 @@ ${field({
   autofocus: Boolean(o.username),
   describedBy: failed ? 'input-error' : undefined,
 })}
-<p class="kc-row"><a id="kc-forgot-password" href="${h(o.forgotUrl)}">${h(t('forgotPassword'))}</a></p>
+<p class="kc-row"><a id="kc-forgot-password" href="${h(o.links.forgot)}">${h(t('forgotPassword'))}</a></p>
 <button id="kc-login" name="login" type="submit" class="kc-button">${h(t('signIn'))}</button>
 </form>
-<p class="kc-alt">${h(t('newUser'))} <a id="kc-registration" href="${h(o.registerUrl)}">${h(t('register'))}</a></p>`;
+<p class="kc-alt">${h(t('newUser'))} <a id="kc-registration" href="${h(o.links.register)}">${h(t('register'))}</a></p>`;
   return layout(ctx, t('loginTitle'), body);
 }
 
@@ -138,8 +146,7 @@ export interface RegisterValues {
 export function registerPage(
   ctx: PageContext,
   o: {
-    action: string;
-    loginUrl: string;
+    links: FlowLinks;
     values?: RegisterValues;
     errors?: Partial<Record<'firstName' | 'lastName' | 'email' | 'password' | 'password-confirm', string>>;
     passwordMin: number;
@@ -151,7 +158,7 @@ export function registerPage(
   const firstError = (['firstName', 'lastName', 'email', 'password', 'password-confirm'] as const).find(
     (key) => errors[key],
   );
-  const body = `<form id="kc-register-form" method="post" action="${h(o.action)}" novalidate>
+  const body = `<form id="kc-register-form" method="post" action="${h(o.links.action)}" novalidate>
 ${localeInput(ctx.locale)}
 ${field({ id: 'firstName', label: t('firstName'), value: values.firstName, autocomplete: 'given-name', error: errors.firstName, autofocus: !firstError || firstError === 'firstName' })}
 ${field({ id: 'lastName', label: t('lastName'), value: values.lastName, autocomplete: 'family-name', error: errors.lastName, autofocus: firstError === 'lastName' })}
@@ -160,26 +167,26 @@ ${field({ id: 'password', label: t('password'), type: 'password', autocomplete: 
 ${field({ id: 'password-confirm', label: t('passwordConfirm'), type: 'password', autocomplete: 'new-password', error: errors['password-confirm'], autofocus: firstError === 'password-confirm' })}
 <button id="kc-register" type="submit" class="kc-button">${h(t('register'))}</button>
 </form>
-<p class="kc-alt">${h(t('haveAccount'))} <a id="kc-login-link" href="${h(o.loginUrl)}">${h(t('signIn'))}</a></p>`;
+<p class="kc-alt">${h(t('haveAccount'))} <a id="kc-login-link" href="${h(o.links.login)}">${h(t('signIn'))}</a></p>`;
   return layout(ctx, t('registerTitle'), body);
 }
 
 export function forgotPage(
   ctx: PageContext,
-  o: { action: string; loginUrl: string; email?: string; alert?: Alert; sent?: boolean },
+  o: { links: FlowLinks; email?: string; alert?: Alert; sent?: boolean },
 ): string {
   const t = translator(ctx.locale);
   const form = o.sent
     ? ''
     : `<p>${h(t('forgotIntro'))}</p>
-<form id="kc-reset-password-form" method="post" action="${h(o.action)}" novalidate>
+<form id="kc-reset-password-form" method="post" action="${h(o.links.action)}" novalidate>
 ${localeInput(ctx.locale)}
 ${field({ id: 'username', label: t('email'), value: o.email, autocomplete: 'username', autofocus: true, describedBy: o.alert?.kind === 'error' ? 'input-error' : undefined, extra: 'inputmode="email" autocapitalize="none" spellcheck="false"' })}
 <button id="kc-send-link" type="submit" class="kc-button">${h(t('sendLink'))}</button>
 </form>`;
   const body = `${alertHtml(o.alert)}
 ${form}
-<p class="kc-alt"><a href="${h(o.loginUrl)}">${h(t('backToLogin'))}</a></p>`;
+<p class="kc-alt"><a href="${h(o.links.login)}">${h(t('backToLogin'))}</a></p>`;
   return layout(ctx, t('forgotTitle'), body);
 }
 
