@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import { DEFAULT_LANGUAGE, isLanguage, type Language, type UserRole } from '@portal/contract';
 import type { Queryable } from '../db/client.ts';
 import type { PortalUser } from '../http/types.ts';
+import { setIdentityName } from '../idp/identities.ts';
 
 export interface UserRow {
   uuid: string;
@@ -17,6 +18,13 @@ export interface UserRow {
 
 /** The columns of a `UserRow`, for `select` and `returning`. */
 export const USER_COLUMNS = 'uuid, subject, email, name, user_role, language, email_verified, created_at';
+
+/** A user row with the last name the identity provider gave (and when), which provisioning compares against. */
+interface ProvisionRow extends UserRow {
+  provider_name: string | null;
+  provider_name_at: Date | null;
+}
+const PROVISION_COLUMNS = `${USER_COLUMNS}, provider_name, provider_name_at`;
 
 export function toPortalUser(row: UserRow): PortalUser {
   return {
@@ -38,6 +46,8 @@ export interface TokenIdentity {
   name?: string;
   emailVerified?: boolean;
   locale?: string;
+  /** When the token was issued (its `iat`). */
+  issuedAt?: Date;
 }
 
 /** `de-CH` → `de`; a locale in none of the interface languages falls back to the default language, German. */
@@ -47,18 +57,30 @@ function languageOf(locale: string | undefined): Language {
 }
 
 /**
- * Finds the portal user of a token subject, creating it on first sight; email, name and verification follow the
- * identity provider (the language is the user's own choice after creation).
+ * Whether a token's name replaces the portal's: the user's own choice stays until the provider changes the name
+ * (the token's name differs from the provider's name seen last), and a token issued before that sighting (another
+ * tab's older token) changes nothing. The newer change wins.
+ */
+function takesProviderName(row: ProvisionRow, identity: TokenIdentity): boolean {
+  if (identity.name === undefined || identity.name === row.provider_name) return false;
+  const seenAt = row.provider_name_at;
+  return !seenAt || !identity.issuedAt || identity.issuedAt >= new Date(seenAt);
+}
+
+/**
+ * Finds the portal user of a token subject, creating it on first sight. The identity provider owns the email
+ * address and its verification: they follow every token. The name is the user's own (see `takesProviderName`);
+ * the language is the user's own choice after creation.
  */
 export async function provisionUser(q: Queryable, identity: TokenIdentity): Promise<PortalUser> {
-  const found = await q.query<UserRow>(`select ${USER_COLUMNS} from users where subject = $1`, [
+  const found = await q.query<ProvisionRow>(`select ${PROVISION_COLUMNS} from users where subject = $1`, [
     identity.subject,
   ]);
   let row = found.rows[0];
   if (!row) {
     const inserted = await q.query<UserRow>(
-      `insert into users (uuid, subject, email, name, language, email_verified) values ($1, $2, $3, $4, $5, $6)
-       on conflict (subject) do nothing returning ${USER_COLUMNS}`,
+      `insert into users (uuid, subject, email, name, language, email_verified, provider_name, provider_name_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict (subject) do nothing returning ${USER_COLUMNS}`,
       [
         crypto.randomUUID(),
         identity.subject,
@@ -66,25 +88,55 @@ export async function provisionUser(q: Queryable, identity: TokenIdentity): Prom
         identity.name ?? '',
         languageOf(identity.locale),
         identity.emailVerified ?? false,
+        identity.name ?? null,
+        identity.name === undefined ? null : (identity.issuedAt ?? null),
       ],
     );
     // A concurrent first request may have inserted it.
-    row =
+    return toPortalUser(
       inserted.rows[0] ??
-      (await q.query<UserRow>(`select ${USER_COLUMNS} from users where subject = $1`, [identity.subject]))
-        .rows[0]!;
-    return toPortalUser(row);
+        (await q.query<UserRow>(`select ${USER_COLUMNS} from users where subject = $1`, [identity.subject]))
+          .rows[0]!,
+    );
   }
   const email = identity.email ?? row.email;
-  const name = identity.name ?? row.name;
   const emailVerified = identity.emailVerified ?? row.email_verified;
-  if (email !== row.email || name !== row.name || emailVerified !== row.email_verified) {
-    const updated = await q.query<UserRow>(
-      `update users set email = $2, name = $3, email_verified = $4, updated_at = now() where uuid = $1
-       returning ${USER_COLUMNS}`,
-      [row.uuid, email, name, emailVerified],
+  const newName = takesProviderName(row, identity);
+  if (email !== row.email || emailVerified !== row.email_verified || newName) {
+    const updated = await q.query<ProvisionRow>(
+      `update users set email = $2, email_verified = $3, updated_at = now(),
+              name = coalesce($4, name), provider_name = coalesce($4, provider_name),
+              provider_name_at = case when $4::text is null then provider_name_at else $5::timestamptz end
+        where uuid = $1 returning ${PROVISION_COLUMNS}`,
+      [row.uuid, email, emailVerified, newName ? identity.name! : null, identity.issuedAt ?? null],
     );
     row = updated.rows[0] ?? row;
   }
   return toPortalUser(row);
+}
+
+/**
+ * The name the user chose in the portal, stored. With the embedded sign-in service the user's identity there takes
+ * it too, so its next token, its account endpoint and the portal agree; that makes it the provider's name as of
+ * now (this process's clock, which issues the tokens), so tokens issued before carry no change. An external
+ * provider keeps its own name.
+ */
+export async function setOwnName(
+  q: Queryable,
+  user: PortalUser,
+  name: string,
+  options: { embeddedSignIn: boolean },
+): Promise<PortalUser> {
+  const { rows } = options.embeddedSignIn
+    ? await q.query<UserRow>(
+        `update users set name = $2, provider_name = $2, provider_name_at = $3, updated_at = now()
+          where uuid = $1 returning ${USER_COLUMNS}`,
+        [user.uuid, name, new Date()],
+      )
+    : await q.query<UserRow>(
+        `update users set name = $2, updated_at = now() where uuid = $1 returning ${USER_COLUMNS}`,
+        [user.uuid, name],
+      );
+  if (options.embeddedSignIn) await setIdentityName(q, user.subject, name);
+  return toPortalUser(rows[0]!);
 }

@@ -51,8 +51,11 @@ export function isValidEmail(email: string): boolean {
   return email.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
 }
 
+/** Identity ids are UUIDs: any other subject (an external provider's) names none. */
+const UUID = /^[0-9a-f-]{36}$/i;
+
 export async function findIdentityById(db: Queryable, id: string): Promise<Identity | undefined> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  if (!UUID.test(id)) return undefined;
   const { rows } = await db.query<IdentityRow>('select * from idp_identities where id = $1', [id]);
   return rows[0] && toIdentity(rows[0]);
 }
@@ -111,6 +114,12 @@ export async function createIdentity(
   );
   if (!rows[0]) throw new EmailTakenError();
   return toIdentity(rows[0]);
+}
+
+/** The identity's name, as the user renamed themselves in the portal; its next tokens carry it. */
+export async function setIdentityName(db: Queryable, id: string, name: string): Promise<void> {
+  if (!UUID.test(id)) return;
+  await db.query('update idp_identities set name = $2, updated_at = now() where id = $1', [id, name]);
 }
 
 export async function setPassword(db: Queryable, id: string, password: string): Promise<void> {

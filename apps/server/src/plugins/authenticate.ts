@@ -65,6 +65,7 @@ function identityOf(payload: JWTPayload): TokenIdentity {
     name: text(payload.name) ?? (joined || text(payload.preferred_username)),
     emailVerified: typeof payload.email_verified === 'boolean' ? payload.email_verified : undefined,
     locale: text(payload.locale),
+    issuedAt: typeof payload.iat === 'number' ? new Date(payload.iat * 1000) : undefined,
   };
 }
 

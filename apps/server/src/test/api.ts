@@ -110,6 +110,8 @@ export interface TokenOptions {
   audience?: string;
   /** Seconds from now; negative for an expired token. */
   expiresIn?: number;
+  /** Issue time in seconds from now (default -10); more negative for a token issued earlier. */
+  issuedAt?: number;
   /** Sign with another key that claims the same key id (a forgery). */
   foreignKey?: boolean;
 }
@@ -178,7 +180,7 @@ export class TestApi {
       .setProtectedHeader({ alg: 'RS256', kid: 'test-key', typ: 'at+jwt' })
       .setIssuer(options.issuer ?? TEST_ISSUER)
       .setAudience(options.audience ?? TEST_AUDIENCE)
-      .setIssuedAt(now - 10)
+      .setIssuedAt(now + (options.issuedAt ?? -10))
       .setExpirationTime(now + (options.expiresIn ?? 300))
       .sign(options.foreignKey ? this.foreign : this.key);
   }

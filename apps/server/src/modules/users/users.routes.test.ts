@@ -71,7 +71,7 @@ describeApi('users API', (api) => {
     expect(unverified.json().data).toMatchObject({ emailVerified: false, language: 'en' });
   });
 
-  it('provisions a new user on first sight and keeps email and name in sync', async () => {
+  it('provisions a new user on first sight; email and its verification follow the provider', async () => {
     const sub = 'new-subject-1';
     const first = await api.request('GET', '/api/users/v1/me', {
       as: { sub, email: 'neu@example.com', name: 'Neue Person' },
@@ -97,6 +97,30 @@ describeApi('users API', (api) => {
     });
   });
 
+  it("keeps the name the user chose until the provider's name changes; then the newer one wins", async () => {
+    const sub = 'new-subject-name';
+    const as = { sub, email: 'name@example.com', name: 'Vom Anbieter' };
+    expect((await api.request('GET', '/api/users/v1/me', { as })).json().data.name).toBe('Vom Anbieter');
+    const renamed = await api.request('PATCH', '/api/users/v1/me', { as, body: { name: 'Selbst Gewählt' } });
+    expect(renamed.json().data.name).toBe('Selbst Gewählt');
+
+    // Tokens still carrying the provider's unchanged name (every request after a reload) keep the user's choice,
+    // while the email address follows the provider.
+    const unchanged = await api.token({ ...as, email: 'moved@example.com' });
+    const reloaded = await api.request('GET', '/api/users/v1/me', { token: unchanged });
+    expect(reloaded.json().data).toMatchObject({ name: 'Selbst Gewählt', email: 'moved@example.com' });
+
+    // The provider changes the name: the newer name wins.
+    const changed = await api.token({ ...as, name: 'Beim Anbieter Geändert' });
+    const after = await api.request('GET', '/api/users/v1/me', { token: changed });
+    expect(after.json().data.name).toBe('Beim Anbieter Geändert');
+
+    // A token issued before that change (another tab's) does not bring the old name back.
+    const stale = await api.token(as, { issuedAt: -120 });
+    const late = await api.request('GET', '/api/users/v1/me', { token: stale });
+    expect(late.json().data.name).toBe('Beim Anbieter Geändert');
+  });
+
   it('takes the first language from the locale claim', async () => {
     const token = await api.token(
       { sub: 'new-subject-2', email: 'it@example.com' },
@@ -113,8 +137,9 @@ describeApi('users API', (api) => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ language: 'fr', name: 'Adrian A.' });
+    // Read again with a new token that still carries the provider's name: the user's own name stays.
     const me = await api.request('GET', '/api/users/v1/me', { as: 'admin' });
-    expect(me.json().data.language).toBe('fr');
+    expect(me.json().data).toMatchObject({ language: 'fr', name: 'Adrian A.' });
     const { rows } = await api.db.query<{ action: string; after: unknown }>(
       `select action, after from audit_log where actor_uuid = $1 and action = 'user.update'`,
       [DEMO_USERS.admin.id],

@@ -12,7 +12,11 @@ export function registerUsersRoutes(deps: ModuleDeps) {
   });
 
   route(usersRoutes.updateMe, {
-    handler: async (request) => ({ data: await updateMe(db, request.user, request.body) }),
+    handler: async (request) => ({
+      data: await updateMe(db, request.user, request.body, {
+        embeddedSignIn: request.server.config.oidc.embedded,
+      }),
+    }),
   });
 
   route(usersRoutes.listMyAccounts, {

@@ -1,6 +1,6 @@
 import { DEFAULT_LANGUAGE, isLanguage, type Account, type UpdateMeBody, type User } from '@portal/contract';
 import { listAccountsOf } from '../../access/accounts.ts';
-import { USER_COLUMNS, toPortalUser, type UserRow } from '../../access/users.ts';
+import { setOwnName, USER_COLUMNS, toPortalUser, type UserRow } from '../../access/users.ts';
 import { writeAudit } from '../../audit/audit.ts';
 import type { Db } from '../../db/client.ts';
 import { conflict, notFound } from '../../http/errors.ts';
@@ -19,7 +19,17 @@ export function toUser(user: PortalUser): User {
   };
 }
 
-export async function updateMe(db: Db, user: PortalUser, body: UpdateMeBody): Promise<User> {
+/**
+ * Changes the signed-in user's name and language. The name is the user's own from now on: later tokens keep it
+ * until the identity provider changes the name there (see provisionUser); with the embedded sign-in service its
+ * identity takes the name too.
+ */
+export async function updateMe(
+  db: Db,
+  user: PortalUser,
+  body: UpdateMeBody,
+  options: { embeddedSignIn: boolean },
+): Promise<User> {
   return db.transaction(async (tx) => {
     const before: Record<string, unknown> = {};
     const after: Record<string, unknown> = {};
@@ -30,11 +40,15 @@ export async function updateMe(db: Db, user: PortalUser, body: UpdateMeBody): Pr
       [before.language, after.language] = [user.language, body.language];
     }
     if (!Object.keys(after).length) return toUser(user);
-    const { rows } = await tx.query<UserRow>(
-      `update users set name = coalesce($2, name), language = coalesce($3, language), updated_at = now()
-        where uuid = $1 returning ${USER_COLUMNS}`,
-      [user.uuid, after.name ?? null, after.language ?? null],
-    );
+    let updated = user;
+    if (name !== undefined && 'name' in after) updated = await setOwnName(tx, updated, name, options);
+    if ('language' in after) {
+      const { rows } = await tx.query<UserRow>(
+        `update users set language = $2, updated_at = now() where uuid = $1 returning ${USER_COLUMNS}`,
+        [user.uuid, after.language],
+      );
+      updated = toPortalUser(rows[0]!);
+    }
     await writeAudit(tx, {
       accountUuid: null,
       actorUuid: user.uuid,
@@ -43,7 +57,7 @@ export async function updateMe(db: Db, user: PortalUser, body: UpdateMeBody): Pr
       before,
       after,
     });
-    return toUser(toPortalUser(rows[0]!));
+    return toUser(updated);
   });
 }
 
