@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
+import { USER_NAME_MAX } from '@portal/contract';
 import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
 import * as idp from './test-support.ts';
 
@@ -55,6 +56,65 @@ idp.describeIdp('registration', (ctx) => {
         name: 'Rita Register',
         locale: 'en',
       });
+    });
+
+    it('refuses first and last names above the user name limit with a field error, never cutting them', async () => {
+      const jar = new idp.CookieJar();
+      const { verifier, challenge } = idp.pkce();
+      const open = async (locale: string) => {
+        const page = await idp.follow(
+          ctx.idp,
+          await idp.request(
+            idp.authorizeUrl(ctx.idp, {
+              code_challenge: challenge,
+              code_challenge_method: 'S256',
+              prompt: 'create',
+              kc_locale: locale,
+            }),
+            jar,
+          ),
+          jar,
+        );
+        return new URL(idp.formAction(await page.text(), 'kc-register-form'), ctx.idp.base).href;
+      };
+      const form = (firstName: string, lastName: string, locale: string) => ({
+        firstName,
+        lastName,
+        email: 'lang@example.com',
+        password: 'a-long-password',
+        'password-confirm': 'a-long-password',
+        kc_locale: locale,
+      });
+      const action = await open('de');
+
+      const long = 'Ä'.repeat(USER_NAME_MAX + 1);
+      const tooLong = await idp.request(action, jar, { form: form(long, 'Lang', 'de') });
+      expect(tooLong.status).toBe(400);
+      const html = await tooLong.text();
+      expect(html).toMatch(/id="firstName"[^>]*aria-invalid="true" aria-describedby="firstName-error"/);
+      expect(html).toContain(
+        `<p id="firstName-error" class="kc-field-error">Bitte geben Sie höchstens ${USER_NAME_MAX} Zeichen ein.</p>`,
+      );
+      expect(html).toContain(`value="${long}"`);
+
+      const together = await idp.request(action, jar, {
+        form: form('Ä'.repeat(60), 'Ö'.repeat(60), 'fr'),
+      });
+      expect(together.status).toBe(400);
+      expect(await together.text()).toContain(
+        `<p id="lastName-error" class="kc-field-error">Le prénom et le nom ensemble peuvent comporter au plus ${USER_NAME_MAX} caractères.</p>`,
+      );
+
+      // At the limit (with the space between them) the name is taken whole.
+      const done = await idp.follow(
+        ctx.idp,
+        await idp.request(action, jar, { form: form('Ä'.repeat(59), 'Ö'.repeat(60), 'de') }),
+        jar,
+      );
+      const code = idp.fragmentOf(done).get('code');
+      expect(code).toBeTruthy();
+      const tokens = await idp.exchangeCode(ctx.idp, code!, verifier);
+      expect(decodeJwt(tokens.body.access_token!).name).toBe(`${'Ä'.repeat(59)} ${'Ö'.repeat(60)}`);
     });
 
     it('registering while signed in as someone else switches the session to the new identity', async () => {

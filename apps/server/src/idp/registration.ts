@@ -1,3 +1,5 @@
+import { USER_NAME_MAX } from '@portal/contract';
+import type { Translate } from './i18n.ts';
 import {
   createIdentity,
   EmailTakenError,
@@ -10,6 +12,28 @@ import { field, passwordError, type InteractionCall, type InteractionKit } from 
 import { registerPage, type RegisterValues } from './views.ts';
 
 type RegisterErrors = NonNullable<Parameters<typeof registerPage>[1]['errors']>;
+
+/** Length in characters (code points), as the API's schemas count it. */
+const length = (text: string) => [...text].length;
+
+/** A required name part: the error to show at its field, if any. */
+function namePartError(t: Translate, part: string): string | undefined {
+  if (!part) return t('required');
+  if (length(part) > USER_NAME_MAX) return t('nameTooLong', { max: USER_NAME_MAX });
+  return undefined;
+}
+
+/**
+ * First and last name become the user's name: each, and both with the space between them, fit the limit of a
+ * user's name (USER_NAME_MAX), or the field says so — nothing is cut.
+ */
+function nameErrors(t: Translate, firstName: string, lastName: string): RegisterErrors {
+  const errors = { firstName: namePartError(t, firstName), lastName: namePartError(t, lastName) };
+  if (!errors.firstName && !errors.lastName && length(`${firstName} ${lastName}`) > USER_NAME_MAX) {
+    errors.lastName = t('fullNameTooLong', { max: USER_NAME_MAX });
+  }
+  return errors;
+}
 
 /**
  * Registration (prompt=create): a new identity, its address not yet verified, signed in on this interaction —
@@ -41,15 +65,14 @@ export function registerRegistrationFlow(kit: InteractionKit) {
   kit.interactionRoute('POST', '/register', async (call) => {
     const { request, locale, t } = call;
     const values = {
-      firstName: field(request.body, 'firstName').trim().slice(0, 100),
-      lastName: field(request.body, 'lastName').trim().slice(0, 100),
+      firstName: field(request.body, 'firstName').trim(),
+      lastName: field(request.body, 'lastName').trim(),
       email: field(request.body, 'email').trim(),
     };
     const password = field(request.body, 'password');
     const confirm = field(request.body, 'password-confirm');
     const errors: RegisterErrors = {};
-    if (!values.firstName) errors.firstName = t('required');
-    if (!values.lastName) errors.lastName = t('required');
+    Object.assign(errors, nameErrors(t, values.firstName, values.lastName));
     if (!values.email) errors.email = t('required');
     else if (!isValidEmail(values.email)) errors.email = t('emailInvalid');
     errors.password = passwordError(t, password);
