@@ -57,6 +57,10 @@ const de = {
   errorTitle: 'Es ist ein Fehler aufgetreten',
   errorText: 'Die Anmeldung konnte nicht abgeschlossen werden.',
   sessionExpired: 'Ihre Anmeldung hat zu lange gedauert oder ist abgelaufen. Bitte starten Sie sie erneut.',
+  wrongAddressTitle: 'Bitte andere Adresse verwenden',
+  wrongAddress:
+    'Die Anmeldung funktioniert nur, wenn Sie {product} unter {url} öffnen. Bitte verwenden Sie diese Adresse, auch für Lesezeichen.',
+  openAddress: '{url} öffnen',
   tooManyMails: 'Bitte warten Sie eine Minute, bevor Sie eine weitere E-Mail anfordern.',
   mailGreeting: 'Hallo {name},',
   mailVerifySubject: 'Bestätigen Sie Ihre E-Mail-Adresse',
@@ -126,6 +130,10 @@ const en: Messages = {
   errorTitle: 'Something went wrong',
   errorText: 'The sign-in could not be completed.',
   sessionExpired: 'Your sign-in took too long or has expired. Please start again.',
+  wrongAddressTitle: 'Please use another address',
+  wrongAddress:
+    'Signing in only works when you open {product} at {url}. Please use this address, for bookmarks too.',
+  openAddress: 'Open {url}',
   tooManyMails: 'Please wait a minute before requesting another email.',
   mailGreeting: 'Hello {name},',
   mailVerifySubject: 'Verify your email address',
@@ -194,6 +202,10 @@ const fr: Messages = {
   errorTitle: 'Une erreur s’est produite',
   errorText: 'La connexion n’a pas pu être effectuée.',
   sessionExpired: 'Votre connexion a pris trop de temps ou a expiré. Veuillez recommencer.',
+  wrongAddressTitle: 'Veuillez utiliser une autre adresse',
+  wrongAddress:
+    'La connexion ne fonctionne que si vous ouvrez {product} à l’adresse {url}. Veuillez utiliser cette adresse, y compris pour vos favoris.',
+  openAddress: 'Ouvrir {url}',
   tooManyMails: 'Veuillez patienter une minute avant de demander un autre e-mail.',
   mailGreeting: 'Bonjour {name},',
   mailVerifySubject: 'Confirmez votre adresse e-mail',
@@ -261,6 +273,10 @@ const it: Messages = {
   errorTitle: 'Si è verificato un errore',
   errorText: 'Non è stato possibile completare l’accesso.',
   sessionExpired: 'L’accesso ha richiesto troppo tempo o è scaduto. Ricomincia.',
+  wrongAddressTitle: 'Usa un altro indirizzo',
+  wrongAddress:
+    'L’accesso funziona solo se apri {product} all’indirizzo {url}. Usa questo indirizzo, anche per i segnalibri.',
+  openAddress: 'Apri {url}',
   tooManyMails: 'Attendi un minuto prima di richiedere un’altra e-mail.',
   mailGreeting: 'Ciao {name},',
   mailVerifySubject: 'Conferma il tuo indirizzo e-mail',

@@ -104,4 +104,47 @@ idp.describeIdp('login', (ctx) => {
       }
     });
   });
+
+  describe('pages of the sign-in service', () => {
+    it('names and links PUBLIC_URL when the app was opened at another address, in the page language', async () => {
+      const jar = new idp.CookieJar();
+      // The same port, another host name: the app was opened at localhost while PUBLIC_URL says 127.0.0.1.
+      const otherHost = `http://localhost:${ctx.idp.port}/oauthcb`;
+      const url = ctx.idp.base;
+      const signInFrom = (params: Record<string, string>) =>
+        idp.request(
+          idp.authorizeUrl(ctx.idp, {
+            redirect_uri: otherHost,
+            code_challenge: idp.pkce().challenge,
+            code_challenge_method: 'S256',
+            ...params,
+          }),
+          jar,
+        );
+
+      const german = await signInFrom({});
+      expect(german.status).toBe(400);
+      const html = await german.text();
+      expect(html).toContain('<html lang="de">');
+      expect(html).toContain(`Die Anmeldung funktioniert nur, wenn Sie Portal unter ${url} öffnen.`);
+      expect(html).toContain(
+        `<a id="kc-continue" class="kc-button kc-button-link" href="${url}/">${url} öffnen</a>`,
+      );
+      expect(html).not.toContain('invalid_redirect_uri');
+
+      const french = await (await signInFrom({ kc_locale: 'fr' })).text();
+      expect(french).toContain('<html lang="fr">');
+      expect(french).toContain(`La connexion ne fonctionne que si vous ouvrez Portal à l’adresse ${url}.`);
+      expect(french).toContain(`href="${url}/">Ouvrir ${url}</a>`);
+
+      // Signing out from the other address meets the same page.
+      const signOut = await idp.request(
+        `${url}/realms/portal/protocol/openid-connect/logout?client_id=portal&post_logout_redirect_uri=${encodeURIComponent(`http://localhost:${ctx.idp.port}/`)}&ui_locales=it`,
+        jar,
+        { headers: { accept: 'text/html' } },
+      );
+      expect(signOut.status).toBe(400);
+      expect(await signOut.text()).toContain(`L’accesso funziona solo se apri Portal all’indirizzo ${url}.`);
+    });
+  });
 });

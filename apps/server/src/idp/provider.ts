@@ -81,6 +81,17 @@ export async function endSession(db: Db, session: InstanceType<Provider['Session
   await session.destroy();
 }
 
+/**
+ * The app asked to come back to an address the client does not have: sign-in (redirect_uri) or sign-out
+ * (post_logout_redirect_uri) started from another host than PUBLIC_URL.
+ */
+function isWrongAddress(out: { error: string; error_description?: string }): boolean {
+  return (
+    out.error === 'invalid_redirect_uri' ||
+    (out.error === 'invalid_request' && out.error_description === 'post_logout_redirect_uri not registered')
+  );
+}
+
 function localeOf(ctx: KoaContextWithOIDC) {
   let params: Record<string, unknown> | undefined;
   try {
@@ -259,19 +270,31 @@ export function createProvider({ config, db, secrets, log }: ProviderDeps): Prov
     renderError: async (ctx, out, error) => {
       const locale = localeOf(ctx);
       const t = translator(locale);
+      const context = { locale, productName: config.productName };
+      if (isWrongAddress(out)) {
+        // The app was opened at another address than PUBLIC_URL (localhost vs 127.0.0.1): name the right one.
+        const url = config.publicUrl;
+        page(
+          ctx,
+          ctx.status || 400,
+          messagePage(context, {
+            title: t('wrongAddressTitle'),
+            alert: { kind: 'error', text: t('wrongAddress', { product: config.productName, url }) },
+            link: { href: `${url}/`, text: t('openAddress', { url }) },
+          }),
+        );
+        return;
+      }
       const expired = error instanceof errors.SessionNotFound;
       page(
         ctx,
         ctx.status || 400,
-        messagePage(
-          { locale, productName: config.productName },
-          {
-            title: t('errorTitle'),
-            alert: { kind: 'error', text: expired ? t('sessionExpired') : t('errorText') },
-            detail: expired ? undefined : [out.error, out.error_description].filter(Boolean).join(': '),
-            link: homeLink(t, config.publicUrl, config.productName),
-          },
-        ),
+        messagePage(context, {
+          title: t('errorTitle'),
+          alert: { kind: 'error', text: expired ? t('sessionExpired') : t('errorText') },
+          detail: expired ? undefined : [out.error, out.error_description].filter(Boolean).join(': '),
+          link: homeLink(t, config.publicUrl, config.productName),
+        }),
       );
     },
     routes: ROUTES,
