@@ -106,6 +106,16 @@ idp.describeIdp('login', (ctx) => {
   });
 
   describe('pages of the sign-in service', () => {
+    it('link their icon, which answers as an image (no request for /favicon.ico)', async () => {
+      const html = await idp.openLoginPage(ctx.idp, new idp.CookieJar());
+      const href = /<link rel="icon" href="([^"]+)" type="image\/svg\+xml">/.exec(html)?.[1];
+      expect(href).toBe('/realms/portal/resources/favicon.svg');
+      const icon = await fetch(new URL(href!, ctx.idp.base));
+      expect(icon.status).toBe(200);
+      expect(icon.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+      expect(await icon.text()).toMatch(/^<svg /);
+    });
+
     it('names and links PUBLIC_URL when the app was opened at another address, in the page language', async () => {
       const jar = new idp.CookieJar();
       // The same port, another host name: the app was opened at localhost while PUBLIC_URL says 127.0.0.1.

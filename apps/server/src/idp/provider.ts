@@ -12,7 +12,7 @@ import { DbAdapter, extendSession } from './adapter.ts';
 import { pickLocale, translator } from './i18n.ts';
 import { findIdentityById, type Identity } from './identities.ts';
 import type { IdpSecrets } from './keys.ts';
-import { homeLink, messagePage, REALM_PATH } from './views.ts';
+import { homeLink, ICON_LINK, messagePage, REALM_PATH } from './views.ts';
 
 /** Scopes of the portal client; the first-party client is granted all of them without a consent page. */
 export const PORTAL_SCOPES = ['openid', 'profile', 'email', 'portal', 'accounts', 'support'];
@@ -348,6 +348,11 @@ export function createProvider({ config, db, secrets, log }: ProviderDeps): Prov
 
   provider.use(async (ctx, next) => {
     await next();
+    // The provider's own pages (e.g. the auto-submitting form ending a session) link the icon as ours do, so
+    // browsers do not ask for /favicon.ico.
+    if (ctx.response.is('html') && typeof ctx.body === 'string' && !ctx.body.includes('rel="icon"')) {
+      ctx.body = ctx.body.replace('<head>', `<head>\n${ICON_LINK}`);
+    }
     const oidc = (ctx as KoaContextWithOIDC).oidc as KoaContextWithOIDC['oidc'] | undefined;
     if (!oidc) return;
     // end_session without a signed-in session answers with an auto-submitting form: just go back instead.

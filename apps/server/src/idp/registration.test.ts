@@ -153,6 +153,8 @@ idp.describeIdp('registration', (ctx) => {
       const csp = switching.headers.get('content-security-policy') ?? '';
       expect(csp).toMatch(/script-src 'self' 'sha256-[^']+'/);
       const form = await switching.text();
+      // The provider's own page links the icon too.
+      expect(form).toContain('<link rel="icon" href="/realms/portal/resources/favicon.svg"');
       const action = /<form method="post" action="([^"]+)"/.exec(form)![1]!;
       const fields = Object.fromEntries(
         [...form.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]),

@@ -8,9 +8,11 @@ import { findIdentityById, type Identity } from './identities.ts';
 import type { IdpSecrets } from './keys.ts';
 import { toPublicJwk } from './keys.ts';
 import { identityClaims, ROUTES } from './provider.ts';
-import { REALM_PATH, RESOURCES_PATH } from './views.ts';
+import { FAVICON_PATH, REALM_PATH, RESOURCES_PATH } from './views.ts';
 
 const loginCss = fs.readFileSync(new URL('./login.css', import.meta.url), 'utf8');
+// The product's icon is the web app's (apps/web/public): one file, also when the web app is not built.
+const favicon = fs.readFileSync(new URL('../../../web/public/favicon.svg', import.meta.url));
 
 // keycloak-js checks third-party cookies before it starts its login iframe; answering "unsupported" turns that
 // iframe off (this provider has none), instead of a 10 s wait for an answer that never comes.
@@ -138,6 +140,9 @@ export function registerKeycloakRoutes(
       .type('text/javascript; charset=utf-8')
       .header('cache-control', 'public, max-age=3600')
       .send(thirdPartyCookiesJs),
+  );
+  app.get(FAVICON_PATH, async (_request, reply) =>
+    reply.type('image/svg+xml').header('cache-control', 'public, max-age=3600').send(favicon),
   );
   app.get(`${RESOURCES_PATH}/login.css`, async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(loginCss),

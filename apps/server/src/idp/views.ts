@@ -5,6 +5,9 @@ import { languageName, translator, type Translate } from './i18n.ts';
 /** Path of the realm on this server: Keycloak's layout, so keycloak-js works unchanged. */
 export const REALM_PATH = '/realms/portal';
 export const RESOURCES_PATH = `${REALM_PATH}/resources`;
+/** The pages' icon: linked from each page, so browsers do not ask for /favicon.ico. */
+export const FAVICON_PATH = `${RESOURCES_PATH}/favicon.svg`;
+export const ICON_LINK = `<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">`;
 
 const h = escapeHtml;
 
@@ -54,6 +57,7 @@ export function layout(ctx: PageContext, title: string, body: string): string {
 <meta name="robots" content="noindex, nofollow">
 <meta name="color-scheme" content="light dark">
 <title>${h(title)} | ${h(ctx.productName)}</title>
+${ICON_LINK}
 <link rel="stylesheet" href="${RESOURCES_PATH}/login.css">
 </head>
 <body>
