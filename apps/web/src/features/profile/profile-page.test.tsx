@@ -1,0 +1,86 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { QueryClient } from '@tanstack/react-query';
+import { usersRoutes, type User } from '@portal/contract';
+import type * as ClientModule from '@/api/client.ts';
+import { ApiError } from '@/api/errors.ts';
+import { queryKeys } from '@/api/session.ts';
+import { testUser } from '@/testing/fixtures.ts';
+import { renderPage } from '@/testing/render.tsx';
+import { watchToasts } from '@/testing/toasts.ts';
+import { PortalThemeProvider } from '@/ui/theme.tsx';
+import { toast } from '@/ui/toast-store.ts';
+import ProfilePage from './profile-page.tsx';
+
+const apiRequest = vi.fn();
+vi.mock('@/api/client.ts', async (original) => ({
+  ...(await original<typeof ClientModule>()),
+  apiRequest: (...args: unknown[]) => apiRequest(...args),
+}));
+
+beforeEach(() => {
+  apiRequest.mockReset();
+  watchToasts();
+});
+
+/** The profile page with the signed-in user in the cache, as the navigation guard leaves it. */
+async function renderProfile(me: User = testUser()) {
+  const queryClient = new QueryClient({
+    defaultOptions: { queries: { retry: false, staleTime: Infinity }, mutations: { retry: false } },
+  });
+  queryClient.setQueryData(queryKeys.me, me);
+  const rendered = await renderPage(
+    '/settings/users',
+    <PortalThemeProvider language="de" rowsPerPage="">
+      <ProfilePage />
+    </PortalThemeProvider>,
+    { queryClient },
+  );
+  return { ...rendered, queryClient };
+}
+
+const nameField = () => screen.getByRole('textbox', { name: /^Name/ });
+const save = () => screen.getByRole('button', { name: 'Speichern' });
+
+describe('profile page', () => {
+  it('saves the name as the server answers it: field, cached user and a success message', async () => {
+    const user = userEvent.setup();
+    apiRequest.mockResolvedValue({ data: testUser({ name: 'Olivia Neu' }) });
+    const { queryClient } = await renderProfile();
+    expect(save()).toHaveProperty('disabled', true);
+    await user.clear(nameField());
+    await user.type(nameField(), '  Olivia Neu ');
+    await user.click(save());
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Ihr Profil wurde gespeichert.'));
+    expect(apiRequest).toHaveBeenCalledWith(usersRoutes.updateMe, { body: { name: 'Olivia Neu' } });
+    expect(queryClient.getQueryData<User>(queryKeys.me)?.name).toBe('Olivia Neu');
+    expect(nameField()).toHaveProperty('value', 'Olivia Neu');
+    expect(save()).toHaveProperty('disabled', true);
+  });
+
+  it('shows the e-mail address read-only: the sign-in service owns it', async () => {
+    await renderProfile(testUser({ email: 'olivia@example.com' }));
+    const email = screen.getByRole('textbox', { name: 'E-Mail-Adresse' });
+    expect(email).toHaveProperty('value', 'olivia@example.com');
+    expect(email).toHaveProperty('readOnly', true);
+  });
+
+  it('refuses more than 120 characters on the field, and puts a server field error there', async () => {
+    const user = userEvent.setup();
+    await renderProfile();
+    await user.clear(nameField());
+    await user.click(nameField());
+    await user.paste('x'.repeat(121));
+    await user.click(save());
+    expect(await screen.findByText('Sie dürfen maximal 120 Zeichen eingeben')).toBeTruthy();
+    expect(apiRequest).not.toHaveBeenCalled();
+
+    apiRequest.mockRejectedValue(new ApiError(422, 'Invalid', 'VALIDATION_FAILED', { name: 'is required' }));
+    await user.clear(nameField());
+    await user.type(nameField(), 'Olivia');
+    await user.click(save());
+    await waitFor(() => expect(nameField().getAttribute('aria-invalid')).toBe('true'));
+    expect(toast.success).not.toHaveBeenCalled();
+  });
+});
