@@ -159,4 +159,15 @@ export const test = base.extend<object, { server: PortalServer }>({
   baseURL: async ({ server }, use) => use(server.url),
 });
 
+/** For journeys that change demo data: each journey gets a server and database of its own (`own`, the base URL). */
+export const testOnOwnServer = base.extend<{ own: PortalServer }>({
+  // eslint-disable-next-line no-empty-pattern
+  own: async ({}, use) => {
+    const { server, stop } = await startServer();
+    await use(server);
+    await stop();
+  },
+  baseURL: async ({ own }, use) => use(own.url),
+});
+
 export { expect };

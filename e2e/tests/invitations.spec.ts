@@ -1,25 +1,9 @@
 import type { Page } from '@playwright/test';
-import {
-  DEMO,
-  DEMO_ACCOUNTS,
-  expect,
-  signIn,
-  startServer,
-  test as base,
-  type PortalServer,
-} from '../fixtures.ts';
+import { DEMO, DEMO_ACCOUNTS, expect, signIn, testOnOwnServer } from '../fixtures.ts';
 
 // Answering an invitation, on the invitations page and in the shell's bar: the same hooks and texts. Each journey
 // answers employee@'s one pending invitation (Beispiel GmbH), so each gets a server and database of its own.
-const test = base.extend<{ own: PortalServer }>({
-  // eslint-disable-next-line no-empty-pattern
-  own: async ({}, use) => {
-    const { server, stop } = await startServer();
-    await use(server);
-    await stop();
-  },
-  baseURL: async ({ own }, use) => use(own.url),
-});
+const test = testOnOwnServer;
 test.setTimeout(90_000);
 
 const h1 = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });

@@ -1,26 +1,9 @@
 import type { Page } from '@playwright/test';
-import {
-  DEMO,
-  expect,
-  expectLoginPage,
-  fillLogin,
-  signIn,
-  startServer,
-  test as base,
-  type PortalServer,
-} from '../fixtures.ts';
+import { DEMO, expect, expectLoginPage, fillLogin, signIn, testOnOwnServer } from '../fixtures.ts';
 
 // The user's own name and the sign-in service. The rename journey changes admin@'s name, so it gets a server and
 // database of its own.
-const test = base.extend<{ own: PortalServer }>({
-  // eslint-disable-next-line no-empty-pattern
-  own: async ({}, use) => {
-    const { server, stop } = await startServer();
-    await use(server);
-    await stop();
-  },
-  baseURL: async ({ own }, use) => use(own.url),
-});
+const test = testOnOwnServer;
 test.setTimeout(90_000);
 
 const nameField = (page: Page) => page.getByRole('textbox', { name: 'Name', exact: true });

@@ -5,6 +5,22 @@ import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
 import * as idp from './test-support.ts';
 
 idp.describeIdp('registration', (ctx) => {
+  /** Opens the registration page (prompt=create) of a PKCE authorization: the URL its form posts to. */
+  async function openRegistration(
+    jar: idp.CookieJar,
+    challenge: string,
+    params: Record<string, string> = {},
+  ) {
+    const url = idp.authorizeUrl(ctx.idp, {
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      prompt: 'create',
+      ...params,
+    });
+    const page = await idp.follow(ctx.idp, await idp.request(url, jar), jar);
+    return new URL(idp.formAction(await page.text(), 'kc-register-form'), ctx.idp.base).href;
+  }
+
   describe('registration', () => {
     it('creates an unverified identity via the registrations endpoint and continues the flow', async () => {
       const jar = new idp.CookieJar();
@@ -61,22 +77,6 @@ idp.describeIdp('registration', (ctx) => {
     it('refuses first and last names above the user name limit with a field error, never cutting them', async () => {
       const jar = new idp.CookieJar();
       const { verifier, challenge } = idp.pkce();
-      const open = async (locale: string) => {
-        const page = await idp.follow(
-          ctx.idp,
-          await idp.request(
-            idp.authorizeUrl(ctx.idp, {
-              code_challenge: challenge,
-              code_challenge_method: 'S256',
-              prompt: 'create',
-              kc_locale: locale,
-            }),
-            jar,
-          ),
-          jar,
-        );
-        return new URL(idp.formAction(await page.text(), 'kc-register-form'), ctx.idp.base).href;
-      };
       const form = (firstName: string, lastName: string, locale: string) => ({
         firstName,
         lastName,
@@ -85,7 +85,7 @@ idp.describeIdp('registration', (ctx) => {
         'password-confirm': 'a-long-password',
         kc_locale: locale,
       });
-      const action = await open('de');
+      const action = await openRegistration(jar, challenge, { kc_locale: 'de' });
 
       const long = 'Ä'.repeat(USER_NAME_MAX + 1);
       const tooLong = await idp.request(action, jar, { form: form(long, 'Lang', 'de') });
@@ -121,32 +121,15 @@ idp.describeIdp('registration', (ctx) => {
       const jar = new idp.CookieJar();
       await idp.signIn(ctx.idp, jar, DEMO_USERS.admin.email, DEMO_PASSWORD);
       const { verifier, challenge } = idp.pkce();
-      const page = await idp.follow(
-        ctx.idp,
-        await idp.request(
-          idp.authorizeUrl(ctx.idp, {
-            code_challenge: challenge,
-            code_challenge_method: 'S256',
-            prompt: 'create',
-          }),
-          jar,
-        ),
-        jar,
-      );
-      const html = await page.text();
-      const created = await idp.request(
-        new URL(idp.formAction(html, 'kc-register-form'), ctx.idp.base).href,
-        jar,
-        {
-          form: {
-            firstName: 'Sam',
-            lastName: 'Switch',
-            email: 'sam@example.com',
-            password: 'a-long-password',
-            'password-confirm': 'a-long-password',
-          },
+      const created = await idp.request(await openRegistration(jar, challenge), jar, {
+        form: {
+          firstName: 'Sam',
+          lastName: 'Switch',
+          email: 'sam@example.com',
+          password: 'a-long-password',
+          'password-confirm': 'a-long-password',
         },
-      );
+      });
       // oidc-provider ends the old session with an auto-submitting form; its inline script is allowed by hash.
       const switching = await idp.follow(ctx.idp, created, jar);
       expect(switching.status).toBe(200);
