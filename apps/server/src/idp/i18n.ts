@@ -55,6 +55,8 @@ const de = {
   errorTitle: 'Es ist ein Fehler aufgetreten',
   errorText: 'Die Anmeldung konnte nicht abgeschlossen werden.',
   sessionExpired: 'Ihre Anmeldung hat zu lange gedauert oder ist abgelaufen. Bitte starten Sie sie erneut.',
+  invalidCharacters:
+    'Das Formular enthält Zeichen, die nicht erlaubt sind (Steuerzeichen). Bitte gehen Sie zurück und korrigieren Sie Ihre Eingabe.',
   tooManyMails: 'Bitte warten Sie eine Minute, bevor Sie eine weitere E-Mail anfordern.',
   mailGreeting: 'Hallo {name},',
   mailVerifySubject: 'Bestätigen Sie Ihre E-Mail-Adresse',
@@ -122,6 +124,8 @@ const en: Messages = {
   errorTitle: 'Something went wrong',
   errorText: 'The sign-in could not be completed.',
   sessionExpired: 'Your sign-in took too long or has expired. Please start again.',
+  invalidCharacters:
+    'The form contains characters that are not allowed (control characters). Please go back and correct your entry.',
   tooManyMails: 'Please wait a minute before requesting another email.',
   mailGreeting: 'Hello {name},',
   mailVerifySubject: 'Verify your email address',
@@ -188,6 +192,8 @@ const fr: Messages = {
   errorTitle: 'Une erreur s’est produite',
   errorText: 'La connexion n’a pas pu être effectuée.',
   sessionExpired: 'Votre connexion a pris trop de temps ou a expiré. Veuillez recommencer.',
+  invalidCharacters:
+    'Le formulaire contient des caractères non autorisés (caractères de contrôle). Veuillez revenir en arrière et corriger votre saisie.',
   tooManyMails: 'Veuillez patienter une minute avant de demander un autre e-mail.',
   mailGreeting: 'Bonjour {name},',
   mailVerifySubject: 'Confirmez votre adresse e-mail',
@@ -253,6 +259,8 @@ const it: Messages = {
   errorTitle: 'Si è verificato un errore',
   errorText: 'Non è stato possibile completare l’accesso.',
   sessionExpired: 'L’accesso ha richiesto troppo tempo o è scaduto. Ricomincia.',
+  invalidCharacters:
+    'Il modulo contiene caratteri non ammessi (caratteri di controllo). Torna indietro e correggi i dati inseriti.',
   tooManyMails: 'Attendi un minuto prima di richiedere un’altra e-mail.',
   mailGreeting: 'Ciao {name},',
   mailVerifySubject: 'Conferma il tuo indirizzo e-mail',
