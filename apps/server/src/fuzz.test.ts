@@ -72,7 +72,7 @@ describeApi('hostile text at every API field', (api) => {
     const body = def.body as SchemaNode | undefined;
     const required = body?.required ?? [];
     const base = Object.fromEntries(required.map((field) => [field, sample(body!.properties![field]!)]));
-    for (const [field, node] of Object.entries(body?.properties ?? {}).filter(([, node]) => isText(node))) {
+    for (const [field] of Object.entries(body?.properties ?? {}).filter(([, node]) => isText(node))) {
       it(`${name}: body field ${field}`, { timeout: TIMEOUT }, async () => {
         await fc.assert(
           fc.asyncProperty(hostileText, async (text) => {

@@ -20,7 +20,7 @@ describeApi('the OpenAPI document', (api) => {
     const patchMe = await operation('/api/users/v1/me', 'patch');
     expect(Object.keys(patchMe.responses)).toEqual(['200', '400', '401', '403', '404', '413', '415', '422']);
     const getMe = await operation('/api/users/v1/me', 'get');
-    expect(Object.keys(getMe.responses)).toEqual(['200', '400', '401']);
+    expect(Object.keys(getMe.responses)).toEqual(['200', '400', '401', '422']);
     const create = await operation('/api/accounts/v1/accounts', 'post');
     expect(Object.keys(create.responses)).toEqual([
       '201',
@@ -34,7 +34,7 @@ describeApi('the OpenAPI document', (api) => {
       '422',
     ]);
     const config = await operation('/api/config', 'get');
-    expect(Object.keys(config.responses)).toEqual(['200', '400']);
+    expect(Object.keys(config.responses)).toEqual(['200', '400', '422']);
   });
 
   it('names the X-XSRF-TOKEN header on unsafe methods and Idempotency-Key where it is honoured', async () => {

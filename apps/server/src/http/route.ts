@@ -79,15 +79,15 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
  * The error statuses the edge can answer on a route, whatever its handler does: 400 for a malformed request (URL,
  * path parameter, JSON), 401 without a valid token, 403 for a missing XSRF header on unsafe methods, 413 and 415
- * for a body too large or not JSON, 422 for refused input, 409 and 422 for Idempotency-Key conflicts. The
+ * for a body too large or not JSON, 422 for refused input, 409 (and 422) for Idempotency-Key conflicts. The
  * contract's own entries (404, 409…) are added to these; OpenAPI lists them all.
  */
 export function edgeErrorStatuses(def: RouteDef, idempotent = false): number[] {
-  const statuses = [400];
+  // 422 on every route: the text rule refuses a query string's text wherever it is sent.
+  const statuses = [400, 422];
   if (def.auth !== false) statuses.push(401);
   if (UNSAFE_METHODS.has(def.method)) statuses.push(403, 413, 415);
-  if (def.body || def.querystring || UNSAFE_METHODS.has(def.method)) statuses.push(422);
-  if (idempotent) statuses.push(409, 422);
+  if (idempotent) statuses.push(409);
   return [...new Set(statuses)].sort((a, b) => a - b);
 }
 
