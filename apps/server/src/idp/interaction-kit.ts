@@ -156,7 +156,6 @@ export function createInteractionKit(app: FastifyInstance, deps: InteractionDeps
         url: url(page),
         handler: async (request, reply) => {
           const call = pageCall(request, reply);
-          if (hasRefusedText(request.body, request.query)) return kit.refusedText(call);
           const interaction = await kit.pendingInteraction(call);
           if (
             !interaction ||
@@ -165,7 +164,9 @@ export function createInteractionKit(app: FastifyInstance, deps: InteractionDeps
           ) {
             return kit.expired(call);
           }
-          return handle({ ...pageCall(request, reply, interaction), interaction });
+          const interactionCall = { ...pageCall(request, reply, interaction), interaction };
+          if (hasRefusedText(request.body, request.query)) return kit.refusedText(interactionCall);
+          return handle(interactionCall);
         },
       });
     },
