@@ -1,5 +1,5 @@
-// Hostile text at every text field the server accepts: the body, path and query fields of every contract route and
-// the fields of every sign-in form. Whatever arrives, the answer is never a 5xx. `npm test` runs a few cases per
+// Hostile text at every text field the server accepts: the body, path and query fields of every contract route, the
+// fields of every sign-in form and those a client sends the provider's endpoints. Whatever arrives, the answer is never a 5xx. `npm test` runs a few cases per
 // field; FUZZ_RUNS raises the count (`npm run fuzz`).
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
@@ -153,7 +153,49 @@ const FORMS: { page: string; fields: Record<string, string> }[] = [
   },
 ];
 
+/** The provider's endpoints and the fields a client sends them (query for GET, form body for POST). */
+const ENDPOINTS: { method: 'GET' | 'POST'; path: string; fields: string[] }[] = [
+  {
+    method: 'GET',
+    path: '/protocol/openid-connect/auth',
+    fields: ['state', 'nonce', 'login_hint', 'ui_locales', 'kc_locale', 'scope', 'client_id', 'prompt'],
+  },
+  { method: 'POST', path: '/protocol/openid-connect/token', fields: ['refresh_token', 'code', 'client_id'] },
+  { method: 'POST', path: '/protocol/openid-connect/logout', fields: ['refresh_token', 'client_id'] },
+];
+
 idp.describeIdp('hostile text at every sign-in form', (ctx) => {
+  for (const endpoint of ENDPOINTS) {
+    it(`${endpoint.method} ${endpoint.path}: every field`, { timeout: TIMEOUT }, async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...endpoint.fields), hostileEncoded, async (name, encoded) => {
+          const grant = endpoint.path.endsWith('/token') ? '&grant_type=refresh_token' : '';
+          const base = `client_id=portal${grant}`;
+          const params = `${base.replace(new RegExp(`${name}=[^&]*`), '')}&${name}=${encoded}`;
+          const url =
+            endpoint.method === 'GET'
+              ? `${idp.authorizeUrl(ctx.idp, { [name]: undefined })}&${name}=${encoded}`
+              : `${ctx.idp.base}/realms/portal${endpoint.path}`;
+          // A GET is followed through the provider's redirects (its interaction pages store what it was sent).
+          const jar = new idp.CookieJar();
+          const answer =
+            endpoint.method === 'GET'
+              ? await idp.follow(ctx.idp, await idp.request(url, jar), jar)
+              : await fetch(url, {
+                  method: 'POST',
+                  headers: { 'content-type': 'application/x-www-form-urlencoded', connection: 'close' },
+                  body: params,
+                });
+          const text = await answer.text();
+          expect(answer.status, `${endpoint.path} ${name}=${encoded}: ${text.slice(0, 300)}`).toBeLessThan(
+            500,
+          );
+        }),
+        { numRuns: RUNS },
+      );
+    });
+  }
+
   let run = 0;
   for (const form of FORMS) {
     it(`${form.page}: every field`, { timeout: TIMEOUT }, async () => {

@@ -25,6 +25,18 @@ export function acceptText(text: string): string | undefined {
   return hasForbiddenCharacters(text) ? undefined : text.normalize('NFC');
 }
 
+/** Whether any string or object key in `value` (a parsed form, query string or JSON body) breaks the rule. */
+export function containsForbiddenText(value: unknown): boolean {
+  if (typeof value === 'string') return hasForbiddenCharacters(value);
+  if (Array.isArray(value)) return value.some(containsForbiddenText);
+  if (value && typeof value === 'object') {
+    return Object.entries(value).some(
+      ([key, child]) => hasForbiddenCharacters(key) || containsForbiddenText(child),
+    );
+  }
+  return false;
+}
+
 const pathOf = (base: string, key: string) => (base ? `${base}.${key}` : key);
 
 /**

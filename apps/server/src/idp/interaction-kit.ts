@@ -4,7 +4,7 @@ import type Provider from 'oidc-provider';
 import type { InteractionResults } from 'oidc-provider';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { acceptText, hasForbiddenCharacters } from '../http/text.ts';
+import { acceptText, containsForbiddenText } from '../http/text.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { BruteForceGuard } from './brute-force.ts';
 import { pickLocale, translator, type Messages, type Translate } from './i18n.ts';
@@ -100,14 +100,6 @@ const withLocale = (path: string, locale: Language) => `${path}?kc_locale=${loca
  */
 export const field = (form: Form | undefined, name: string) => acceptText(String(form?.[name] ?? '')) ?? '';
 
-/** Whether any value of a form or query string breaks the text rule (control characters, unpaired surrogates). */
-const hasRefusedText = (...forms: (Form | undefined)[]) =>
-  forms.some((form) =>
-    Object.entries(form ?? {}).some(([key, value]) =>
-      [key, ...[value ?? ''].flat()].some((text) => hasForbiddenCharacters(text)),
-    ),
-  );
-
 /** Too short or too long: the error to show at the password field, if any. */
 export function passwordError(t: Translate, password: string): string | undefined {
   if (password.length < PASSWORD_MIN_LENGTH) return t('passwordTooShort', { min: PASSWORD_MIN_LENGTH });
@@ -165,7 +157,7 @@ export function createInteractionKit(app: FastifyInstance, deps: InteractionDeps
             return kit.expired(call);
           }
           const interactionCall = { ...pageCall(request, reply, interaction), interaction };
-          if (hasRefusedText(request.body, request.query)) return kit.refusedText(interactionCall);
+          if (containsForbiddenText([request.body, request.query])) return kit.refusedText(interactionCall);
           return handle(interactionCall);
         },
       });
@@ -177,7 +169,7 @@ export function createInteractionKit(app: FastifyInstance, deps: InteractionDeps
         url: url(page),
         handler: async (request, reply) => {
           const call = pageCall(request, reply);
-          if (hasRefusedText(request.body, request.query)) return kit.refusedText(call);
+          if (containsForbiddenText([request.body, request.query])) return kit.refusedText(call);
           if (method === 'POST' && foreignOrigin(request)) return kit.expired(call);
           return handle(call);
         },
