@@ -8,7 +8,7 @@ import { DEMO_ACCOUNTS } from './db/demo-users.ts';
 import * as idp from './idp/test-support.ts';
 import { describeApi } from './test/api.ts';
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
 const TIMEOUT = 30_000 + RUNS * 500;
 
 /** Text as people and attackers type it: any code point or code unit, NUL and lone surrogates most of all. */
