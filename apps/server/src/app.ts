@@ -8,6 +8,8 @@ import type { Config } from './config.ts';
 import { openDb, type Db } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { seedDemoData } from './db/seed.ts';
+import { registerJsonBody, schemaController } from './http/input.ts';
+import { API_DESCRIPTION, copyXsrfCookie, documentedSchema } from './http/openapi.ts';
 import { parseQuery } from './http/querystring.ts';
 import { createRouter, type AreaModule } from './http/route.ts';
 import './http/types.ts';
@@ -19,7 +21,7 @@ import { publicConfig, registerSystemRoutes } from './modules/system/system.rout
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
 import { createAccountScope } from './plugins/account-scope.ts';
 import { createAuthenticate, refreshingLocalJwks, remoteJwks } from './plugins/authenticate.ts';
-import { registerErrorHandler } from './plugins/error-handler.ts';
+import { handleError, registerErrorHandler } from './plugins/error-handler.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
@@ -71,12 +73,18 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     },
     // Unknown fields are refused (422), not silently dropped; every field error is reported at once.
     ajv: { customOptions: { removeAdditional: false, allErrors: true } },
-    routerOptions: { querystringParser: parseQuery },
+    // Bodies are validated without type coercion, query strings and path parameters with it.
+    schemaController,
+    // A path parameter of any length reaches its route (and its schema's answer); the URL's length is bounded by
+    // the HTTP parser's header limit, and no route matches parameters by regular expression.
+    routerOptions: { querystringParser: parseQuery, maxParamLength: 16 * 1024 },
     // A hop count becomes a function: Fastify's types take booleans, address lists and functions.
     trustProxy:
       typeof config.trustProxy === 'number'
         ? (_address: string, hop: number) => hop < (config.trustProxy as number)
         : config.trustProxy,
+    // The router's own refusals (a URL it cannot decode) get the one error shape too.
+    frameworkErrors: handleError,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -113,6 +121,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorateRequest('account', null);
 
   registerErrorHandler(app);
+  registerJsonBody(app);
   registerSecurityHeaders(app, config);
   await app.register(cookie);
   registerXsrf(app, config);
@@ -121,16 +130,24 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: `${config.productName} API`, version: config.version },
+      info: {
+        title: `${config.productName} API`,
+        version: config.version,
+        description: API_DESCRIPTION,
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
     // Only the API is documented; the SPA, probes and identity provider are not part of it.
-    transform: ({ schema, url }) => ({
-      schema: url.startsWith('/api/') ? schema : { ...schema, hide: true },
+    transform: ({ schema, url, route }) => ({
+      schema: url.startsWith('/api/') ? documentedSchema(schema, route)! : { ...schema, hide: true },
       url,
     }),
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { validatorUrl: null } });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    // "Try it out" sends the XSRF header the unsafe methods need (the function goes into a script file).
+    uiConfig: { validatorUrl: null, requestInterceptor: copyXsrfCookie } as never,
+  });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const getKey =

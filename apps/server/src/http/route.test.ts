@@ -70,7 +70,7 @@ describeApi(
   (api) => {
     const path = (account: string) => `/api/accounts/${account}/notes/v1/notes`;
 
-    it('admit accepted members only, with their role; everyone else gets the same 404', async () => {
+    it('admit accepted members only, with their role; everyone else gets the same 404 (a malformed id 400)', async () => {
       const member = await api.request('GET', path(DEMO_ACCOUNTS.muster), { as: 'employee' });
       expect(member.statusCode).toBe(200);
       expect(member.json().data).toEqual({ accountUuid: DEMO_ACCOUNTS.muster, role: 'EMPLOYEE' });
@@ -78,7 +78,7 @@ describeApi(
       expect((await api.request('GET', path(DEMO_ACCOUNTS.beispiel), { as: 'employee' })).statusCode).toBe(
         404,
       );
-      expect((await api.request('GET', path('x'), { as: 'employee' })).statusCode).toBe(404);
+      expect((await api.request('GET', path('x'), { as: 'employee' })).statusCode).toBe(400);
       expect((await api.request('GET', path(DEMO_ACCOUNTS.muster))).statusCode).toBe(401);
     });
 

@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import {
+  ErrorBody,
   Uuid,
   accountParamOf,
   fullPath,
@@ -12,6 +13,7 @@ import {
   type RouteQuery,
 } from '@portal/contract';
 import type { Db } from '../db/client.ts';
+import { checkRequestText } from './text.ts';
 import type { AccountAccess, PortalUser } from './types.ts';
 
 type IsAccountRoute<R extends RouteDef> = R extends { accountScoped: true } | { accountParam: string }
@@ -72,10 +74,28 @@ function accountRuleOf(def: RouteDef): { param: string; rule: AccountRoleRule } 
   return { param, rule: def.accountRole };
 }
 
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The error statuses the edge can answer on a route, whatever its handler does: 400 for a malformed request (URL,
+ * path parameter, JSON), 401 without a valid token, 403 for a missing XSRF header on unsafe methods, 413 and 415
+ * for a body too large or not JSON, 422 for refused input, 409 (and 422) for Idempotency-Key conflicts. The
+ * contract's own entries (404, 409…) are added to these; OpenAPI lists them all.
+ */
+export function edgeErrorStatuses(def: RouteDef, idempotent = false): number[] {
+  // 422 on every route: the text rule refuses a query string's text wherever it is sent.
+  const statuses = [400, 422];
+  if (def.auth !== false) statuses.push(401);
+  if (UNSAFE_METHODS.has(def.method)) statuses.push(403, 413, 415);
+  if (idempotent) statuses.push(409);
+  return [...new Set(statuses)].sort((a, b) => a - b);
+}
+
 /**
  * Registers a contract route: URL `/api` + path (account-scoped ones under /accounts/{accountUuid}), the
- * contract's schemas for validation, serialisation and OpenAPI, authentication unless `auth: false`, and on
- * account routes the account-scope hook with the route's role rule.
+ * contract's schemas for validation, serialisation and OpenAPI (with the edge's error statuses), the text rule
+ * before validation, authentication unless `auth: false`, and on account routes the account-scope hook with the
+ * route's role rule.
  */
 export function createRouter(app: FastifyInstance, hooks: RouteHooks) {
   return function route<R extends RouteDef>(def: R, options: RouteOptions<R>): void {
@@ -85,10 +105,12 @@ export function createRouter(app: FastifyInstance, hooks: RouteHooks) {
       const own = (def.params as Type.TObject | undefined)?.properties ?? {};
       params = Type.Object({ accountUuid: Uuid, ...own });
     }
+    const idempotent = options.idempotent ?? false;
+    const edgeErrors = Object.fromEntries(edgeErrorStatuses(def, idempotent).map((s) => [s, ErrorBody]));
     const schema: FastifySchema & Record<string, unknown> = {
       summary: def.summary,
       tags: def.tags,
-      response: def.response,
+      response: { ...edgeErrors, ...def.response },
       ...(params ? { params } : {}),
       ...(def.querystring ? { querystring: def.querystring } : {}),
       ...(def.body ? { body: def.body } : {}),
@@ -98,8 +120,10 @@ export function createRouter(app: FastifyInstance, hooks: RouteHooks) {
       method: def.method,
       url: routeUrl(def),
       schema,
-      config: { idempotent: options.idempotent ?? false },
+      config: { idempotent },
       onRequest: def.auth === false ? [] : [hooks.authenticate],
+      // Every text of the request passes the one text rule before the schema sees it.
+      preValidation: async (request) => checkRequestText(request),
       preHandler: account ? [hooks.accountScope(account.param, account.rule)] : [],
       handler: options.handler as unknown as (
         request: FastifyRequest,

@@ -1,7 +1,9 @@
 import type { IncomingMessage } from 'node:http';
+import querystring from 'node:querystring';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import { containsForbiddenText } from '../http/text.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { purgeExpired } from './adapter.ts';
 import { BruteForceGuard } from './brute-force.ts';
@@ -22,6 +24,31 @@ export interface IdentityProviderOptions {
 }
 
 const PURGE_INTERVAL_MS = 15 * 60 * 1000;
+
+/** Whether a request to the provider's endpoints carries text the server's text rule refuses (query or body). */
+function refusesText(request: FastifyRequest): boolean {
+  const body = request.body;
+  let parsed: unknown = body;
+  if (typeof body === 'string') {
+    const isJson = request.headers['content-type']?.includes('json') ?? false;
+    try {
+      parsed = isJson ? JSON.parse(body) : querystring.parse(body);
+    } catch {
+      parsed = undefined; // not JSON: the provider refuses it itself
+    }
+  }
+  // The query as the provider decodes it (node:querystring, lenient with malformed escapes), not as Fastify did.
+  const at = request.url.indexOf('?');
+  const rawQuery = at < 0 ? '' : request.url.slice(at + 1);
+  return containsForbiddenText([querystring.parse(rawQuery), parsed]);
+}
+
+/** The protocol endpoints' answer (OAuth's error shape) to text the rule refuses. */
+const refuseText = (reply: FastifyReply) =>
+  reply.code(400).header('cache-control', 'no-store').send({
+    error: 'invalid_request',
+    error_description: 'The request contains characters that are not allowed (control characters)',
+  });
 
 /**
  * Mounts the embedded OpenID Connect provider at /realms/portal with Keycloak's route names (issuer
@@ -68,6 +95,7 @@ export async function registerIdentityProvider(
     const logoutPath = `${REALM_PATH}${ROUTES.end_session}`;
     const clientOrigins = new Set([new URL(config.publicUrl).origin]);
     scope.post(logoutPath, async (request, reply) => {
+      if (refusesText(request)) return refuseText(reply);
       const form = request.body;
       const isForm = request.headers['content-type']?.startsWith('application/x-www-form-urlencoded');
       if (isForm && typeof form === 'object' && form !== null && 'refresh_token' in form) {
@@ -78,12 +106,19 @@ export async function registerIdentityProvider(
     scope.options(logoutPath, async (request, reply) => logoutPreflight(clientOrigins, request, reply));
   });
 
-  // Everything else under the realm goes to oidc-provider, untouched: it reads the raw body itself.
+  // Everything else under the realm goes to oidc-provider. Form and JSON bodies are read here as text, so that the
+  // server's text rule sees them; the provider parses that same text itself. Other bodies it reads raw.
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(
+      ['application/x-www-form-urlencoded', 'application/json'],
+      { parseAs: 'string' },
+      (_request, body, done) => done(null, body),
+    );
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
     scope.all(`${REALM_PATH}/*`, (request, reply) => {
-      toProvider(request, reply);
+      if (refusesText(request)) return refuseText(reply);
+      toProvider(request, reply, request.body ?? undefined);
     });
   });
 

@@ -4,6 +4,7 @@ import type Provider from 'oidc-provider';
 import type { InteractionResults } from 'oidc-provider';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import { acceptText, containsForbiddenText } from '../http/text.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { BruteForceGuard } from './brute-force.ts';
 import { pickLocale, translator, type Messages, type Translate } from './i18n.ts';
@@ -82,6 +83,8 @@ export interface InteractionKit {
   ): FastifyReply;
   /** The page of a flow that is gone: start again. */
   expired(call: PageCall): FastifyReply;
+  /** The page for a form with characters the text rule refuses (control characters, unpaired surrogates). */
+  refusedText(call: PageCall): FastifyReply;
   /** The identity signed in on this interaction (after login, before the flow is finished). */
   sessionIdentity(interaction: Interaction): Promise<Identity | undefined>;
 }
@@ -91,8 +94,11 @@ export const interactionPath = (uid: string) => `${REALM_PATH}/login-actions/${e
 /** `path` in language `locale` (the pages' links keep the language). */
 const withLocale = (path: string, locale: Language) => `${path}?kc_locale=${locale}`;
 
-/** A form field as a string ('' when missing). */
-export const field = (form: Form | undefined, name: string) => String(form?.[name] ?? '');
+/**
+ * A form field as the server's text rule accepts it (`http/text.ts`): NFC, and '' when missing or when it holds
+ * characters the rule refuses (the page routes refuse such forms before their handler runs).
+ */
+export const field = (form: Form | undefined, name: string) => acceptText(String(form?.[name] ?? '')) ?? '';
 
 /** Too short or too long: the error to show at the password field, if any. */
 export function passwordError(t: Translate, password: string): string | undefined {
@@ -150,7 +156,9 @@ export function createInteractionKit(app: FastifyInstance, deps: InteractionDeps
           ) {
             return kit.expired(call);
           }
-          return handle({ ...pageCall(request, reply, interaction), interaction });
+          const interactionCall = { ...pageCall(request, reply, interaction), interaction };
+          if (containsForbiddenText([request.body, request.query])) return kit.refusedText(interactionCall);
+          return handle(interactionCall);
         },
       });
     },
@@ -161,6 +169,7 @@ export function createInteractionKit(app: FastifyInstance, deps: InteractionDeps
         url: url(page),
         handler: async (request, reply) => {
           const call = pageCall(request, reply);
+          if (containsForbiddenText([request.body, request.query])) return kit.refusedText(call);
           if (method === 'POST' && foreignOrigin(request)) return kit.expired(call);
           return handle(call);
         },
@@ -208,6 +217,9 @@ export function createInteractionKit(app: FastifyInstance, deps: InteractionDeps
 
     expired: (call) =>
       kit.notice(call, { title: 'errorTitle', kind: 'error', text: 'sessionExpired', status: 400 }),
+
+    refusedText: (call) =>
+      kit.notice(call, { title: 'errorTitle', kind: 'error', text: 'invalidCharacters', status: 400 }),
 
     async sessionIdentity(interaction) {
       const accountId = interaction.session?.accountId;

@@ -119,15 +119,16 @@ describeApi('accounts API', (api) => {
     });
   });
 
-  it('answers 404 to non-members, pending invitees and unknown ids alike', async () => {
+  it('answers 404 to non-members, pending invitees and unknown ids alike, 400 to malformed ids', async () => {
     const outsider = await api.request('GET', url(DEMO_ACCOUNTS.neu), { as: 'owner' });
     expect(outsider.statusCode).toBe(404);
     const pending = await api.request('GET', url(DEMO_ACCOUNTS.beispiel), { as: 'employee' });
     expect(pending.statusCode).toBe(404);
     const unknown = await api.request('GET', url('6f1c2b1e-0002-4000-8000-0000000000ff'), { as: 'owner' });
     expect(unknown.statusCode).toBe(404);
+    // An id that cannot be one is a malformed request, not an unknown account.
     const invalid = await api.request('GET', url('not-a-uuid'), { as: 'owner' });
-    expect(invalid.statusCode).toBe(404);
+    expect(invalid.statusCode).toBe(400);
     expect(outsider.json()).toEqual(unknown.json());
     const patch = await api.request('PATCH', url(DEMO_ACCOUNTS.neu), { as: 'owner', body: { name: 'Mine' } });
     expect(patch.statusCode).toBe(404);
