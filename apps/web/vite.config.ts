@@ -1,8 +1,9 @@
 /// <reference types="vitest/config" />
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -72,6 +73,62 @@ function signInBudget(budgetKb: number): Plugin {
   };
 }
 
+/** Text files of the build worth compressing; source maps are left to the server (only developer tools load them). */
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|xml|webmanifest)$/;
+
+/**
+ * Writes a brotli (`.br`, best quality) and a gzip (`.gz`, level 9) copy beside every compressible file of the build,
+ * which the server sends as they are, chosen by the browser's Accept-Encoding. A copy that is not smaller is not
+ * written. index.html is left out: the server fills in the configuration at start and compresses that result itself.
+ */
+function precompress(): Plugin {
+  const brotli = promisify(brotliCompress);
+  const gz = promisify(gzip);
+  let outDir = '';
+  return {
+    name: 'portal-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      const files = readdirSync(outDir, { recursive: true, encoding: 'utf8' }).filter(
+        (file) =>
+          COMPRESSIBLE.test(file) && file !== 'index.html' && statSync(path.join(outDir, file)).isFile(),
+      );
+      const totals = { plain: 0, br: 0, gzip: 0 };
+      await Promise.all(
+        files.map(async (file) => {
+          const plain = readFileSync(path.join(outDir, file));
+          const [br, gzipped] = await Promise.all([
+            brotli(plain, {
+              params: {
+                [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY,
+                [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+                [zlibConstants.BROTLI_PARAM_SIZE_HINT]: plain.length,
+              },
+            }),
+            gz(plain, { level: zlibConstants.Z_BEST_COMPRESSION }),
+          ]);
+          totals.plain += plain.length;
+          for (const [suffix, copy] of [
+            ['br', br],
+            ['gz', gzipped],
+          ] as const) {
+            if (copy.length < plain.length) writeFileSync(path.join(outDir, `${file}.${suffix}`), copy);
+          }
+          totals.br += Math.min(br.length, plain.length);
+          totals.gzip += Math.min(gzipped.length, plain.length);
+        }),
+      );
+      const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+      this.info(
+        `precompressed ${files.length} files: ${kb(totals.plain)} → ${kb(totals.br)} brotli, ${kb(totals.gzip)} gzip`,
+      );
+    },
+  };
+}
+
 /**
  * Inside packages/contract, `typebox` resolves to a light JSON Schema builder: the SPA uses the contract's route
  * definitions and types, not its validators (see src/api/typebox-lite.ts). Web code importing typebox itself (the
@@ -92,7 +149,7 @@ function contractWithoutValidators(): Plugin {
 
 export default defineConfig({
   root,
-  plugins: [contractWithoutValidators(), react(), devConfig(), signInBudget(150)],
+  plugins: [contractWithoutValidators(), react(), devConfig(), signInBudget(150), precompress()],
   resolve: { alias: { '@': path.join(root, 'src') } },
   define: { __APP_VERSION__: JSON.stringify(appVersion) },
   server: {

@@ -21,6 +21,7 @@ import { publicConfig, registerSystemRoutes } from './modules/system/system.rout
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
 import { createAccountScope } from './plugins/account-scope.ts';
 import { createAuthenticate, refreshingLocalJwks, remoteJwks } from './plugins/authenticate.ts';
+import { registerCompression } from './plugins/compression.ts';
 import { handleError, registerErrorHandler } from './plugins/error-handler.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerMetrics } from './plugins/metrics.ts';
@@ -123,6 +124,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   registerErrorHandler(app);
   registerJsonBody(app);
   registerSecurityHeaders(app, config);
+  await registerCompression(app);
   await app.register(cookie);
   registerXsrf(app, config);
   registerMetrics(app);

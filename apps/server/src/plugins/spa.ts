@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { Negotiator } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
 import type { PublicConfig } from '@portal/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -21,6 +23,22 @@ const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><t
 <body><h1>The web app is not built yet</h1><p>Run <code>npm run build</code> (or <code>npm start</code>, which builds
 first), then restart the server.</p></body></html>`;
 
+/**
+ * index.html in every encoding the server offers, made once at start: it is the built file with the configuration
+ * filled in, so the build cannot compress it ahead (the build leaves it out).
+ */
+function encodeIndex(html: string) {
+  return {
+    br: brotliCompressSync(html, {
+      params: {
+        [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY,
+        [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+      },
+    }),
+    gzip: gzipSync(html, { level: zlibConstants.Z_BEST_COMPRESSION }),
+  };
+}
+
 const isApi = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 /** Paths owned by the server itself, never the SPA's. */
 const isServerPath = (url: string) => isApi(url) || url.startsWith('/realms/');
@@ -28,13 +46,17 @@ const isServerPath = (url: string) => isApi(url) || url.startsWith('/realms/');
 /**
  * The built SPA: hashed files under /assets/ cached for a year, everything else revalidated; unknown GET paths
  * that accept HTML get index.html (client-side routes); unknown API paths get a JSON 404.
+ * Files are sent as the build compressed them (`.br`, `.gz` beside each), the encoding chosen by the request's
+ * Accept-Encoding, with `Vary: Accept-Encoding`; without a compressed copy the file goes out as it is.
  */
 export async function registerSpa(app: FastifyInstance, options: { webDist: string; config: PublicConfig }) {
   const indexFile = path.join(options.webDist, 'index.html');
   const built = fs.existsSync(indexFile);
   const index = built ? injectConfig(fs.readFileSync(indexFile, 'utf8'), options.config) : null;
+  const encodedIndex = index ? encodeIndex(index) : null;
+  const encodings = new Negotiator<'br' | 'gzip'>({ supportedValues: ['br', 'gzip'] });
 
-  const sendIndex = (reply: FastifyReply) => {
+  const sendIndex = (request: FastifyRequest, reply: FastifyReply) => {
     if (!index) {
       return reply
         .code(503)
@@ -42,7 +64,14 @@ export async function registerSpa(app: FastifyInstance, options: { webDist: stri
         .type('text/html; charset=utf-8')
         .send(NOT_BUILT);
     }
-    return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(index);
+    reply
+      .header('Cache-Control', 'no-cache')
+      .header('Vary', 'Accept-Encoding')
+      .type('text/html; charset=utf-8');
+    const accepted = request.headers['accept-encoding'];
+    const encoding = accepted ? encodings.negotiate(accepted) : null;
+    if (!encoding) return reply.send(index);
+    return reply.header('Content-Encoding', encoding).send(encodedIndex![encoding]);
   };
 
   if (built) {
@@ -50,21 +79,23 @@ export async function registerSpa(app: FastifyInstance, options: { webDist: stri
       root: options.webDist,
       index: false,
       wildcard: true,
+      preCompressed: true,
       cacheControl: false,
       setHeaders(reply, filePath) {
+        // The path of the file sent: for a compressed copy, the copy's (same folder as the original).
         const rel = path.relative(options.webDist, filePath);
         reply.header('Cache-Control', rel.startsWith(`assets${path.sep}`) ? IMMUTABLE : 'no-cache');
       },
     });
   }
-  app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply));
-  app.get('/index.html', { schema: { hide: true } }, (_request, reply) => sendIndex(reply));
+  app.get('/', { schema: { hide: true } }, (request, reply) => sendIndex(request, reply));
+  app.get('/index.html', { schema: { hide: true } }, (request, reply) => sendIndex(request, reply));
 
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     if (isApi(request.url)) return apiNotFound(reply);
     const wantsHtml = request.headers.accept?.includes('text/html') ?? false;
     if ((request.method === 'GET' || request.method === 'HEAD') && wantsHtml && !isServerPath(request.url)) {
-      return sendIndex(reply);
+      return sendIndex(request, reply);
     }
     return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
   });

@@ -1,0 +1,107 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, expect, it } from 'vitest';
+import { describeApi } from '../test/api.ts';
+import { COMPRESS_THRESHOLD } from './compression.ts';
+
+// A built app as the web build leaves it: each asset with its brotli and gzip copy, index.html without.
+const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-dist-'));
+const asset = Array.from({ length: 200 }, (_, i) => `export const value${i} = "line ${i}";`).join('\n');
+fs.mkdirSync(path.join(dist, 'assets'));
+fs.writeFileSync(
+  path.join(dist, 'index.html'),
+  '<!doctype html><html><head><!--portal-config--><title>Portal</title></head><body><div id="root"></div></body></html>',
+);
+fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), asset);
+fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js.br'), brotliCompressSync(asset));
+fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js.gz'), gzipSync(asset));
+afterAll(() => fs.rmSync(dist, { recursive: true, force: true }));
+
+const decode = { br: brotliDecompressSync, gzip: gunzipSync } as const;
+
+describeApi(
+  'compressed answers',
+  (api) => {
+    const get = (url: string, acceptEncoding?: string, accept = '*/*') =>
+      api.request('GET', url, {
+        headers: { accept, ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }) },
+      });
+
+    it("sends a built file's brotli or gzip copy by Accept-Encoding, and the file itself otherwise", async () => {
+      for (const [acceptEncoding, encoding] of [
+        ['br', 'br'],
+        ['gzip, deflate, br', 'br'],
+        ['gzip', 'gzip'],
+        ['br;q=0, gzip', 'gzip'],
+      ] as const) {
+        const res = await get('/assets/index-abc123.js', acceptEncoding);
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-encoding']).toBe(encoding);
+        expect(res.headers['vary']).toMatch(/accept-encoding/i);
+        expect(res.headers['content-type']).toMatch(/javascript/);
+        expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+        // Decoded once, the body is the file: compressed exactly once.
+        expect(decode[encoding](res.rawPayload).toString()).toBe(asset);
+      }
+      for (const acceptEncoding of [undefined, 'identity', 'deflate']) {
+        const res = await get('/assets/index-abc123.js', acceptEncoding);
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-encoding']).toBeUndefined();
+        expect(res.headers['vary']).toMatch(/accept-encoding/i);
+        expect(res.body).toBe(asset);
+      }
+    });
+
+    it('sends index.html, with the configuration filled in, compressed by Accept-Encoding on every path', async () => {
+      const plain = await get('/', undefined, 'text/html');
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toContain('<meta name="portal-config"');
+      for (const [url, acceptEncoding, encoding] of [
+        ['/', 'gzip, deflate, br', 'br'],
+        ['/index.html', 'gzip', 'gzip'],
+        ['/settings/users', 'br', 'br'],
+      ] as const) {
+        const res = await get(url, acceptEncoding, 'text/html');
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-encoding']).toBe(encoding);
+        expect(res.headers['vary']).toMatch(/accept-encoding/i);
+        expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+        expect(decode[encoding](res.rawPayload).toString()).toBe(plain.body);
+      }
+    });
+
+    it(`compresses API JSON from ${COMPRESS_THRESHOLD} bytes on, smaller answers go out as they are`, async () => {
+      const plain = await get('/api/openapi.json');
+      expect(plain.rawPayload.length).toBeGreaterThan(COMPRESS_THRESHOLD);
+      for (const encoding of ['br', 'gzip'] as const) {
+        const res = await get('/api/openapi.json', encoding);
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-encoding']).toBe(encoding);
+        expect(res.headers['vary']).toMatch(/accept-encoding/i);
+        expect(res.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+        expect(JSON.parse(decode[encoding](res.rawPayload).toString())).toEqual(plain.json());
+      }
+      const small = await get('/api/config', 'br');
+      expect(small.rawPayload.length).toBeLessThan(COMPRESS_THRESHOLD);
+      expect(small.headers['content-encoding']).toBeUndefined();
+      expect(small.json()).toMatchObject({ productName: 'Portal' });
+    });
+
+    it("never compresses the sign-in service's answers", async () => {
+      const res = await get('/realms/portal/test-page', 'gzip, br', 'text/html');
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-encoding']).toBeUndefined();
+      expect(res.body.length).toBeGreaterThan(COMPRESS_THRESHOLD);
+    });
+  },
+  {
+    env: { WEB_DIST: dist },
+    prepare(app) {
+      app.get('/realms/portal/test-page', { schema: { hide: true } }, async (_request, reply) =>
+        reply.type('text/html; charset=utf-8').send(`<p>${'secret and echo '.repeat(200)}</p>`),
+      );
+    },
+  },
+);
