@@ -203,3 +203,19 @@ test('unverified@ sees the verification toolbar; the mailed link verifies and re
   });
   expect(claims.email_verified).toBe(true);
 });
+
+// Own settings belong to the person, not to an account: a user without accounts (fresh@) and a staff member
+// (agent@) open them from the user menu and stay there.
+for (const login of [DEMO.fresh, DEMO.agent]) {
+  test(`"Mein Profil" opens the own settings for ${login.email}, who has no account`, async ({
+    page,
+    server,
+  }) => {
+    await signIn(page, server, login.email);
+    await openUserMenu(page, `Benutzermenü von ${login.name}`);
+    await page.getByRole('menuitem', { name: 'Mein Profil' }).click();
+    await page.waitForURL(`${server.url}/settings/users`);
+    await expect(h1(page, 'Mein Profil')).toBeVisible();
+    await expect(page.getByRole('textbox', { name: /Name/ }).first()).toHaveValue(login.name);
+  });
+}
