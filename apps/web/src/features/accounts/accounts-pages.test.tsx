@@ -5,8 +5,7 @@ import { usersRoutes, type Account, type User, type UserRole } from '@portal/con
 import type * as ClientModule from '@/api/client.ts';
 import { renderPage } from '@/testing/render.tsx';
 import { testAccount, testUser } from '@/testing/fixtures.ts';
-import { watchToasts } from '@/testing/toasts.ts';
-import { toast } from '@/ui/toast-store.ts';
+import { shownToasts, watchToasts } from '@/testing/toasts.ts';
 import AccountsPage from './accounts-page.tsx';
 import VerifyInvitePage from './verify-invite-page.tsx';
 
@@ -103,7 +102,7 @@ describe('accounts page for staff', () => {
 
     await user.click(submit);
     expect(await screen.findByText('Dieses Feld ist erforderlich')).toBeTruthy();
-    expect(toast.error).toHaveBeenCalledWith('1 Feld ist nicht korrekt');
+    expect(shownToasts('error')).toContain('1 Feld ist nicht korrekt');
     expect(field.getAttribute('aria-invalid')).toBe('true');
 
     // A name is no ID; a field showing an error is checked again on each change.
@@ -152,7 +151,7 @@ describe('verify-invite page', () => {
     expect(apiRequest).toHaveBeenCalledWith(usersRoutes.acceptInvitation, {
       params: { id: accounts[2]?.uuid },
     });
-    expect(toast.success).toHaveBeenCalledWith('Sie sind jetzt Mitglied von Neu Sàrl.');
+    expect(shownToasts('success')).toContain('Sie sind jetzt Mitglied von Neu Sàrl.');
   });
 
   it('declines only after confirmation', async () => {

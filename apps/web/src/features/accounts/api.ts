@@ -12,6 +12,7 @@ import { storeAccountUuid } from '@/api/account-storage.ts';
 import { apiRequest } from '@/api/client.ts';
 import { updateAccount, useAccountChanged, useInvalidateSession } from '@/api/session.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
+import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
 
 /** What a caller does once the change is done (e.g. navigate); pending lasts until it has finished. */
@@ -23,7 +24,6 @@ type Then = (account: Account) => Promise<unknown> | void;
  * (422 on the fields, 409 on the name), so they are not toasted here.
  */
 export function useCreateAccount() {
-  const { t } = useTranslation();
   const toast = useToast();
   const invalidateSession = useInvalidateSession();
   const attempt = useRef<{ body: string; key: string } | null>(null);
@@ -40,28 +40,26 @@ export function useCreateAccount() {
     onSuccess: async ({ data: account }) => {
       storeAccountUuid(account.uuid);
       await invalidateSession();
-      toast.success(t('createAccount.created', { name: account.name }));
+      toast.success(later('createAccount.created', { name: account.name }));
     },
   });
 }
 
 /** The owner cancels the scheduled deletion of an account: it stays, and the session data is refetched. */
 export function useCancelDeletion() {
-  const { t } = useTranslation();
   const toast = useToast();
   const accountChanged = useAccountChanged();
   return useMutation({
     mutationFn: (account: Account) => updateAccount(account.uuid, { availableUntil: null }),
     onSuccess: async ({ data }) => {
       await accountChanged(data);
-      toast.success(t('shell.deletionCancelled'));
+      toast.success(later('shell.deletionCancelled'));
     },
   });
 }
 
 /** Answers the user's own pending invitation; the session data is refetched and the answer is confirmed. */
 function useAnswerInvitation(answer: 'accept' | 'decline', then?: Then) {
-  const { t } = useTranslation();
   const toast = useToast();
   const invalidateSession = useInvalidateSession();
   const route = answer === 'accept' ? usersRoutes.acceptInvitation : usersRoutes.declineInvitation;
@@ -69,7 +67,9 @@ function useAnswerInvitation(answer: 'accept' | 'decline', then?: Then) {
     mutationFn: (account: Account) => apiRequest(route, { params: { id: account.uuid } }),
     onSuccess: async (_answer, account) => {
       await invalidateSession();
-      toast.success(t(answer === 'accept' ? 'invite.accepted' : 'invite.declined', { name: account.name }));
+      toast.success(
+        later(answer === 'accept' ? 'invite.accepted' : 'invite.declined', { name: account.name }),
+      );
       await then?.(account);
     },
   });

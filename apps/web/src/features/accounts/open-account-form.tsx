@@ -5,6 +5,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { href } from '@/app/href.ts';
+import { later } from '@/i18n/later.ts';
 import { FormTextField, RuleForm, useRuleForm, type RuleFunction } from '@/forms/index.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -21,7 +22,8 @@ export function OpenAccountForm() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const form = useRuleForm<OpenAccountValues>({ defaultValues: { accountId: '' } });
-  const isUuid: RuleFunction = (value) => UUID.test(String(value).trim()) || t('accounts.openById.invalid');
+  const isUuid: RuleFunction = (value) =>
+    UUID.test(String(value).trim()) || later('accounts.openById.invalid');
 
   const onSubmit = async ({ accountId }: OpenAccountValues) => {
     await navigate(href('dashboard', undefined, { uuid: accountId.trim().toLowerCase() }));
