@@ -3,6 +3,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { usersRoutes, type Account, type User, type UserRole } from '@portal/contract';
 import type * as ClientModule from '@/api/client.ts';
+import type * as SessionModule from '@/api/session.ts';
+import { ApiError } from '@/api/errors.ts';
 import { renderPage } from '@/testing/render.tsx';
 import { testAccount, testUser } from '@/testing/fixtures.ts';
 import { shownToasts, watchToasts } from '@/testing/toasts.ts';
@@ -18,7 +20,8 @@ let accounts: Account[] = [];
 let userRole: UserRole = 'STANDARD';
 const switchAccount = vi.fn();
 const invalidateSession = vi.fn(async () => {});
-vi.mock('@/api/session.ts', () => ({
+vi.mock('@/api/session.ts', async (original) => ({
+  accountQuery: (await original<typeof SessionModule>()).accountQuery,
   useMe: (): User => testUser({ email: 'someone@example.com', name: 'Someone', userRole }),
   useMyAccounts: () => accounts,
   useCurrentAccount: () => accounts.find((a) => a.name === 'Muster AG') ?? null,
@@ -71,6 +74,13 @@ describe('accounts page', () => {
 });
 
 describe('accounts page for staff', () => {
+  // The account an ID names, as GET /api/accounts/{id} answers for staff.
+  beforeEach(() => {
+    apiRequest.mockImplementation(async (_route: unknown, { params }: { params: { id: string } }) => ({
+      data: testAccount(params.id, { accountRole: 'SUPPORT' }),
+    }));
+  });
+
   it.each(['SUPPORT', 'SUPPORT_AGENT', 'SUPPORT_MANAGER', 'PORTAL_ADMIN'] as const)(
     '%s opens an account by its ID through the guard (/?uuid=)',
     async (role) => {
@@ -122,6 +132,23 @@ describe('accounts page for staff', () => {
     await user.keyboard('{Enter}');
     await waitFor(() =>
       expect(router.state.location.search).toBe('?uuid=6f1c2b1e-0002-4000-8000-000000000003'),
+    );
+  });
+
+  it('says on the field when no account has the ID, and stays on the page', async () => {
+    userRole = 'SUPPORT_AGENT';
+    apiRequest.mockRejectedValue(new ApiError(404, 'Account not found', 'NOT_FOUND'));
+    const user = userEvent.setup();
+    const { router } = await renderPage('/accounts', <AccountsPage />);
+    const field = screen.getByRole('textbox', { name: 'Konto-ID' });
+    await user.type(field, '6f1c2b1e-0002-4000-8000-00000000ffff{Enter}');
+    expect(await screen.findByText('Es gibt kein Konto mit dieser ID.')).toBeTruthy();
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(field);
+    expect(router.state.location.pathname).toBe('/accounts');
+    expect(apiRequest).toHaveBeenCalledWith(
+      expect.objectContaining({ path: expect.stringContaining('accounts') }),
+      expect.objectContaining({ params: { id: '6f1c2b1e-0002-4000-8000-00000000ffff' } }),
     );
   });
 

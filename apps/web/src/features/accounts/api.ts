@@ -6,11 +6,12 @@
 // (navigation) is the hook's `then`, or comes after `mutateAsync`. Busy state is the mutation's `isPending`.
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { accountsRoutes, usersRoutes, type Account, type CreateAccountBody } from '@portal/contract';
 import { storeAccountUuid } from '@/api/account-storage.ts';
 import { apiRequest } from '@/api/client.ts';
-import { updateAccount, useAccountChanged, useInvalidateSession } from '@/api/session.ts';
+import { ApiError } from '@/api/errors.ts';
+import { accountQuery, updateAccount, useAccountChanged, useInvalidateSession } from '@/api/session.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
 import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
@@ -56,6 +57,22 @@ export function useCancelDeletion() {
       toast.success(later('shell.deletionCancelled'));
     },
   });
+}
+
+/**
+ * Staff look an account up by its ID before opening it: the account (cached for the guard, which opens it next),
+ * or null when there is none (404). Any other failure is thrown for the caller's form to show.
+ */
+export function useLookUpAccount(): (id: string) => Promise<Account | null> {
+  const queryClient = useQueryClient();
+  return async (id) => {
+    try {
+      return await queryClient.fetchQuery(accountQuery(id));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return null;
+      throw error;
+    }
+  };
 }
 
 /** Answers the user's own pending invitation; the session data is refetched and the answer is confirmed. */
