@@ -35,4 +35,16 @@ describe('account menu', () => {
     await user.keyboard('{ArrowDown}');
     expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: /Firma 3/ }));
   });
+
+  it('says "no account" for an empty list, and "no account found" only for a search without a match', async () => {
+    render(
+      <I18nextProvider i18n={i18n}>
+        <MemoryRouter>
+          <AccountMenu anchor={document.body} accounts={[]} current={null} onClose={() => {}} />
+        </MemoryRouter>
+      </I18nextProvider>,
+    );
+    expect(screen.getByText('Kein Konto')).toBeTruthy();
+    expect(screen.queryByText('Kein Konto gefunden')).toBeNull();
+  });
 });

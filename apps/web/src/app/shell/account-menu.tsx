@@ -111,7 +111,7 @@ export default function AccountMenu({
       })}
       {shown.length === 0 && (
         <MenuItem disabled>
-          <ListItemText primary={t('accountSwitcher.noMatch')} />
+          <ListItemText primary={query.trim() ? t('accountSwitcher.noMatch') : t('accountSwitcher.none')} />
         </MenuItem>
       )}
       <Divider />

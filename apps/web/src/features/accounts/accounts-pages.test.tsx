@@ -5,6 +5,7 @@ import { usersRoutes, type Account, type User, type UserRole } from '@portal/con
 import type * as ClientModule from '@/api/client.ts';
 import type * as SessionModule from '@/api/session.ts';
 import { ApiError } from '@/api/errors.ts';
+import { messageFiles } from '@/testing/i18n.ts';
 import { renderPage } from '@/testing/render.tsx';
 import { testAccount, testUser } from '@/testing/fixtures.ts';
 import { shownToasts, watchToasts } from '@/testing/toasts.ts';
@@ -56,7 +57,7 @@ describe('accounts page', () => {
     expect(screen.getByText('Ihre Rolle: Inhaber · Schweiz')).toBeTruthy();
     expect(screen.getByText('Ihre Rolle: Mitarbeiter · Deutschland')).toBeTruthy();
     expect(screen.getByText('Aktuelles Konto')).toBeTruthy();
-    expect(screen.getByText('Wird am 12. Dezember 2026 gelöscht')).toBeTruthy();
+    expect(screen.getByText('Wird nach dem 12. Dezember 2026 gelöscht')).toBeTruthy();
     expect(screen.getByText('Einladung offen')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Einladung beantworten' }).getAttribute('href')).toBe(
       '/invite/verify',
@@ -204,6 +205,10 @@ describe('verify-invite page', () => {
   it('says so when nothing is pending', async () => {
     accounts = [];
     await renderPage('/invite/verify', <VerifyInvitePage />);
+    // The page's heading is its route title (the document title and the navigation say the same).
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(
+      (messageFiles.de.routes as Record<string, string>).inviteVerify,
+    );
     expect(screen.getByText('Sie haben keine offenen Einladungen.')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Eigenes Konto erstellen' }).getAttribute('href')).toBe(
       '/onboarding',
