@@ -47,9 +47,13 @@ describe('theme contrast', () => {
     }
   });
 
-  it('lets headings wrap a long unbroken word', () => {
+  it('lets headings and list texts wrap a long unbroken word', () => {
     for (const variant of ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'] as const)
       expect(light.typography[variant]).toMatchObject({ overflowWrap: 'anywhere' });
+    expect(light.components?.MuiListItemText?.styleOverrides).toMatchObject({
+      primary: { overflowWrap: 'anywhere' },
+      secondary: { overflowWrap: 'anywhere' },
+    });
   });
 
   it('uses German component texts', () => {

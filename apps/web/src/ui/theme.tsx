@@ -24,7 +24,7 @@ export function focusRingColor(mode: 'light' | 'dark'): string {
   return mode === 'dark' ? '#ffffff' : '#1b1b1b';
 }
 
-// Headings wrap a long unbroken word (a name, an address) instead of pushing the page sideways.
+// Headings and list texts wrap a long unbroken word (a name, an address) instead of pushing the page sideways.
 const WRAP = { overflowWrap: 'anywhere' } as const;
 
 const muiLocales = { de: deDE, en: enUS, fr: frFR, it: itIT } satisfies Record<Language, object>;
@@ -85,6 +85,7 @@ export function buildTheme(mode: 'light' | 'dark', language: Language, rowsPerPa
             }),
           },
         },
+        MuiListItemText: { styleOverrides: { primary: WRAP, secondary: WRAP } },
         MuiIconButton: { styleOverrides: { root: { '&.Mui-focusVisible': focusRing } } },
         MuiLink: { styleOverrides: { root: { color: primaryText, textDecorationColor: 'currentColor' } } },
         MuiFormLabel: { styleOverrides: { root: { '&.Mui-focused': { color: primaryText } } } },
