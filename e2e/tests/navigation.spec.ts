@@ -124,6 +124,31 @@ test('agent@ (staff) is never sent to onboarding and opens any account by ?uuid=
   await expect(h1(page, `Willkommen, ${DEMO.agent.name}`)).toBeVisible();
   await expect(accountSwitcher(page)).toHaveText(/Muster AG.*Support/);
   await expect(page.getByRole('region', { name: muster.name })).toContainText('Support');
+  // What the page and the switcher say is true for staff in a customer's account.
+  await expect(page.getByText('Sie arbeiten als Support in diesem Konto.', { exact: false })).toBeVisible();
+  await expect(page.getByText(/Sie gehören zu 0 Konten/)).toHaveCount(0);
+  await accountSwitcher(page).click();
+  await expect(page.getByRole('menuitem', { name: /Muster AG.*Support/ })).toBeVisible();
+  await expect(page.getByText('Kein Konto gefunden')).toHaveCount(0);
+});
+
+test('staff open an account by ID; an ID without an account is said on the field', async ({
+  page,
+  server,
+}) => {
+  await signIn(page, server, DEMO.agent.email, '/accounts');
+  const form = page.getByRole('form', { name: 'Konto per ID öffnen' });
+  const field = form.getByRole('textbox', { name: 'Konto-ID' });
+  await field.fill('6f1c2b1e-0002-4000-8000-00000000ffff');
+  await form.getByRole('button', { name: 'Konto öffnen' }).click();
+  await expect(form.getByText('Es gibt kein Konto mit dieser ID.')).toBeVisible();
+  await expect(field).toHaveAttribute('aria-invalid', 'true');
+  expect(location(page)).toBe('/accounts');
+
+  await field.fill(DEMO_ACCOUNTS.beispiel.uuid);
+  await form.getByRole('button', { name: 'Konto öffnen' }).click();
+  await page.waitForURL(`${server.url}/?uuid=${DEMO_ACCOUNTS.beispiel.uuid}`);
+  await expect(accountSwitcher(page)).toHaveText(/Beispiel GmbH.*Support/);
 });
 
 test('legacy /v3 links and ncr/lesson?uuid= links land on the right page', async ({ page, server }) => {

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { DEMO, expect, expectLoginPage, signIn, test } from '../fixtures.ts';
+import { DEMO, expect, expectLoginPage, register, signIn, test, uniqueEmail } from '../fixtures.ts';
 
 // The application shell: toolbars, the inactivity modal, language and theme.
 
@@ -202,4 +202,57 @@ test('unverified@ sees the verification toolbar; the mailed link verifies and re
     return JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { email_verified?: boolean };
   });
   expect(claims.email_verified).toBe(true);
+});
+
+// Own settings belong to the person, not to an account: a user without accounts (a new registration, as fresh@)
+// and a staff member (agent@) open them from the user menu and stay there.
+test('"Mein Profil" opens the own settings for a user without accounts', async ({ page, server }) => {
+  await register(page, server, { firstName: 'Paula', lastName: 'Profil', email: uniqueEmail('profile') });
+  await openUserMenu(page, 'Benutzermenü von Paula Profil');
+  await page.getByRole('menuitem', { name: 'Mein Profil' }).click();
+  await page.waitForURL(`${server.url}/settings/users`);
+  await expect(h1(page, 'Mein Profil')).toBeVisible();
+});
+
+test('"Mein Profil" opens the own settings for staff without accounts (agent@)', async ({ page, server }) => {
+  await signIn(page, server, DEMO.agent.email);
+  await openUserMenu(page, `Benutzermenü von ${DEMO.agent.name}`);
+  await page.getByRole('menuitem', { name: 'Mein Profil' }).click();
+  await page.waitForURL(`${server.url}/settings/users`);
+  await expect(h1(page, 'Mein Profil')).toBeVisible();
+});
+
+/** The page does not scroll sideways: nothing is wider than the window. */
+async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+  }));
+  expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+}
+
+test('a very long unbroken name wraps in the headings instead of widening the page', async ({
+  page,
+  server,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const long = 'Donaudampfschifffahrtsgesellschaftskapitän'.repeat(2);
+  await register(page, server, { firstName: 'Lia', lastName: long, email: uniqueEmail('long') });
+  await expect(h1(page, `Willkommen, Lia ${long}`)).toBeVisible();
+  await expectNoSidewaysScroll(page);
+
+  const form = page.getByRole('form', { name: 'Konto erstellen' });
+  await form.getByLabel('Firmenname').fill(`${long}AG`);
+  await form.getByRole('button', { name: 'Konto erstellen' }).click();
+  await page.waitForURL((url) => url.pathname === '/accept-agb');
+  await page.getByRole('checkbox', { name: /Allgemeinen Geschäftsbedingungen/ }).check();
+  await page.getByRole('checkbox', { name: /Datenschutzerklärung/ }).check();
+  await page.getByRole('button', { name: 'Akzeptieren und weiter' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+  await expect(page.getByRole('heading', { level: 2, name: `${long}AG` })).toBeVisible();
+  await expectNoSidewaysScroll(page);
+
+  await page.goto('/accounts');
+  await expect(h1(page, 'Konten')).toBeVisible();
+  await expectNoSidewaysScroll(page);
 });

@@ -109,7 +109,7 @@ describe('route table', () => {
     expect(matchRoute(path)).toBeNull();
   });
 
-  it('needs an account everywhere except the account, invitation, onboarding, error and sign-in routes', () => {
+  it('needs an account everywhere except the account, invitation, onboarding, own settings, error and sign-in routes', () => {
     const free = ROUTES.filter((r) => !r.access.needsAccount).map((r) => r.name);
     expect(free.sort()).toEqual(
       [
@@ -122,6 +122,7 @@ describe('route table', () => {
         'ncr-lesson-redirect',
         'oauthcb',
         'onboarding',
+        'settings-users',
         'signup',
       ].sort(),
     );
@@ -247,21 +248,32 @@ describe('before every navigation', () => {
 
   it('3. sends a user without accounts to onboarding for routes that need one', () => {
     expect(guard('/', { accounts: [] })).toEqual({ kind: 'redirect', to: '/onboarding' });
-    expect(guard('/settings/users', { accounts: [] })).toEqual({ kind: 'redirect', to: '/onboarding' });
+    expect(guard('/settings', { accounts: [] })).toEqual({ kind: 'redirect', to: '/onboarding' });
     expect(guard('/support/ticket', { accounts: [] })).toEqual({ kind: 'redirect', to: '/onboarding' });
   });
 
-  it.each(['/accounts', '/accounts/account', '/onboarding', '/invite/verify', '/404', '/ncr/lesson/x'])(
-    '3. lets a user without accounts open %s',
-    (path) => {
-      expect(guard(path, { accounts: [] })).toMatchObject({ kind: 'allow', account: null });
-    },
-  );
+  it.each([
+    '/accounts',
+    '/accounts/account',
+    '/onboarding',
+    '/invite/verify',
+    '/404',
+    '/ncr/lesson/x',
+    '/settings/users',
+  ])('3. lets a user without accounts open %s', (path) => {
+    expect(guard(path, { accounts: [] })).toMatchObject({ kind: 'allow', account: null });
+  });
 
   it('3. counts pending invitations as accounts', () => {
     const pending = account('p1', 'EMPLOYEE', { invitationStatus: 'PENDING' });
     expect(guard('/', { accounts: [pending] })).toMatchObject({ kind: 'allow', account: pending });
     expect(guard('/onboarding', { accounts: [pending] })).toEqual({ kind: 'redirect', to: '/' });
+  });
+
+  it('3. lets staff without accounts open their own settings', () => {
+    expect(guard('/settings/users', { accounts: [], role: 'SUPPORT_AGENT' })).toMatchObject({
+      kind: 'allow',
+    });
   });
 
   it('3. never sends staff to onboarding', () => {

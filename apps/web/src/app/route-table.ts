@@ -221,7 +221,8 @@ const TABLE = [
     name: 'settings-users',
     path: 'settings/users',
     titleKey: 'routes.user',
-    access: account,
+    // The user's own settings: they belong to the person, not to an account, so a user without one opens them.
+    access: noAccount,
     page: () => import('@/features/profile/profile-page.tsx'),
     nav: { group: 'settings', position: 3, icon: ManageAccountsOutlined },
   },

@@ -39,6 +39,8 @@ export function buildRoutes(guardLoader: RouteObject['loader']): RouteObject[] {
       ...pageRoute(maintenance),
       path: `/${maintenance.path}`,
       ErrorBoundary: RootErrorBoundary,
+      // A top-level route whose page loads lazily shows the loader meanwhile (a direct load of /maintenance).
+      HydrateFallback: FullPageLoader,
     },
     {
       id: 'root',

@@ -5,6 +5,7 @@ import { I18nextProvider } from 'react-i18next';
 import type { i18n } from 'i18next';
 import { ApiError } from '@/api/errors.ts';
 import { createTestI18n } from '@/testing/i18n.ts';
+import { shownToasts } from '@/testing/toasts.ts';
 import { FormCheckbox, FormSelect, FormTextField, RuleForm } from './fields.tsx';
 import { useRuleForm, type RuleForm as RuleFormApi } from './use-rule-form.ts';
 
@@ -146,7 +147,7 @@ describe('rule form submit', () => {
     const user = setup();
     await user.type(screen.getByRole('textbox', { name: /E-Mail/ }), 'x');
     await user.click(screen.getByRole('button', { name: 'Speichern' }));
-    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('4 Felder sind nicht korrekt'));
+    await waitFor(() => expect(shownToasts('error', toast)).toContain('4 Felder sind nicht korrekt'));
     expect(onValid).not.toHaveBeenCalled();
     expect(screen.getAllByText(required)).toHaveLength(3);
     // The first invalid field gets the focus.
@@ -160,7 +161,7 @@ describe('rule form submit', () => {
     await user.click(await screen.findByRole('option', { name: 'Schweiz' }));
     await user.click(screen.getByRole('checkbox', { name: /AGB/ }));
     await user.click(screen.getByRole('button', { name: 'Speichern' }));
-    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('1 Feld ist nicht korrekt'));
+    await waitFor(() => expect(shownToasts('error', toast)).toContain('1 Feld ist nicht korrekt'));
   });
 
   async function fillValid(user: ReturnType<typeof userEvent.setup>) {
@@ -195,7 +196,7 @@ describe('rule form submit', () => {
     await user.click(screen.getByRole('button', { name: 'Speichern' }));
     expect(await screen.findByText('Schon vergeben')).toBeTruthy();
     expect(screen.getByRole('textbox', { name: /Firmenname/ }).getAttribute('aria-invalid')).toBe('true');
-    expect(toast.error).toHaveBeenCalledWith('2 Felder sind nicht korrekt');
+    expect(shownToasts('error', toast)).toContain('2 Felder sind nicht korrekt');
   });
 
   it('shows other errors as a toast', async () => {
@@ -203,6 +204,41 @@ describe('rule form submit', () => {
     onValid = () => Promise.reject(new ApiError(500, 'Serverfehler', 'INTERNAL'));
     await fillValid(user);
     await user.click(screen.getByRole('button', { name: 'Speichern' }));
-    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Serverfehler'));
+    await waitFor(() => expect(shownToasts('error', toast)).toContain('Serverfehler'));
+  });
+
+  it('shows rule messages on screen in the new language after a change of language', async () => {
+    const user = setup();
+    await user.click(screen.getByRole('button', { name: 'Speichern' }));
+    expect(await screen.findAllByText(required)).toHaveLength(3);
+    try {
+      await act(() => i18n.changeLanguage('en'));
+      expect(screen.getAllByText('This field is required')).toHaveLength(3);
+      expect(screen.queryByText(required)).toBeNull();
+    } finally {
+      await act(() => i18n.changeLanguage('de'));
+    }
+  });
+
+  it('translates a server rule key anew after a change of language; a server sentence stays as sent', async () => {
+    const user = setup();
+    onValid = () => {
+      throw new ApiError(422, 'Validation failed', 'VALIDATION', {
+        name: 'maxLength',
+        email: 'Schon vergeben',
+      });
+    };
+    await fillValid(user);
+    await user.click(screen.getByRole('button', { name: 'Speichern' }));
+    expect(await screen.findByText('Schon vergeben')).toBeTruthy();
+    expect(screen.getByText(/maximal/)).toBeTruthy();
+    try {
+      await act(() => i18n.changeLanguage('en'));
+      expect(screen.getByText(/at most/)).toBeTruthy();
+      expect(screen.queryByText(/maximal/)).toBeNull();
+      expect(screen.getByText('Schon vergeben')).toBeTruthy();
+    } finally {
+      await act(() => i18n.changeLanguage('de'));
+    }
   });
 });

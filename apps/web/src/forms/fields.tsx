@@ -14,6 +14,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
 import MenuItem from '@mui/material/MenuItem';
 import TextField, { type TextFieldProps } from '@mui/material/TextField';
+import { laterT, showText } from '@/i18n/later.ts';
 import type { RuleForm as RuleFormApi } from './use-rule-form.ts';
 import { dependenciesOf, isRequired, validate, type Rules } from './validate.ts';
 
@@ -37,6 +38,10 @@ export function RuleForm<T extends FieldValues>({ form, onSubmit, children, ...r
   );
 }
 
+// Rules keep their messages as keys and values; the field translates its error when it renders, so an error on
+// screen follows a change of language (and names the field by its label as it reads now).
+const ruleT = laterT('validation');
+
 /**
  * Binds one field to the form with its rules. Triggers: `commit` (blur, a chosen
  * option, a ticked box) validates; a plain `change` only re-validates a field that already shows an error.
@@ -47,7 +52,7 @@ function useRuleField(name: string, rules: Rules | undefined, label: string) {
   const { field, fieldState } = useController({
     name,
     control,
-    rules: { validate: (value, values) => validate(value, rules, { field: label, name, values, t }) },
+    rules: { validate: (value, values) => validate(value, rules, { field: label, name, values, t: ruleT }) },
   });
 
   // A field confirming another ("confirmed:password") is re-checked when that one changes, once it was visited.
@@ -62,7 +67,7 @@ function useRuleField(name: string, rules: Rules | undefined, label: string) {
   const hasError = Boolean(fieldState.error);
   return {
     field,
-    error: fieldState.error?.message,
+    error: fieldState.error?.message ? showText(fieldState.error.message, t, { field: label }) : undefined,
     change(value: unknown) {
       field.onChange(value);
       if (hasError) void trigger(name);

@@ -8,7 +8,8 @@ import {
   type UseFormProps,
   type UseFormReturn,
 } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import type { ParseKeys } from 'i18next';
+import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
 import { countErrors, serverFieldErrors } from './server-errors.ts';
 
@@ -40,7 +41,6 @@ export function useRuleForm<T extends FieldValues>(options: RuleFormOptions<T> =
     reValidateMode: 'onSubmit',
     shouldFocusError: true,
   });
-  const { t } = useTranslation('validation');
   const toast = useToast();
   const { setValue: baseSetValue, setError, handleSubmit, getValues } = form;
 
@@ -54,13 +54,14 @@ export function useRuleForm<T extends FieldValues>(options: RuleFormOptions<T> =
       const values = getValues();
       const known = Object.entries(serverFieldErrors(error)).filter(([name]) => hasPath(values, name));
       known.forEach(([name, message], index) => {
-        // The server may send a rule key ("required", "maxLength") or a finished sentence.
-        const text = t(message, { defaultValue: message });
+        // The server may send a rule key ("required", "maxLength"), translated when shown, or a finished
+        // sentence, shown as it is.
+        const text = later(message as ParseKeys<'validation'>, { defaultValue: message }, 'validation');
         setError(name as Path<T>, { type: 'server', message: text }, { shouldFocus: index === 0 });
       });
       return known.length;
     },
-    [getValues, setError, t],
+    [getValues, setError],
   );
 
   const submit = useCallback(
@@ -71,15 +72,15 @@ export function useRuleForm<T extends FieldValues>(options: RuleFormOptions<T> =
             await onValid(data, event);
           } catch (error) {
             const count = applyServerErrors(error);
-            if (count > 0) toast.error(t('fieldIsNotCorrect', { count }));
+            if (count > 0) toast.error(later('fieldIsNotCorrect', { count }, 'validation'));
             else toast.error(error instanceof Error ? error.message : String(error));
           }
         },
         (errors: FieldErrors<T>) => {
-          toast.error(t('fieldIsNotCorrect', { count: countErrors(errors) }));
+          toast.error(later('fieldIsNotCorrect', { count: countErrors(errors) }, 'validation'));
         },
       ),
-    [handleSubmit, applyServerErrors, toast, t],
+    [handleSubmit, applyServerErrors, toast],
   );
 
   // A fresh object each render: react-hook-form updates `formState` on its own (stable) object.

@@ -2,7 +2,10 @@ import { Errors } from 'typebox/schema';
 import type { TSchema } from 'typebox';
 import { isEmpty, rules as registry, type RuleContext } from './rules.ts';
 
-/** A function rule: `true` passes; a string is the (already localised) message; `false` uses the default one. */
+/**
+ * A function rule: `true` passes; a string is the message — best a `later(key)` message (i18n/later.ts), which the
+ * field translates when shown, so it follows a change of language; `false` uses the default one.
+ */
 export type RuleFunction = (value: unknown, ctx: RuleContext) => boolean | string;
 
 /** Object form: rule name → `true` (no argument), an argument, a list of arguments, or `false` (rule off). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTheme, PRIMARY_RED } from './theme.tsx';
+import { buildTheme, focusRingColor, PRIMARY_RED } from './theme.tsx';
 
 function luminance(hex: string): number {
   const [r, g, b] = [1, 3, 5]
@@ -33,6 +33,27 @@ describe('theme contrast', () => {
   it('meets 3:1 for the red as a non-text element on dark surfaces', () => {
     expect(contrast(PRIMARY_RED, dark.palette.background.default)).toBeGreaterThanOrEqual(3);
     expect(contrast(PRIMARY_RED, dark.palette.background.paper)).toBeGreaterThanOrEqual(3);
+  });
+
+  it('draws a focus ring that stands out 3:1 against the page, the cards and the red fills, in both themes', () => {
+    for (const theme of [light, dark]) {
+      const ring = focusRingColor(theme.palette.mode);
+      for (const surface of [theme.palette.background.default, theme.palette.background.paper, PRIMARY_RED])
+        expect(contrast(ring, surface), `${theme.palette.mode} ${surface}`).toBeGreaterThanOrEqual(3);
+      const button = theme.components?.MuiButton?.styleOverrides?.root as (props: object) => object;
+      expect(button({ ownerState: { color: 'primary', variant: 'contained' }, theme })).toMatchObject({
+        '&.Mui-focusVisible': { outline: `3px solid ${ring}`, outlineOffset: 2 },
+      });
+    }
+  });
+
+  it('lets headings and list texts wrap a long unbroken word', () => {
+    for (const variant of ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'] as const)
+      expect(light.typography[variant]).toMatchObject({ overflowWrap: 'anywhere' });
+    expect(light.components?.MuiListItemText?.styleOverrides).toMatchObject({
+      primary: { overflowWrap: 'anywhere' },
+      secondary: { overflowWrap: 'anywhere' },
+    });
   });
 
   it('uses German component texts', () => {

@@ -1,10 +1,16 @@
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
+import { useTranslation } from 'react-i18next';
+import { showText } from '@/i18n/later.ts';
 import { dismissToast, type Toast } from './toast-store.ts';
 
-/** The visible toasts, bottom-right; loaded with the first toast. */
+/**
+ * The visible toasts, bottom-right; loaded with the first toast. Their texts are translated here, so a toast on
+ * screen follows a change of language.
+ */
 export default function ToastList({ toasts }: { toasts: readonly Toast[] }) {
+  const { t } = useTranslation();
   return (
     <Box
       sx={{
@@ -27,8 +33,12 @@ export default function ToastList({ toasts }: { toasts: readonly Toast[] }) {
           onClose={() => dismissToast(item.id)}
           sx={{ boxShadow: 6 }}
         >
-          {item.description ? <AlertTitle>{item.message}</AlertTitle> : item.message}
-          {item.description}
+          {item.description ? (
+            <AlertTitle>{showText(item.message, t)}</AlertTitle>
+          ) : (
+            showText(item.message, t)
+          )}
+          {item.description && showText(item.description, t)}
         </Alert>
       ))}
     </Box>

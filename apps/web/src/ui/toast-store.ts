@@ -3,6 +3,7 @@ export type ToastType = 'success' | 'error';
 
 export interface Toast {
   id: number;
+  /** Text shown as it is, or a message made by `later` (i18n/later.ts), translated when shown. */
   message: string;
   description?: string;
   type: ToastType;

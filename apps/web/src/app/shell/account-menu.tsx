@@ -51,7 +51,19 @@ export default function AccountMenu({
           component="li"
           role="presentation"
           sx={{ px: 2, pb: 1 }}
-          onKeyDown={(event) => event.stopPropagation()}
+          onKeyDown={(event) => {
+            // The menu's own keys (type-ahead, arrows) stay out of the search field; ArrowDown leaves it for the
+            // first account of the list, as in a combobox.
+            event.stopPropagation();
+            if (event.key !== 'ArrowDown') return;
+            const first = event.currentTarget.parentElement?.querySelector<HTMLElement>(
+              '[role="menuitem"]:not([aria-disabled="true"])',
+            );
+            if (first) {
+              event.preventDefault();
+              first.focus();
+            }
+          }}
         >
           <TextField
             size="small"
@@ -99,7 +111,7 @@ export default function AccountMenu({
       })}
       {shown.length === 0 && (
         <MenuItem disabled>
-          <ListItemText primary={t('accountSwitcher.noMatch')} />
+          <ListItemText primary={query.trim() ? t('accountSwitcher.noMatch') : t('accountSwitcher.none')} />
         </MenuItem>
       )}
       <Divider />

@@ -14,6 +14,9 @@ export function AccountSwitcher() {
   const { t } = useTranslation();
   const accounts = useMyAccounts();
   const current = useCurrentAccount();
+  // Staff working in a customer's account by its ID see that account in the list too, as the current one.
+  const listed =
+    current && !accounts.some((own) => own.uuid === current.uuid) ? [current, ...accounts] : accounts;
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   return (
     <>
@@ -48,12 +51,7 @@ export function AccountSwitcher() {
       </ButtonBase>
       {anchor && (
         <Suspense fallback={null}>
-          <AccountMenu
-            anchor={anchor}
-            accounts={accounts}
-            current={current}
-            onClose={() => setAnchor(null)}
-          />
+          <AccountMenu anchor={anchor} accounts={listed} current={current} onClose={() => setAnchor(null)} />
         </Suspense>
       )}
     </>

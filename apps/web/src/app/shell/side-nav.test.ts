@@ -25,10 +25,10 @@ describe('side navigation', () => {
     expect(names(visibleNavItems('OWNER', 'STANDARD', true)).settings).toContain('settings-ownership');
   });
 
-  it('shows nothing that needs an account to a user without one', () => {
+  it('shows a user without an account only their own settings', () => {
     expect(names(visibleNavItems(null, 'STANDARD', false))).toEqual({
       main: [],
-      settings: [],
+      settings: ['settings-users'],
       integrations: [],
     });
   });

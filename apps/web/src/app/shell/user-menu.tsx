@@ -6,10 +6,18 @@ import { useMe } from '@/api/session.ts';
 
 const UserMenuPopup = lazy(() => import('./user-menu-popup.tsx'));
 
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** The first user-perceived character of `word`: a whole emoji or letter with its accents, never half of one. */
+function firstGrapheme(word: string): string {
+  return graphemes.segment(word)[Symbol.iterator]().next().value?.segment ?? '';
+}
+
+/** The first letters of the first and the last word of a name ("Anna Maria Muster" → "AM"), else "?". */
 export function initials(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);
-  const letters = parts.length > 1 ? [parts[0]![0], parts[parts.length - 1]![0]] : [parts[0]?.[0]];
-  return letters.join('').toLocaleUpperCase() || '?';
+  const words = parts.length > 1 ? [parts[0]!, parts[parts.length - 1]!] : parts;
+  return words.map(firstGrapheme).join('').toLocaleUpperCase() || '?';
 }
 
 /** The user menu: own profile, language, theme and sign out. */

@@ -3,10 +3,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { usersRoutes, type Account, type User, type UserRole } from '@portal/contract';
 import type * as ClientModule from '@/api/client.ts';
+import type * as SessionModule from '@/api/session.ts';
+import { ApiError } from '@/api/errors.ts';
+import { messageFiles } from '@/testing/i18n.ts';
 import { renderPage } from '@/testing/render.tsx';
 import { testAccount, testUser } from '@/testing/fixtures.ts';
-import { watchToasts } from '@/testing/toasts.ts';
-import { toast } from '@/ui/toast-store.ts';
+import { shownToasts, watchToasts } from '@/testing/toasts.ts';
 import AccountsPage from './accounts-page.tsx';
 import VerifyInvitePage from './verify-invite-page.tsx';
 
@@ -19,7 +21,8 @@ let accounts: Account[] = [];
 let userRole: UserRole = 'STANDARD';
 const switchAccount = vi.fn();
 const invalidateSession = vi.fn(async () => {});
-vi.mock('@/api/session.ts', () => ({
+vi.mock('@/api/session.ts', async (original) => ({
+  accountQuery: (await original<typeof SessionModule>()).accountQuery,
   useMe: (): User => testUser({ email: 'someone@example.com', name: 'Someone', userRole }),
   useMyAccounts: () => accounts,
   useCurrentAccount: () => accounts.find((a) => a.name === 'Muster AG') ?? null,
@@ -54,7 +57,7 @@ describe('accounts page', () => {
     expect(screen.getByText('Ihre Rolle: Inhaber · Schweiz')).toBeTruthy();
     expect(screen.getByText('Ihre Rolle: Mitarbeiter · Deutschland')).toBeTruthy();
     expect(screen.getByText('Aktuelles Konto')).toBeTruthy();
-    expect(screen.getByText('Wird am 12. Dezember 2026 gelöscht')).toBeTruthy();
+    expect(screen.getByText('Wird nach dem 12. Dezember 2026 gelöscht')).toBeTruthy();
     expect(screen.getByText('Einladung offen')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Einladung beantworten' }).getAttribute('href')).toBe(
       '/invite/verify',
@@ -72,6 +75,13 @@ describe('accounts page', () => {
 });
 
 describe('accounts page for staff', () => {
+  // The account an ID names, as GET /api/accounts/{id} answers for staff.
+  beforeEach(() => {
+    apiRequest.mockImplementation(async (_route: unknown, { params }: { params: { id: string } }) => ({
+      data: testAccount(params.id, { accountRole: 'SUPPORT' }),
+    }));
+  });
+
   it.each(['SUPPORT', 'SUPPORT_AGENT', 'SUPPORT_MANAGER', 'PORTAL_ADMIN'] as const)(
     '%s opens an account by its ID through the guard (/?uuid=)',
     async (role) => {
@@ -103,7 +113,7 @@ describe('accounts page for staff', () => {
 
     await user.click(submit);
     expect(await screen.findByText('Dieses Feld ist erforderlich')).toBeTruthy();
-    expect(toast.error).toHaveBeenCalledWith('1 Feld ist nicht korrekt');
+    expect(shownToasts('error')).toContain('1 Feld ist nicht korrekt');
     expect(field.getAttribute('aria-invalid')).toBe('true');
 
     // A name is no ID; a field showing an error is checked again on each change.
@@ -123,6 +133,23 @@ describe('accounts page for staff', () => {
     await user.keyboard('{Enter}');
     await waitFor(() =>
       expect(router.state.location.search).toBe('?uuid=6f1c2b1e-0002-4000-8000-000000000003'),
+    );
+  });
+
+  it('says on the field when no account has the ID, and stays on the page', async () => {
+    userRole = 'SUPPORT_AGENT';
+    apiRequest.mockRejectedValue(new ApiError(404, 'Account not found', 'NOT_FOUND'));
+    const user = userEvent.setup();
+    const { router } = await renderPage('/accounts', <AccountsPage />);
+    const field = screen.getByRole('textbox', { name: 'Konto-ID' });
+    await user.type(field, '6f1c2b1e-0002-4000-8000-00000000ffff{Enter}');
+    expect(await screen.findByText('Es gibt kein Konto mit dieser ID.')).toBeTruthy();
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(field);
+    expect(router.state.location.pathname).toBe('/accounts');
+    expect(apiRequest).toHaveBeenCalledWith(
+      expect.objectContaining({ path: expect.stringContaining('accounts') }),
+      expect.objectContaining({ params: { id: '6f1c2b1e-0002-4000-8000-00000000ffff' } }),
     );
   });
 
@@ -152,7 +179,7 @@ describe('verify-invite page', () => {
     expect(apiRequest).toHaveBeenCalledWith(usersRoutes.acceptInvitation, {
       params: { id: accounts[2]?.uuid },
     });
-    expect(toast.success).toHaveBeenCalledWith('Sie sind jetzt Mitglied von Neu Sàrl.');
+    expect(shownToasts('success')).toContain('Sie sind jetzt Mitglied von Neu Sàrl.');
   });
 
   it('declines only after confirmation', async () => {
@@ -178,6 +205,10 @@ describe('verify-invite page', () => {
   it('says so when nothing is pending', async () => {
     accounts = [];
     await renderPage('/invite/verify', <VerifyInvitePage />);
+    // The page's heading is its route title (the document title and the navigation say the same).
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(
+      (messageFiles.de.routes as Record<string, string>).inviteVerify,
+    );
     expect(screen.getByText('Sie haben keine offenen Einladungen.')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Eigenes Konto erstellen' }).getAttribute('href')).toBe(
       '/onboarding',

@@ -6,12 +6,14 @@
 // (navigation) is the hook's `then`, or comes after `mutateAsync`. Busy state is the mutation's `isPending`.
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { accountsRoutes, usersRoutes, type Account, type CreateAccountBody } from '@portal/contract';
 import { storeAccountUuid } from '@/api/account-storage.ts';
 import { apiRequest } from '@/api/client.ts';
-import { updateAccount, useAccountChanged, useInvalidateSession } from '@/api/session.ts';
+import { ApiError } from '@/api/errors.ts';
+import { accountQuery, updateAccount, useAccountChanged, useInvalidateSession } from '@/api/session.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
+import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
 
 /** What a caller does once the change is done (e.g. navigate); pending lasts until it has finished. */
@@ -23,7 +25,6 @@ type Then = (account: Account) => Promise<unknown> | void;
  * (422 on the fields, 409 on the name), so they are not toasted here.
  */
 export function useCreateAccount() {
-  const { t } = useTranslation();
   const toast = useToast();
   const invalidateSession = useInvalidateSession();
   const attempt = useRef<{ body: string; key: string } | null>(null);
@@ -40,28 +41,42 @@ export function useCreateAccount() {
     onSuccess: async ({ data: account }) => {
       storeAccountUuid(account.uuid);
       await invalidateSession();
-      toast.success(t('createAccount.created', { name: account.name }));
+      toast.success(later('createAccount.created', { name: account.name }));
     },
   });
 }
 
 /** The owner cancels the scheduled deletion of an account: it stays, and the session data is refetched. */
 export function useCancelDeletion() {
-  const { t } = useTranslation();
   const toast = useToast();
   const accountChanged = useAccountChanged();
   return useMutation({
     mutationFn: (account: Account) => updateAccount(account.uuid, { availableUntil: null }),
     onSuccess: async ({ data }) => {
       await accountChanged(data);
-      toast.success(t('shell.deletionCancelled'));
+      toast.success(later('shell.deletionCancelled'));
     },
   });
 }
 
+/**
+ * Staff look an account up by its ID before opening it: the account (cached for the guard, which opens it next),
+ * or null when there is none (404). Any other failure is thrown for the caller's form to show.
+ */
+export function useLookUpAccount(): (id: string) => Promise<Account | null> {
+  const queryClient = useQueryClient();
+  return async (id) => {
+    try {
+      return await queryClient.fetchQuery(accountQuery(id));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return null;
+      throw error;
+    }
+  };
+}
+
 /** Answers the user's own pending invitation; the session data is refetched and the answer is confirmed. */
 function useAnswerInvitation(answer: 'accept' | 'decline', then?: Then) {
-  const { t } = useTranslation();
   const toast = useToast();
   const invalidateSession = useInvalidateSession();
   const route = answer === 'accept' ? usersRoutes.acceptInvitation : usersRoutes.declineInvitation;
@@ -69,7 +84,9 @@ function useAnswerInvitation(answer: 'accept' | 'decline', then?: Then) {
     mutationFn: (account: Account) => apiRequest(route, { params: { id: account.uuid } }),
     onSuccess: async (_answer, account) => {
       await invalidateSession();
-      toast.success(t(answer === 'accept' ? 'invite.accepted' : 'invite.declined', { name: account.name }));
+      toast.success(
+        later(answer === 'accept' ? 'invite.accepted' : 'invite.declined', { name: account.name }),
+      );
       await then?.(account);
     },
   });

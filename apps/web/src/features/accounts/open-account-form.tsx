@@ -5,6 +5,8 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { href } from '@/app/href.ts';
+import { later } from '@/i18n/later.ts';
+import { useLookUpAccount } from './api.ts';
 import { FormTextField, RuleForm, useRuleForm, type RuleFunction } from '@/forms/index.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -15,16 +17,25 @@ interface OpenAccountValues {
 
 /**
  * Staff user roles open any account by its ID: `/?uuid=<id>` lets the guard load it with account role
- * SUPPORT, and the server audits the access. An ID the guard cannot load ends as any such link does.
+ * SUPPORT, and the server audits the access. The account is looked up first, so an ID without an account is
+ * said on the field instead of a navigation that goes nowhere.
  */
 export function OpenAccountForm() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const lookUp = useLookUpAccount();
   const form = useRuleForm<OpenAccountValues>({ defaultValues: { accountId: '' } });
-  const isUuid: RuleFunction = (value) => UUID.test(String(value).trim()) || t('accounts.openById.invalid');
+  const isUuid: RuleFunction = (value) =>
+    UUID.test(String(value).trim()) || later('accounts.openById.invalid');
 
   const onSubmit = async ({ accountId }: OpenAccountValues) => {
-    await navigate(href('dashboard', undefined, { uuid: accountId.trim().toLowerCase() }));
+    const uuid = accountId.trim().toLowerCase();
+    if (!(await lookUp(uuid))) {
+      const message = later('accounts.openById.notFound');
+      form.setError('accountId', { type: 'server', message }, { shouldFocus: true });
+      return;
+    }
+    await navigate(href('dashboard', undefined, { uuid }));
   };
 
   return (
@@ -48,7 +59,12 @@ export function OpenAccountForm() {
             sx={{ flex: '1 1 auto', width: '100%', maxWidth: 420 }}
             slotProps={{ htmlInput: { spellCheck: false, maxLength: 64 } }}
           />
-          <Button type="submit" variant="contained" sx={{ flexShrink: 0, mt: { sm: '2px' } }}>
+          <Button
+            type="submit"
+            variant="contained"
+            disabled={form.formState.isSubmitting}
+            sx={{ flexShrink: 0, mt: { sm: '2px' } }}
+          >
             {t('accounts.openById.submit')}
           </Button>
         </Stack>

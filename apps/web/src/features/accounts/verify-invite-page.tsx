@@ -66,7 +66,7 @@ export default function VerifyInvitePage() {
   const hasAccounts = accounts.length > 0;
 
   return (
-    <Page title={t('invite.title')}>
+    <Page title={t('routes.inviteVerify')}>
       <Typography sx={{ mb: 3, color: 'text.secondary' }}>{t('invite.intro')}</Typography>
       {pending.length > 0 ? (
         <Stack component="ul" spacing={2} sx={{ p: 0, m: 0, maxWidth: 640 }}>

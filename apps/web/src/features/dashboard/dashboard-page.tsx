@@ -72,6 +72,8 @@ export default function DashboardPage() {
   const me = useMe();
   const accounts = useMyAccounts();
   const account = useCurrentAccount();
+  // Staff opened a customer's account by its ID: it is not one of theirs, so the count of their own would mislead.
+  const actingAsSupport = account !== null && !accounts.some((own) => own.uuid === account.uuid);
   return (
     <Page
       title={t('dashboard.greeting', { name: me.name || me.email })}
@@ -99,7 +101,9 @@ export default function DashboardPage() {
                 {me.email}
               </Typography>
               <Typography variant="body2" sx={{ mb: 2 }}>
-                {t('dashboard.accountCount', { count: accounts.length })}
+                {actingAsSupport
+                  ? t('dashboard.supportAccess')
+                  : t('dashboard.accountCount', { count: accounts.length })}
               </Typography>
               <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
                 <Button component={Link} to={href('accounts')} size="small">

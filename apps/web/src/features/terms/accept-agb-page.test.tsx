@@ -6,8 +6,7 @@ import type * as SessionModule from '@/api/session.ts';
 import { accountsRoutes, TERMS_VERSION, type Account } from '@portal/contract';
 import { renderPage } from '@/testing/render.tsx';
 import { testAccount } from '@/testing/fixtures.ts';
-import { watchToasts } from '@/testing/toasts.ts';
-import { toast } from '@/ui/toast-store.ts';
+import { shownToasts, watchToasts } from '@/testing/toasts.ts';
 import AcceptAgbPage, { safeRedirect } from './accept-agb-page.tsx';
 
 const apiRequest = vi.fn();
@@ -51,14 +50,14 @@ describe('accept-agb page', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'AGB und Datenschutz akzeptieren' })).toBeTruthy();
     expect(screen.getByText(/Neu Sàrl/)).toBeTruthy();
     await user.click(submit());
-    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('2 Felder sind nicht korrekt'));
+    await waitFor(() => expect(shownToasts('error')).toContain('2 Felder sind nicht korrekt'));
     expect(screen.getAllByText('Dieses Feld ist erforderlich')).toHaveLength(2);
     expect(agb().getAttribute('aria-invalid')).toBe('true');
 
     await user.click(agb());
     expect(screen.getAllByText('Dieses Feld ist erforderlich')).toHaveLength(1);
     await user.click(submit());
-    await waitFor(() => expect(toast.error).toHaveBeenLastCalledWith('1 Feld ist nicht korrekt'));
+    await waitFor(() => expect(shownToasts('error').at(-1)).toBe('1 Feld ist nicht korrekt'));
     expect(apiRequest).not.toHaveBeenCalled();
   });
 
@@ -82,7 +81,7 @@ describe('accept-agb page', () => {
       acceptedAgb: true,
       acceptedPrivacyPolicy: true,
     });
-    expect(toast.success).toHaveBeenCalledWith('Vielen Dank. Die Bedingungen sind akzeptiert.');
+    expect(shownToasts('success')).toContain('Vielen Dank. Die Bedingungen sind akzeptiert.');
   });
 
   it('opens the texts in a dialog without ticking the box', async () => {

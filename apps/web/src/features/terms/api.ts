@@ -1,8 +1,8 @@
 // The terms area's data layer (see features/accounts/api.ts for the shape every area's api.ts follows).
-import { useTranslation } from 'react-i18next';
 import { useMutation } from '@tanstack/react-query';
 import type { Account } from '@portal/contract';
 import { updateAccount, useAccountChanged } from '@/api/session.ts';
+import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
 
 /**
@@ -10,7 +10,6 @@ import { useToast } from '@/ui/toast.tsx';
  * the guard does not send the owner back to the terms before the refetch has finished. The form shows the errors.
  */
 export function useAcceptTerms() {
-  const { t } = useTranslation();
   const toast = useToast();
   const accountChanged = useAccountChanged();
   return useMutation({
@@ -19,7 +18,7 @@ export function useAcceptTerms() {
     meta: { silentError: true },
     onSuccess: async ({ data }) => {
       await accountChanged(data);
-      toast.success(t('terms.accepted'));
+      toast.success(later('terms.accepted'));
     },
   });
 }
