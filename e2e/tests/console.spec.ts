@@ -44,9 +44,6 @@ function watchConsole(page: Page): string[] {
   const problems: string[] = [];
   page.on('console', (message: ConsoleMessage) => {
     if (message.type() !== 'error' && message.type() !== 'warning') return;
-    // The sign-in service's pages ask for /favicon.ico, which another change on the way serves; until both have
-    // landed its 404 is the one message let through (remove this line after the merge).
-    if (new URL(message.location().url || 'about:blank').pathname === '/favicon.ico') return;
     problems.push(`${message.type()}: ${message.text()} (${page.url()})`);
   });
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message} (${page.url()})`));

@@ -5,6 +5,7 @@ import { usersRoutes, type Language, type User } from '@portal/contract';
 import { apiRequest } from '@/api/client.ts';
 import { queryKeys } from '@/api/session.ts';
 import { currentLanguage, i18n } from '@/i18n/i18n.ts';
+import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
 
 /** Each language named in itself, as language pickers do, so users find theirs in any interface language. */
@@ -17,7 +18,6 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
 
 /** Saves the signed-in user's name; the cached user is replaced by the answer. The form shows the errors. */
 export function useSaveName() {
-  const { t } = useTranslation();
   const toast = useToast();
   const queryClient = useQueryClient();
   return useMutation({
@@ -25,7 +25,7 @@ export function useSaveName() {
     meta: { silentError: true },
     onSuccess: ({ data }) => {
       queryClient.setQueryData<User>(queryKeys.me, data);
-      toast.success(t('profile.saved'));
+      toast.success(later('profile.saved'));
     },
   });
 }

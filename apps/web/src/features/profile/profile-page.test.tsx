@@ -8,7 +8,7 @@ import { ApiError } from '@/api/errors.ts';
 import { queryKeys } from '@/api/session.ts';
 import { testUser } from '@/testing/fixtures.ts';
 import { renderPage } from '@/testing/render.tsx';
-import { watchToasts } from '@/testing/toasts.ts';
+import { shownToasts, watchToasts } from '@/testing/toasts.ts';
 import { PortalThemeProvider } from '@/ui/theme.tsx';
 import { toast } from '@/ui/toast-store.ts';
 import ProfilePage from './profile-page.tsx';
@@ -52,7 +52,7 @@ describe('profile page', () => {
     await user.clear(nameField());
     await user.type(nameField(), '  Olivia Neu ');
     await user.click(save());
-    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Ihr Profil wurde gespeichert.'));
+    await waitFor(() => expect(shownToasts('success')).toEqual(['Ihr Profil wurde gespeichert.']));
     expect(apiRequest).toHaveBeenCalledWith(usersRoutes.updateMe, { body: { name: 'Olivia Neu' } });
     expect(queryClient.getQueryData<User>(queryKeys.me)?.name).toBe('Olivia Neu');
     expect(nameField()).toHaveProperty('value', 'Olivia Neu');
