@@ -3,58 +3,119 @@ import type { IdpSettings } from '../config.ts';
 
 type Policy = IdpSettings['bruteForce'];
 
-/** Counts failed sign-ins per identity and per client address; locks with a growing wait. */
+/** A counter to check against: its key and the failures before its first lockout. */
+export interface GuardKey {
+  key: string;
+  threshold: number;
+}
+
+/** Attempts reserved for one password check; see {@link BruteForceGuard.reserve}. */
+export interface Reservation {
+  /** Each key with the lockout (seconds) its reservation started, 0 for none. */
+  entries: { key: string; wait: number }[];
+}
+
+/**
+ * Counts failed sign-ins per identity and per client address; locks with a growing wait.
+ *
+ * An attempt is counted before its password is checked, in one transaction holding the counters' rows, so that
+ * parallel attempts can never check more passwords than the limit allows: the attempt that reaches the limit
+ * locks at once, and every attempt after it is refused without a check. A correct password then gives its
+ * reservation back.
+ */
 export class BruteForceGuard {
   constructor(
     private readonly db: Db,
     private readonly policy: Policy,
   ) {}
 
-  /** Seconds until the longest running lockout among the keys ends; 0 when none is locked. */
-  async lockedFor(keys: string[]): Promise<number> {
-    const { rows } = await this.db.query<{ seconds: number | string | null }>(
-      `select ceil(extract(epoch from max(locked_until) - now())) as seconds
-       from idp_login_failures where key = any($1::text[]) and locked_until > now()`,
-      [keys],
-    );
-    return Math.max(0, Number(rows[0]?.seconds ?? 0));
+  /**
+   * Counts one attempt on every key, or none when any key is locked. Returns the running lockout (seconds) in
+   * that case, otherwise the reservation to pass to {@link settle} once the password was checked.
+   */
+  async reserve(keys: GuardKey[]): Promise<{ lockedFor: number } | { reservation: Reservation }> {
+    // Rows are locked in key order, so two attempts over the same keys cannot deadlock.
+    const sorted = [...keys].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return this.db.transaction(async (tx) => {
+      for (const { key } of sorted) {
+        await tx.query(
+          `insert into idp_login_failures (key, failures, last_failure_at) values ($1, 0, now())
+           on conflict (key) do nothing`,
+          [key],
+        );
+      }
+      const { rows } = await tx.query<{
+        key: string;
+        failures: number;
+        decayed: boolean;
+        locked_for: number | string;
+      }>(
+        `select key, failures, last_failure_at < now() - make_interval(secs => $2::float8) as decayed,
+                greatest(0, coalesce(ceil(extract(epoch from locked_until - now())), 0)) as locked_for
+         from idp_login_failures where key = any($1::text[]) order by key for update`,
+        [sorted.map((k) => k.key), this.policy.failureResetSeconds],
+      );
+      const lockedFor = Math.max(0, ...rows.map((row) => Number(row.locked_for)));
+      if (lockedFor > 0) return { lockedFor };
+
+      const entries: Reservation['entries'] = [];
+      for (const { key, threshold } of sorted) {
+        const row = rows.find((r) => r.key === key);
+        const failures = !row || row.decayed ? 1 : row.failures + 1;
+        const wait = failures < threshold ? 0 : this.waitAfter(failures, threshold);
+        await tx.query(
+          `update idp_login_failures set failures = $2, last_failure_at = now(),
+             locked_until = case when $3::float8 > 0 then now() + make_interval(secs => $3::float8)
+                                 else locked_until end
+           where key = $1`,
+          [key, failures, wait],
+        );
+        entries.push({ key, wait });
+      }
+      return { reservation: { entries } };
+    });
   }
 
-  /** Records one failure for each key; returns the lockout (seconds) it caused, 0 for none. */
-  async recordFailure(keys: { key: string; threshold: number }[]): Promise<number> {
-    let longest = 0;
-    for (const { key, threshold } of keys) {
-      const { rows } = await this.db.query<{ failures: number }>(
-        `insert into idp_login_failures (key, failures, last_failure_at) values ($1, 1, now())
-         on conflict (key) do update set
-           failures = case when idp_login_failures.last_failure_at < now() - make_interval(secs => $2::float8)
-                           then 1 else idp_login_failures.failures + 1 end,
-           last_failure_at = now()
-         returning failures`,
-        [key, this.policy.failureResetSeconds],
-      );
-      const failures = rows[0]?.failures ?? 1;
-      if (failures < threshold) continue;
-      const wait = Math.min(
-        this.policy.maxWaitSeconds,
-        this.policy.waitIncrementSeconds * 2 ** Math.min(20, failures - threshold),
-      );
-      await this.db.query(
-        `update idp_login_failures set locked_until = now() + make_interval(secs => $2::float8) where key = $1`,
-        [key, wait],
-      );
-      longest = Math.max(longest, wait);
+  /** The lockout a failed check caused (seconds, 0 for none): the reservation already counted it. */
+  failed(reservation: Reservation): number {
+    return Math.max(0, ...reservation.entries.map((entry) => entry.wait));
+  }
+
+  /**
+   * A correct password gives the reservation back: the identity's failures are forgotten, the address's count
+   * goes back by one (it keeps earlier failures until they decay), and a lockout this reservation started ends.
+   */
+  async succeeded(reservation: Reservation, identityKey: string): Promise<void> {
+    for (const { key, wait } of reservation.entries) {
+      if (key === identityKey) await this.reset(key);
+      else
+        await this.db.query(
+          `update idp_login_failures set failures = greatest(0, failures - 1),
+             locked_until = case when $2 then null else locked_until end
+           where key = $1`,
+          [key, wait > 0],
+        );
     }
-    return longest;
   }
 
-  /** A successful sign-in forgets the identity's failures (the address keeps its count until it decays). */
+  /** Forgets the failures of one key (a successful sign-in or password reset of the identity). */
   async reset(key: string): Promise<void> {
     await this.db.query('delete from idp_login_failures where key = $1', [key]);
   }
 
-  identityKey(identityId: string): string {
-    return `identity:${identityId}`;
+  private waitAfter(failures: number, threshold: number): number {
+    return Math.min(
+      this.policy.maxWaitSeconds,
+      this.policy.waitIncrementSeconds * 2 ** Math.min(20, failures - threshold),
+    );
+  }
+
+  /**
+   * The identity's counter, keyed on the email address as typed (trimmed, any case) rather than on an account,
+   * so an address without an account locks exactly like one with.
+   */
+  identityKey(email: string): string {
+    return `identity:${email.trim().toLowerCase()}`;
   }
 
   addressKey(address: string): string {

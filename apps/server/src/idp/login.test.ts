@@ -77,6 +77,59 @@ idp.describeIdp('login', (ctx) => {
       expect((await attempt(DEMO_PASSWORD)).status).toBe(303);
     });
 
+    /** Opens one login form per attempt (each in its own browser), so the attempts can be sent at once. */
+    async function prepareAttempts(target: idp.TestIdp, count: number) {
+      return Promise.all(
+        Array.from({ length: count }, async () => {
+          const jar = new idp.CookieJar();
+          const html = await idp.openLoginPage(target, jar);
+          const action = new URL(idp.formAction(html, 'kc-form-login'), target.base).href;
+          return (username: string, password: string) =>
+            idp.request(action, jar, { form: { username, password } });
+        }),
+      );
+    }
+
+    it('checks no more passwords than the limit allows when attempts arrive in parallel, on two instances', async () => {
+      const second = await idp.startIdp(ctx.db);
+      try {
+        const forms = [...(await prepareAttempts(ctx.idp, 8)), ...(await prepareAttempts(second, 8))];
+        const responses = await Promise.all(forms.map((send) => send(DEMO_USERS.coach.email, 'nope')));
+        const statuses = responses.map((response) => response.status);
+        // Four failures answer plainly, the fifth locks, and every later attempt is refused unchecked.
+        expect(statuses.filter((status) => status === 200)).toHaveLength(4);
+        expect(statuses.filter((status) => status === 429)).toHaveLength(12);
+        // Each checked password counted once on the identity.
+        const { rows } = await ctx.db.query<{ failures: number }>(
+          `select max(failures) as failures from idp_login_failures where key like 'identity:%'`,
+        );
+        expect(Number(rows[0]?.failures)).toBe(5);
+        // Locked: the right password is refused too.
+        const [right] = await prepareAttempts(second, 1);
+        expect((await right!(DEMO_USERS.coach.email, DEMO_PASSWORD)).status).toBe(429);
+      } finally {
+        await second.app.close();
+        await ctx.db.query('delete from idp_login_failures');
+      }
+    });
+
+    it('locks an address without an account exactly like one with', async () => {
+      const answers = async (email: string) => {
+        const forms = await prepareAttempts(ctx.idp, 6);
+        const statuses: number[] = [];
+        for (const send of forms) statuses.push((await send(email, 'nope')).status);
+        return statuses;
+      };
+      try {
+        const known = await answers(DEMO_USERS.coach.email);
+        const unknown = await answers('No-Account@Example.com');
+        expect(known).toEqual([200, 200, 200, 200, 429, 429]);
+        expect(unknown).toEqual(known);
+      } finally {
+        await ctx.db.query('delete from idp_login_failures');
+      }
+    });
+
     it('locks a client address after repeated failures across identities', async () => {
       const strict = await idp.startIdp(ctx.db, {
         configure: (config) => {

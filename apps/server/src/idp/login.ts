@@ -1,5 +1,5 @@
 import { formatWait } from './i18n.ts';
-import { findIdentityByEmail, verifyPassword } from './identities.ts';
+import { verifyPassword } from './identities.ts';
 import { field, type InteractionCall, type InteractionKit } from './interaction-kit.ts';
 import { loginPage, type Alert } from './views.ts';
 
@@ -42,21 +42,22 @@ export function registerLoginFlow(kit: InteractionKit) {
         status: 429,
       });
 
-    const addressKey = guard.addressKey(request.ip);
-    const known = await findIdentityByEmail(db, username);
-    const lockedFor = await guard.lockedFor(known ? [addressKey, guard.identityKey(known.id)] : [addressKey]);
-    if (lockedFor > 0) return lockout(lockedFor);
+    // The attempt is counted before the password is checked (and given back when it is right), so parallel
+    // attempts cannot check more passwords than the limits allow.
+    const identityKey = guard.identityKey(username);
+    const reserved = await guard.reserve([
+      { key: guard.addressKey(request.ip), threshold: bf.maxFailuresPerAddress },
+      { key: identityKey, threshold: bf.maxFailuresPerIdentity },
+    ]);
+    if ('lockedFor' in reserved) return lockout(reserved.lockedFor);
 
     const { identity, valid } = await verifyPassword(db, username, password);
     if (!identity || !valid) {
-      const wait = await guard.recordFailure([
-        { key: addressKey, threshold: bf.maxFailuresPerAddress },
-        ...(identity ? [{ key: guard.identityKey(identity.id), threshold: bf.maxFailuresPerIdentity }] : []),
-      ]);
+      const wait = guard.failed(reserved.reservation);
       if (wait > 0) return lockout(wait);
       return show(call, { username, alert: { kind: 'error', text: t('invalidCredentials') } });
     }
-    await guard.reset(guard.identityKey(identity.id));
+    await guard.succeeded(reserved.reservation, identityKey);
     return kit.finish(call, {
       login: { accountId: identity.id, remember: false, amr: ['pwd'] },
       // Signing in from the registration page also settles prompt=create.

@@ -105,7 +105,7 @@ export function registerPasswordResetFlow(kit: InteractionKit) {
     await endIdentitySessions(db, owner.identityId);
     // Opening the mailed link proved the address.
     await markEmailVerified(db, owner.identityId, owner.email);
-    await guard.reset(guard.identityKey(owner.identityId));
+    await guard.reset(guard.identityKey(owner.email));
 
     const interaction = await kit.pendingInteraction(call);
     if (interaction && interaction.prompt.name === 'login') {
