@@ -16,13 +16,23 @@ export interface ActionTokenUse {
   email: string;
 }
 
-/** Creates a one-time token for a mailed link; only its hash is stored. */
+/** Ends every link of `kind` the identity was sent so far: only the newest link may work. */
+export async function revokeActionTokens(db: Queryable, kind: ActionKind, identityId: string): Promise<void> {
+  await db.query(
+    `update idp_action_tokens set expires_at = now()
+     where identity_id = $1 and kind = $2 and used_at is null and expires_at > now()`,
+    [identityId, kind],
+  );
+}
+
+/** Creates a one-time token for a mailed link, ending the earlier ones of its kind; only its hash is stored. */
 export async function createActionToken(
   db: Db,
   kind: ActionKind,
   identity: { id: string; email: string },
 ): Promise<string> {
   const token = crypto.randomBytes(32).toString('base64url');
+  await revokeActionTokens(db, kind, identity.id);
   await db.query(
     `insert into idp_action_tokens (token_hash, kind, identity_id, email, expires_at)
      values ($1, $2, $3, $4, now() + make_interval(secs => $5::float8))`,

@@ -3,6 +3,7 @@ import { hash, verify } from '@node-rs/argon2';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '@portal/contract';
 import type { Db, Queryable } from '../db/client.ts';
 import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
+import { revokeActionTokens } from './action-tokens.ts';
 
 export interface Identity {
   id: string;
@@ -122,7 +123,9 @@ export async function setIdentityName(db: Queryable, id: string, name: string): 
   await db.query('update idp_identities set name = $2, updated_at = now() where id = $1', [id, name]);
 }
 
+/** Sets a new password; a reset link sent before it stops working. */
 export async function setPassword(db: Queryable, id: string, password: string): Promise<void> {
+  await revokeActionTokens(db, 'reset-password', id);
   await db.query('update idp_identities set password_hash = $2, updated_at = now() where id = $1', [
     id,
     await hashPassword(password),

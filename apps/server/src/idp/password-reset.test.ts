@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
+import { findIdentityByEmail, setPassword } from './identities.ts';
 import * as idp from './test-support.ts';
 
 idp.describeIdp('password reset', (ctx) => {
@@ -57,6 +58,60 @@ idp.describeIdp('password reset', (ctx) => {
       expect(
         (await idp.signIn(ctx.idp, new idp.CookieJar(), user.email, 'New-Password-1')).tokens.status,
       ).toBe(200);
+    });
+  });
+  describe('earlier links', () => {
+    /** Asks for a reset link on the forgot-password page, as the user would; returns the mailed link. */
+    async function requestLink(email: string): Promise<string> {
+      const jar = new idp.CookieJar();
+      const loginHtml = await idp.openLoginPage(ctx.idp, jar);
+      const forgotHref = /id="kc-forgot-password" href="([^"]+)"/.exec(loginHtml)![1]!.replace(/&amp;/g, '&');
+      const forgotHtml = await (await idp.request(new URL(forgotHref, ctx.idp.base).href, jar)).text();
+      const since = ctx.mailbox.mails.length;
+      await idp.request(
+        new URL(idp.formAction(forgotHtml, 'kc-reset-password-form'), ctx.idp.base).href,
+        jar,
+        {
+          form: { username: email },
+        },
+      );
+      const link = idp.linkIn(await ctx.mailbox.next(email, since), 'reset');
+      // Let the next request pass the mail flood guard.
+      await ctx.db.query(`update idp_action_tokens set created_at = created_at - interval '1 hour'`);
+      return link;
+    }
+
+    async function resetWith(link: string, password: string) {
+      const jar = new idp.CookieJar();
+      const page = await idp.request(link, jar);
+      if (page.status !== 200) return page;
+      const action = new URL(idp.formAction(await page.text(), 'kc-new-password-form'), ctx.idp.base).href;
+      const key = new URL(link).searchParams.get('key')!;
+      return idp.request(action, jar, { form: { key, password, 'password-confirm': password } });
+    }
+
+    it('a newer link makes the earlier ones stop working', async () => {
+      const user = DEMO_USERS.coach;
+      const older = await requestLink(user.email);
+      const newer = await requestLink(user.email);
+      expect((await resetWith(newer, 'Newer-Password-1')).status).toBe(200);
+      expect(
+        (await idp.signIn(ctx.idp, new idp.CookieJar(), user.email, 'Newer-Password-1')).tokens.status,
+      ).toBe(200);
+      const refused = await resetWith(older, 'Older-Password-1');
+      expect(refused.status).toBe(400);
+      expect(await refused.text()).toContain('ungültig');
+      await expect(idp.signIn(ctx.idp, new idp.CookieJar(), user.email, 'Older-Password-1')).rejects.toThrow(
+        /no code/,
+      );
+      await setPassword(ctx.db, (await findIdentityByEmail(ctx.db, user.email))!.id, DEMO_PASSWORD);
+    });
+
+    it('a password change makes every earlier link stop working', async () => {
+      const user = DEMO_USERS.coach;
+      const link = await requestLink(user.email);
+      await setPassword(ctx.db, (await findIdentityByEmail(ctx.db, user.email))!.id, DEMO_PASSWORD);
+      expect((await resetWith(link, 'Later-Password-1')).status).toBe(400);
     });
   });
 });
