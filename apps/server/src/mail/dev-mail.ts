@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isLoopbackHost } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { escapeHtml } from '../http/html.ts';
+import { plainNotFound } from '../plugins/error-handler.ts';
 
 interface OutboxRow {
   id: string;
@@ -32,14 +33,12 @@ a{color:var(--primary)}`;
 /**
  * Demo mode only: GET /dev/mail lists the outbox (newest first); /dev/mail.json serves it for tests.
  * The outbox holds reset and verification links, so it answers only to clients on this machine (the client
- * address follows TRUST_PROXY); everyone else gets the ordinary 404 as if it did not exist.
+ * address follows TRUST_PROXY); everyone else gets a plain 404, whatever it accepts.
  */
 export async function registerDevMail(app: FastifyInstance, opts: { db: Db }): Promise<void> {
   const { db } = opts;
   const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (isLoopbackHost(request.ip)) return;
-    reply.callNotFound();
-    return reply;
+    if (!isLoopbackHost(request.ip)) return plainNotFound(reply);
   };
   const load = async (to: unknown) => {
     const recipient = typeof to === 'string' && to ? to : null;

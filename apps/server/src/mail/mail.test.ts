@@ -64,9 +64,11 @@ describe('mail without SMTP', () => {
         expect(own.statusCode, `${url} from ${remoteAddress}`).toBe(200);
       }
       for (const remoteAddress of ['203.0.113.7', '10.0.0.1', '::ffff:192.0.2.1']) {
-        const foreign = await app.inject({ method: 'GET', url, remoteAddress });
-        expect(foreign.statusCode, `${url} from ${remoteAddress}`).toBe(404);
-        expect(foreign.body).not.toContain('secret');
+        for (const accept of ['*/*', 'text/html']) {
+          const foreign = await app.inject({ method: 'GET', url, remoteAddress, headers: { accept } });
+          expect(foreign.statusCode, `${url} from ${remoteAddress}`).toBe(404);
+          expect(foreign.body).not.toContain('secret');
+        }
       }
       // Through the local proxy, the client's own address counts, not the proxy's.
       const proxied = await app.inject({

@@ -6,12 +6,13 @@ const TOKEN = 'metrics-test-token-0123456789';
 describeApi(
   'metrics exposure',
   (api) => {
+    // A browser's Accept too: a refusal is a plain 404, never the web app's page.
     const scrape = (remoteAddress: string, authorization?: string) =>
       api.app.inject({
         method: 'GET',
         url: '/metrics',
         remoteAddress,
-        headers: authorization ? { authorization } : {},
+        headers: { accept: 'text/html', ...(authorization ? { authorization } : {}) },
       });
 
     it('answers clients on this machine without a token', async () => {

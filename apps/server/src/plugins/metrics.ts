@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isLoopbackHost } from '../config.ts';
+import { plainNotFound } from './error-handler.ts';
 
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -56,7 +57,7 @@ export function registerMetrics(app: FastifyInstance, options: { token: string |
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     // Refused readers learn nothing, not even that the endpoint exists.
-    if (!mayRead(request)) return reply.callNotFound();
+    if (!mayRead(request)) return plainNotFound(reply);
     const lines: string[] = [
       '# HELP portal_http_requests_total HTTP requests answered, by route pattern and status.',
       '# TYPE portal_http_requests_total counter',

@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import type { PublicConfig } from '@portal/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { escapeHtml } from '../http/html.ts';
-import { apiNotFound } from './error-handler.ts';
+import { apiNotFound, plainNotFound } from './error-handler.ts';
 
 const PLACEHOLDER = '<!--portal-config-->';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -117,6 +117,6 @@ export async function registerSpa(
     if ((request.method === 'GET' || request.method === 'HEAD') && wantsHtml && clientRoute) {
       return sendIndex(request, reply);
     }
-    return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+    return plainNotFound(reply);
   });
 }
