@@ -127,7 +127,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await registerCompression(app);
   await app.register(cookie);
   registerXsrf(app, config);
-  registerMetrics(app);
+  registerMetrics(app, { token: config.metricsToken });
 
   await app.register(swagger, {
     openapi: {
@@ -165,8 +165,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   if (config.oidc.embedded) {
     await registerIdentityProvider(app, { config, db, mailer: createMailer(config, db) });
-    // Demo mode only: a person reads the outbox (verification and reset links) at /dev/mail.
-    if (config.demoData) await registerDevMail(app, { db });
+    // Demo mode on a developer's machine only: a person reads the outbox (verification and reset links) there.
+    if (config.devMail) await registerDevMail(app, { db });
   }
 
   // Scheduled account deletions fall due while the server runs; any instance may purge (deleting is idempotent).
@@ -183,6 +183,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
   app.addHook('preClose', async () => clearInterval(purgeTimer));
 
-  await registerSpa(app, { webDist: config.webDist, config: publicConfig(config) });
+  await registerSpa(app, {
+    webDist: config.webDist,
+    config: publicConfig(config),
+    serveSourceMaps: config.serveSourceMaps,
+  });
   return app;
 }

@@ -15,6 +15,54 @@ describe('loadConfig', () => {
     expect(config.trustProxy).toBe(false);
   });
 
+  it('turns demo data and the outbox on by default only on a loopback PUBLIC_URL', () => {
+    for (const publicUrl of [
+      'http://localhost:8080',
+      'http://127.0.0.1:3000',
+      'http://127.2.3.4',
+      'http://[::1]:8080',
+    ]) {
+      const config = loadConfig({ PUBLIC_URL: publicUrl });
+      expect(config.demoData, publicUrl).toBe(true);
+      expect(config.devMail, publicUrl).toBe(true);
+    }
+    for (const publicUrl of [
+      'https://portal.example.com',
+      'http://10.0.0.5:8080',
+      'http://128.0.0.1',
+      'http://[::2]',
+    ]) {
+      const config = loadConfig({ PUBLIC_URL: publicUrl });
+      expect(config.demoData, publicUrl).toBe(false);
+      expect(config.devMail, publicUrl).toBe(false);
+    }
+    expect(loadConfig({ DEMO_DATA: 'false' }).demoData).toBe(false);
+  });
+
+  it('refuses to start with demo data on a public PUBLIC_URL unless forced, naming the risk', () => {
+    const env = { PUBLIC_URL: 'https://portal.example.com', DEMO_DATA: 'true' };
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    try {
+      loadConfig(env);
+    } catch (error) {
+      expect((error as ConfigError).variable).toBe('DEMO_DATA');
+      expect((error as Error).message).toMatch(/take over accounts/);
+      expect((error as Error).message).toMatch(/DEMO_DATA=force/);
+    }
+    const forced = loadConfig({ ...env, DEMO_DATA: 'force' });
+    expect(forced.demoData).toBe(true);
+    expect(forced.devMail).toBe(true);
+  });
+
+  it('never serves the outbox when ENVIRONMENT is set to prod, even with demo data on', () => {
+    expect(loadConfig({ ENVIRONMENT: 'prod' })).toMatchObject({ demoData: true, devMail: false });
+    expect(
+      loadConfig({ ENVIRONMENT: 'prod', PUBLIC_URL: 'https://x.example', DEMO_DATA: 'force' }).devMail,
+    ).toBe(false);
+    expect(loadConfig({ ENVIRONMENT: 'dev' })).toMatchObject({ devMail: true, serveSourceMaps: true });
+    expect(loadConfig({})).toMatchObject({ environment: 'prod', serveSourceMaps: false, metricsToken: null });
+  });
+
   it('takes an external Keycloak realm apart for keycloak-js', () => {
     const config = loadConfig({ OIDC_ISSUER: 'https://sso.example.com/auth/realms/acme/' });
     expect(config.oidc).toMatchObject({

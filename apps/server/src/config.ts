@@ -28,7 +28,14 @@ export interface Config {
   /** Embedded identity provider settings (unused with an external issuer). */
   idp: IdpSettings;
   maintenance: boolean;
+  /** Demo logins and accounts are seeded (DEMO_DATA); only on a loopback PUBLIC_URL unless forced. */
   demoData: boolean;
+  /** The outbox viewer /dev/mail is registered: demo data on and ENVIRONMENT not explicitly `prod`. */
+  devMail: boolean;
+  /** METRICS_TOKEN: a bearer token that opens /metrics to other than loopback clients; null: loopback only. */
+  metricsToken: string | null;
+  /** Source maps (*.map) of the web app are served: only when ENVIRONMENT is not `prod`. */
+  serveSourceMaps: boolean;
   sentryDsn: string | null;
   environment: string;
   logLevel: string;
@@ -123,6 +130,35 @@ function trustProxy(raw: string | undefined): boolean | number | string {
   return raw;
 }
 
+/** True for a loopback host name or address: localhost, 127.0.0.0/8 or [::1]. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return (
+    bare === 'localhost' ||
+    bare.endsWith('.localhost') ||
+    bare === '::1' ||
+    /^127(\.\d{1,3}){3}$/.test(bare) ||
+    /^::ffff:127(\.\d{1,3}){3}$/.test(bare)
+  );
+}
+
+const DEMO_RISK =
+  'is on while PUBLIC_URL is not a loopback address: demo mode publishes shared passwords (one of them a staff ' +
+  'login that opens every account) and an outbox with password-reset links, so anyone who reaches the server ' +
+  'could take over accounts. Turn it off, or set DEMO_DATA=force for a throw-away demo that holds no real data';
+
+/**
+ * Demo data: explicitly set (true, false or force), or by default on only with the embedded issuer on a loopback
+ * PUBLIC_URL. On a non-loopback PUBLIC_URL only `force` turns it on; `true` stops the start and names the risk.
+ */
+function demoData(env: Env, embedded: boolean, loopback: boolean): boolean {
+  const raw = env.DEMO_DATA;
+  if (raw !== undefined && raw.toLowerCase() === 'force') return true;
+  const on = bool(env, 'DEMO_DATA', embedded && loopback);
+  if (on && !loopback) throw new ConfigError('DEMO_DATA', DEMO_RISK);
+  return on;
+}
+
 /** Reads and validates the environment; throws ConfigError naming the bad variable. */
 export function loadConfig(env: Env = process.env): Config {
   const portRaw = env.PORT || '8080';
@@ -152,6 +188,9 @@ export function loadConfig(env: Env = process.env): Config {
   if (!/^[0-9A-Za-z.-]+$/.test(build))
     throw new ConfigError('BUILD_ID', 'may hold letters, digits, dots and dashes');
 
+  const environment = env.ENVIRONMENT || 'prod';
+  const demo = demoData(env, embedded, isLoopbackHost(new URL(publicUrl).hostname));
+
   return {
     port,
     host: env.HOST || '0.0.0.0',
@@ -180,9 +219,13 @@ export function loadConfig(env: Env = process.env): Config {
       },
     },
     maintenance: bool(env, 'MAINTENANCE', false),
-    demoData: bool(env, 'DEMO_DATA', embedded),
+    demoData: demo,
+    // ENVIRONMENT defaults to prod, so the local start keeps the outbox; only an explicit prod turns it off.
+    devMail: demo && env.ENVIRONMENT !== 'prod',
+    metricsToken: env.METRICS_TOKEN || null,
+    serveSourceMaps: environment !== 'prod',
     sentryDsn: env.SENTRY_DSN || null,
-    environment: env.ENVIRONMENT || 'prod',
+    environment,
     logLevel,
     trustProxy: trustProxy(env.TRUST_PROXY),
     productName: env.PRODUCT_NAME || 'Portal',

@@ -1,6 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isLoopbackHost } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { escapeHtml } from '../http/html.ts';
+import { plainNotFound } from '../plugins/error-handler.ts';
 
 interface OutboxRow {
   id: string;
@@ -28,9 +30,16 @@ article{background:var(--card);border:1px solid var(--line);border-radius:8px;pa
 h2{font-size:1.1rem;margin:0 0 4px}p.meta{margin:0 0 8px;opacity:.8}pre{white-space:pre-wrap;word-break:break-word;font:inherit;margin:0}
 a{color:var(--primary)}`;
 
-/** Demo mode only: GET /dev/mail lists the outbox (newest first); /dev/mail.json serves it for tests. */
+/**
+ * Demo mode only: GET /dev/mail lists the outbox (newest first); /dev/mail.json serves it for tests.
+ * The outbox holds reset and verification links, so it answers only to clients on this machine (the client
+ * address follows TRUST_PROXY); everyone else gets a plain 404, whatever it accepts.
+ */
 export async function registerDevMail(app: FastifyInstance, opts: { db: Db }): Promise<void> {
   const { db } = opts;
+  const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!isLoopbackHost(request.ip)) return plainNotFound(reply);
+  };
   const load = async (to: unknown) => {
     const recipient = typeof to === 'string' && to ? to : null;
     const { rows } = await db.query<OutboxRow>(
@@ -41,11 +50,11 @@ export async function registerDevMail(app: FastifyInstance, opts: { db: Db }): P
     return rows;
   };
 
-  app.get('/dev/mail.css', async (_request, reply) =>
+  app.get('/dev/mail.css', { onRequest }, async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'no-cache').send(CSS),
   );
 
-  app.get<{ Querystring: { to?: string } }>('/dev/mail.json', async (request, reply) => {
+  app.get<{ Querystring: { to?: string } }>('/dev/mail.json', { onRequest }, async (request, reply) => {
     const rows = await load(request.query.to);
     return reply.header('cache-control', 'no-store').send({
       data: rows.map((row) => ({
@@ -58,7 +67,7 @@ export async function registerDevMail(app: FastifyInstance, opts: { db: Db }): P
     });
   });
 
-  app.get<{ Querystring: { to?: string } }>('/dev/mail', async (request, reply) => {
+  app.get<{ Querystring: { to?: string } }>('/dev/mail', { onRequest }, async (request, reply) => {
     const rows = await load(request.query.to);
     const items = rows
       .map(

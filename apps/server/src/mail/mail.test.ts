@@ -43,4 +43,42 @@ describe('mail without SMTP', () => {
     expect(data[0]).toMatchObject({ to: 'a@example.com', subject: 'First <b>' });
     await app.close();
   });
+
+  it('answers only to clients on this machine: everyone else, also behind a trusted proxy, gets 404', async () => {
+    const mailer = createMailer({ smtpUrl: null, mailFrom: 'Portal <no-reply@localhost>' }, db);
+    await mailer.send({
+      to: 'victim@example.com',
+      subject: 'Reset',
+      text: 'http://localhost/reset?key=secret',
+    });
+    const app = Fastify({ trustProxy: '127.0.0.1' });
+    await registerDevMail(app, { db });
+    for (const url of [
+      '/dev/mail',
+      '/dev/mail.json',
+      '/dev/mail.json?to=victim@example.com',
+      '/dev/mail.css',
+    ]) {
+      for (const remoteAddress of ['127.0.0.1', '127.8.9.10', '::1']) {
+        const own = await app.inject({ method: 'GET', url, remoteAddress });
+        expect(own.statusCode, `${url} from ${remoteAddress}`).toBe(200);
+      }
+      for (const remoteAddress of ['203.0.113.7', '10.0.0.1', '::ffff:192.0.2.1']) {
+        for (const accept of ['*/*', 'text/html']) {
+          const foreign = await app.inject({ method: 'GET', url, remoteAddress, headers: { accept } });
+          expect(foreign.statusCode, `${url} from ${remoteAddress}`).toBe(404);
+          expect(foreign.body).not.toContain('secret');
+        }
+      }
+      // Through the local proxy, the client's own address counts, not the proxy's.
+      const proxied = await app.inject({
+        method: 'GET',
+        url,
+        remoteAddress: '127.0.0.1',
+        headers: { 'x-forwarded-for': '203.0.113.7' },
+      });
+      expect(proxied.statusCode, `${url} through the proxy`).toBe(404);
+    }
+    await app.close();
+  });
 });

@@ -1,4 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isLoopbackHost } from '../config.ts';
+import { plainNotFound } from './error-handler.ts';
 
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -12,11 +15,27 @@ interface Series {
 const escapeLabel = (value: string) =>
   value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * Who may read /metrics: a client on this machine (the address follows TRUST_PROXY), or anyone presenting the
+ * configured bearer token. The token is compared in constant time (as hashes, so the length does not leak either).
+ */
+export function metricsReader(token: string | null) {
+  const expected = token ? digest(token) : null;
+  return (request: FastifyRequest): boolean => {
+    if (isLoopbackHost(request.ip)) return true;
+    const match = /^Bearer +(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+    return !!expected && !!match && timingSafeEqual(digest(match[1]!), expected);
+  };
+}
+
 /**
  * Prometheus text metrics of this instance at /metrics: requests by route and status, request durations,
- * process uptime and memory. Labels use the route pattern, never the raw URL, so the series stay bounded.
+ * process uptime and memory, for loopback clients and holders of METRICS_TOKEN. Labels use the route pattern, never the raw URL, so the series stay bounded.
  */
-export function registerMetrics(app: FastifyInstance) {
+export function registerMetrics(app: FastifyInstance, options: { token: string | null }) {
+  const mayRead = metricsReader(options.token);
   const requests = new Map<string, number>();
   const durations = new Map<string, Series>();
 
@@ -36,7 +55,9 @@ export function registerMetrics(app: FastifyInstance) {
     });
   });
 
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    // Refused readers learn nothing, not even that the endpoint exists.
+    if (!mayRead(request)) return plainNotFound(reply);
     const lines: string[] = [
       '# HELP portal_http_requests_total HTTP requests answered, by route pattern and status.',
       '# TYPE portal_http_requests_total counter',

@@ -17,6 +17,9 @@ fs.writeFileSync(
 fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), asset);
 fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js.br'), brotliCompressSync(asset));
 fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js.gz'), gzipSync(asset));
+const sourceMap = '{"version":3,"sources":["../src/secret-business-rule.ts"],"mappings":""}';
+fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js.map'), sourceMap);
+fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js.map.gz'), gzipSync(sourceMap));
 afterAll(() => fs.rmSync(dist, { recursive: true, force: true }));
 
 const decode = { br: brotliDecompressSync, gzip: gunzipSync } as const;
@@ -89,6 +92,27 @@ describeApi(
       expect(small.json()).toMatchObject({ productName: 'Portal' });
     });
 
+    it('does not publish source maps in production, in any spelling of the path', async () => {
+      for (const url of [
+        '/assets/index-abc123.js.map',
+        '/assets/index-abc123.js%2Emap',
+        '/assets/index-abc123.js.MAP',
+        '/assets//index-abc123.js.map',
+        '/assets/../assets/index-abc123.js.map',
+        '/assets/index-abc123.js.map?x=1',
+      ]) {
+        for (const [accept, acceptEncoding] of [
+          ['*/*', undefined],
+          ['text/html', 'gzip'],
+        ] as const) {
+          const res = await get(url, acceptEncoding, accept);
+          expect(res.statusCode, `${url} ${accept}`).toBe(404);
+          expect(res.body).not.toContain('secret-business-rule');
+        }
+      }
+      expect((await get('/assets/index-abc123.js')).statusCode).toBe(200);
+    });
+
     it("never compresses the sign-in service's answers", async () => {
       const res = await get('/realms/portal/test-page', 'gzip, br', 'text/html');
       expect(res.statusCode).toBe(200);
@@ -104,4 +128,16 @@ describeApi(
       );
     },
   },
+);
+
+describeApi(
+  'source maps outside production',
+  (api) => {
+    it('serves them when ENVIRONMENT is not prod', async () => {
+      const res = await api.request('GET', '/assets/index-abc123.js.map');
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toBe(sourceMap);
+    });
+  },
+  { env: { WEB_DIST: dist, ENVIRONMENT: 'dev' } },
 );

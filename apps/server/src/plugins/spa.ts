@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import type { PublicConfig } from '@portal/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { escapeHtml } from '../http/html.ts';
-import { apiNotFound } from './error-handler.ts';
+import { apiNotFound, plainNotFound } from './error-handler.ts';
 
 const PLACEHOLDER = '<!--portal-config-->';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -43,13 +43,30 @@ const isApi = (url: string) => url === '/api' || url.startsWith('/api/') || url.
 /** Paths owned by the server itself, never the SPA's. */
 const isServerPath = (url: string) => isApi(url) || url.startsWith('/realms/');
 
+/** A source map's path, in any spelling: query ignored, percent-encoding decoded, any case. */
+function isSourceMap(url: string): boolean {
+  const pathName = url.split('?')[0]!;
+  let decoded = pathName;
+  try {
+    decoded = decodeURIComponent(pathName);
+  } catch {
+    // An undecodable path is checked as written.
+  }
+  return /\.map$/i.test(decoded);
+}
+
 /**
  * The built SPA: hashed files under /assets/ cached for a year, everything else revalidated; unknown GET paths
  * that accept HTML get index.html (client-side routes); unknown API paths get a JSON 404.
  * Files are sent as the build compressed them (`.br`, `.gz` beside each), the encoding chosen by the request's
  * Accept-Encoding, with `Vary: Accept-Encoding`; without a compressed copy the file goes out as it is.
+ * Source maps (`*.map`) are built for error reporting but served only outside production (serveSourceMaps):
+ * elsewhere they answer 404, so the original sources are not published.
  */
-export async function registerSpa(app: FastifyInstance, options: { webDist: string; config: PublicConfig }) {
+export async function registerSpa(
+  app: FastifyInstance,
+  options: { webDist: string; config: PublicConfig; serveSourceMaps?: boolean },
+) {
   const indexFile = path.join(options.webDist, 'index.html');
   const built = fs.existsSync(indexFile);
   const index = built ? injectConfig(fs.readFileSync(indexFile, 'utf8'), options.config) : null;
@@ -81,6 +98,8 @@ export async function registerSpa(app: FastifyInstance, options: { webDist: stri
       wildcard: true,
       preCompressed: true,
       cacheControl: false,
+      // The decoded, normalised path is checked, so an encoded spelling of `.map` is refused too.
+      allowedPath: (pathName) => options.serveSourceMaps === true || !isSourceMap(pathName),
       setHeaders(reply, filePath) {
         // The path of the file sent: for a compressed copy, the copy's (same folder as the original).
         const rel = path.relative(options.webDist, filePath);
@@ -94,9 +113,10 @@ export async function registerSpa(app: FastifyInstance, options: { webDist: stri
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     if (isApi(request.url)) return apiNotFound(reply);
     const wantsHtml = request.headers.accept?.includes('text/html') ?? false;
-    if ((request.method === 'GET' || request.method === 'HEAD') && wantsHtml && !isServerPath(request.url)) {
+    const clientRoute = !isServerPath(request.url) && !isSourceMap(request.url);
+    if ((request.method === 'GET' || request.method === 'HEAD') && wantsHtml && clientRoute) {
       return sendIndex(request, reply);
     }
-    return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+    return plainNotFound(reply);
   });
 }
