@@ -318,7 +318,8 @@ export function createProvider({ config, db, secrets, log }: ProviderDeps): Prov
   };
 
   const provider = new Provider(config.oidc.issuer, configuration);
-  // Behind a TLS-terminating proxy the provider must see the original scheme and host.
+  // The provider takes scheme, host and client address from the forwarded headers, which the handoff from Fastify
+  // (idp/index.ts) always overwrites with Fastify's own values: an untrusted client's headers never get here.
   provider.proxy = true;
 
   // keycloak-js decodes the refresh token like a JWT: make its id "header.payload.random" (still opaque here).
