@@ -12,7 +12,7 @@ import { DbAdapter, extendSession } from './adapter.ts';
 import { pickLocale, translator } from './i18n.ts';
 import { findIdentityById, type Identity } from './identities.ts';
 import type { IdpSecrets } from './keys.ts';
-import { homeLink, ICON_LINK, messagePage, REALM_PATH } from './views.ts';
+import { homeLink, ICON_LINK, logoutConfirmPage, messagePage, REALM_PATH } from './views.ts';
 
 /** Scopes of the portal client; the first-party client is granted all of them without a consent page. */
 export const PORTAL_SCOPES = ['openid', 'profile', 'email', 'portal', 'accounts', 'support'];
@@ -196,7 +196,25 @@ export function createProvider({ config, db, secrets, log }: ProviderDeps): Prov
       userinfo: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
-        logoutSource: async (ctx) => logoutNow(ctx),
+        // A link anyone could send must not sign a person out: only the id token of the signed-in person (which
+        // the app's own logout sends, the provider has verified its signature) skips the question.
+        logoutSource: async (ctx, form) => {
+          const hint = ctx.oidc.entities.IdTokenHint as { payload?: { sub?: unknown } } | undefined;
+          if (hint?.payload?.sub !== undefined && hint.payload.sub === ctx.oidc.session?.accountId) {
+            return logoutNow(ctx);
+          }
+          const locale = localeOf(ctx);
+          const t = translator(locale);
+          page(
+            ctx,
+            200,
+            logoutConfirmPage(
+              { locale, productName: config.productName },
+              { form, cancel: homeLink(t, config.publicUrl, config.productName) },
+            ),
+          );
+          ctx.state.portalLogoutAsked = true;
+        },
         postLogoutSuccessSource: async (ctx) => {
           const locale = localeOf(ctx);
           const t = translator(locale);
@@ -357,7 +375,12 @@ export function createProvider({ config, db, secrets, log }: ProviderDeps): Prov
     const oidc = (ctx as KoaContextWithOIDC).oidc as KoaContextWithOIDC['oidc'] | undefined;
     if (!oidc) return;
     // end_session without a signed-in session answers with an auto-submitting form: just go back instead.
-    if (oidc.route === 'end_session' && ctx.status === 200 && !ctx.state.portalLoggedOut) {
+    if (
+      oidc.route === 'end_session' &&
+      ctx.status === 200 &&
+      !ctx.state.portalLoggedOut &&
+      !ctx.state.portalLogoutAsked
+    ) {
       await logoutNow(ctx as KoaContextWithOIDC);
     }
     // A token refresh keeps the SSO session alive (Keycloak's SSO Session Idle).
