@@ -9,10 +9,17 @@ import Provider, {
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { DbAdapter, extendSession } from './adapter.ts';
-import { pickLocale, translator } from './i18n.ts';
+import { pickLocale, translator, type Translate } from './i18n.ts';
 import { findIdentityById, type Identity } from './identities.ts';
 import type { IdpSecrets } from './keys.ts';
-import { homeLink, ICON_LINK, logoutConfirmPage, messagePage, REALM_PATH } from './views.ts';
+import {
+  homeLink,
+  ICON_LINK,
+  logoutConfirmPage,
+  messagePage,
+  REALM_PATH,
+  type PageContext,
+} from './views.ts';
 
 /** Scopes of the portal client; the first-party client is granted all of them without a consent page. */
 export const PORTAL_SCOPES = ['openid', 'profile', 'email', 'portal', 'accounts', 'support'];
@@ -134,6 +141,17 @@ export function createProvider({ config, db, secrets, log }: ProviderDeps): Prov
     ctx.body = html;
   };
 
+  /** A page in the request's language, its renderer given the translations and the way back to the portal. */
+  const localisedPage = (
+    ctx: KoaContextWithOIDC,
+    render: (context: PageContext, t: Translate, home: { href: string; text: string }) => string,
+  ) => {
+    const locale = localeOf(ctx);
+    const t = translator(locale);
+    const home = homeLink(t, config.publicUrl, config.productName);
+    page(ctx, 200, render({ locale, productName: config.productName }, t, home));
+  };
+
   /** Logout without a confirmation page (as Keycloak): end the session, revoke its grants, go back. */
   async function logoutNow(ctx: KoaContextWithOIDC) {
     const session = ctx.oidc.session!;
@@ -203,34 +221,17 @@ export function createProvider({ config, db, secrets, log }: ProviderDeps): Prov
           if (hint?.payload?.sub !== undefined && hint.payload.sub === ctx.oidc.session?.accountId) {
             return logoutNow(ctx);
           }
-          const locale = localeOf(ctx);
-          const t = translator(locale);
-          page(
-            ctx,
-            200,
-            logoutConfirmPage(
-              { locale, productName: config.productName },
-              { form, cancel: homeLink(t, config.publicUrl, config.productName) },
-            ),
-          );
+          localisedPage(ctx, (context, _t, cancel) => logoutConfirmPage(context, { form, cancel }));
           ctx.state.portalLogoutAsked = true;
         },
-        postLogoutSuccessSource: async (ctx) => {
-          const locale = localeOf(ctx);
-          const t = translator(locale);
-          page(
-            ctx,
-            200,
-            messagePage(
-              { locale, productName: config.productName },
-              {
-                title: t('signedOutTitle'),
-                alert: { kind: 'success', text: t('signedOut') },
-                link: homeLink(t, config.publicUrl, config.productName),
-              },
-            ),
-          );
-        },
+        postLogoutSuccessSource: async (ctx) =>
+          localisedPage(ctx, (context, t, link) =>
+            messagePage(context, {
+              title: t('signedOutTitle'),
+              alert: { kind: 'success', text: t('signedOut') },
+              link,
+            }),
+          ),
       },
       resourceIndicators: {
         enabled: true,
