@@ -37,6 +37,19 @@ idp.describeIdp('discovery', (ctx) => {
       expect(JSON.stringify(certs)).not.toMatch(/"d":/);
     });
 
+    it('ignores forwarded host and scheme headers unless the server trusts its proxy', async () => {
+      const response = await fetch(`${ctx.idp.base}/realms/portal/.well-known/openid-configuration`, {
+        headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
+      });
+      const doc = (await response.json()) as Record<string, string>;
+      const realm = `${ctx.idp.base}/realms/portal`;
+      expect(doc.issuer).toBe(realm);
+      for (const key of ['authorization_endpoint', 'token_endpoint', 'jwks_uri', 'end_session_endpoint']) {
+        expect(doc[key], key).toMatch(new RegExp(`^${realm}/`));
+      }
+      expect(JSON.stringify(doc)).not.toContain('evil.example');
+    });
+
     it('serves the 3p-cookies check pages and the stylesheet', async () => {
       const step1 = await fetch(
         `${ctx.idp.base}/realms/portal/protocol/openid-connect/3p-cookies/step1.html`,

@@ -70,6 +70,11 @@ export async function registerIdentityProvider(
     reply.hijack();
     const raw = request.raw as IncomingMessage & { originalUrl?: string; body?: unknown };
     raw.originalUrl = raw.url;
+    // The provider reads scheme, host and client address from the forwarded headers (it runs in proxy mode); they
+    // are replaced by what Fastify decided, which honours a forwarded header only from a proxy TRUST_PROXY trusts.
+    raw.headers['x-forwarded-proto'] = request.protocol;
+    raw.headers['x-forwarded-host'] = request.host;
+    raw.headers['x-forwarded-for'] = request.ip;
     raw.url = raw.url!.slice(REALM_PATH.length) || '/';
     // A body Fastify has read already: the provider takes it from `req.body` (it warns about that once).
     if (parsedBody !== undefined) raw.body = parsedBody;

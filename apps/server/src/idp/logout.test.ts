@@ -30,6 +30,52 @@ idp.describeIdp('logout', (ctx) => {
       expect(anonymous.headers.get('location')).toBe(`${ctx.idp.base}/`);
     });
 
+    it('asks before signing out when the logout link carries no valid hint of the signed-in person', async () => {
+      const jar = new idp.CookieJar();
+      const { tokens } = await idp.signIn(ctx.idp, jar, DEMO_USERS.agent.email, DEMO_PASSWORD);
+      const other = await idp.signIn(ctx.idp, new idp.CookieJar(), DEMO_USERS.owner.email, DEMO_PASSWORD);
+      const logoutUrl = (params: Record<string, string>) => {
+        const url = new URL(`${ctx.idp.base}/realms/portal/protocol/openid-connect/logout`);
+        url.searchParams.set('client_id', 'portal');
+        url.searchParams.set('post_logout_redirect_uri', `${ctx.idp.base}/`);
+        for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+        return url.href;
+      };
+      // A link anyone could send (no hint, or the hint of someone else) ends nothing by itself.
+      let refreshToken = tokens.body.refresh_token!;
+      const links: Record<string, string>[] = [
+        { ui_locales: 'fr' },
+        { id_token_hint: other.tokens.body.id_token! },
+      ];
+      for (const params of links) {
+        const page = await idp.request(logoutUrl(params), jar);
+        expect(page.status).toBe(200);
+        const html = await page.text();
+        expect(html).toContain('<button');
+        if ('ui_locales' in params) {
+          expect(html).toContain('lang="fr"');
+          expect(html).toContain('Voulez-vous vous déconnecter ?');
+        }
+        const refreshed = await idp.refresh(ctx.idp, refreshToken);
+        expect(refreshed.status).toBe(200);
+        refreshToken = refreshed.body.refresh_token!;
+      }
+
+      // The page's button signs out and goes back.
+      const page = await idp.request(logoutUrl({}), jar);
+      const html = await page.text();
+      expect(html).toContain('Möchten Sie sich abmelden?');
+      const action = /<form[^>]* action="([^"]+)"/.exec(html)![1]!;
+      const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)![1]!;
+      const confirmed = await idp.request(new URL(action, ctx.idp.base).href, jar, {
+        method: 'POST',
+        form: { xsrf, logout: 'yes' },
+      });
+      expect(confirmed.status).toBe(303);
+      expect(confirmed.headers.get('location')).toBe(`${ctx.idp.base}/`);
+      expect((await idp.refresh(ctx.idp, refreshToken)).status).toBe(400);
+    });
+
     describe('logout with a refresh token (no redirect, as Keycloak)', () => {
       const logoutUrl = () => `${ctx.idp.base}/realms/portal/protocol/openid-connect/logout`;
       const tokenLogout = (form: Record<string, string>, headers: Record<string, string> = {}) =>

@@ -1,4 +1,5 @@
 import type { MailMessage } from '../mail/mailer.ts';
+import { mailText } from '../mail/user-text.ts';
 import { escapeHtml } from '../http/html.ts';
 import { ACTION_TTL, createActionToken, sentRecently, type ActionKind } from './action-tokens.ts';
 import { translator, type Messages } from './i18n.ts';
@@ -30,7 +31,9 @@ export function actionMail(kind: ActionKind, identity: Identity, link: string, p
     ttl >= 3600 ? t('durationHours', { count: ttl / 3600 }) : t('durationMinutes', { count: ttl / 60 });
   const texts = TEXTS[kind];
   const intro = t(texts.intro, { product });
-  const greeting = t('mailGreeting', { name: identity.name || identity.email });
+  // The name is the person's own text: it is shortened and left out when a mail program could make it a link.
+  const name = mailText(identity.name);
+  const greeting = name === undefined ? t('mailGreetingNoName') : t('mailGreeting', { name });
   const closing = [t('mailValidity', { duration }), t('mailIgnore')];
   const text = [greeting, '', intro, link, '', ...closing, '', `— ${product}`].join('\n');
   const html = `<!doctype html><html lang="${identity.locale}"><body>

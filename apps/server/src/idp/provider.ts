@@ -9,10 +9,17 @@ import Provider, {
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { DbAdapter, extendSession } from './adapter.ts';
-import { pickLocale, translator } from './i18n.ts';
+import { pickLocale, translator, type Translate } from './i18n.ts';
 import { findIdentityById, type Identity } from './identities.ts';
 import type { IdpSecrets } from './keys.ts';
-import { homeLink, ICON_LINK, messagePage, REALM_PATH } from './views.ts';
+import {
+  homeLink,
+  ICON_LINK,
+  logoutConfirmPage,
+  messagePage,
+  REALM_PATH,
+  type PageContext,
+} from './views.ts';
 
 /** Scopes of the portal client; the first-party client is granted all of them without a consent page. */
 export const PORTAL_SCOPES = ['openid', 'profile', 'email', 'portal', 'accounts', 'support'];
@@ -134,6 +141,17 @@ export function createProvider({ config, db, secrets, log }: ProviderDeps): Prov
     ctx.body = html;
   };
 
+  /** A page in the request's language, its renderer given the translations and the way back to the portal. */
+  const localisedPage = (
+    ctx: KoaContextWithOIDC,
+    render: (context: PageContext, t: Translate, home: { href: string; text: string }) => string,
+  ) => {
+    const locale = localeOf(ctx);
+    const t = translator(locale);
+    const home = homeLink(t, config.publicUrl, config.productName);
+    page(ctx, 200, render({ locale, productName: config.productName }, t, home));
+  };
+
   /** Logout without a confirmation page (as Keycloak): end the session, revoke its grants, go back. */
   async function logoutNow(ctx: KoaContextWithOIDC) {
     const session = ctx.oidc.session!;
@@ -196,23 +214,24 @@ export function createProvider({ config, db, secrets, log }: ProviderDeps): Prov
       userinfo: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
-        logoutSource: async (ctx) => logoutNow(ctx),
-        postLogoutSuccessSource: async (ctx) => {
-          const locale = localeOf(ctx);
-          const t = translator(locale);
-          page(
-            ctx,
-            200,
-            messagePage(
-              { locale, productName: config.productName },
-              {
-                title: t('signedOutTitle'),
-                alert: { kind: 'success', text: t('signedOut') },
-                link: homeLink(t, config.publicUrl, config.productName),
-              },
-            ),
-          );
+        // A link anyone could send must not sign a person out: only the id token of the signed-in person (which
+        // the app's own logout sends, the provider has verified its signature) skips the question.
+        logoutSource: async (ctx, form) => {
+          const hint = ctx.oidc.entities.IdTokenHint as { payload?: { sub?: unknown } } | undefined;
+          if (hint?.payload?.sub !== undefined && hint.payload.sub === ctx.oidc.session?.accountId) {
+            return logoutNow(ctx);
+          }
+          localisedPage(ctx, (context, _t, cancel) => logoutConfirmPage(context, { form, cancel }));
+          ctx.state.portalLogoutAsked = true;
         },
+        postLogoutSuccessSource: async (ctx) =>
+          localisedPage(ctx, (context, t, link) =>
+            messagePage(context, {
+              title: t('signedOutTitle'),
+              alert: { kind: 'success', text: t('signedOut') },
+              link,
+            }),
+          ),
       },
       resourceIndicators: {
         enabled: true,
@@ -318,7 +337,8 @@ export function createProvider({ config, db, secrets, log }: ProviderDeps): Prov
   };
 
   const provider = new Provider(config.oidc.issuer, configuration);
-  // Behind a TLS-terminating proxy the provider must see the original scheme and host.
+  // The provider takes scheme, host and client address from the forwarded headers, which the handoff from Fastify
+  // (idp/index.ts) always overwrites with Fastify's own values: an untrusted client's headers never get here.
   provider.proxy = true;
 
   // keycloak-js decodes the refresh token like a JWT: make its id "header.payload.random" (still opaque here).
@@ -356,7 +376,12 @@ export function createProvider({ config, db, secrets, log }: ProviderDeps): Prov
     const oidc = (ctx as KoaContextWithOIDC).oidc as KoaContextWithOIDC['oidc'] | undefined;
     if (!oidc) return;
     // end_session without a signed-in session answers with an auto-submitting form: just go back instead.
-    if (oidc.route === 'end_session' && ctx.status === 200 && !ctx.state.portalLoggedOut) {
+    if (
+      oidc.route === 'end_session' &&
+      ctx.status === 200 &&
+      !ctx.state.portalLoggedOut &&
+      !ctx.state.portalLogoutAsked
+    ) {
       await logoutNow(ctx as KoaContextWithOIDC);
     }
     // A token refresh keeps the SSO session alive (Keycloak's SSO Session Idle).

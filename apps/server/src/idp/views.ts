@@ -238,6 +238,22 @@ export function homeLink(t: Translate, publicUrl: string, productName: string) {
   return { href: `${publicUrl}/`, text: t('continueTo', { product: productName }) };
 }
 
+/**
+ * The question before signing out, for a logout link that does not show it comes from the signed-in person's own
+ * app: `form` is the provider's (empty) form with its one-time key; the button submits it.
+ */
+export function logoutConfirmPage(
+  ctx: PageContext,
+  o: { form: string; cancel: { href: string; text: string } },
+) {
+  const t = translator(ctx.locale);
+  const body = `${o.form}
+${alertHtml({ kind: 'info', text: t('logoutConfirm') }, 'kc-message')}
+<button id="kc-logout" form="op.logoutForm" name="logout" value="yes" type="submit" class="kc-button">${h(t('logoutButton'))}</button>
+<p class="kc-alt"><a id="kc-continue" href="${h(o.cancel.href)}">${h(o.cancel.text)}</a></p>`;
+  return layout(ctx, t('logoutConfirmTitle'), body);
+}
+
 /** A page with a message and one way on (link). */
 export function messagePage(
   ctx: PageContext,

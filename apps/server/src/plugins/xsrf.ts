@@ -13,9 +13,17 @@ function sameToken(a: string, b: string): boolean {
   return left.length === right.length && crypto.timingSafeEqual(left, right);
 }
 
+/** Whether a route pattern belongs to the API (the pattern the router matched, never the request's URL text). */
+const isApiRoute = (pattern: string | undefined) =>
+  pattern !== undefined && (pattern === '/api' || pattern.startsWith('/api/'));
+
 /**
  * Double-submit XSRF protection: a random XSRF-TOKEN cookie readable by the SPA, which echoes it in
  * X-XSRF-TOKEN on unsafe API calls. Needs @fastify/cookie.
+ *
+ * Which calls are checked is decided on the route the router matched, because the router decodes and normalises
+ * the URL: a check on the URL's text would let `/%61pi/...` through to the API route. A request that matches no
+ * route is answered 404 whatever its spelling.
  */
 export function registerXsrf(app: FastifyInstance, config: Config) {
   const secure = config.publicUrl.startsWith('https:');
@@ -29,8 +37,7 @@ export function registerXsrf(app: FastifyInstance, config: Config) {
         httpOnly: false,
       });
     }
-    const path = request.url.split('?', 1)[0]!;
-    if (SAFE_METHODS.has(request.method) || !(path === '/api' || path.startsWith('/api/'))) return;
+    if (SAFE_METHODS.has(request.method) || !isApiRoute(request.routeOptions.url)) return;
     const header = request.headers[XSRF_HEADER];
     if (!cookie || typeof header !== 'string' || !sameToken(cookie, header)) {
       throw new HttpError(403, 'XSRF_FAILED', 'Missing or wrong X-XSRF-TOKEN header; reload the page');

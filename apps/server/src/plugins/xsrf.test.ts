@@ -1,0 +1,46 @@
+// The XSRF check follows the route the router matched, not the URL's text: spellings of an API path that the router
+// decodes or folds to the same route are checked like the plain one, and the others find no route at all.
+import { expect, it } from 'vitest';
+import { apiRoutes, fullPath, type RouteDef } from '@portal/contract';
+import { DEMO_ACCOUNTS } from '../db/demo-users.ts';
+import { describeApi } from '../test/api.ts';
+
+const UNSAFE = Object.entries(apiRoutes as Record<string, RouteDef>).filter(
+  ([, def]) => def.method !== 'GET',
+);
+
+/** The route's path with every parameter filled by a demo account's id. */
+const pathOf = (def: RouteDef) => fullPath(def).replace(/\{\w+\}/g, DEMO_ACCOUNTS.muster);
+
+/** Spellings of `/api<path>` an attacker might try to slip past a check on the URL's text. */
+const variants = (path: string) => [
+  `/%61pi${path}`,
+  `/%2561pi${path}`,
+  `/api${path.replace(/^\/(\w)/, (_, c: string) => `/%${c.charCodeAt(0).toString(16)}`)}`,
+  `//api${path}`,
+  `/api/${path}`,
+  `/api${path.replace(/\//g, '//')}`,
+  `/API${path}`,
+  `/Api${path.toUpperCase()}`,
+  `/api${path}/`,
+  `/./api${path}`,
+  `/api/./${path.slice(1)}`,
+  `/x/../api${path}`,
+];
+
+describeApi('the XSRF check follows the matched route', (api) => {
+  it('covers every unsafe route in the contract', () => {
+    expect(UNSAFE.length).toBeGreaterThan(0);
+  });
+
+  for (const [name, def] of UNSAFE) {
+    it(`${name}: no spelling of ${def.method} ${fullPath(def)} passes without the header`, async () => {
+      for (const url of [`/api${pathOf(def)}`, ...variants(pathOf(def))]) {
+        const response = await api.request(def.method, url, { as: 'owner', body: {}, xsrf: false });
+        expect([403, 404], `${def.method} ${url}: ${response.statusCode} ${response.body}`).toContain(
+          response.statusCode,
+        );
+      }
+    });
+  }
+});
