@@ -16,25 +16,25 @@ describe('loadConfig', () => {
   });
 
   it('turns demo data and the outbox on by default only on a loopback PUBLIC_URL', () => {
-    for (const publicUrl of [
+    const loopback = [
       'http://localhost:8080',
       'http://127.0.0.1:3000',
       'http://127.2.3.4',
       'http://[::1]:8080',
-    ]) {
-      const config = loadConfig({ PUBLIC_URL: publicUrl });
-      expect(config.demoData, publicUrl).toBe(true);
-      expect(config.devMail, publicUrl).toBe(true);
-    }
-    for (const publicUrl of [
+    ];
+    const elsewhere = [
       'https://portal.example.com',
       'http://10.0.0.5:8080',
       'http://128.0.0.1',
       'http://[::2]',
+    ];
+    for (const [publicUrl, on] of [
+      ...loopback.map((url) => [url, true] as const),
+      ...elsewhere.map((url) => [url, false] as const),
     ]) {
       const config = loadConfig({ PUBLIC_URL: publicUrl });
-      expect(config.demoData, publicUrl).toBe(false);
-      expect(config.devMail, publicUrl).toBe(false);
+      expect(config.demoData, publicUrl).toBe(on);
+      expect(config.devMail, publicUrl).toBe(on);
     }
     expect(loadConfig({ DEMO_DATA: 'false' }).demoData).toBe(false);
   });

@@ -16,8 +16,10 @@ afterAll(async () => {
 });
 
 describe('mail without SMTP', () => {
+  const outbox = () => createMailer({ smtpUrl: null, mailFrom: 'Portal <no-reply@localhost>' }, db);
+
   it('keeps mails in the outbox and lists them at /dev/mail with clickable links', async () => {
-    const mailer = createMailer({ smtpUrl: null, mailFrom: 'Portal <no-reply@localhost>' }, db);
+    const mailer = outbox();
     await mailer.send({
       to: 'a@example.com',
       subject: 'First <b>',
@@ -45,8 +47,7 @@ describe('mail without SMTP', () => {
   });
 
   it('answers only to clients on this machine: everyone else, also behind a trusted proxy, gets 404', async () => {
-    const mailer = createMailer({ smtpUrl: null, mailFrom: 'Portal <no-reply@localhost>' }, db);
-    await mailer.send({
+    await outbox().send({
       to: 'victim@example.com',
       subject: 'Reset',
       text: 'http://localhost/reset?key=secret',

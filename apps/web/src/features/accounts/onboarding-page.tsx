@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
@@ -15,6 +15,23 @@ import { logout } from '@/auth/auth.ts';
 import { myAccountsQuery, useMe } from '@/api/session.ts';
 import { CreateAccountForm } from './create-account-form.tsx';
 import { Page } from '@/ui/page.tsx';
+
+/** One of the page's two ways forward: a card headed by its title, which names it for assistive technology. */
+function Section(props: { id: string; title: string; flex: number; titleGap: number; children: ReactNode }) {
+  return (
+    <Paper
+      variant="outlined"
+      component="section"
+      aria-labelledby={props.id}
+      sx={{ p: 3, flex: props.flex, width: '100%' }}
+    >
+      <Typography id={props.id} component="h2" variant="h6" sx={{ mb: props.titleGap }}>
+        {props.title}
+      </Typography>
+      {props.children}
+    </Paper>
+  );
+}
 
 /**
  * /onboarding: a signed-in user without any account creates the first one, or learns how to get invited
@@ -44,26 +61,10 @@ export default function OnboardingPage() {
     <Page title={me.name ? t('onboarding.titleNamed', { name: me.name }) : t('onboarding.title')}>
       <Typography sx={{ mb: 3, maxWidth: 720, color: 'text.secondary' }}>{t('onboarding.intro')}</Typography>
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={3} sx={{ alignItems: 'flex-start' }}>
-        <Paper
-          variant="outlined"
-          component="section"
-          aria-labelledby="onboarding-create"
-          sx={{ p: 3, flex: 3, width: '100%' }}
-        >
-          <Typography id="onboarding-create" component="h2" variant="h6" sx={{ mb: 2 }}>
-            {t('onboarding.createTitle')}
-          </Typography>
+        <Section id="onboarding-create" title={t('onboarding.createTitle')} flex={3} titleGap={2}>
           <CreateAccountForm />
-        </Paper>
-        <Paper
-          variant="outlined"
-          component="section"
-          aria-labelledby="onboarding-invite"
-          sx={{ p: 3, flex: 2, width: '100%' }}
-        >
-          <Typography id="onboarding-invite" component="h2" variant="h6" sx={{ mb: 1 }}>
-            {t('onboarding.inviteTitle')}
-          </Typography>
+        </Section>
+        <Section id="onboarding-invite" title={t('onboarding.inviteTitle')} flex={2} titleGap={1}>
           <Typography sx={{ mb: 1, overflowWrap: 'anywhere' }}>
             <Trans i18nKey="onboarding.inviteText" values={{ email: me.email }} />
           </Typography>
@@ -86,7 +87,7 @@ export default function OnboardingPage() {
           <Button startIcon={<Logout />} onClick={() => void logout()}>
             {t('onboarding.signOut')}
           </Button>
-        </Paper>
+        </Section>
       </Stack>
     </Page>
   );
