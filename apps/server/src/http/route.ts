@@ -82,7 +82,7 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * for a body too large or not JSON, 422 for refused input, 409 (and 422) for Idempotency-Key conflicts. The
  * contract's own entries (404, 409…) are added to these; OpenAPI lists them all.
  */
-export function edgeErrorStatuses(def: RouteDef, idempotent = false): number[] {
+function edgeErrorStatuses(def: RouteDef, idempotent = false): number[] {
   // 422 on every route: the text rule refuses a query string's text wherever it is sent.
   const statuses = [400, 422];
   if (def.auth !== false) statuses.push(401);

@@ -67,7 +67,7 @@ function send(reply: FastifyReply, status: number, body: ErrorBody) {
  * The framework's own refusals in the project's terms: status, code and message per Fastify error code. A
  * framework code never reaches a client; a 4xx without an entry gets the status's code from STATUS_CODES.
  */
-export const FRAMEWORK_ERRORS: Record<string, { status: number; code: string; message: string }> = {
+const FRAMEWORK_ERRORS: Record<string, { status: number; code: string; message: string }> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: {
     status: 400,
     code: 'MALFORMED_JSON',
@@ -97,7 +97,7 @@ export const FRAMEWORK_ERRORS: Record<string, { status: number; code: string; me
 };
 
 /** The project's code for a 4xx status without a more precise one. */
-export const STATUS_CODES: Record<number, string> = {
+const STATUS_CODES: Record<number, string> = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHORIZED',
   403: 'FORBIDDEN',

@@ -25,7 +25,7 @@ export function later<N extends Namespace = 'messages'>(
 }
 
 /** True for a message made by `later`. */
-export function isLater(text: string): boolean {
+function isLater(text: string): boolean {
   return text.startsWith(MARK);
 }
 
