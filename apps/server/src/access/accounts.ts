@@ -97,7 +97,7 @@ export async function auditStaffAccess(q: Queryable, user: PortalUser, access: A
   if (!access.viaStaff) return;
   await writeAudit(q, {
     accountUuid: access.accountUuid,
-    actorUuid: user.uuid,
+    actor: user,
     action: 'support.access',
     target: what,
   });

@@ -1,8 +1,15 @@
 import type { Queryable } from '../db/client.ts';
 
+/** The acting person; a `PortalUser` is one (its `clientAddress` is set on every authenticated request). */
+export interface Actor {
+  uuid: string;
+  clientAddress?: string;
+}
+
 export interface AuditEntry {
   accountUuid: string | null;
-  actorUuid: string | null;
+  /** Who acted: a signed-in user (with the request's client address), or null for jobs and seeds. */
+  actor: Actor | null;
   /** Dotted verb, e.g. `account.update`, `support.access`. */
   action: string;
   /** What was acted on, e.g. `account:<uuid>` or `GET /api/accounts/v1/accounts/:id`. */
@@ -14,11 +21,12 @@ export interface AuditEntry {
 /** Appends to the audit log; call it inside the transaction of the change it records. */
 export async function writeAudit(q: Queryable, entry: AuditEntry): Promise<void> {
   await q.query(
-    `insert into audit_log (account_uuid, actor_uuid, action, target, before, after)
-     values ($1, $2, $3, $4, $5::jsonb, $6::jsonb)`,
+    `insert into audit_log (account_uuid, actor_uuid, client_address, action, target, before, after)
+     values ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb)`,
     [
       entry.accountUuid,
-      entry.actorUuid,
+      entry.actor?.uuid ?? null,
+      entry.actor?.clientAddress ?? null,
       entry.action,
       entry.target,
       entry.before === undefined ? null : JSON.stringify(entry.before),

@@ -100,7 +100,7 @@ async function seedAccount(tx: Queryable, account: DemoAccount, ids: Map<DemoLog
   const at = (daysAgo: number) => `now() - make_interval(days => ${daysAgo})`;
   await writeAudit(tx, {
     accountUuid: account.uuid,
-    actorUuid: owner,
+    actor: { uuid: owner },
     action: 'account.create',
     target: `account:${account.uuid}`,
     after: { name: account.name, country: account.country, preferredLanguage: account.preferredLanguage },
@@ -118,7 +118,7 @@ async function seedAccount(tx: Queryable, account: DemoAccount, ids: Map<DemoLog
     if (member.role !== 'OWNER') {
       await writeAudit(tx, {
         accountUuid: account.uuid,
-        actorUuid: owner,
+        actor: { uuid: owner },
         action: 'member.invite',
         target: `user:${userUuid}`,
         after: { email: DEMO_USERS[member.login].email, role: member.role, invitationStatus: status },
@@ -134,7 +134,7 @@ async function seedAccount(tx: Queryable, account: DemoAccount, ids: Map<DemoLog
       );
       await writeAudit(tx, {
         accountUuid: account.uuid,
-        actorUuid: owner,
+        actor: { uuid: owner },
         action: 'account.terms.accept',
         target: `terms:${kind}`,
         after: { kind, version: TERMS_VERSION },
@@ -144,7 +144,7 @@ async function seedAccount(tx: Queryable, account: DemoAccount, ids: Map<DemoLog
   if (account.deletionInDays !== undefined) {
     await writeAudit(tx, {
       accountUuid: account.uuid,
-      actorUuid: owner,
+      actor: { uuid: owner },
       action: 'account.deletion.schedule',
       target: `account:${account.uuid}`,
       before: { availableUntil: null },

@@ -12,6 +12,8 @@ export interface PortalUser {
   language: string;
   emailVerified: boolean;
   createdAt: Date;
+  /** The client address of the request this user acts in (what the audit log records). */
+  clientAddress?: string;
 }
 
 /** The caller's access to the account named in the path. */

@@ -134,6 +134,14 @@ export interface ApiOptions {
   prepare?: (app: FastifyInstance) => void;
 }
 
+/** One audit log entry as tests check it. */
+export interface AuditRow {
+  action: string;
+  actor_uuid: string | null;
+  client_address: string | null;
+  target: string;
+}
+
 export class TestApi {
   app!: FastifyInstance;
   db!: Db;
@@ -207,9 +215,9 @@ export class TestApi {
   }
 
   /** Audit entries of an account, newest first. */
-  async audit(accountUuid: string): Promise<{ action: string; actor_uuid: string | null; target: string }[]> {
-    const { rows } = await this.db.query<{ action: string; actor_uuid: string | null; target: string }>(
-      'select action, actor_uuid, target from audit_log where account_uuid = $1 order by id desc',
+  async audit(accountUuid: string): Promise<AuditRow[]> {
+    const { rows } = await this.db.query<AuditRow>(
+      'select action, actor_uuid, client_address, target from audit_log where account_uuid = $1 order by id desc',
       [accountUuid],
     );
     return rows;

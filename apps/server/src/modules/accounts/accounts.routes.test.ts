@@ -151,7 +151,11 @@ describeApi('accounts API', (api) => {
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ country: 'LI', preferredLanguage: 'it', accountRole: 'ADMIN' });
     const [entry] = await api.audit(DEMO_ACCOUNTS.muster);
-    expect(entry).toMatchObject({ action: 'account.update', actor_uuid: DEMO_USERS.admin.id });
+    expect(entry).toMatchObject({
+      action: 'account.update',
+      actor_uuid: DEMO_USERS.admin.id,
+      client_address: '127.0.0.1',
+    });
     const { rows } = await api.db.query<{ before: unknown; after: unknown }>(
       `select before, after from audit_log where account_uuid = $1 and action = 'account.update'`,
       [DEMO_ACCOUNTS.muster],

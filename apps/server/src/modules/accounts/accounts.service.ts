@@ -66,7 +66,7 @@ export async function createAccount(db: Db, user: PortalUser, body: CreateAccoun
     );
     await writeAudit(tx, {
       accountUuid: uuid,
-      actorUuid: user.uuid,
+      actor: user,
       action: 'account.create',
       target: `account:${uuid}`,
       after: { name, country: body.country, preferredLanguage: body.preferredLanguage },
@@ -133,7 +133,7 @@ export async function updateAccount(
         ]);
         await writeAudit(tx, {
           accountUuid,
-          actorUuid: user.uuid,
+          actor: user,
           action: 'account.update',
           target: `account:${accountUuid}`,
           before,
@@ -155,7 +155,7 @@ export async function updateAccount(
       if (inserted.rows.length) {
         await writeAudit(tx, {
           accountUuid,
-          actorUuid: user.uuid,
+          actor: user,
           action: 'account.terms.accept',
           target: `terms:${kind}`,
           after: { kind, version: TERMS_VERSION },
@@ -169,7 +169,7 @@ export async function updateAccount(
       ]);
       await writeAudit(tx, {
         accountUuid,
-        actorUuid: user.uuid,
+        actor: user,
         action: 'account.deletion.cancel',
         target: `account:${accountUuid}`,
         before: { availableUntil: iso(current.available_until) },
@@ -196,7 +196,7 @@ export async function scheduleDeletion(
     if (rows[0]) {
       await writeAudit(tx, {
         accountUuid,
-        actorUuid: user.uuid,
+        actor: user,
         action: 'account.deletion.schedule',
         target: `account:${accountUuid}`,
         before: { availableUntil: null },
@@ -237,7 +237,7 @@ export async function beginMigration(db: Db, user: PortalUser, access: AccountAc
     const row = rows[0]!;
     await writeAudit(tx, {
       accountUuid,
-      actorUuid: user.uuid,
+      actor: user,
       action: 'account.migration.begin',
       target: `migration:${row.uuid}`,
       after: { state: row.state },
@@ -260,7 +260,7 @@ export async function purgeDeletedAccounts(db: Db): Promise<string[]> {
     for (const row of rows) {
       await writeAudit(tx, {
         accountUuid: row.uuid,
-        actorUuid: null,
+        actor: null,
         action: 'account.delete',
         target: `account:${row.uuid}`,
         before: { name: row.name },

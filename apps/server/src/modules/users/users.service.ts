@@ -51,7 +51,7 @@ export async function updateMe(
     }
     await writeAudit(tx, {
       accountUuid: null,
-      actorUuid: user.uuid,
+      actor: user,
       action: 'user.update',
       target: `user:${user.uuid}`,
       before,
@@ -87,7 +87,7 @@ export async function answerInvitation(
     );
     await writeAudit(tx, {
       accountUuid,
-      actorUuid: user.uuid,
+      actor: user,
       action: answer === 'ACCEPTED' ? 'invitation.accept' : 'invitation.decline',
       target: `user:${user.uuid}`,
       before: { invitationStatus: 'PENDING' },
