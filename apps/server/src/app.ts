@@ -160,11 +160,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
   registerIdempotency(app, db);
 
+  const mailer = createMailer(config, db);
   registerSystemRoutes(app, { config, db, route });
-  for (const register of [...MODULES, ...(deps.modules ?? [])]) register({ db, route });
+  for (const register of [...MODULES, ...(deps.modules ?? [])]) register({ db, route, mailer });
 
   if (config.oidc.embedded) {
-    await registerIdentityProvider(app, { config, db, mailer: createMailer(config, db) });
+    await registerIdentityProvider(app, { config, db, mailer });
     // Demo mode on a developer's machine only: a person reads the outbox (verification and reset links) there.
     if (config.devMail) await registerDevMail(app, { db });
   }

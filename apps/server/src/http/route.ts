@@ -13,6 +13,7 @@ import {
   type RouteQuery,
 } from '@portal/contract';
 import type { Db } from '../db/client.ts';
+import type { Mailer } from '../mail/mailer.ts';
 import { checkRequestText } from './text.ts';
 import type { AccountAccess, PortalUser } from './types.ts';
 
@@ -139,6 +140,8 @@ export type Route = ReturnType<typeof createRouter>;
 export interface ModuleDeps {
   db: Db;
   route: Route;
+  /** Mails of an area (invitations, transfers): rendered by the area in the recipient's language. */
+  mailer: Mailer;
 }
 
 /** An area module: registers its contract routes, e.g. `registerAccountsRoutes`. */
