@@ -74,8 +74,8 @@ const ESTIMATOR_OPTIONS = { maxLength: 64, l33tMaxSubstitutions: 12 };
 let estimator: Promise<ZxcvbnFactory> | undefined;
 
 /**
- * The estimator with its dictionaries, loaded on the first check (they take some 60 MB and half a second to
- * load, which server start should not pay). The German and Italian packages name their lists without a language
+ * The estimator with its dictionaries, loaded once, on first use (about 50 MB of heap and a second or more of
+ * CPU, which server start should not pay). The German and Italian packages name their lists without a language
  * suffix, so each list gets its language's suffix here to keep them apart.
  */
 function loadEstimator(): Promise<ZxcvbnFactory> {
@@ -96,8 +96,20 @@ function loadEstimator(): Promise<ZxcvbnFactory> {
       }
     }
     return new core.ZxcvbnFactory({ ...ESTIMATOR_OPTIONS, dictionary, graphs: common.adjacencyGraphs });
-  })();
+  })().catch((error: unknown) => {
+    // The next check tries again.
+    estimator = undefined;
+    throw error;
+  });
   return estimator;
+}
+
+/**
+ * Loads the dictionaries now instead of at the first check (the server calls it once it listens). A failure is
+ * not reported here: the first check meets it again and fails its request.
+ */
+export async function preparePasswordPolicy(): Promise<void> {
+  await loadEstimator().catch(() => undefined);
 }
 
 /** The estimator's warning (a translation key, as no translations are loaded) as one of our hints. */
