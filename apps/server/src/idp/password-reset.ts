@@ -1,6 +1,6 @@
+import { PASSWORD_MIN_LENGTH } from '../access/password-policy.ts';
 import { ACTION_TTL, consumeActionToken, peekActionToken } from './action-tokens.ts';
 import { endIdentitySessions } from './adapter.ts';
-import { PASSWORD_MIN_LENGTH } from '../access/password-policy.ts';
 import {
   findIdentityByEmail,
   findIdentityById,
