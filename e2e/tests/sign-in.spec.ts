@@ -55,6 +55,12 @@ test('a new registration lands signed in on onboarding', async ({ page, server }
   await page.locator('#firstName').fill('Rita');
   await page.locator('#lastName').fill('Register');
   await page.locator('#email').fill(email);
+  // A weak password is refused with the reason; the other fields keep their values.
+  await page.locator('#password').fill('passwordpassword');
+  await page.locator('#password-confirm').fill('passwordpassword');
+  await page.locator('#kc-register').click();
+  await expect(page.locator('#password-error')).toContainText('Dieses Passwort ist zu leicht zu erraten.');
+  await expect(page.locator('#lastName')).toHaveValue('Register');
   await page.locator('#password').fill('Another-Secret-2026');
   await page.locator('#password-confirm').fill('Another-Secret-2026');
   await page.locator('#kc-register').click();

@@ -18,6 +18,12 @@ try {
 const { buildApp } = await import('./app.ts');
 const app = await buildApp(config);
 await app.listen({ host: config.host, port: config.port });
+// The password policy's dictionaries load once the server listens, in the background: start does not wait for
+// them, and neither does the first registration or reset. Without the embedded sign-in service no page needs them.
+if (config.oidc.embedded) {
+  const { preparePasswordPolicy } = await import('./access/password-policy.ts');
+  void preparePasswordPolicy();
+}
 
 let stopping = false;
 async function shutdown(signal: string) {

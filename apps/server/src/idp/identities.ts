@@ -41,9 +41,6 @@ function toIdentity(row: IdentityRow): Identity {
   };
 }
 
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 128;
-
 function normaliseEmail(email: string): string {
   return email.trim();
 }

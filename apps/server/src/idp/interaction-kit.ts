@@ -2,13 +2,14 @@ import type { Language } from '@portal/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { InteractionResults } from 'oidc-provider';
+import { checkPassword, type PasswordHint, type PasswordOwner } from '../access/password-policy.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { acceptText, containsForbiddenText } from '../http/text.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { BruteForceGuard } from './brute-force.ts';
 import { pickLocale, translator, type Messages, type Translate } from './i18n.ts';
-import { findIdentityById, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type Identity } from './identities.ts';
+import { findIdentityById, type Identity } from './identities.ts';
 import { homeLink, messagePage, REALM_PATH, type Alert, type FlowLinks, type PageContext } from './views.ts';
 
 /** The shared kit of the sign-in flows: their routes, the end of a flow, the page language and page sending. */
@@ -100,11 +101,38 @@ const withLocale = (path: string, locale: Language) => `${path}?kc_locale=${loca
  */
 export const field = (form: Form | undefined, name: string) => acceptText(String(form?.[name] ?? '')) ?? '';
 
-/** Too short or too long: the error to show at the password field, if any. */
-export function passwordError(t: Translate, password: string): string | undefined {
-  if (password.length < PASSWORD_MIN_LENGTH) return t('passwordTooShort', { min: PASSWORD_MIN_LENGTH });
-  if (password.length > PASSWORD_MAX_LENGTH) return t('passwordTooLong', { max: PASSWORD_MAX_LENGTH });
-  return undefined;
+const WEAK_HINTS: Record<PasswordHint, keyof Messages> = {
+  common: 'passwordWeakCommon',
+  keyboard: 'passwordWeakKeyboard',
+  repeat: 'passwordWeakRepeat',
+  sequence: 'passwordWeakSequence',
+  date: 'passwordWeakDate',
+  word: 'passwordWeakWord',
+};
+
+/** Why the password policy refuses `password` of `owner`, in the page's language: the error at the password field. */
+export async function passwordError(
+  t: Translate,
+  password: string,
+  owner: PasswordOwner,
+): Promise<string | undefined> {
+  const problem = await checkPassword(password, owner);
+  switch (problem?.reason) {
+    case undefined:
+      return undefined;
+    case 'tooShort':
+      return t('passwordTooShort', { min: problem.min });
+    case 'tooLong':
+      return t('passwordTooLong', { max: problem.max });
+    case 'containsEmail':
+      return t('passwordContainsEmail');
+    case 'containsName':
+      return t('passwordContainsName');
+    case 'tooWeak':
+      return [t('passwordTooWeak'), problem.hint && t(WEAK_HINTS[problem.hint]), t('passwordWeakAdvice')]
+        .filter(Boolean)
+        .join(' ');
+  }
 }
 
 /** Sends a sign-in page, never cached (its security headers come from the security-headers plugin). */

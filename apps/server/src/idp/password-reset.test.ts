@@ -4,6 +4,31 @@ import { findIdentityByEmail, setPassword } from './identities.ts';
 import * as idp from './test-support.ts';
 
 idp.describeIdp('password reset', (ctx) => {
+  /** Asks for a reset link on the forgot-password page, as the user would; returns the mailed link. */
+  async function requestLink(email: string): Promise<string> {
+    const jar = new idp.CookieJar();
+    const loginHtml = await idp.openLoginPage(ctx.idp, jar);
+    const forgotHref = /id="kc-forgot-password" href="([^"]+)"/.exec(loginHtml)![1]!.replace(/&amp;/g, '&');
+    const forgotHtml = await (await idp.request(new URL(forgotHref, ctx.idp.base).href, jar)).text();
+    const since = ctx.mailbox.mails.length;
+    await idp.request(new URL(idp.formAction(forgotHtml, 'kc-reset-password-form'), ctx.idp.base).href, jar, {
+      form: { username: email },
+    });
+    const link = idp.linkIn(await ctx.mailbox.next(email, since), 'reset');
+    // Let the next request pass the mail flood guard.
+    await ctx.db.query(`update idp_action_tokens set created_at = created_at - interval '1 hour'`);
+    return link;
+  }
+
+  async function resetWith(link: string, password: string) {
+    const jar = new idp.CookieJar();
+    const page = await idp.request(link, jar);
+    if (page.status !== 200) return page;
+    const action = new URL(idp.formAction(await page.text(), 'kc-new-password-form'), ctx.idp.base).href;
+    const key = new URL(link).searchParams.get('key')!;
+    return idp.request(action, jar, { form: { key, password, 'password-confirm': password } });
+  }
+
   describe('mails through SMTP', () => {
     it('forgot password mails a one-time link that sets a new password', async () => {
       const jar = new idp.CookieJar();
@@ -60,36 +85,42 @@ idp.describeIdp('password reset', (ctx) => {
       ).toBe(200);
     });
   });
-  describe('earlier links', () => {
-    /** Asks for a reset link on the forgot-password page, as the user would; returns the mailed link. */
-    async function requestLink(email: string): Promise<string> {
-      const jar = new idp.CookieJar();
-      const loginHtml = await idp.openLoginPage(ctx.idp, jar);
-      const forgotHref = /id="kc-forgot-password" href="([^"]+)"/.exec(loginHtml)![1]!.replace(/&amp;/g, '&');
-      const forgotHtml = await (await idp.request(new URL(forgotHref, ctx.idp.base).href, jar)).text();
-      const since = ctx.mailbox.mails.length;
-      await idp.request(
-        new URL(idp.formAction(forgotHtml, 'kc-reset-password-form'), ctx.idp.base).href,
-        jar,
-        {
-          form: { username: email },
-        },
-      );
-      const link = idp.linkIn(await ctx.mailbox.next(email, since), 'reset');
-      // Let the next request pass the mail flood guard.
-      await ctx.db.query(`update idp_action_tokens set created_at = created_at - interval '1 hour'`);
-      return link;
-    }
-
-    async function resetWith(link: string, password: string) {
-      const jar = new idp.CookieJar();
-      const page = await idp.request(link, jar);
-      if (page.status !== 200) return page;
-      const action = new URL(idp.formAction(await page.text(), 'kc-new-password-form'), ctx.idp.base).href;
+  describe('password policy', () => {
+    it('refuses a password the policy refuses, in the page language, and changes nothing', async () => {
+      // Neither part of the name is in the email's local part, so each rule shows on its own.
+      const user = DEMO_USERS.fresh;
+      const link = await requestLink(user.email);
       const key = new URL(link).searchParams.get('key')!;
-      return idp.request(action, jar, { form: { key, password, 'password-confirm': password } });
-    }
+      const jar = new idp.CookieJar();
+      const page = await (await idp.request(link, jar)).text();
+      expect(page).toContain('Mindestens 12 Zeichen; kein gängiges Passwort, weder Ihr Name noch');
+      const action = new URL(idp.formAction(page, 'kc-new-password-form'), ctx.idp.base).href;
+      const save = (password: string, locale = 'de') =>
+        idp.request(action, jar, {
+          form: { key, password, 'password-confirm': password, kc_locale: locale },
+        });
+      for (const [password, message] of idp.weakPasswords(user)) {
+        const refused = await save(password);
+        expect(refused.status, password).toBe(400);
+        expect(await refused.text(), password).toContain(
+          `<p id="password-error" class="kc-field-error">${message}`,
+        );
+      }
+      const french = await (await save('FelixFrisch99', 'fr')).text();
+      expect(french).toContain('Le mot de passe ne doit pas contenir votre nom.');
+      // Nothing changed: the old password still works, and the link still does.
+      expect((await idp.signIn(ctx.idp, new idp.CookieJar(), user.email, DEMO_PASSWORD)).tokens.status).toBe(
+        200,
+      );
 
+      expect((await save(idp.STRONG_PASSWORD)).status).toBe(200);
+      expect(
+        (await idp.signIn(ctx.idp, new idp.CookieJar(), user.email, idp.STRONG_PASSWORD)).tokens.status,
+      ).toBe(200);
+      await setPassword(ctx.db, (await findIdentityByEmail(ctx.db, user.email))!.id, DEMO_PASSWORD);
+    });
+  });
+  describe('earlier links', () => {
     it('a newer link makes the earlier ones stop working', async () => {
       const user = DEMO_USERS.coach;
       const older = await requestLink(user.email);

@@ -1,10 +1,11 @@
+import { PASSWORD_MIN_LENGTH } from '../access/password-policy.ts';
 import { ACTION_TTL, consumeActionToken, peekActionToken } from './action-tokens.ts';
 import { endIdentitySessions } from './adapter.ts';
 import {
   findIdentityByEmail,
+  findIdentityById,
   isValidEmail,
   markEmailVerified,
-  PASSWORD_MIN_LENGTH,
   setPassword,
 } from './identities.ts';
 import {
@@ -92,13 +93,14 @@ export function registerPasswordResetFlow(kit: InteractionKit) {
     const key = field(request.body, 'key');
     const password = field(request.body, 'password');
     const confirm = field(request.body, 'password-confirm');
-    const errors: ResetErrors = { password: passwordError(t, password) };
+    const holder = key ? await peekActionToken(db, 'reset-password', key) : undefined;
+    const identity = holder && (await findIdentityById(db, holder.identityId));
+    if (!identity) return invalidLink(call);
+    const errors: ResetErrors = { password: await passwordError(t, password, identity) };
     if (confirm !== password) errors['password-confirm'] = confirm ? t('passwordMismatch') : t('required');
-    if (Object.values(errors).some(Boolean)) {
-      if (!key || !(await peekActionToken(db, 'reset-password', key))) return invalidLink(call);
-      return showReset(call, key, errors);
-    }
-    const owner = key ? await consumeActionToken(db, 'reset-password', key) : undefined;
+    if (Object.values(errors).some(Boolean)) return showReset(call, key, errors);
+    // Used up only now, atomically: of two submissions of one link, one wins.
+    const owner = await consumeActionToken(db, 'reset-password', key);
     if (!owner) return invalidLink(call);
     await setPassword(db, owner.identityId, password);
     // Whoever knew the old password is signed out everywhere.

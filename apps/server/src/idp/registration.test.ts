@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import { USER_NAME_MAX } from '@portal/contract';
 import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
+import { findIdentityByEmail } from './identities.ts';
 import * as idp from './test-support.ts';
 
 idp.describeIdp('registration', (ctx) => {
@@ -72,6 +73,42 @@ idp.describeIdp('registration', (ctx) => {
         name: 'Rita Register',
         locale: 'en',
       });
+    });
+
+    it('refuses a password the policy refuses, in the page language, keeping the other values and storing nothing', async () => {
+      const jar = new idp.CookieJar();
+      const { challenge } = idp.pkce();
+      const action = await openRegistration(jar, challenge);
+      const owner = { email: 'signup.test@example.com', name: 'Wendy Weakling' };
+      const form = (password: string, locale = 'de') => ({
+        firstName: 'Wendy',
+        lastName: 'Weakling',
+        email: owner.email,
+        password,
+        'password-confirm': password,
+        kc_locale: locale,
+      });
+      for (const [password, message] of idp.weakPasswords(owner)) {
+        const refused = await idp.request(action, jar, { form: form(password) });
+        expect(refused.status, password).toBe(400);
+        const html = await refused.text();
+        expect(html, password).toContain(`<p id="password-error" class="kc-field-error">${message}`);
+        expect(html).toContain('Mindestens 12 Zeichen; kein gängiges Passwort, weder Ihr Name noch');
+        expect(html).toContain('value="Wendy"');
+        expect(html).toContain(`value="${owner.email}"`);
+      }
+      const english = await (await idp.request(action, jar, { form: form('passwordpassword', 'en') })).text();
+      expect(english).toContain(
+        'This password is too easy to guess. Repeated characters or words are easy to guess.',
+      );
+      const italian = await (await idp.request(action, jar, { form: form('WendyWeakling1', 'it') })).text();
+      expect(italian).toContain('La password non deve contenere il tuo nome.');
+      const { rows } = await ctx.db.query('select 1 from idp_identities where email = $1', [owner.email]);
+      expect(rows).toHaveLength(0);
+
+      const created = await idp.request(action, jar, { form: form(idp.STRONG_PASSWORD) });
+      expect(created.status).toBe(303);
+      expect(await findIdentityByEmail(ctx.db, owner.email)).toBeDefined();
     });
 
     it('refuses first and last names above the user name limit with a field error, never cutting them', async () => {

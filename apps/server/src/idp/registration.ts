@@ -1,11 +1,11 @@
 import { USER_NAME_MAX } from '@portal/contract';
+import { PASSWORD_MIN_LENGTH } from '../access/password-policy.ts';
 import type { Translate } from './i18n.ts';
 import {
   createIdentity,
   EmailTakenError,
   findIdentityByEmail,
   isValidEmail,
-  PASSWORD_MIN_LENGTH,
   type Identity,
 } from './identities.ts';
 import { field, passwordError, type InteractionCall, type InteractionKit } from './interaction-kit.ts';
@@ -75,7 +75,9 @@ export function registerRegistrationFlow(kit: InteractionKit) {
     Object.assign(errors, nameErrors(t, values.firstName, values.lastName));
     if (!values.email) errors.email = t('required');
     else if (!isValidEmail(values.email)) errors.email = t('emailInvalid');
-    errors.password = passwordError(t, password);
+    // The name the identity gets: the policy refuses a password containing it (or the email's local part).
+    const name = `${values.firstName} ${values.lastName}`;
+    errors.password = await passwordError(t, password, { email: values.email, name });
     if (!confirm) errors['password-confirm'] = t('required');
     else if (confirm !== password) errors['password-confirm'] = t('passwordMismatch');
     if (!errors.email && (await findIdentityByEmail(db, values.email))) errors.email = t('emailTaken');
@@ -84,7 +86,7 @@ export function registerRegistrationFlow(kit: InteractionKit) {
     try {
       identity = await createIdentity(db, {
         email: values.email,
-        name: `${values.firstName} ${values.lastName}`,
+        name,
         password,
         locale,
       });

@@ -343,3 +343,21 @@ export async function expectSilentSignIn(idp: TestIdp, jar: CookieJar): Promise<
   expect(code).toBeTruthy();
   expect((await exchangeCode(idp, code!, verifier)).status).toBe(200);
 }
+
+/**
+ * Passwords the password policy refuses for `owner`, each with the German error the sign-in pages show for it:
+ * too short, common, a repeated word, the email address itself, the name with digits.
+ */
+export function weakPasswords(owner: { email: string; name: string }): [string, string][] {
+  const tooShort = 'Das Passwort muss mindestens 12 Zeichen lang sein.';
+  return [
+    ['12345678', tooShort],
+    ['password', tooShort],
+    ['passwordpassword', 'Dieses Passwort ist zu leicht zu erraten.'],
+    [owner.email, 'Das Passwort darf Ihre E-Mail-Adresse nicht enthalten.'],
+    [`${owner.name.replace(/\s/g, '')}2026`, 'Das Passwort darf Ihren Namen nicht enthalten.'],
+  ];
+}
+
+/** A password the policy accepts (no common words, no name, long enough). */
+export const STRONG_PASSWORD = 'Kiesel-Ampel-Gurke-19';

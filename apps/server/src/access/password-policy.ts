@@ -1,0 +1,180 @@
+import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import { invalidField, type HttpError } from '../http/errors.ts';
+
+/**
+ * The one password policy: registration and password reset on the sign-in pages use it, and so will the API's
+ * password change. A password is refused when it
+ * - is shorter than {@link PASSWORD_MIN_LENGTH} or longer than {@link PASSWORD_MAX_LENGTH} characters,
+ * - contains the email address's local part or the person's name (see {@link personalPieces}), or
+ * - is rated below {@link PASSWORD_MIN_SCORE} by the zxcvbn-ts strength estimator (common passwords, words,
+ *   names, keyboard patterns, repeats, sequences and dates in English, German, French and Italian).
+ *
+ * The answer is a {@link PasswordProblem}: the sign-in pages translate it with their own texts; an API route turns
+ * it into the project's one 422 field error with {@link passwordFieldError}, e.g.
+ * `const problem = await checkPassword(body.newPassword, user); if (problem) throw passwordFieldError('newPassword',
+ * problem);`. Its English text ({@link passwordProblemText}) is the field error's message; `problem.reason` (and
+ * `problem.hint`) are stable keys a web form may translate instead (the web app has no such form yet).
+ */
+
+export const PASSWORD_MIN_LENGTH = 12;
+export const PASSWORD_MAX_LENGTH = 128;
+/**
+ * zxcvbn's scale: 0–2 is guessable within about 10^8 guesses (common passwords, a word with digits), 3 needs
+ * about 10^10 and 4 more. A password must reach 3.
+ */
+export const PASSWORD_MIN_SCORE = 3;
+/**
+ * Pieces of the name or of the email's local part shorter than this are not checked: "Li", "Jo" or "a.b" occur
+ * in too many good passwords to refuse them.
+ */
+export const PERSONAL_PIECE_MIN_LENGTH = 4;
+
+/** What the estimator saw in a weak password, when it says so. */
+export type PasswordHint = 'common' | 'keyboard' | 'repeat' | 'sequence' | 'date' | 'word';
+
+export type PasswordProblem =
+  | { reason: 'tooShort'; min: number }
+  | { reason: 'tooLong'; max: number }
+  | { reason: 'containsEmail' }
+  | { reason: 'containsName' }
+  | { reason: 'tooWeak'; hint?: PasswordHint };
+
+/** Whose password it is: its email address and name (either may be unknown). */
+export interface PasswordOwner {
+  email?: string;
+  name?: string;
+}
+
+/** Length in characters (code points), as the API's schemas count it. */
+const length = (text: string) => [...text].length;
+
+/** Lower case without accents, so "Müller" is found in "MULLER-…" and "mueller" only by the estimator. */
+const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+
+/**
+ * The parts of a name or an email local part worth refusing: the whole (without separators) and each part split
+ * at spaces, dots, hyphens, underscores, plus signs and apostrophes — each at least
+ * {@link PERSONAL_PIECE_MIN_LENGTH} characters long.
+ */
+function personalPieces(text: string | undefined): string[] {
+  if (!text) return [];
+  const parts = fold(text).split(/[\s.\-_+'’]+/u);
+  return [parts.join(''), ...parts].filter((piece) => length(piece) >= PERSONAL_PIECE_MIN_LENGTH);
+}
+
+const localPart = (email: string | undefined) => email?.slice(0, Math.max(0, email.lastIndexOf('@')));
+
+/**
+ * The estimator looks at the first 64 characters only and replaces at most 12 l33t characters: its time grows
+ * steeply with both (seconds for a 128-character string of l33t characters), and a 64-character start that is
+ * strong makes the password strong.
+ */
+const ESTIMATOR_OPTIONS = { maxLength: 64, l33tMaxSubstitutions: 12 };
+
+let estimator: Promise<ZxcvbnFactory> | undefined;
+
+/**
+ * The estimator with its dictionaries, loaded once, on first use (about 50 MB of heap and a second or more of
+ * CPU, which server start should not pay). The German and Italian packages name their lists without a language
+ * suffix, so each list gets its language's suffix here to keep them apart.
+ */
+function loadEstimator(): Promise<ZxcvbnFactory> {
+  estimator ??= (async () => {
+    const [core, common, en, de, fr, it] = await Promise.all([
+      import('@zxcvbn-ts/core'),
+      import('@zxcvbn-ts/language-common'),
+      import('@zxcvbn-ts/language-en'),
+      import('@zxcvbn-ts/language-de'),
+      import('@zxcvbn-ts/language-fr'),
+      import('@zxcvbn-ts/language-it'),
+    ]);
+    const dictionary: Record<string, (string | number)[]> = { ...common.dictionary };
+    const languages = { en, de, fr, it };
+    for (const [language, pack] of Object.entries(languages)) {
+      for (const [name, words] of Object.entries(pack.dictionary as Record<string, string[]>)) {
+        dictionary[name.endsWith(`-${language}`) ? name : `${name}-${language}`] = words;
+      }
+    }
+    return new core.ZxcvbnFactory({ ...ESTIMATOR_OPTIONS, dictionary, graphs: common.adjacencyGraphs });
+  })().catch((error: unknown) => {
+    // The next check tries again.
+    estimator = undefined;
+    throw error;
+  });
+  return estimator;
+}
+
+/**
+ * Loads the dictionaries now instead of at the first check (the server calls it once it listens). A failure is
+ * not reported here: the first check meets it again and fails its request.
+ */
+export async function preparePasswordPolicy(): Promise<void> {
+  await loadEstimator().catch(() => undefined);
+}
+
+/** The estimator's warning (a translation key, as no translations are loaded) as one of our hints. */
+const HINTS: Record<string, PasswordHint> = {
+  topTen: 'common',
+  topHundred: 'common',
+  common: 'common',
+  similarToCommon: 'common',
+  pwned: 'common',
+  straightRow: 'keyboard',
+  keyPattern: 'keyboard',
+  simpleRepeat: 'repeat',
+  extendedRepeat: 'repeat',
+  sequences: 'sequence',
+  recentYears: 'date',
+  dates: 'date',
+  wordByItself: 'word',
+  namesByThemselves: 'word',
+  commonNames: 'word',
+  userInputs: 'word',
+};
+
+/** The problem of `password` under the policy, or undefined when it is acceptable. */
+export async function checkPassword(
+  password: string,
+  owner: PasswordOwner = {},
+): Promise<PasswordProblem | undefined> {
+  if (length(password) < PASSWORD_MIN_LENGTH) return { reason: 'tooShort', min: PASSWORD_MIN_LENGTH };
+  if (length(password) > PASSWORD_MAX_LENGTH) return { reason: 'tooLong', max: PASSWORD_MAX_LENGTH };
+  const folded = fold(password);
+  const emailPieces = personalPieces(localPart(owner.email));
+  const namePieces = personalPieces(owner.name);
+  if (emailPieces.some((piece) => folded.includes(piece))) return { reason: 'containsEmail' };
+  if (namePieces.some((piece) => folded.includes(piece))) return { reason: 'containsName' };
+  const result = (await loadEstimator()).check(password, [...emailPieces, ...namePieces]);
+  if (result.score >= PASSWORD_MIN_SCORE) return undefined;
+  const hint = result.feedback.warning ? HINTS[result.feedback.warning] : undefined;
+  return hint ? { reason: 'tooWeak', hint } : { reason: 'tooWeak' };
+}
+
+const HINT_TEXT: Record<PasswordHint, string> = {
+  common: 'it is one of the most common passwords or close to one',
+  keyboard: 'keys next to each other on the keyboard are easy to guess',
+  repeat: 'repeated characters or words are easy to guess',
+  sequence: 'sequences like "abc" or "6543" are easy to guess',
+  date: 'dates and recent years are easy to guess',
+  word: 'single words and names are easy to guess',
+};
+
+/** The problem in English, as an API field error's text ("must be at least 12 characters long"). */
+export function passwordProblemText(problem: PasswordProblem): string {
+  switch (problem.reason) {
+    case 'tooShort':
+      return `must be at least ${problem.min} characters long`;
+    case 'tooLong':
+      return `must be at most ${problem.max} characters long`;
+    case 'containsEmail':
+      return 'must not contain your email address';
+    case 'containsName':
+      return 'must not contain your name';
+    case 'tooWeak':
+      return `is too easy to guess${problem.hint ? `: ${HINT_TEXT[problem.hint]}` : ''}`;
+  }
+}
+
+/** The 422 field error of the project's one error scheme for a password the policy refuses. */
+export const passwordFieldError = (field: string, problem: PasswordProblem): HttpError =>
+  invalidField(field, passwordProblemText(problem));
