@@ -1,9 +1,10 @@
 import type { Queryable } from '../db/client.ts';
 
-/** The acting person; a `PortalUser` is one (its `clientAddress` is set on every authenticated request). */
+/** The acting person; a `PortalUser` is one (its client address and user agent are set on every request). */
 export interface Actor {
   uuid: string;
   clientAddress?: string;
+  userAgent?: string;
 }
 
 export interface AuditEntry {
@@ -21,12 +22,14 @@ export interface AuditEntry {
 /** Appends to the audit log; call it inside the transaction of the change it records. */
 export async function writeAudit(q: Queryable, entry: AuditEntry): Promise<void> {
   await q.query(
-    `insert into audit_log (account_uuid, actor_uuid, client_address, action, target, before, after)
-     values ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb)`,
+    `insert into audit_log (account_uuid, actor_uuid, client_address, user_agent, action, target, before, after)
+     values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb)`,
     [
       entry.accountUuid,
       entry.actor?.uuid ?? null,
       entry.actor?.clientAddress ?? null,
+      // Bounded: the header is the client's to choose.
+      entry.actor?.userAgent?.slice(0, 512) ?? null,
       entry.action,
       entry.target,
       entry.before === undefined ? null : JSON.stringify(entry.before),

@@ -12,8 +12,9 @@ export interface PortalUser {
   language: string;
   emailVerified: boolean;
   createdAt: Date;
-  /** The client address of the request this user acts in (what the audit log records). */
+  /** The client address and browser of the request this user acts in (what the audit log records). */
   clientAddress?: string;
+  userAgent?: string;
 }
 
 /** The caller's access to the account named in the path. */

@@ -97,6 +97,10 @@ export function createAuthenticate(options: { config: Config; db: Db; getKey: JW
       request.log.warn({ err: error }, 'token keys unavailable');
       throw new HttpError(503, 'IDP_UNAVAILABLE', 'Access tokens cannot be checked right now');
     }
-    request.user = { ...(await provisionUser(db, identityOf(payload))), clientAddress: request.ip };
+    request.user = {
+      ...(await provisionUser(db, identityOf(payload))),
+      clientAddress: request.ip,
+      userAgent: request.headers['user-agent'],
+    };
   };
 }

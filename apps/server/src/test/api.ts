@@ -139,6 +139,7 @@ export interface AuditRow {
   action: string;
   actor_uuid: string | null;
   client_address: string | null;
+  user_agent: string | null;
   target: string;
 }
 
@@ -217,7 +218,7 @@ export class TestApi {
   /** Audit entries of an account, newest first. */
   async audit(accountUuid: string): Promise<AuditRow[]> {
     const { rows } = await this.db.query<AuditRow>(
-      'select action, actor_uuid, client_address, target from audit_log where account_uuid = $1 order by id desc',
+      'select action, actor_uuid, client_address, user_agent, target from audit_log where account_uuid = $1 order by id desc',
       [accountUuid],
     );
     return rows;

@@ -155,6 +155,7 @@ describeApi('accounts API', (api) => {
       action: 'account.update',
       actor_uuid: DEMO_USERS.admin.id,
       client_address: '127.0.0.1',
+      user_agent: 'lightMyRequest',
     });
     const { rows } = await api.db.query<{ before: unknown; after: unknown }>(
       `select before, after from audit_log where account_uuid = $1 and action = 'account.update'`,
