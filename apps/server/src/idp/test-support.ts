@@ -5,6 +5,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { loadConfig, type Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import { JobRunner, type RunnerOptions } from '../jobs/runner.ts';
 import { createMailer } from '../mail/mailer.ts';
 import { registerSecurityHeaders } from '../plugins/security-headers.ts';
 import { freshDatabase, type Backend } from '../test/api.ts';
@@ -31,11 +32,18 @@ export interface TestIdp {
   config: Config;
   base: string;
   port: number;
+  /** The provider's jobs runner (its mails): `await idp.jobs.drain()` waits until they were delivered. */
+  jobs: JobRunner;
 }
 
 export async function startIdp(
   db: Db,
-  options: { port?: number; env?: Record<string, string>; configure?: (config: Config) => void } = {},
+  options: {
+    port?: number;
+    env?: Record<string, string>;
+    configure?: (config: Config) => void;
+    jobs?: Partial<RunnerOptions>;
+  } = {},
 ): Promise<TestIdp> {
   const port = options.port ?? (await freePort());
   const config = loadConfig({
@@ -49,9 +57,13 @@ export async function startIdp(
   const app = Fastify({ logger: false });
   // As in the app: the security headers of every response come from the one plugin.
   registerSecurityHeaders(app, config);
-  await registerIdentityProvider(app, { config, db, mailer: createMailer(config, db) });
+  // As in the app: mails go through a jobs runner, started with the server and stopped before it closes.
+  const jobs = new JobRunner(db, options.jobs);
+  app.addHook('onReady', () => jobs.start());
+  app.addHook('preClose', () => jobs.stop());
+  await registerIdentityProvider(app, { config, db, mailer: createMailer(config, db, jobs) });
   await app.listen({ host: '127.0.0.1', port });
-  return { app, config, base: config.publicUrl, port };
+  return { app, config, base: config.publicUrl, port, jobs };
 }
 
 export class CookieJar {

@@ -2,13 +2,16 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
+import { JobRunner } from '../jobs/runner.ts';
 import { createMailer, registerDevMail } from './index.ts';
 
 let db: Db;
+let jobs: JobRunner;
 
 beforeAll(async () => {
   db = await openDb('memory://');
   await migrate(db);
+  jobs = new JobRunner(db);
 });
 
 afterAll(async () => {
@@ -16,7 +19,17 @@ afterAll(async () => {
 });
 
 describe('mail without SMTP', () => {
-  const outbox = () => createMailer({ smtpUrl: null, mailFrom: 'Portal <no-reply@localhost>' }, db);
+  let mailer: ReturnType<typeof createMailer>;
+  /** The outbox mailer; its mails are delivered by the runner, and each send waits until they were. */
+  const outbox = () => {
+    mailer ??= createMailer({ smtpUrl: null, mailFrom: 'Portal <no-reply@localhost>' }, db, jobs);
+    return {
+      async send(message: Parameters<typeof mailer.send>[0]) {
+        await mailer.send(message);
+        await jobs.drain();
+      },
+    };
+  };
 
   it('keeps mails in the outbox and lists them at /dev/mail with clickable links', async () => {
     const mailer = outbox();
