@@ -278,7 +278,7 @@ export async function startMailbox(): Promise<Mailbox> {
     mails,
     async next(to, since) {
       for (let i = 0; i < 100; i += 1) {
-        const mail = mails.slice(since).find((m) => m.to.includes(to));
+        const mail = mails.slice(since).find((m) => m.to.some((a) => a.toLowerCase() === to.toLowerCase()));
         if (mail) return decodeMail(mail.raw);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
