@@ -1,4 +1,3 @@
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_USERS } from '../db/demo-users.ts';
 import type { Db } from '../db/client.ts';
@@ -8,10 +7,8 @@ import * as idp from './test-support.ts';
 
 /** A mail server that is slow and refuses the first attempt (a temporary error), then takes the mail. */
 const SLOW_MS = 1500;
-const attempts: string[] = [];
-const delivered: string[] = [];
-let smtp: SMTPServer;
-let smtpPort: number;
+let attempts = 0;
+let mailbox: idp.Mailbox;
 let db: Db;
 let drop: () => Promise<void>;
 let server: idp.TestIdp;
@@ -19,38 +16,20 @@ let server: idp.TestIdp;
 beforeAll(async () => {
   ({ db, drop } = await freshDatabase('pglite'));
   await seedDemoIdentities(db);
-  smtpPort = await idp.freePort();
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
-      stream.on('end', () => {
-        attempts.push(raw);
-        if (attempts.length === 1) {
-          setTimeout(
-            () => callback(Object.assign(new Error('Try again later'), { responseCode: 451 })),
-            SLOW_MS,
-          );
-        } else {
-          delivered.push(...session.envelope.rcptTo.map((rcpt) => rcpt.address));
-          callback();
-        }
-      });
+  mailbox = await idp.startMailbox({
+    refuse: async (attempt) => {
+      attempts = attempt;
+      if (attempt > 1) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, SLOW_MS));
+      return Object.assign(new Error('Try again later'), { responseCode: 451 });
     },
   });
-  await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', resolve));
-  server = await idp.startIdp(db, {
-    env: { SMTP_URL: `smtp://127.0.0.1:${smtpPort}` },
-    jobs: { backoffMs: 50, pollMs: 20 },
-  });
+  server = await idp.startIdp(db, { env: { SMTP_URL: mailbox.url }, jobs: { backoffMs: 50, pollMs: 20 } });
 });
 
 afterAll(async () => {
   await server?.app.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await mailbox?.close();
   await drop?.();
 });
 
@@ -71,9 +50,9 @@ it('answers "forgot password" without waiting for a slow, failing mail server; t
   // The runner delivers it in the background: the first attempt is refused, the retry goes through.
   await server.jobs.drain();
   const deadline = Date.now() + 10_000;
-  while (!delivered.length && Date.now() < deadline) await server.jobs.drain();
-  expect(delivered).toEqual([DEMO_USERS.owner.email]);
-  expect(attempts).toHaveLength(2);
+  while (!mailbox.mails.length && Date.now() < deadline) await server.jobs.drain();
+  expect(mailbox.mails.map((mail) => mail.to)).toEqual([[DEMO_USERS.owner.email]]);
+  expect(attempts).toBe(2);
   const { rows } = await db.query('select 1 from jobs where kind = $1', ['mail.send']);
   expect(rows).toEqual([]);
 });

@@ -256,7 +256,14 @@ export interface Mailbox {
   close(): Promise<void>;
 }
 
-export async function startMailbox(): Promise<Mailbox> {
+/**
+ * `refuse` (optional) sees each delivery attempt (counted from 1) first; an error it resolves to is the server's
+ * answer to that attempt, and the mail is not kept (a slow or failing mail server).
+ */
+export async function startMailbox(
+  options: { refuse?: (attempt: number) => Promise<Error | undefined> } = {},
+): Promise<Mailbox> {
+  let attempts = 0;
   const port = await freePort();
   const mails: ReceivedMail[] = [];
   const smtp = new SMTPServer({
@@ -267,8 +274,12 @@ export async function startMailbox(): Promise<Mailbox> {
       let raw = '';
       stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
       stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw });
-        callback();
+        attempts += 1;
+        void (options.refuse?.(attempts) ?? Promise.resolve(undefined)).then((error) => {
+          if (error) return callback(error);
+          mails.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw });
+          callback();
+        });
       });
     },
   });
