@@ -25,7 +25,7 @@ interface IdentityRow {
 }
 
 // Argon2id with the library's defaults (OWASP: m=19 MiB, t=2, p=1).
-export const hashPassword = (password: string) => hash(password);
+const hashPassword = (password: string) => hash(password);
 
 /** A hash to verify against when the email is unknown, so both cases cost the same time. */
 let dummyHash: Promise<string> | undefined;

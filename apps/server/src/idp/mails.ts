@@ -72,17 +72,15 @@ async function actionLink(
 }
 
 /**
- * The mail to the owner of an address someone tried to register again: nothing changed, a link to sign in and,
- * unless a reset link went out within the last MAIL_INTERVAL_SECONDS, a one-time link to set a new password.
+ * The mail to the owner of an address someone tried to register again: nothing changed, a link to sign in and a
+ * new one-time link to set a new password (as "forgot password" would send).
  */
 export async function sendRegistrationAttemptMail(
   { config, db, mailer }: InteractionDeps,
   identity: Identity,
   uid: string,
 ): Promise<void> {
-  const reset = (await sentRecently(db, 'reset-password', identity.id, MAIL_INTERVAL_SECONDS))
-    ? undefined
-    : await actionLink({ config, db }, 'reset-password', identity, uid);
+  const reset = await actionLink({ config, db }, 'reset-password', identity, uid);
   await mailer.send(
     registrationAttemptMail(identity, { signIn: `${config.publicUrl}/`, reset }, config.productName),
   );

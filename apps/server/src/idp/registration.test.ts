@@ -210,18 +210,23 @@ idp.describeIdp('registration', (ctx) => {
     });
 
     it('takes about as long for a registered address as for a new one', async () => {
-      // Warm up both paths once, then compare medians of a few runs each.
-      const runs = async (email: (i: number) => string) => {
-        const times: number[] = [];
-        for (let i = 0; i < 4; i += 1) times.push((await answer(email(i))).ms);
-        return times.sort((a, b) => a - b)[2]!;
-      };
+      // Alternating runs, so that a load spike on the machine falls on both paths; medians of four each (nine
+      // registrations in all, within the per-address limit).
       await answer('warm-up@example.com');
-      const fresh = await runs((i) => `timing-${i}-${Date.now()}@example.com`);
-      const taken = await runs(() => DEMO_USERS.coach.email);
-      // Without the password hashing in the registered path it answers in a fraction of the time.
-      expect(taken / fresh).toBeGreaterThan(0.6);
-      expect(taken / fresh).toBeLessThan(1.6);
+      const fresh: number[] = [];
+      const taken: number[] = [];
+      for (let i = 0; i < 4; i += 1) {
+        fresh.push((await answer(`timing-${i}-${Date.now()}@example.com`)).ms);
+        taken.push((await answer(DEMO_USERS.coach.email)).ms);
+      }
+      const median = (times: number[]) => {
+        const sorted = times.sort((a, b) => a - b);
+        return (sorted[1]! + sorted[2]!) / 2;
+      };
+      // Without the password hashing in the registered path it answers in a small fraction of the time.
+      const ratio = median(taken) / median(fresh);
+      expect(ratio).toBeGreaterThan(0.4);
+      expect(ratio).toBeLessThan(2.5);
     });
 
     it('limits registrations per client address with a localised 429 page', async () => {

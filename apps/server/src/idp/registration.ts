@@ -4,7 +4,6 @@ import {
   createIdentity,
   EmailTakenError,
   findIdentityByEmail,
-  hashPassword,
   isValidEmail,
   PASSWORD_MIN_LENGTH,
   type Identity,
@@ -41,8 +40,8 @@ function nameErrors(t: Translate, firstName: string, lastName: string): Register
  * Registration (prompt=create). Its answer is the same for a new and for a registered address — "check your
  * mail" — so that it does not tell who has an account: a new address gets its identity (not yet verified) and a
  * link that proves the address and signs in; the owner of a registered address gets a mail saying someone tried,
- * with links to sign in and to set a new password. Both paths hash the password and queue one mail, so their
- * timing is alike. Each client address may register only so often (the sign-in lockout's counters).
+ * with links to sign in and to set a new password. Both paths hash the password, try the insert, create one
+ * mailed link and queue one mail, so their timing is alike. Each client address may register only so often (the sign-in lockout's counters).
  */
 export function registerRegistrationFlow(kit: InteractionKit) {
   const { db, guard, config } = kit.deps;
@@ -116,26 +115,22 @@ export function registerRegistrationFlow(kit: InteractionKit) {
       );
     }
 
-    const existing = await findIdentityByEmail(db, values.email);
+    // Both paths hash the password and try the insert; a registered address ends at its unique index.
     let identity: Identity | undefined;
-    if (!existing) {
-      try {
-        identity = await createIdentity(db, {
-          email: values.email,
-          name: `${values.firstName} ${values.lastName}`,
-          password,
-          locale,
-        });
-      } catch (error) {
-        if (!(error instanceof EmailTakenError)) throw error;
-      }
+    try {
+      identity = await createIdentity(db, {
+        email: values.email,
+        name: `${values.firstName} ${values.lastName}`,
+        password,
+        locale,
+      });
+    } catch (error) {
+      if (!(error instanceof EmailTakenError)) throw error;
     }
     if (identity) {
       await sendActionMail(kit.deps, 'verify-email', identity, interaction.uid);
     } else {
-      // The same work as creating an identity: the password is hashed (and dropped), one mail is queued.
-      await hashPassword(password);
-      const owner = existing ?? (await findIdentityByEmail(db, values.email));
+      const owner = await findIdentityByEmail(db, values.email);
       if (owner) await sendRegistrationAttemptMail(kit.deps, owner, interaction.uid);
     }
     return showSent(call, values.email);
