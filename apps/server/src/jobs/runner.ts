@@ -127,7 +127,11 @@ export class JobRunner {
   define<K extends JobKind>(kind: K, definition: JobDefinition<K>): void {
     if (this.definitions.has(kind)) throw new Error(`job kind ${kind} is defined twice`);
     this.definitions.set(kind, definition as unknown as JobDefinition<never>);
-    if (this.started && definition.every) void this.scheduleRecurring(kind, new Date());
+    if (this.started && definition.every) {
+      this.scheduleRecurring(kind, new Date()).catch((error: unknown) =>
+        this.options.log.error({ err: error, kind }, 'recurring job not scheduled'),
+      );
+    }
   }
 
   /** Queues a job of a defined kind; returns its id, or null when a job with the same uniqueKey is open. */

@@ -59,6 +59,27 @@ describe('mail without SMTP', () => {
     await app.close();
   });
 
+  it('queues a mail inside the caller’s transaction: it goes out only if that commits', async () => {
+    outbox();
+    const count = async () =>
+      (await db.query<{ count: number }>('select count(*)::int as count from mail_outbox')).rows[0]!.count;
+    const before = await count();
+    const message = { to: 'tx@example.com', subject: 'In a transaction', text: 'Hello' };
+    await db
+      .transaction(async (tx) => {
+        await mailer.send(message, tx);
+        throw new Error('the change fails');
+      })
+      .catch(() => undefined);
+    await jobs.drain();
+    expect(await count()).toBe(before);
+    await db.transaction((tx) => mailer.send(message, tx));
+    // Queued, not yet delivered: the runner delivers it.
+    expect(await count()).toBe(before);
+    await jobs.drain();
+    expect(await count()).toBe(before + 1);
+  });
+
   it('answers only to clients on this machine: everyone else, also behind a trusted proxy, gets 404', async () => {
     await outbox().send({
       to: 'victim@example.com',
