@@ -35,7 +35,7 @@ describe('embedded identity provider and API together', () => {
     await drop?.();
   });
 
-  const idpOf = () => ({ app, config: app.config, base, port: Number(new URL(base).port) });
+  const idpOf = () => ({ app, config: app.config, base, port: Number(new URL(base).port), jobs: app.jobs });
 
   const api = (method: string, token: string, body?: unknown) =>
     fetch(`${base}/api/users/v1/me`, {

@@ -64,6 +64,8 @@ export interface IdpSettings {
     maxFailuresPerIdentity: number;
     /** Failures from one client address before its first lockout (default 20). */
     maxFailuresPerAddress: number;
+    /** Registrations from one client address before it must wait (default 10); the waits grow like lockouts. */
+    maxRegistrationsPerAddress: number;
     /** First lockout in seconds; each further failure doubles it (default 60). */
     waitIncrementSeconds: number;
     /** Longest lockout in seconds (default 900). */
@@ -213,6 +215,7 @@ export function loadConfig(env: Env = process.env): Config {
       bruteForce: {
         maxFailuresPerIdentity: seconds(env, 'LOGIN_MAX_FAILURES', 5),
         maxFailuresPerAddress: 20,
+        maxRegistrationsPerAddress: 10,
         waitIncrementSeconds: 60,
         maxWaitSeconds: 900,
         failureResetSeconds: 43_200,

@@ -75,8 +75,13 @@ export async function pgliteSnapshot(): Promise<Blob> {
   return dump;
 }
 
-/** A fresh database with schema and demo data; `drop` removes it. */
-export async function freshDatabase(backend: Backend): Promise<{ db: Db; drop: () => Promise<void> }> {
+/**
+ * A fresh database with schema and demo data; `drop` removes it. On PostgreSQL, `url` opens more connections to
+ * it (a second instance).
+ */
+export async function freshDatabase(
+  backend: Backend,
+): Promise<{ db: Db; drop: () => Promise<void>; url?: string }> {
   if (backend === 'pglite') {
     const db = await openDb('memory://', { loadDataDir: await pgliteSnapshot() });
     return { db, drop: () => db.close() };
@@ -94,6 +99,7 @@ export async function freshDatabase(backend: Backend): Promise<{ db: Db; drop: (
   await seedDemoData(db);
   return {
     db,
+    url: url.toString(),
     async drop() {
       await db.close();
       const client = new pg.Client({ connectionString: adminUrl });
