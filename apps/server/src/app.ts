@@ -21,6 +21,7 @@ import { publicConfig, registerSystemRoutes } from './modules/system/system.rout
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
 import { createAccountScope } from './plugins/account-scope.ts';
 import { createAuthenticate, refreshingLocalJwks, remoteJwks } from './plugins/authenticate.ts';
+import { createSecrets } from './secrets/secrets.ts';
 import { registerCompression } from './plugins/compression.ts';
 import { handleError, registerErrorHandler } from './plugins/error-handler.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
@@ -153,7 +154,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const getKey =
-    deps.getKey ?? (config.oidc.embedded ? refreshingLocalJwks(() => getPublicJwks(db)) : remoteJwks(config));
+    deps.getKey ??
+    (config.oidc.embedded
+      ? refreshingLocalJwks(() => getPublicJwks(db, createSecrets(config.secrets.keys)))
+      : remoteJwks(config));
   const route = createRouter(app, {
     authenticate: createAuthenticate({ config, db, getKey }),
     accountScope: createAccountScope(db),

@@ -8,13 +8,15 @@ import type { Mailer } from '../mail/mailer.ts';
 import { purgeExpired } from './adapter.ts';
 import { BruteForceGuard } from './brute-force.ts';
 import { registerInteractionRoutes } from './interactions.ts';
-import { loadSecrets } from './keys.ts';
-import { createProvider, ROUTES } from './provider.ts';
+import { refreshingLocalJwks } from '../plugins/authenticate.ts';
+import { createSecrets } from '../secrets/secrets.ts';
+import { getPublicJwks, loadSecrets, readSecrets, rotateSigningKeyIfDue } from './keys.ts';
+import { createProvider, replaceSigningKeys, ROUTES } from './provider.ts';
 import { registerKeycloakRoutes } from './routes.ts';
 import { logoutByRefreshToken, logoutPreflight } from './token-logout.ts';
 import { REALM_PATH } from './views.ts';
 
-export { getPublicJwks } from './keys.ts';
+export { getPublicJwks, rotateSigningKeyIfDue } from './keys.ts';
 export { seedDemoIdentities } from './identities.ts';
 
 export interface IdentityProviderOptions {
@@ -24,6 +26,8 @@ export interface IdentityProviderOptions {
 }
 
 const PURGE_INTERVAL_MS = 15 * 60 * 1000;
+/** Leeway for clocks of instances that differ a little, in seconds. */
+const CLOCK_SKEW = 60;
 
 /** Whether a request to the provider's endpoints carries text the server's text rule refuses (query or body). */
 function refusesText(request: FastifyRequest): boolean {
@@ -60,8 +64,11 @@ export async function registerIdentityProvider(
   opts: IdentityProviderOptions,
 ): Promise<void> {
   const { config, db, mailer } = opts;
-  const secrets = await loadSecrets(db);
+  const sealer = createSecrets(config.secrets.keys);
+  const secrets = await loadSecrets(db, sealer);
   const provider = createProvider({ config, db, secrets, log: app.log });
+  // Userinfo and the account routes check access tokens with the same key lookup as the API.
+  const getKey = refreshingLocalJwks(() => getPublicJwks(db, sealer));
   const guard = new BruteForceGuard(db, config.idp.bruteForce);
 
   const callback = provider.callback();
@@ -92,7 +99,7 @@ export async function registerIdentityProvider(
         (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
       );
     }
-    registerKeycloakRoutes(scope, { config, db, secrets });
+    registerKeycloakRoutes(scope, { config, db, getKey });
     registerInteractionRoutes(scope, { provider, config, db, mailer, guard });
 
     // Logout with a refresh token (Keycloak's call without a browser redirect) is ours; any other post stays the
@@ -126,6 +133,36 @@ export async function registerIdentityProvider(
       toProvider(request, reply, request.body ?? undefined);
     });
   });
+
+  // Signing-key rotation. Whether the key is due is one job for the whole installation (any instance may run it,
+  // under a lock); reloading the key set is each instance's own, so that it signs with the newest key and keeps
+  // verifying tokens of the retired one. A retired key stays published until the tokens it signed have expired and
+  // every instance has reloaded.
+  let signingKids = secrets.signingKeys.map((key) => key.kid).join(' ');
+  const policy = {
+    rotateEvery: config.idp.signingKeyRotation,
+    grace: config.idp.accessTokenTtl + config.idp.signingKeyCheck + CLOCK_SKEW,
+  };
+  const reloadSigningKeys = async () => {
+    const stored = await readSecrets(db, sealer);
+    const kids = stored?.signingKeys.map((key) => key.kid).join(' ');
+    if (!stored || kids === signingKids) return;
+    replaceSigningKeys(provider, stored.signingKeys);
+    signingKids = kids!;
+    app.log.info({ kids }, 'identity provider signing keys reloaded');
+  };
+  const keysTick = async () => {
+    const { rotated, removed } = await rotateSigningKeyIfDue(db, sealer, policy, new Date());
+    if (rotated || removed.length)
+      app.log.info({ rotated, removed }, 'identity provider signing key rotation');
+    await reloadSigningKeys();
+  };
+  const keysFailed = (error: unknown) =>
+    app.log.error({ err: error }, 'identity provider key rotation failed');
+  await keysTick().catch(keysFailed);
+  const keysTimer = setInterval(() => void keysTick().catch(keysFailed), config.idp.signingKeyCheck * 1000);
+  keysTimer.unref();
+  app.addHook('onClose', async () => clearInterval(keysTimer));
 
   await purgeExpired(db).catch((error: unknown) =>
     app.log.warn({ err: error }, 'identity provider purge failed'),
