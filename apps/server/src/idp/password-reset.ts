@@ -1,12 +1,6 @@
 import { ACTION_TTL, consumeActionToken, peekActionToken } from './action-tokens.ts';
-import { endIdentitySessions } from './adapter.ts';
-import {
-  findIdentityByEmail,
-  isValidEmail,
-  markEmailVerified,
-  PASSWORD_MIN_LENGTH,
-  setPassword,
-} from './identities.ts';
+import { changePassword } from './credentials.ts';
+import { findIdentityByEmail, isValidEmail, markEmailVerified, PASSWORD_MIN_LENGTH } from './identities.ts';
 import {
   field,
   interactionPath,
@@ -100,9 +94,8 @@ export function registerPasswordResetFlow(kit: InteractionKit) {
     }
     const owner = key ? await consumeActionToken(db, 'reset-password', key) : undefined;
     if (!owner) return invalidLink(call);
-    await setPassword(db, owner.identityId, password);
     // Whoever knew the old password is signed out everywhere.
-    await endIdentitySessions(db, owner.identityId);
+    await changePassword(db, owner.identityId, password);
     // Opening the mailed link proved the address.
     await markEmailVerified(db, owner.identityId, owner.email);
     await guard.reset(guard.identityKey(owner.email));
