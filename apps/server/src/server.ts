@@ -18,6 +18,11 @@ try {
 const { buildApp } = await import('./app.ts');
 const app = await buildApp(config);
 await app.listen({ host: config.host, port: config.port });
+if (config.secrets.development) {
+  app.log.warn(
+    'stored secrets are sealed with the published development key: set SECRETS_KEYS outside development',
+  );
+}
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -3,13 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { decodeProtectedHeader, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app.ts';
-import { loadConfig, type Config } from '../config.ts';
+import type { Config } from '../config.ts';
 import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
 import { createSecrets, parseSecretsKeys, SecretsError } from '../secrets/secrets.ts';
 import { freshDatabase } from '../test/api.ts';
 import type { Db } from '../db/client.ts';
 import { loadSecrets, readSecrets, rotateSigningKeyIfDue } from './keys.ts';
-import { CookieJar, freePort, refresh, signIn, type TestIdp } from './test-support.ts';
+import { CookieJar, freePort, localConfig, refresh, signIn, type TestIdp } from './test-support.ts';
 
 const DAY = 86_400;
 const secretsKey = (id: string) => ({ id, key: crypto.randomBytes(32) });
@@ -76,14 +76,8 @@ describe('signing key rotation with two instances', () => {
     const [portA, portB] = [await freePort(), await freePort()];
     // Two instances behind one address (one PUBLIC_URL, so one issuer), sharing the database.
     const start = async (port: number) => {
-      const instance = loadConfig({
-        PORT: String(port),
-        PUBLIC_URL: `http://127.0.0.1:${portA}`,
-        DATABASE_URL: 'memory://',
-        LOG_LEVEL: 'silent',
-        WEB_DIST: '/nonexistent',
-        SECRETS_KEYS,
-      });
+      const instance = localConfig(portA, { WEB_DIST: '/nonexistent', SECRETS_KEYS });
+      instance.port = port;
       instance.idp.signingKeyCheck = 1;
       const app = await buildApp(instance, { db });
       await app.listen({ host: '127.0.0.1', port });

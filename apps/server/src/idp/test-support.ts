@@ -33,18 +33,23 @@ export interface TestIdp {
   port: number;
 }
 
+/** The configuration of a server on this machine at `port` (a loopback PUBLIC_URL), on an in-memory database. */
+export function localConfig(port: number, env: Record<string, string> = {}): Config {
+  return loadConfig({
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATABASE_URL: 'memory://',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+}
+
 export async function startIdp(
   db: Db,
   options: { port?: number; env?: Record<string, string>; configure?: (config: Config) => void } = {},
 ): Promise<TestIdp> {
   const port = options.port ?? (await freePort());
-  const config = loadConfig({
-    PORT: String(port),
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    DATABASE_URL: 'memory://',
-    LOG_LEVEL: 'silent',
-    ...options.env,
-  });
+  const config = localConfig(port, options.env);
   options.configure?.(config);
   const app = Fastify({ logger: false });
   // As in the app: the security headers of every response come from the one plugin.
