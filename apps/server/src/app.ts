@@ -153,11 +153,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  const secrets = createSecrets(config.secrets.keys);
   const getKey =
     deps.getKey ??
-    (config.oidc.embedded
-      ? refreshingLocalJwks(() => getPublicJwks(db, createSecrets(config.secrets.keys)))
-      : remoteJwks(config));
+    (config.oidc.embedded ? refreshingLocalJwks(() => getPublicJwks(db, secrets)) : remoteJwks(config));
   const route = createRouter(app, {
     authenticate: createAuthenticate({ config, db, getKey }),
     accountScope: createAccountScope(db),
@@ -166,7 +165,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   const mailer = createMailer(config, db);
   registerSystemRoutes(app, { config, db, route });
-  for (const register of [...MODULES, ...(deps.modules ?? [])]) register({ db, route, mailer });
+  for (const register of [...MODULES, ...(deps.modules ?? [])]) register({ db, route, mailer, secrets });
 
   if (config.oidc.embedded) {
     await registerIdentityProvider(app, { config, db, mailer });

@@ -14,6 +14,7 @@ import {
 } from '@portal/contract';
 import type { Db } from '../db/client.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import type { Secrets } from '../secrets/secrets.ts';
 import { checkRequestText } from './text.ts';
 import type { AccountAccess, PortalUser } from './types.ts';
 
@@ -142,6 +143,8 @@ export interface ModuleDeps {
   route: Route;
   /** Mails of an area (invitations, transfers): rendered by the area in the recipient's language. */
   mailer: Mailer;
+  /** Seals secrets an area stores (cloud tokens, shop keys): `secrets.seal(value, '<table>:<row id>')`. */
+  secrets: Secrets;
 }
 
 /** An area module: registers its contract routes, e.g. `registerAccountsRoutes`. */
