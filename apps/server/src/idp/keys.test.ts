@@ -61,6 +61,29 @@ describe('identity provider secrets at rest', () => {
   });
 });
 
+const BACKENDS = process.env.TEST_DATABASE_URL ? (['pglite', 'postgres'] as const) : (['pglite'] as const);
+
+describe.each(BACKENDS)('signing key rotation on %s', (backend) => {
+  it('rotates once when several instances find the key due at the same time', async () => {
+    const { db, drop } = await freshDatabase(backend);
+    try {
+      const sealer = createSecrets([secretsKey('k1')]);
+      const [first] = (await loadSecrets(db, sealer)).signingKeys;
+      const policy = { rotateEvery: 30 * DAY, grace: 600 };
+      const due = new Date(Date.now() + 31 * DAY * 1000);
+      const results = await Promise.all(
+        Array.from({ length: 5 }, () => rotateSigningKeyIfDue(db, sealer, policy, due)),
+      );
+      expect(results.filter((result) => result.rotated)).toHaveLength(1);
+      const kids = (await readSecrets(db, sealer))!.signingKeys.map((key) => key.kid);
+      expect(kids).toHaveLength(2);
+      expect(kids[1]).toBe(first!.kid);
+    } finally {
+      await drop();
+    }
+  });
+});
+
 describe('signing key rotation with two instances', () => {
   const SECRETS_KEYS = `k1:${crypto.randomBytes(32).toString('base64')}`;
   const sealer = createSecrets(parseSecretsKeys(SECRETS_KEYS));

@@ -46,9 +46,11 @@ export function refreshingLocalJwks(load: () => Promise<JSONWebKeySet>): JWTVeri
       if (!(error instanceof joseErrors.JWKSNoMatchingKey)) throw error;
       // A key id not seen yet: read the set again, but not sooner than the interval after the last read (a new key
       // of another instance may have come just after it; the wait is shared by every request that needs it).
-      const wait = loadedAt + RELOAD_INTERVAL_MS - Date.now();
+      const seen = loadedAt;
+      const wait = seen + RELOAD_INTERVAL_MS - Date.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      if (Date.now() - loadedAt >= RELOAD_INTERVAL_MS) await reload();
+      // One read for everyone who waited: none when another request read the set meanwhile.
+      if (loadedAt === seen) await reload();
       return keys!(header, token);
     }
   };
