@@ -21,6 +21,7 @@ import { publicConfig, registerSystemRoutes } from './modules/system/system.rout
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
 import { createAccountScope } from './plugins/account-scope.ts';
 import { createAuthenticate, refreshingLocalJwks, remoteJwks } from './plugins/authenticate.ts';
+import { createSecrets } from './secrets/secrets.ts';
 import { registerCompression } from './plugins/compression.ts';
 import { handleError, registerErrorHandler } from './plugins/error-handler.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
@@ -158,8 +159,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  const secrets = createSecrets(config.secrets.keys);
   const getKey =
-    deps.getKey ?? (config.oidc.embedded ? refreshingLocalJwks(() => getPublicJwks(db)) : remoteJwks(config));
+    deps.getKey ??
+    (config.oidc.embedded ? refreshingLocalJwks(() => getPublicJwks(db, secrets)) : remoteJwks(config));
   const route = createRouter(app, {
     authenticate: createAuthenticate({ config, db, getKey }),
     accountScope: createAccountScope(db),
@@ -168,10 +171,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   const mailer = createMailer(config, db, jobs);
   registerSystemRoutes(app, { config, db, route });
-  for (const register of [...MODULES, ...(deps.modules ?? [])]) register({ db, route, mailer, jobs });
+  for (const register of [...MODULES, ...(deps.modules ?? [])]) register({ db, route, mailer, jobs, secrets });
 
   if (config.oidc.embedded) {
-    await registerIdentityProvider(app, { config, db, mailer });
+    await registerIdentityProvider(app, { config, db, mailer, jobs });
     // Demo mode on a developer's machine only: a person reads the outbox (verification and reset links) there.
     if (config.devMail) await registerDevMail(app, { db });
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_USERS } from '../db/demo-users.ts';
 import { IDP_CSP } from '../plugins/security-headers.ts';
 import { getPublicJwks } from './index.ts';
+import { createSecrets } from '../secrets/secrets.ts';
 import * as idp from './test-support.ts';
 
 idp.describeIdp('discovery', (ctx) => {
@@ -33,7 +34,7 @@ idp.describeIdp('discovery', (ctx) => {
       const certs = (await (await fetch(`${realm}/protocol/openid-connect/certs`)).json()) as {
         keys: object[];
       };
-      expect(certs).toEqual(await getPublicJwks(ctx.db));
+      expect(certs).toEqual(await getPublicJwks(ctx.db, createSecrets(ctx.idp.config.secrets.keys)));
       expect(JSON.stringify(certs)).not.toMatch(/"d":/);
     });
 

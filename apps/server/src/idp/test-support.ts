@@ -36,6 +36,17 @@ export interface TestIdp {
   jobs: JobRunner;
 }
 
+/** The configuration of a server on this machine at `port` (a loopback PUBLIC_URL), on an in-memory database. */
+export function localConfig(port: number, env: Record<string, string> = {}): Config {
+  return loadConfig({
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATABASE_URL: 'memory://',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+}
+
 export async function startIdp(
   db: Db,
   options: {
@@ -46,13 +57,7 @@ export async function startIdp(
   } = {},
 ): Promise<TestIdp> {
   const port = options.port ?? (await freePort());
-  const config = loadConfig({
-    PORT: String(port),
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    DATABASE_URL: 'memory://',
-    LOG_LEVEL: 'silent',
-    ...options.env,
-  });
+  const config = localConfig(port, options.env);
   options.configure?.(config);
   const app = Fastify({ logger: false });
   // As in the app: the security headers of every response come from the one plugin.
@@ -61,7 +66,7 @@ export async function startIdp(
   const jobs = new JobRunner(db, options.jobs);
   app.addHook('onReady', () => jobs.start());
   app.addHook('preClose', () => jobs.stop());
-  await registerIdentityProvider(app, { config, db, mailer: createMailer(config, db, jobs) });
+  await registerIdentityProvider(app, { config, db, mailer: createMailer(config, db, jobs), jobs });
   await app.listen({ host: '127.0.0.1', port });
   return { app, config, base: config.publicUrl, port, jobs };
 }
