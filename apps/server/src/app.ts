@@ -15,10 +15,12 @@ import { createRouter, type AreaModule } from './http/route.ts';
 import './http/types.ts';
 import { getPublicJwks, registerIdentityProvider, seedDemoIdentities } from './idp/index.ts';
 import { createMailer, registerDevMail } from './mail/index.ts';
+import { createFileStore } from './files/files.ts';
 import { registerAccountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { purgeDeletedAccounts } from './modules/accounts/accounts.service.ts';
 import { publicConfig, registerSystemRoutes } from './modules/system/system.routes.ts';
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
+import { registerCompanyRoutes } from './modules/company/company.routes.ts';
 import { createAccountScope } from './plugins/account-scope.ts';
 import { createAuthenticate, refreshingLocalJwks, remoteJwks } from './plugins/authenticate.ts';
 import { registerCompression } from './plugins/compression.ts';
@@ -52,7 +54,7 @@ export interface AppDeps {
 }
 
 /** The area modules, each registering its contract routes; a new area adds its `register…Routes` here. */
-const MODULES: AreaModule[] = [registerUsersRoutes, registerAccountsRoutes];
+const MODULES: AreaModule[] = [registerUsersRoutes, registerAccountsRoutes, registerCompanyRoutes];
 
 /**
  * The whole server as one Fastify instance, not yet listening: database migrated (and seeded in demo mode),
@@ -161,8 +163,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   registerIdempotency(app, db);
 
   const mailer = createMailer(config, db);
+  const files = createFileStore(config.filesDir);
   registerSystemRoutes(app, { config, db, route });
-  for (const register of [...MODULES, ...(deps.modules ?? [])]) register({ db, route, mailer });
+  for (const register of [...MODULES, ...(deps.modules ?? [])]) register({ db, route, mailer, files });
 
   if (config.oidc.embedded) {
     await registerIdentityProvider(app, { config, db, mailer });

@@ -13,6 +13,7 @@ import {
   type RouteQuery,
 } from '@portal/contract';
 import type { Db } from '../db/client.ts';
+import type { FileStore } from '../files/files.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { checkRequestText } from './text.ts';
 import type { AccountAccess, PortalUser } from './types.ts';
@@ -49,6 +50,8 @@ export interface RouteOptions<R extends RouteDef> {
   handler: (request: RouteRequest<R>, reply: FastifyReply) => Promise<RouteOk<R>>;
   /** Creating POST that honours Idempotency-Key. */
   idempotent?: boolean;
+  /** Largest request body in bytes, when a route takes more than the server's default (uploads). */
+  bodyLimit?: number;
 }
 
 export interface RouteHooks {
@@ -122,6 +125,7 @@ export function createRouter(app: FastifyInstance, hooks: RouteHooks) {
       url: routeUrl(def),
       schema,
       config: { idempotent },
+      ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
       onRequest: def.auth === false ? [] : [hooks.authenticate],
       // Every text of the request passes the one text rule before the schema sees it.
       preValidation: async (request) => checkRequestText(request),
@@ -142,6 +146,8 @@ export interface ModuleDeps {
   route: Route;
   /** Mails of an area (invitations, transfers): rendered by the area in the recipient's language. */
   mailer: Mailer;
+  /** Uploaded files of the account (logos, attachments): one store, in the database or a folder. */
+  files: FileStore;
 }
 
 /** An area module: registers its contract routes, e.g. `registerAccountsRoutes`. */
