@@ -1,0 +1,38 @@
+// Scheduling and cancelling the deletion of an account: the shell's deletion bar and the company profile page
+// both use these hooks (owner only; the server refuses everyone else).
+import { useMutation } from '@tanstack/react-query';
+import { ACCOUNT_DELETION_DAYS, accountsRoutes, type Account } from '@portal/contract';
+import { later } from '@/i18n/later.ts';
+import { useToast } from '@/ui/toast.tsx';
+import { apiRequest } from './client.ts';
+import { updateAccount, useAccountChanged } from './session.ts';
+
+/** The owner cancels the scheduled deletion of an account: it stays, and the session data is refetched. */
+export function useCancelDeletion() {
+  const toast = useToast();
+  const accountChanged = useAccountChanged();
+  return useMutation({
+    mutationFn: (account: Account) => updateAccount(account.uuid, { availableUntil: null }),
+    onSuccess: async ({ data }) => {
+      await accountChanged(data);
+      toast.success(later('shell.deletionCancelled'));
+    },
+  });
+}
+
+/**
+ * The owner schedules the deletion of an account (30 days from now; it stays usable until then). The changed
+ * account goes into the cache at once, so the shell's deletion bar shows the date.
+ */
+export function useScheduleDeletion() {
+  const toast = useToast();
+  const accountChanged = useAccountChanged();
+  return useMutation({
+    mutationFn: (account: Account) =>
+      apiRequest(accountsRoutes.deleteAccount, { params: { id: account.uuid } }),
+    onSuccess: async ({ data }) => {
+      await accountChanged(data);
+      toast.success(later('company.deletionScheduled', { name: data.name, days: ACCOUNT_DELETION_DAYS }));
+    },
+  });
+}
