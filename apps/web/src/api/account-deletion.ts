@@ -28,8 +28,11 @@ export function useScheduleDeletion() {
   const toast = useToast();
   const accountChanged = useAccountChanged();
   return useMutation({
-    mutationFn: (account: Account) =>
-      apiRequest(accountsRoutes.deleteAccount, { params: { id: account.uuid } }),
+    // The answer's message is English; the hook shows its localised text instead, so it leaves the message out.
+    mutationFn: async (account: Account) => {
+      const { data } = await apiRequest(accountsRoutes.deleteAccount, { params: { id: account.uuid } });
+      return { data };
+    },
     onSuccess: async ({ data }) => {
       await accountChanged(data);
       toast.success(later('company.deletionScheduled', { name: data.name, days: ACCOUNT_DELETION_DAYS }));

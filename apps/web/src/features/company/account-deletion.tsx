@@ -45,7 +45,7 @@ function DeleteAccountDialog({ account, onClose }: { account: Account; onClose: 
         </DialogTitle>
         <DialogContent>
           <DialogContentText id="delete-account-message" sx={{ mb: 2 }}>
-            {t('company.deleteMessage')} {t('company.deletionHelp', { days: ACCOUNT_DELETION_DAYS })}
+            {t('company.deleteMessage', { days: ACCOUNT_DELETION_DAYS })}
           </DialogContentText>
           <TextField
             autoFocus

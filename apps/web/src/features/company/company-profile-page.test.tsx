@@ -1,7 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient } from '@tanstack/react-query';
 import {
   LOGO_MAX_BYTES,
   accountsRoutes,
@@ -13,6 +12,7 @@ import {
 import { storeAccountUuid } from '@/api/account-storage.ts';
 import type * as ClientModule from '@/api/client.ts';
 import { ApiError } from '@/api/errors.ts';
+import { createQueryClient } from '@/api/query-client.ts';
 import { queryKeys, setCurrentAccountUuid } from '@/api/session.ts';
 import { testAccount, testUser } from '@/testing/fixtures.ts';
 import { renderPage } from '@/testing/render.tsx';
@@ -52,8 +52,11 @@ async function renderCompany(account: Partial<Account> = {}, profile: CompanyPro
   const current = testAccount('a1', { name: 'Muster AG', accountRole: 'ADMIN', ...account });
   storeAccountUuid(current.uuid);
   setCurrentAccountUuid(current.uuid);
-  const queryClient = new QueryClient({
-    defaultOptions: { queries: { retry: false, staleTime: Infinity }, mutations: { retry: false } },
+  // The app's query client: its toasts (errors, answers' messages) are part of what the user sees.
+  const queryClient = createQueryClient();
+  queryClient.setDefaultOptions({
+    queries: { retry: false, staleTime: Infinity },
+    mutations: { retry: false },
   });
   queryClient.setQueryData(queryKeys.myAccounts, [current]);
   apiRequest.mockImplementation((route) =>
