@@ -1,14 +1,16 @@
 // Scheduling and cancelling the deletion of an account: the shell's deletion bar and the company profile page
 // both use these hooks (owner only; the server refuses everyone else).
+import { useTranslation } from 'react-i18next';
 import { useMutation } from '@tanstack/react-query';
 import { ACCOUNT_DELETION_DAYS, accountsRoutes, type Account } from '@portal/contract';
 import { later } from '@/i18n/later.ts';
+import { useConfirm } from '@/ui/confirm.tsx';
 import { useToast } from '@/ui/toast.tsx';
 import { apiRequest } from './client.ts';
 import { updateAccount, useAccountChanged } from './session.ts';
 
 /** The owner cancels the scheduled deletion of an account: it stays, and the session data is refetched. */
-export function useCancelDeletion() {
+function useCancelDeletionRequest() {
   const toast = useToast();
   const accountChanged = useAccountChanged();
   return useMutation({
@@ -18,6 +20,25 @@ export function useCancelDeletion() {
       toast.success(later('shell.deletionCancelled'));
     },
   });
+}
+
+/**
+ * Cancelling a scheduled deletion after the owner confirmed it: `cancelDeletion(account)` asks first;
+ * `isPending` is the request's busy state.
+ */
+export function useCancelDeletion() {
+  const { t } = useTranslation();
+  const confirm = useConfirm();
+  const mutation = useCancelDeletionRequest();
+  const cancelDeletion = async (account: Account) => {
+    const ok = await confirm({
+      title: t('shell.cancelDeletionTitle'),
+      message: t('shell.cancelDeletionMessage', { name: account.name }),
+      confirmLabel: t('shell.cancelDeletion'),
+    });
+    if (ok) mutation.mutate(account);
+  };
+  return { cancelDeletion, isPending: mutation.isPending };
 }
 
 /**

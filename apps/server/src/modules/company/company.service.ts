@@ -63,16 +63,7 @@ async function readProfile(q: Queryable, accountUuid: string, lock = false): Pro
 
 function toProfile(row: ProfileRow): CompanyProfile {
   return {
-    legalName: row.name,
-    street: row.street,
-    postcode: row.postcode,
-    city: row.city,
-    country: row.country,
-    uid: row.uid,
-    vatNumber: row.vat_number,
-    billingEmail: row.billing_email,
-    phone: row.phone,
-    website: row.website,
+    ...fieldsOf(row),
     logo:
       row.logo_uuid && row.logo_type
         ? {

@@ -11,7 +11,6 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { ACCOUNT_DELETION_DAYS, type Account } from '@portal/contract';
 import { formatDate } from '@/i18n/format.ts';
-import { useConfirm } from '@/ui/confirm.tsx';
 import { useCancelDeletion, useScheduleDeletion } from './api.ts';
 
 /** The owner types the account's name to confirm; only then can the deletion be scheduled. */
@@ -83,19 +82,10 @@ function DeleteAccountDialog({ account, onClose }: { account: Account; onClose: 
  */
 export function AccountDeletion({ account }: { account: Account }) {
   const { t, i18n } = useTranslation();
-  const confirm = useConfirm();
-  const cancel = useCancelDeletion();
+  const { cancelDeletion, isPending } = useCancelDeletion();
   const [open, setOpen] = useState(false);
 
   if (account.availableUntil) {
-    const cancelDeletion = async () => {
-      const ok = await confirm({
-        title: t('shell.cancelDeletionTitle'),
-        message: t('shell.cancelDeletionMessage', { name: account.name }),
-        confirmLabel: t('shell.cancelDeletion'),
-      });
-      if (ok) cancel.mutate(account);
-    };
     return (
       <Alert
         severity="warning"
@@ -104,8 +94,8 @@ export function AccountDeletion({ account }: { account: Account }) {
             <Button
               color="inherit"
               size="small"
-              disabled={cancel.isPending}
-              onClick={() => void cancelDeletion()}
+              disabled={isPending}
+              onClick={() => void cancelDeletion(account)}
             >
               {t('shell.cancelDeletion')}
             </Button>
