@@ -1,4 +1,7 @@
-import { expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, expect, it } from 'vitest';
 import { LOGO_MAX_BYTES } from '@portal/contract';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
 import { describeApi } from '../../test/api.ts';
@@ -311,9 +314,13 @@ describeApi('company profile API', (api) => {
   });
 });
 
+const FILES_DIR = path.join(os.tmpdir(), `portal-test-files-${process.pid}`);
+
 describeApi(
   'company logo in a files folder',
   (api) => {
+    afterAll(() => fs.rmSync(FILES_DIR, { recursive: true, force: true }));
+
     it('keeps the bytes in the folder and serves them from there', async () => {
       const res = await api.request('PUT', logoUrl(MUSTER), { as: 'admin', body: upload('logo.png', PNG) });
       expect(res.statusCode).toBe(200);
@@ -326,5 +333,5 @@ describeApi(
       expect(served.rawPayload.equals(PNG)).toBe(true);
     });
   },
-  { env: { FILES_DIR: `${process.env.TMPDIR ?? '/tmp'}/portal-test-files-${process.pid}` } },
+  { env: { FILES_DIR: FILES_DIR } },
 );
