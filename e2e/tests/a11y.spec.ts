@@ -47,6 +47,17 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectNoSeriousViolations(page);
     });
 
+    test('company profile', async ({ page, server }) => {
+      await signIn(page, server, DEMO.owner.email, '/settings/company-profile');
+      await expect(page.getByRole('heading', { level: 1, name: 'Firmenprofil' })).toBeVisible();
+      await expect(page.getByRole('img', { name: 'Logo von Muster AG' })).toBeVisible();
+      expect(await bodyIsDark(page)).toBe(colorScheme === 'dark');
+      await expectNoSeriousViolations(page);
+      await page.getByRole('button', { name: 'Konto löschen …' }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await expectNoSeriousViolations(page);
+    });
+
     test('provider login page', async ({ page, server }) => {
       await page.goto(`${server.url}/`);
       await expect(page.locator('#username')).toBeVisible();

@@ -16,9 +16,11 @@ import './http/types.ts';
 import { getPublicJwks, registerIdentityProvider, seedDemoIdentities } from './idp/index.ts';
 import { JobRunner, type RunnerOptions } from './jobs/runner.ts';
 import { createMailer, registerDevMail } from './mail/index.ts';
+import { createFileStore } from './files/files.ts';
 import { registerAccountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { publicConfig, registerSystemRoutes } from './modules/system/system.routes.ts';
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
+import { registerCompanyRoutes } from './modules/company/company.routes.ts';
 import { createAccountScope } from './plugins/account-scope.ts';
 import { createAuthenticate, refreshingLocalJwks, remoteJwks } from './plugins/authenticate.ts';
 import { createSecrets } from './secrets/secrets.ts';
@@ -53,7 +55,7 @@ export interface AppDeps {
 }
 
 /** The area modules, each registering its contract routes; a new area adds its `register…Routes` here. */
-const MODULES: AreaModule[] = [registerUsersRoutes, registerAccountsRoutes];
+const MODULES: AreaModule[] = [registerUsersRoutes, registerAccountsRoutes, registerCompanyRoutes];
 
 /**
  * The whole server as one Fastify instance, not yet listening: database migrated (and seeded in demo mode),
@@ -170,8 +172,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   registerIdempotency(app, db);
 
   const mailer = createMailer(config, db, jobs);
+  const files = createFileStore(config.filesDir);
   registerSystemRoutes(app, { config, db, route });
-  for (const register of [...MODULES, ...(deps.modules ?? [])]) register({ db, route, mailer, jobs, secrets });
+  for (const register of [...MODULES, ...(deps.modules ?? [])])
+    register({ db, route, mailer, jobs, secrets, files });
 
   if (config.oidc.embedded) {
     await registerIdentityProvider(app, { config, db, mailer, jobs });

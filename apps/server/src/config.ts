@@ -24,6 +24,8 @@ export interface Config {
     realm: string;
   };
   smtpUrl: string | null;
+  /** FILES_DIR: uploaded files (logos) are kept in this folder; null keeps them in the database. */
+  filesDir: string | null;
   /** Sender address of the product's mails (MAIL_FROM). */
   mailFrom: string;
   /** Embedded identity provider settings (unused with an external issuer). */
@@ -241,6 +243,7 @@ export function loadConfig(env: Env = process.env): Config {
       realm: realmMatch[2]!,
     },
     smtpUrl: env.SMTP_URL || null,
+    filesDir: env.FILES_DIR ? path.resolve(env.FILES_DIR) : null,
     mailFrom: env.MAIL_FROM || `${env.PRODUCT_NAME || 'Portal'} <no-reply@${new URL(publicUrl).hostname}>`,
     idp: {
       accessTokenTtl: seconds(env, 'ACCESS_TOKEN_TTL', 300),

@@ -9,7 +9,7 @@ import {
   type Language,
 } from '@portal/contract';
 import type { Queryable } from '../db/client.ts';
-import { notFound } from '../http/errors.ts';
+import { conflict, notFound } from '../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../http/types.ts';
 import { writeAudit } from '../audit/audit.ts';
 
@@ -118,4 +118,32 @@ export async function loadAccount(q: Queryable, user: PortalUser, access: Accoun
   return access.viaStaff
     ? { ...account, accountRole: 'SUPPORT', isOwner: false, invitationStatus: 'ACCEPTED' }
     : account;
+}
+
+/**
+ * Names are unique among one user's accounts, case-insensitively (pending invitations count); `field` names the
+ * form field the conflict is reported on.
+ */
+export async function assertNameFree(
+  q: Queryable,
+  userUuid: string,
+  name: string,
+  except: string | null,
+  field = 'name',
+) {
+  const { rows } = await q.query(
+    `select 1 from accounts a join account_members m on m.account_uuid = a.uuid and m.user_uuid = $1
+      where m.invitation_status <> 'DECLINED' and lower(a.name) = lower($2) and a.uuid is distinct from $3`,
+    [userUuid, name, except],
+  );
+  if (rows.length) {
+    throw conflict('You already have an account with this name', {
+      [field]: 'is already used by one of your accounts',
+    });
+  }
+}
+
+/** Serialises name checks of one user across instances (two tabs creating "ACME" at once). */
+export async function lockUser(q: Queryable, userUuid: string) {
+  await q.query('select pg_advisory_xact_lock(hashtext($1))', [`user:${userUuid}`]);
 }

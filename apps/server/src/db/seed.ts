@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { TERMS_VERSION, type AccountRole, type InvitationStatus, type Language } from '@portal/contract';
 import type { Db, Queryable } from './client.ts';
 import { DEMO_ACCOUNTS, DEMO_USERS } from './demo-users.ts';
@@ -15,7 +16,28 @@ interface DemoAccount {
   deletionInDays?: number;
   createdDaysAgo: number;
   members: { login: DemoLogin; role: AccountRole; invitation?: InvitationStatus }[];
+  /** The company profile beyond name and country (address, tax number, contact), with a logo. */
+  company?: DemoCompany;
 }
+
+interface DemoCompany {
+  street: string;
+  postcode: string;
+  city: string;
+  uid: string;
+  billingEmail: string;
+  phone: string;
+  website: string;
+  logoSvg: string;
+}
+
+/** A small logo drawn in code: a red rounded square with a white "M". */
+const MUSTER_LOGO = `<?xml version="1.0" encoding="UTF-8"?>
+<svg xmlns="http://www.w3.org/2000/svg" width="160" height="160" viewBox="0 0 160 160">
+  <rect width="160" height="160" rx="28" fill="#c8102e"/>
+  <path d="M36 120V40h18l26 38 26-38h18v80h-18V70l-26 37-26-37v50z" fill="#ffffff"/>
+</svg>
+`;
 
 /** The demo accounts, each with its members and the state a demo shows (terms, a scheduled deletion). */
 export const DEMO_ACCOUNT_DATA: DemoAccount[] = [
@@ -33,6 +55,17 @@ export const DEMO_ACCOUNT_DATA: DemoAccount[] = [
       { login: 'coach', role: 'DC' },
       { login: 'unverified', role: 'EMPLOYEE' },
     ],
+    company: {
+      street: 'Bahnhofstrasse 10',
+      postcode: '8001',
+      city: 'Zürich',
+      // A made-up UID with a valid check digit.
+      uid: 'CHE-123.456.788',
+      billingEmail: 'buchhaltung@example.com',
+      phone: '+41 44 123 45 67',
+      website: 'https://www.example.com',
+      logoSvg: MUSTER_LOGO,
+    },
   },
   {
     uuid: DEMO_ACCOUNTS.beispiel,
@@ -141,6 +174,7 @@ async function seedAccount(tx: Queryable, account: DemoAccount, ids: Map<DemoLog
       });
     }
   }
+  if (account.company) await seedCompany(tx, account.uuid, owner, account.company);
   if (account.deletionInDays !== undefined) {
     await writeAudit(tx, {
       accountUuid: account.uuid,
@@ -151,6 +185,39 @@ async function seedAccount(tx: Queryable, account: DemoAccount, ids: Map<DemoLog
       after: { inDays: account.deletionInDays },
     });
   }
+}
+
+async function seedCompany(tx: Queryable, accountUuid: string, owner: string, company: DemoCompany) {
+  const logo = Buffer.from(company.logoSvg, 'utf8');
+  const fileUuid = crypto.randomUUID();
+  await tx.query(
+    `insert into files (uuid, account_uuid, purpose, content_type, size, sha256, file_name, content, created_by)
+     values ($1, $2, 'company-logo', 'image/svg+xml', $3, $4, 'logo.svg', $5, $6)`,
+    [fileUuid, accountUuid, logo.length, crypto.createHash('sha256').update(logo).digest('hex'), logo, owner],
+  );
+  const { logoSvg: _, ...fields } = company;
+  await tx.query(
+    `insert into company_profiles (account_uuid, street, postcode, city, uid, billing_email, phone, website, logo_file_uuid)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [
+      accountUuid,
+      fields.street,
+      fields.postcode,
+      fields.city,
+      fields.uid,
+      fields.billingEmail,
+      fields.phone,
+      fields.website,
+      fileUuid,
+    ],
+  );
+  await writeAudit(tx, {
+    accountUuid,
+    actor: { uuid: owner },
+    action: 'company.update',
+    target: `account:${accountUuid}`,
+    after: fields,
+  });
 }
 
 /** Demo logins, accounts, memberships and history; running it again changes nothing. */

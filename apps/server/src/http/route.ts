@@ -13,6 +13,7 @@ import {
   type RouteQuery,
 } from '@portal/contract';
 import type { Db } from '../db/client.ts';
+import type { FileStore } from '../files/files.ts';
 import type { JobRunner } from '../jobs/runner.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { Secrets } from '../secrets/secrets.ts';
@@ -51,6 +52,8 @@ export interface RouteOptions<R extends RouteDef> {
   handler: (request: RouteRequest<R>, reply: FastifyReply) => Promise<RouteOk<R>>;
   /** Creating POST that honours Idempotency-Key. */
   idempotent?: boolean;
+  /** Largest request body in bytes, when a route takes more than the server's default (uploads). */
+  bodyLimit?: number;
 }
 
 export interface RouteHooks {
@@ -124,6 +127,7 @@ export function createRouter(app: FastifyInstance, hooks: RouteHooks) {
       url: routeUrl(def),
       schema,
       config: { idempotent },
+      ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
       onRequest: def.auth === false ? [] : [hooks.authenticate],
       // Every text of the request passes the one text rule before the schema sees it.
       preValidation: async (request) => checkRequestText(request),
@@ -148,6 +152,8 @@ export interface ModuleDeps {
   jobs: JobRunner;
   /** Seals secrets an area stores (cloud tokens, shop keys): `secrets.seal(value, '<table>:<row id>')`. */
   secrets: Secrets;
+  /** Uploaded files of the account (logos, attachments): one store, in the database or a folder. */
+  files: FileStore;
 }
 
 /** An area module: registers its contract routes, e.g. `registerAccountsRoutes`. */

@@ -105,3 +105,15 @@ export async function apiRequest<R extends RouteDef>(
   const text = await response.text();
   return (text ? JSON.parse(text) : undefined) as RouteResponse<R>;
 }
+
+/** A file the API serves (a logo, a document): its bytes as a Blob, typed by the server's Content-Type. */
+export async function apiFile(route: RouteDef, input: RequestInput = {}): Promise<Blob> {
+  const response = await fetch(buildUrl(route, input), {
+    method: route.method,
+    headers: buildHeaders(false, { ...input.headers, Accept: '*/*' }),
+    credentials: 'same-origin',
+    signal: input.signal,
+  });
+  if (!response.ok) throw await toApiError(response);
+  return response.blob();
+}

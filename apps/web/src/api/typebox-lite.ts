@@ -24,6 +24,7 @@ const Type = {
   Record: (_key: Schema, value: Schema, options?: Schema) =>
     withOptions({ type: 'object', additionalProperties: value }, options),
   Optional: (schema: Schema) => ({ ...schema, [OPTIONAL]: true }),
+  Unsafe: (schema: Schema) => ({ ...schema }),
   Object: (properties: Record<string, Schema>, options?: Schema) =>
     withOptions(
       {

@@ -19,6 +19,7 @@ describe.each(LANGUAGES)('wording in %s', (lng) => {
       'accounts.deletionScheduled',
       'shell.accountWillBeDeletedAfter',
       'dashboard.deletionOn',
+      'company.deletionPlanned',
     ])
       expect(at(messages, key), key).toContain(`${AFTER[lng]} {{date}}`);
   });

@@ -9,7 +9,7 @@ import {
   type Migration,
   type UpdateAccountBody,
 } from '@portal/contract';
-import { loadAccount } from '../../access/accounts.ts';
+import { assertNameFree, loadAccount, lockUser } from '../../access/accounts.ts';
 import { writeAudit } from '../../audit/audit.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import { conflict, forbidden, invalidField, notFound } from '../../http/errors.ts';
@@ -23,25 +23,6 @@ function checkCountry(country: string | undefined): void {
   if (country !== undefined && !COUNTRY_CODES.includes(country)) {
     throw invalidField('country', 'is not a known country code');
   }
-}
-
-/** Names are unique among one user's accounts, case-insensitively (pending invitations count). */
-async function assertNameFree(q: Queryable, userUuid: string, name: string, except: string | null) {
-  const { rows } = await q.query(
-    `select 1 from accounts a join account_members m on m.account_uuid = a.uuid and m.user_uuid = $1
-      where m.invitation_status <> 'DECLINED' and lower(a.name) = lower($2) and a.uuid is distinct from $3`,
-    [userUuid, name, except],
-  );
-  if (rows.length) {
-    throw conflict('You already have an account with this name', {
-      name: 'is already used by one of your accounts',
-    });
-  }
-}
-
-/** Serialises name checks of one user across instances (two tabs creating "ACME" at once). */
-async function lockUser(q: Queryable, userUuid: string) {
-  await q.query('select pg_advisory_xact_lock(hashtext($1))', [`user:${userUuid}`]);
 }
 
 export function getAccount(db: Db, user: PortalUser, access: AccountAccess): Promise<Account> {

@@ -5,10 +5,10 @@ import Button from '@mui/material/Button';
 import type { Account } from '@portal/contract';
 import { clearStoredAccountUuid } from '@/api/account-storage.ts';
 import { rememberCurrentPage, tokenClaims, verifyEmailUrl } from '@/auth/auth.ts';
-import { useAcceptInvitation, useCancelDeletion, useDeclineInvitation } from '@/features/accounts/api.ts';
+import { useCancelDeletion } from '@/api/account-deletion.ts';
+import { useAcceptInvitation, useDeclineInvitation } from '@/features/accounts/api.ts';
 import { formatDate } from '@/i18n/format.ts';
 import { currentLanguage } from '@/i18n/i18n.ts';
-import { useConfirm } from '@/ui/confirm.tsx';
 import { href } from '../href.ts';
 import { getVersionState, subscribeVersion } from '../version-check.ts';
 
@@ -86,19 +86,9 @@ export function EmailVerificationBar() {
  */
 export function AccountDeletionBar({ account }: { account: Account | null }) {
   const { t, i18n } = useTranslation();
-  const confirm = useConfirm();
-  const cancel = useCancelDeletion();
+  const { cancelDeletion, isPending } = useCancelDeletion();
   if (!account?.availableUntil) return null;
   const date = formatDate(account.availableUntil, i18n.resolvedLanguage);
-
-  const cancelDeletion = async () => {
-    const ok = await confirm({
-      title: t('shell.cancelDeletionTitle'),
-      message: t('shell.cancelDeletionMessage', { name: account.name }),
-      confirmLabel: t('shell.cancelDeletion'),
-    });
-    if (ok) cancel.mutate(account);
-  };
 
   return (
     <Bar
@@ -109,8 +99,8 @@ export function AccountDeletionBar({ account }: { account: Account | null }) {
             color="inherit"
             size="small"
             variant="outlined"
-            disabled={cancel.isPending}
-            onClick={() => void cancelDeletion()}
+            disabled={isPending}
+            onClick={() => void cancelDeletion(account)}
           >
             {t('shell.cancelDeletion')}
           </Button>

@@ -11,7 +11,7 @@ import { accountsRoutes, usersRoutes, type Account, type CreateAccountBody } fro
 import { storeAccountUuid } from '@/api/account-storage.ts';
 import { apiRequest } from '@/api/client.ts';
 import { ApiError } from '@/api/errors.ts';
-import { accountQuery, updateAccount, useAccountChanged, useInvalidateSession } from '@/api/session.ts';
+import { accountQuery, useInvalidateSession } from '@/api/session.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
 import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
@@ -42,19 +42,6 @@ export function useCreateAccount() {
       storeAccountUuid(account.uuid);
       await invalidateSession();
       toast.success(later('createAccount.created', { name: account.name }));
-    },
-  });
-}
-
-/** The owner cancels the scheduled deletion of an account: it stays, and the session data is refetched. */
-export function useCancelDeletion() {
-  const toast = useToast();
-  const accountChanged = useAccountChanged();
-  return useMutation({
-    mutationFn: (account: Account) => updateAccount(account.uuid, { availableUntil: null }),
-    onSuccess: async ({ data }) => {
-      await accountChanged(data);
-      toast.success(later('shell.deletionCancelled'));
     },
   });
 }

@@ -125,7 +125,7 @@ describe('create-account form', () => {
 
 describe('default country', () => {
   it('follows a home-market browser region, else Switzerland', async () => {
-    const { defaultCountry } = await import('./countries.ts');
+    const { defaultCountry } = await import('@/forms/countries.ts');
     expect(defaultCountry(['de-AT', 'de'])).toBe('AT');
     expect(defaultCountry(['en-US'])).toBe('CH');
     expect(defaultCountry(['fr'])).toBe('CH');

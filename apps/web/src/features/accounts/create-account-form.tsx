@@ -10,7 +10,7 @@ import { href } from '@/app/href.ts';
 import { currentLanguage } from '@/i18n/i18n.ts';
 import { FormSelect, FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
 import { useCreateAccount } from './api.ts';
-import { countryOptions, defaultCountry } from './countries.ts';
+import { countryOptions, defaultCountry } from '@/forms/countries.ts';
 
 /** The language's name in the interface language ("Französisch"), for the account's preferred language. */
 export function languageOptions(uiLanguage: string) {

@@ -1,5 +1,5 @@
 import { COUNTRY_CODES } from '@portal/contract';
-import type { SelectOption } from '@/forms/index.ts';
+import type { SelectOption } from './fields.tsx';
 
 /** Countries listed first: the portal's home market and its neighbours. */
 const FIRST = ['CH', 'LI', 'DE', 'AT', 'FR', 'IT'];

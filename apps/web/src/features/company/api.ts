@@ -1,0 +1,105 @@
+// The company area's data layer (see features/accounts/api.ts for the shape every area's api.ts follows): the
+// company profile, its logo, and the hooks that change them.
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  companyRoutes,
+  type CompanyProfile,
+  type UpdateCompanyBody,
+  type UploadLogoBody,
+} from '@portal/contract';
+import { getSessionAccountUuid } from '@/api/account-storage.ts';
+import { apiFile, apiRequest } from '@/api/client.ts';
+import { useInvalidateSession } from '@/api/session.ts';
+import { later } from '@/i18n/later.ts';
+import { useToast } from '@/ui/toast.tsx';
+
+export { useCancelDeletion, useScheduleDeletion } from '@/api/account-deletion.ts';
+
+const profileKey = () => ['company', getSessionAccountUuid(), 'profile'] as const;
+
+export function companyProfileQuery() {
+  return queryOptions({
+    queryKey: profileKey(),
+    queryFn: async ({ signal }) => (await apiRequest(companyRoutes.getCompanyProfile, { signal })).data,
+  });
+}
+
+/** A Blob as a data: URL (the app's content policy shows images from itself and data: URLs only). */
+function dataUrl(blob: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error('The logo could not be read'));
+    reader.readAsDataURL(blob);
+  });
+}
+
+/** The logo as an image source; the key changes with each upload, so a new logo is fetched once. */
+export function companyLogoQuery(logo: CompanyProfile['logo']) {
+  return queryOptions({
+    queryKey: ['company', getSessionAccountUuid(), 'logo', logo?.updatedAt ?? null] as const,
+    queryFn: async ({ signal }) => dataUrl(await apiFile(companyRoutes.getCompanyLogo, { signal })),
+    enabled: Boolean(logo),
+    staleTime: Infinity,
+  });
+}
+
+/** After a change: the answer is the profile; the account's name and country may have changed too. */
+function useProfileChanged() {
+  const queryClient = useQueryClient();
+  const invalidateSession = useInvalidateSession();
+  return async (profile: CompanyProfile, renamed: boolean) => {
+    queryClient.setQueryData(profileKey(), profile);
+    if (renamed) await invalidateSession();
+  };
+}
+
+/** Saves the profile; the form shows the errors (422 on the fields, 409 on the legal name). */
+export function useSaveCompanyProfile() {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const changed = useProfileChanged();
+  return useMutation({
+    mutationFn: (body: UpdateCompanyBody) => apiRequest(companyRoutes.updateCompanyProfile, { body }),
+    meta: { silentError: true },
+    onSuccess: async ({ data }) => {
+      const before = queryClient.getQueryData<CompanyProfile>(profileKey());
+      await changed(data, before?.legalName !== data.legalName || before?.country !== data.country);
+      toast.success(later('company.saved'));
+    },
+  });
+}
+
+/** The file's bytes in base64, as the upload sends them. */
+function base64Of(file: File): Promise<string> {
+  return dataUrl(file).then((url) => url.slice(url.indexOf(',') + 1));
+}
+
+/** Uploads or replaces the logo; the section shows the error under the logo (422), so it is not toasted. */
+export function useUploadLogo() {
+  const toast = useToast();
+  const changed = useProfileChanged();
+  return useMutation({
+    mutationFn: async (file: File) => {
+      const body: UploadLogoBody = { fileName: file.name, content: await base64Of(file) };
+      return apiRequest(companyRoutes.uploadCompanyLogo, { body });
+    },
+    meta: { silentError: true },
+    onSuccess: async ({ data }) => {
+      await changed(data, false);
+      toast.success(later('company.logoSaved'));
+    },
+  });
+}
+
+export function useRemoveLogo() {
+  const toast = useToast();
+  const changed = useProfileChanged();
+  return useMutation({
+    mutationFn: () => apiRequest(companyRoutes.deleteCompanyLogo),
+    onSuccess: async ({ data }) => {
+      await changed(data, false);
+      toast.success(later('company.logoRemoved'));
+    },
+  });
+}
