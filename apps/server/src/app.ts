@@ -17,6 +17,7 @@ import { getPublicJwks, registerIdentityProvider, seedDemoIdentities } from './i
 import { createMailer, registerDevMail } from './mail/index.ts';
 import { registerAccountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { purgeDeletedAccounts } from './modules/accounts/accounts.service.ts';
+import { registerMembersRoutes } from './modules/members/members.routes.ts';
 import { publicConfig, registerSystemRoutes } from './modules/system/system.routes.ts';
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
 import { createAccountScope } from './plugins/account-scope.ts';
@@ -52,7 +53,7 @@ export interface AppDeps {
 }
 
 /** The area modules, each registering its contract routes; a new area adds its `register…Routes` here. */
-const MODULES: AreaModule[] = [registerUsersRoutes, registerAccountsRoutes];
+const MODULES: AreaModule[] = [registerUsersRoutes, registerAccountsRoutes, registerMembersRoutes];
 
 /**
  * The whole server as one Fastify instance, not yet listening: database migrated (and seeded in demo mode),

@@ -8,7 +8,7 @@ import {
   type JWTVerifyGetKey,
 } from 'jose';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { provisionUser, type TokenIdentity } from '../access/users.ts';
+import { provisionUser, recordSignIn, type TokenIdentity } from '../access/users.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { bearerToken } from '../http/bearer.ts';
@@ -66,6 +66,7 @@ function identityOf(payload: JWTPayload): TokenIdentity {
     emailVerified: typeof payload.email_verified === 'boolean' ? payload.email_verified : undefined,
     locale: text(payload.locale),
     issuedAt: typeof payload.iat === 'number' ? new Date(payload.iat * 1000) : undefined,
+    signedInAt: typeof payload.auth_time === 'number' ? new Date(payload.auth_time * 1000) : undefined,
   };
 }
 
@@ -97,6 +98,8 @@ export function createAuthenticate(options: { config: Config; db: Db; getKey: JW
       request.log.warn({ err: error }, 'token keys unavailable');
       throw new HttpError(503, 'IDP_UNAVAILABLE', 'Access tokens cannot be checked right now');
     }
-    request.user = { ...(await provisionUser(db, identityOf(payload))), clientAddress: request.ip };
+    const identity = identityOf(payload);
+    request.user = { ...(await provisionUser(db, identity)), clientAddress: request.ip };
+    await recordSignIn(db, request.user.uuid, identity);
   };
 }
