@@ -32,17 +32,19 @@ import { formatDate, formatDateTime } from '@/i18n/format.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
 import { membersQuery, useRemoveMember, useResendInvitation, useRevokeInvitation } from './api.ts';
 
-const STATUS_COLOR: Record<MemberStatus, 'success' | 'warning' | 'default'> = {
+// Colours whose text keeps its contrast on both themes' paper.
+const STATUS_COLOR: Record<MemberStatus, 'success' | 'secondary' | 'default'> = {
   ACCEPTED: 'success',
-  PENDING: 'warning',
+  PENDING: 'secondary',
   EXPIRED: 'default',
 };
 const PAGE_SIZES = [10, 25, 50, 100];
 /** Read by screen readers, not shown (the actions column's heading). */
 const visuallyHidden = {
   position: 'absolute',
-  width: 1,
-  height: 1,
+  // Strings: in `sx` the number 1 would mean 100%.
+  width: '1px',
+  height: '1px',
   overflow: 'hidden',
   clip: 'rect(0 0 0 0)',
   whiteSpace: 'nowrap',
