@@ -27,7 +27,11 @@ create index invitations_email_idx on invitations (email) where status = 'PENDIN
 -- The rate limit counts an account's recent sends.
 create index invitations_sent_idx on invitations (account_uuid, sent_at);
 
--- The members list searches and sorts by name and address.
+-- The members list sorts by name (the address while the name is empty): its first page walks this index.
+create index users_sort_key_idx on users ((lower(case when name = '' then email else name end)), uuid);
+-- The members list counts an account's members (by role) from this index alone.
+create index account_members_account_role_idx on account_members (account_uuid, role) where invitation_status = 'ACCEPTED';
+-- Invitations compare addresses with users' (an invitation's mail language, "already a member").
 create index users_email_lower_idx on users (lower(email));
 
 -- The last sign-in the portal saw (the members list shows it).

@@ -64,6 +64,10 @@ describeApi('members API', (api) => {
     expect(page.meta).toEqual({ total: 6, page: 2, pageSize: 2 });
     expect((await list(api, '?search=EMMA')).data.map((r) => r.email)).toEqual(['employee@example.com']);
     expect((await list(api, '?search=%25')).data).toEqual([]);
+    // A page past the end of a search still counts what the search found.
+    const past = await list(api, '?search=example&pageSize=2&page=9');
+    expect(past).toMatchObject({ data: [], meta: { total: 6, page: 9 } });
+    expect((await list(api, '?search=example&pageSize=2&page=2')).meta.total).toBe(6);
     expect((await list(api, '?role=ADMIN')).data.map((r) => r.email).sort()).toEqual([
       'admin@example.com',
       'marco.meier@example.com',

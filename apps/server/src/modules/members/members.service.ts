@@ -70,22 +70,22 @@ const MEMBER_ROWS = `
     left join users inv on inv.uuid = m.invited_by
    where m.account_uuid = $1 and m.invitation_status = 'ACCEPTED'`;
 
-/** Open and expired invitations of account $1 as list rows (answered and revoked ones are history). */
-const INVITATION_ROWS = `
-  select i.uuid as id, 'INVITATION' as kind, '' as name, i.email, i.role,
-         case when i.expires_at > now() then 'PENDING' else 'EXPIRED' end as status,
-         inv.name as invited_by, i.invited_at, i.expires_at, null::timestamptz as last_sign_in_at,
-         i.email as sort_key
-    from invitations i
-    left join users inv on inv.uuid = i.invited_by
-   where i.account_uuid = $1 and i.status = 'PENDING'`;
-
 /** `%` and `_` in a search are literal characters, not patterns. */
 const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
+ * A member's sort key: the name, or the address while the name is empty (invitations sort by address); the same
+ * expression as the index users_sort_key_idx, so a page can walk it.
+ */
+const MEMBER_SORT_KEY = `lower(case when u.name = '' then u.email else u.name end)`;
+
+/**
  * One page of the members list: members and open or expired invitations, sorted by name (or address), filtered
  * by section (coaches or everyone else), role, status and a search in name and address.
+ *
+ * Built for accounts with thousands of rows: each of the two sources yields only its first `offset + pageSize`
+ * rows in sort order (a top-N sort, no full sort), the page is cut from their union, and the inviters' names are
+ * joined to those rows alone. The total is counted separately, without sorting or joins it does not need.
  */
 export async function listMembers(
   db: Db,
@@ -96,36 +96,73 @@ export async function listMembers(
   const page = query.page ?? 1;
   const pageSize = query.pageSize ?? 25;
   const params: unknown[] = [access.accountUuid];
-  const where: string[] = [];
   const add = (value: unknown) => `$${params.push(value)}`;
-  where.push(query.section === 'coaches' ? `role = 'DC'` : `role <> 'DC'`);
-  if (query.role) where.push(`role = ${add(query.role)}`);
-  if (query.status) where.push(`status = ${add(query.status)}`);
+  const members = ['m.account_uuid = $1', `m.invitation_status = 'ACCEPTED'`];
+  const invitations = ['i.account_uuid = $1', `i.status = 'PENDING'`];
+  const section = query.section === 'coaches' ? `= 'DC'` : `<> 'DC'`;
+  members.push(`m.role ${section}`);
+  invitations.push(`i.role ${section}`);
+  if (query.role) {
+    const role = add(query.role);
+    members.push(`m.role = ${role}`);
+    invitations.push(`i.role = ${role}`);
+  }
+  if (query.status === 'PENDING') invitations.push('i.expires_at > now()');
+  if (query.status === 'EXPIRED') invitations.push('i.expires_at <= now()');
   const search = query.search?.trim();
   if (search) {
     const pattern = add(likePattern(search.toLowerCase()));
-    where.push(`(lower(name) like ${pattern} or lower(email) like ${pattern})`);
+    members.push(`(lower(u.name) like ${pattern} or lower(u.email) like ${pattern})`);
+    invitations.push(`i.email like ${pattern}`);
   }
-  const { rows } = await db.query<MemberRow>(
-    `select id, kind, name, email, role, status, invited_by, invited_at, expires_at, last_sign_in_at,
-            count(*) over () as total
-       from (${MEMBER_ROWS} union all ${INVITATION_ROWS}) r
-      where ${where.join(' and ')}
-      order by sort_key, id
-      limit ${add(pageSize)} offset ${add((page - 1) * pageSize)}`,
-    params,
-  );
-  let total = Number(rows[0]?.total ?? 0);
-  // A page past the end still tells how many there are.
-  if (!rows.length && page > 1) {
-    const counted = await db.query<{ total: string }>(
-      `select count(*) as total from (${MEMBER_ROWS} union all ${INVITATION_ROWS}) r where ${where.join(' and ')}`,
-      params.slice(0, -2),
+  const withMembers = !query.status || query.status === 'ACCEPTED';
+  const withInvitations = query.status !== 'ACCEPTED';
+  const memberFrom = `from account_members m join users u on u.uuid = m.user_uuid where ${members.join(' and ')}`;
+  const invitationFrom = `from invitations i where ${invitations.join(' and ')}`;
+
+  const filterParams = [...params];
+  const countTotal = async () => {
+    // Without a search the members' count needs no join.
+    const memberCount = search ? memberFrom : `from account_members m where ${members.join(' and ')}`;
+    const { rows } = await db.query<{ total: string }>(
+      `select ${withMembers ? `(select count(*) ${memberCount})` : '0'}
+            + ${withInvitations ? `(select count(*) ${invitationFrom})` : '0'} as total`,
+      filterParams,
     );
-    total = Number(counted.rows[0]?.total ?? 0);
-  }
+    return Number(rows[0]?.total ?? 0);
+  };
+
+  const offset = (page - 1) * pageSize;
+  // A search matches few rows: one query sorts and counts them all. Without one, each source gives only its first
+  // rows in index order, and the total is counted on its own.
+  const total = search ? null : await countTotal();
+  const limitEach = search ? '' : ` limit ${add(offset + pageSize)}`;
+  const sources = [
+    withMembers &&
+      `(select m.user_uuid as id, 'MEMBER' as kind, u.name, u.email, m.role, 'ACCEPTED' as status, m.invited_by,
+               m.invited_at, null::timestamptz as expires_at, u.last_sign_in_at, ${MEMBER_SORT_KEY} as sort_key
+          ${memberFrom} order by sort_key, u.uuid${limitEach})`,
+    withInvitations &&
+      `(select i.uuid as id, 'INVITATION' as kind, '' as name, i.email, i.role,
+               case when i.expires_at > now() then 'PENDING' else 'EXPIRED' end as status, i.invited_by,
+               i.invited_at, i.expires_at, null::timestamptz as last_sign_in_at, i.email as sort_key
+          ${invitationFrom} order by sort_key, id${limitEach})`,
+  ].filter(Boolean);
+  const { rows } =
+    total === 0
+      ? { rows: [] as MemberRow[] }
+      : await db.query<MemberRow>(
+          `select r.id, r.kind, r.name, r.email, r.role, r.status, inv.name as invited_by, r.invited_at,
+                  r.expires_at, r.last_sign_in_at, ${search ? 'count(*) over ()' : 'null'} as total
+             from (${sources.join(' union all ')}) r left join users inv on inv.uuid = r.invited_by
+            order by r.sort_key, r.id
+            limit ${add(pageSize)} offset ${add(offset)}`,
+          params,
+        );
+  // A page past the end of a search still tells how many there are.
+  const found = total ?? (rows[0] ? Number(rows[0].total) : page > 1 ? await countTotal() : 0);
   await auditStaffAccess(db, user, access, 'GET members');
-  return { data: rows.map((row) => toMember(row, user)), meta: { total, page, pageSize } };
+  return { data: rows.map((row) => toMember(row, user)), meta: { total: found, page, pageSize } };
 }
 
 async function lockedMember(q: Queryable, access: AccountAccess, id: string): Promise<MemberRow> {
