@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { membersRoutes } from '@portal/contract';
 import { listAccountsOf } from '../../access/accounts.ts';
 import { answerInvitation } from '../../access/invitations.ts';
@@ -22,6 +23,13 @@ import {
 export function invitationLink(config: Pick<Config, 'publicUrl'>, mail: Pick<PendingMail, 'token' | 'to'>) {
   const query = new URLSearchParams({ token: mail.token, email: mail.to });
   return `${config.publicUrl}/invite/verify?${query.toString()}`;
+}
+
+/** A change that answers 204 with no body once it is done. */
+async function noContent(reply: FastifyReply, change: Promise<unknown>): Promise<null> {
+  await change;
+  reply.code(204);
+  return null;
 }
 
 /** Sends the mails of invitations whose transaction has committed. */
@@ -57,11 +65,8 @@ export function registerMembersRoutes(deps: ModuleDeps) {
   });
 
   route(membersRoutes.removeMember, {
-    handler: async (request, reply) => {
-      await removeMember(db, request.user, request.account, request.params.id);
-      reply.code(204);
-      return null;
-    },
+    handler: async (request, reply) =>
+      noContent(reply, removeMember(db, request.user, request.account, request.params.id)),
   });
 
   route(membersRoutes.invite, {
@@ -83,11 +88,8 @@ export function registerMembersRoutes(deps: ModuleDeps) {
   });
 
   route(membersRoutes.revokeInvitation, {
-    handler: async (request, reply) => {
-      await revokeInvitation(db, request.user, request.account, request.params.id);
-      reply.code(204);
-      return null;
-    },
+    handler: async (request, reply) =>
+      noContent(reply, revokeInvitation(db, request.user, request.account, request.params.id)),
   });
 
   route(membersRoutes.readInvitationLink, {

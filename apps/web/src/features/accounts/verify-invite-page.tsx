@@ -27,6 +27,36 @@ import {
   useDeclineInvitation,
 } from './api.ts';
 
+/** Accept and Decline of one invitation, named with the account for screen readers. */
+function AnswerButtons({
+  name,
+  busy,
+  onAccept,
+  onDecline,
+}: {
+  name: string;
+  busy: boolean;
+  onAccept: () => void;
+  onDecline: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <CardActions sx={{ px: 2, pb: 2, gap: 1 }}>
+      {(['accept', 'decline'] as const).map((answer) => (
+        <Button
+          key={answer}
+          {...(answer === 'accept' ? { variant: 'contained' } : { color: 'error' })}
+          disabled={busy}
+          aria-label={t(`invite.${answer}Name`, { name })}
+          onClick={answer === 'accept' ? onAccept : onDecline}
+        >
+          {t(`invite.${answer}`)}
+        </Button>
+      ))}
+    </CardActions>
+  );
+}
+
 function Invitation({ account }: { account: Account }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -48,24 +78,12 @@ function Invitation({ account }: { account: Account }) {
           {t('invite.invitedAs', { role: t(`accounts.roles.${account.accountRole}`) })}
         </Typography>
       </CardContent>
-      <CardActions sx={{ px: 2, pb: 2, gap: 1 }}>
-        <Button
-          variant="contained"
-          disabled={busy}
-          aria-label={t('invite.acceptName', { name: account.name })}
-          onClick={() => accept.mutate(account)}
-        >
-          {t('invite.accept')}
-        </Button>
-        <Button
-          color="error"
-          disabled={busy}
-          aria-label={t('invite.declineName', { name: account.name })}
-          onClick={() => void decline(account)}
-        >
-          {t('invite.decline')}
-        </Button>
-      </CardActions>
+      <AnswerButtons
+        name={account.name}
+        busy={busy}
+        onAccept={() => accept.mutate(account)}
+        onDecline={() => void decline(account)}
+      />
     </Card>
   );
 }
@@ -142,32 +160,20 @@ function InvitationFromLink({ token }: { token: string }) {
           <Alert severity="error">{t('invite.link.failed')}</Alert>
         </CardContent>
       )}
-      <CardActions sx={{ px: 2, pb: 2, gap: 1 }}>
-        <Button
-          variant="contained"
-          disabled={busy}
-          aria-label={t('invite.acceptName', { name: link.accountName })}
-          onClick={() => accept.mutate()}
-        >
-          {t('invite.accept')}
-        </Button>
-        <Button
-          color="error"
-          disabled={busy}
-          aria-label={t('invite.declineName', { name: link.accountName })}
-          onClick={async () => {
-            const ok = await confirm({
-              title: t('invite.declineTitle'),
-              message: t('invite.declineMessage', { name: link.accountName }),
-              confirmLabel: t('invite.decline'),
-              destructive: true,
-            });
-            if (ok) decline.mutate();
-          }}
-        >
-          {t('invite.decline')}
-        </Button>
-      </CardActions>
+      <AnswerButtons
+        name={link.accountName}
+        busy={busy}
+        onAccept={() => accept.mutate()}
+        onDecline={async () => {
+          const ok = await confirm({
+            title: t('invite.declineTitle'),
+            message: t('invite.declineMessage', { name: link.accountName }),
+            confirmLabel: t('invite.decline'),
+            destructive: true,
+          });
+          if (ok) decline.mutate();
+        }}
+      />
     </Card>
   );
 }

@@ -71,38 +71,43 @@ export function useChangeRole(account: string) {
   });
 }
 
-export function useRemoveMember(account: string) {
+/** A change to one row of the list (remove, resend, revoke): the lists refetch, a toast names the person. */
+function useRowAction(
+  account: string,
+  run: (member: Member) => Promise<unknown>,
+  message: (member: Member) => string,
+) {
   const toast = useToast();
   const changed = useMembersChanged(account);
   return useMutation({
-    mutationFn: (member: Member) => apiRequest(membersRoutes.removeMember, { params: { id: member.id } }),
+    mutationFn: run,
     onSuccess: async (_answer, member) => {
       await changed();
-      toast.success(later('members.removed', { name: member.name || member.email }));
+      toast.success(message(member));
     },
   });
+}
+
+export function useRemoveMember(account: string) {
+  return useRowAction(
+    account,
+    (member) => apiRequest(membersRoutes.removeMember, { params: { id: member.id } }),
+    (member) => later('members.removed', { name: member.name || member.email }),
+  );
 }
 
 export function useResendInvitation(account: string) {
-  const toast = useToast();
-  const changed = useMembersChanged(account);
-  return useMutation({
-    mutationFn: (member: Member) => apiRequest(membersRoutes.resendInvitation, { params: { id: member.id } }),
-    onSuccess: async (_answer, member) => {
-      await changed();
-      toast.success(later('members.resent', { email: member.email }));
-    },
-  });
+  return useRowAction(
+    account,
+    (member) => apiRequest(membersRoutes.resendInvitation, { params: { id: member.id } }),
+    (member) => later('members.resent', { email: member.email }),
+  );
 }
 
 export function useRevokeInvitation(account: string) {
-  const toast = useToast();
-  const changed = useMembersChanged(account);
-  return useMutation({
-    mutationFn: (member: Member) => apiRequest(membersRoutes.revokeInvitation, { params: { id: member.id } }),
-    onSuccess: async (_answer, member) => {
-      await changed();
-      toast.success(later('members.revoked', { email: member.email }));
-    },
-  });
+  return useRowAction(
+    account,
+    (member) => apiRequest(membersRoutes.revokeInvitation, { params: { id: member.id } }),
+    (member) => later('members.revoked', { email: member.email }),
+  );
 }

@@ -3,14 +3,15 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import { INVITATION_NOTE_MAX, MEMBER_ROLES, normalizeEmail, type InviteBody } from '@portal/contract';
+import { INVITATION_NOTE_MAX, normalizeEmail, type InviteBody } from '@portal/contract';
 import { ApiError } from '@/api/errors.ts';
 import { href } from '@/app/href.ts';
-import { FormSelect, FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
+import { FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
 import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
 import { useInvite } from './api.ts';
 import { EmailChipsField, type AddressProblem } from './email-chips-field.tsx';
+import { RoleSelect } from './role-select.tsx';
 
 interface Values {
   emails: string[];
@@ -87,13 +88,7 @@ export function InviteForm({ account, coach = false }: { account: string; coach?
             minRows={3}
           />
         ) : (
-          <FormSelect
-            name="role"
-            label={t('members.columns.role')}
-            rules="required"
-            helperText={t('members.form.roleHelp')}
-            options={MEMBER_ROLES.map((role) => ({ value: role, label: t(`accounts.roles.${role}`) }))}
-          />
+          <RoleSelect />
         )}
         <Stack direction="row" sx={{ gap: 1 }}>
           <Button type="submit" variant="contained" disabled={invite.isPending}>

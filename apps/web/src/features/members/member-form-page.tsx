@@ -8,13 +8,14 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { INVITATION_VALID_DAYS, MEMBER_ROLES, type Member, type MemberRole } from '@portal/contract';
+import { INVITATION_VALID_DAYS, type Member, type MemberRole } from '@portal/contract';
 import { useCurrentAccount } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
-import { FormSelect, RuleForm, useRuleForm } from '@/forms/index.ts';
+import { RuleForm, useRuleForm } from '@/forms/index.ts';
 import { Page } from '@/ui/page.tsx';
 import { memberQuery, useChangeRole } from './api.ts';
 import { InviteForm } from './invite-form.tsx';
+import { RoleSelect } from './role-select.tsx';
 
 /** Why a member's role cannot be changed here, or null when it can. */
 function lockedReason(member: Member): 'owner' | 'self' | 'coach' | null {
@@ -62,13 +63,7 @@ function RoleForm({ account, member }: { account: string; member: Member }) {
             <Alert severity="info">{t(`members.locked.${locked}`)}</Alert>
           </>
         ) : (
-          <FormSelect
-            name="role"
-            label={t('members.columns.role')}
-            rules="required"
-            helperText={t('members.form.roleHelp')}
-            options={MEMBER_ROLES.map((role) => ({ value: role, label: t(`accounts.roles.${role}`) }))}
-          />
+          <RoleSelect />
         )}
         <Stack direction="row" sx={{ gap: 1 }}>
           {!locked && (

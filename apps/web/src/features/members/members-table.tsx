@@ -183,6 +183,36 @@ function StatusCell({ member }: { member: Member }) {
   );
 }
 
+/** A filter of the list: one choice of `options`, the first of them "all". */
+function FilterSelect<V extends string>({
+  label,
+  value,
+  onChange,
+  options,
+}: {
+  label: string;
+  value: V;
+  onChange: (value: V) => void;
+  options: { value: V; label: string }[];
+}) {
+  return (
+    <TextField
+      select
+      size="small"
+      label={label}
+      value={value}
+      onChange={(event) => onChange(event.target.value as V)}
+      sx={{ minWidth: 180 }}
+    >
+      {options.map((option) => (
+        <MenuItem key={option.value} value={option.value}>
+          {option.label}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
 /**
  * A section of the members page: its heading, search and filters, the table of one server page and the footer
  * to page through. `section` coaches lists digital coaches, `members` everyone else.
@@ -200,7 +230,7 @@ export function MembersTable({
   title: string;
   titleId: string;
   /** Roles to filter by; none hides the filter. */
-  roles: AccountRole[];
+  roles: readonly AccountRole[];
   empty: ReactNode;
 }) {
   const { t } = useTranslation();
@@ -246,37 +276,25 @@ export function MembersTable({
           sx={{ minWidth: 260 }}
         />
         {roles.length > 0 && (
-          <TextField
-            select
-            size="small"
+          <FilterSelect
             label={t('members.columns.role')}
             value={role}
-            onChange={(event) => setRole(event.target.value as AccountRole | '')}
-            sx={{ minWidth: 180 }}
-          >
-            <MenuItem value="">{t('members.allRoles')}</MenuItem>
-            {roles.map((value) => (
-              <MenuItem key={value} value={value}>
-                {t(`accounts.roles.${value}`)}
-              </MenuItem>
-            ))}
-          </TextField>
+            onChange={setRole}
+            options={[
+              { value: '', label: t('members.allRoles') },
+              ...roles.map((value) => ({ value, label: t(`accounts.roles.${value}`) })),
+            ]}
+          />
         )}
-        <TextField
-          select
-          size="small"
+        <FilterSelect
           label={t('members.columns.status')}
           value={status}
-          onChange={(event) => setStatus(event.target.value as MemberStatus | '')}
-          sx={{ minWidth: 180 }}
-        >
-          <MenuItem value="">{t('members.allStatuses')}</MenuItem>
-          {MEMBER_STATUSES.map((value) => (
-            <MenuItem key={value} value={value}>
-              {t(`members.status.${value}`)}
-            </MenuItem>
-          ))}
-        </TextField>
+          onChange={setStatus}
+          options={[
+            { value: '', label: t('members.allStatuses') },
+            ...MEMBER_STATUSES.map((value) => ({ value, label: t(`members.status.${value}`) })),
+          ]}
+        />
       </Stack>
       <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
         {isFetching && <LinearProgress aria-label={t('members.loading')} sx={{ height: 2 }} />}

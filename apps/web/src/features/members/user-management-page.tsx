@@ -1,4 +1,6 @@
+import type { ParseKeys } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import type { AccountRole } from '@portal/contract';
 import { Link as RouterLink } from 'react-router';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
@@ -10,6 +12,22 @@ import { useCurrentAccount } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
 import { Page } from '@/ui/page.tsx';
 import { MembersTable } from './members-table.tsx';
+
+/** The page's two sections: digital coaches apart from everyone else (the role filter only where it chooses). */
+const SECTIONS = [
+  {
+    section: 'members',
+    title: 'members.membersTitle',
+    empty: 'members.empty',
+    roles: ['OWNER', 'ADMIN', 'EMPLOYEE'],
+  },
+  { section: 'coaches', title: 'members.coachesTitle', empty: 'members.coachesEmpty', roles: [] },
+] as const satisfies readonly {
+  section: 'members' | 'coaches';
+  title: ParseKeys;
+  empty: ParseKeys;
+  roles: readonly AccountRole[];
+}[];
 
 /**
  * settings/user-management: the account's members and open invitations, paged on the server, with search and
@@ -45,26 +63,18 @@ export default function UserManagementPage() {
     >
       <Typography sx={{ mb: 3, color: 'text.secondary' }}>{t('members.intro')}</Typography>
       <Stack spacing={3}>
-        <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
-          <MembersTable
-            account={account}
-            section="members"
-            title={t('members.membersTitle')}
-            titleId="members-members"
-            roles={['OWNER', 'ADMIN', 'EMPLOYEE']}
-            empty={t('members.empty')}
-          />
-        </Paper>
-        <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
-          <MembersTable
-            account={account}
-            section="coaches"
-            title={t('members.coachesTitle')}
-            titleId="members-coaches"
-            roles={[]}
-            empty={t('members.coachesEmpty')}
-          />
-        </Paper>
+        {SECTIONS.map((section) => (
+          <Paper key={section.section} variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
+            <MembersTable
+              account={account}
+              section={section.section}
+              title={t(section.title)}
+              titleId={`members-${section.section}`}
+              roles={section.roles}
+              empty={t(section.empty)}
+            />
+          </Paper>
+        ))}
       </Stack>
     </Page>
   );
