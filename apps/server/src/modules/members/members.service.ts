@@ -120,22 +120,15 @@ export async function listMembers(
   const memberFrom = `from account_members m join users u on u.uuid = m.user_uuid where ${members.join(' and ')}`;
   const invitationFrom = `from invitations i where ${invitations.join(' and ')}`;
 
+  // Without a search the members' count needs no join.
+  const memberCount = search ? memberFrom : `from account_members m where ${members.join(' and ')}`;
+  const countSql = `select ${withMembers ? `(select count(*) ${memberCount})` : '0'}
+      + ${withInvitations ? `(select count(*) ${invitationFrom})` : '0'}`;
   const filterParams = [...params];
-  const countTotal = async () => {
-    // Without a search the members' count needs no join.
-    const memberCount = search ? memberFrom : `from account_members m where ${members.join(' and ')}`;
-    const { rows } = await db.query<{ total: string }>(
-      `select ${withMembers ? `(select count(*) ${memberCount})` : '0'}
-            + ${withInvitations ? `(select count(*) ${invitationFrom})` : '0'} as total`,
-      filterParams,
-    );
-    return Number(rows[0]?.total ?? 0);
-  };
 
   const offset = (page - 1) * pageSize;
-  // A search matches few rows: one query sorts and counts them all. Without one, each source gives only its first
-  // rows in index order, and the total is counted on its own.
-  const total = search ? null : await countTotal();
+  // A search matches few rows: one query filters, sorts and counts them all. Without one, each source gives only
+  // its first rows in index order, and the count rides along as a subquery that needs neither join nor sort.
   const limitEach = search ? '' : ` limit ${add(offset + pageSize)}`;
   const sources = [
     withMembers &&
@@ -148,21 +141,22 @@ export async function listMembers(
                i.invited_at, i.expires_at, null::timestamptz as last_sign_in_at, i.email as sort_key
           ${invitationFrom} order by sort_key, id${limitEach})`,
   ].filter(Boolean);
-  const { rows } =
-    total === 0
-      ? { rows: [] as MemberRow[] }
-      : await db.query<MemberRow>(
-          `select r.id, r.kind, r.name, r.email, r.role, r.status, inv.name as invited_by, r.invited_at,
-                  r.expires_at, r.last_sign_in_at, ${search ? 'count(*) over ()' : 'null'} as total
-             from (${sources.join(' union all ')}) r left join users inv on inv.uuid = r.invited_by
-            order by r.sort_key, r.id
-            limit ${add(pageSize)} offset ${add(offset)}`,
-          params,
-        );
-  // A page past the end of a search still tells how many there are.
-  const found = total ?? (rows[0] ? Number(rows[0].total) : page > 1 ? await countTotal() : 0);
+  const { rows } = await db.query<MemberRow>(
+    `select r.id, r.kind, r.name, r.email, r.role, r.status, inv.name as invited_by, r.invited_at, r.expires_at,
+            r.last_sign_in_at, ${search ? 'count(*) over ()' : `(${countSql})`} as total
+       from (${sources.join(' union all ')}) r left join users inv on inv.uuid = r.invited_by
+      order by r.sort_key, r.id
+      limit ${add(pageSize)} offset ${add(offset)}`,
+    params,
+  );
+  // A page past the end still tells how many there are.
+  const total = rows[0]
+    ? Number(rows[0].total)
+    : page > 1
+      ? Number((await db.query<{ total: string }>(`${countSql} as total`, filterParams)).rows[0]?.total ?? 0)
+      : 0;
   await auditStaffAccess(db, user, access, 'GET members');
-  return { data: rows.map((row) => toMember(row, user)), meta: { total: found, page, pageSize } };
+  return { data: rows.map((row) => toMember(row, user)), meta: { total, page, pageSize } };
 }
 
 async function lockedMember(q: Queryable, access: AccountAccess, id: string): Promise<MemberRow> {
