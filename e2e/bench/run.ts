@@ -11,6 +11,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium, type Page } from '@playwright/test';
 import { fillLogin, startServer } from '../fixtures.ts';
+import { measureMembers, INVITATIONS, MEMBERS } from './members.ts';
 import config from '../playwright.config.ts';
 
 /**
@@ -181,3 +182,15 @@ console.log(
   `  route change with warm data: median ${median(browserFigures.routeChanges).toFixed(1)} ms, max ${Math.max(...browserFigures.routeChanges).toFixed(1)} ms over ${browserFigures.routeChanges.length} changes (target ≤ 100 ms)`,
 );
 console.log(`  me/accounts requests during warm navigation: ${browserFigures.apiCallsDuringWarmNavigation}`);
+const members = await measureMembers();
+if (members) {
+  const ms = (t: { p50: number; p99: number }) => `p50 ${t.p50.toFixed(1)} ms, p99 ${t.p99.toFixed(1)} ms`;
+  console.log(
+    `  members list on PostgreSQL, ${MEMBERS} members + ${INVITATIONS} invitations (${members.total} rows; target p99 ≤ 20 ms):`,
+  );
+  console.log(`    first page: ${ms(members.firstPage)}`);
+  console.log(`    search (${members.searchTotal} hits): ${ms(members.search)}`);
+  console.log(`    GET /users/v1/me on the same server, for comparison: ${ms(members.baseline)}`);
+} else {
+  console.log('  members list on PostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
+}

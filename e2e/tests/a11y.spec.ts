@@ -70,5 +70,23 @@ for (const colorScheme of ['light', 'dark'] as const) {
       expect(await bodyIsDark(page)).toBe(colorScheme === 'dark');
       await expectNoSeriousViolations(page);
     });
+
+    test('member management and its forms', async ({ page, server }) => {
+      await signIn(page, server, DEMO.admin.email, '/settings/user-management');
+      await expect(page.getByRole('heading', { level: 1, name: 'Benutzerverwaltung' })).toBeVisible();
+      await expect(page.getByRole('cell', { name: 'lea.lehmann@example.com', exact: true })).toBeVisible();
+      expect(await bodyIsDark(page)).toBe(colorScheme === 'dark');
+      await expectNoSeriousViolations(page);
+
+      await page.getByRole('link', { name: 'Mitglieder einladen' }).click();
+      await expect(page.getByRole('heading', { level: 1, name: 'Mitglieder einladen' })).toBeVisible();
+      await page.getByRole('button', { name: 'Einladung senden' }).click();
+      await expect(page.getByText('Geben Sie mindestens eine E-Mail-Adresse ein.')).toBeVisible();
+      await expectNoSeriousViolations(page);
+
+      await page.goto('/settings/user-management/digital-coach');
+      await expect(page.getByRole('heading', { level: 1, name: 'Digital Coach' })).toBeVisible();
+      await expectNoSeriousViolations(page);
+    });
   });
 }

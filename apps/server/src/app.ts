@@ -18,6 +18,7 @@ import { JobRunner, type RunnerOptions } from './jobs/runner.ts';
 import { createMailer, registerDevMail } from './mail/index.ts';
 import { createFileStore } from './files/files.ts';
 import { registerAccountsRoutes } from './modules/accounts/accounts.routes.ts';
+import { registerMembersRoutes } from './modules/members/members.routes.ts';
 import { publicConfig, registerSystemRoutes } from './modules/system/system.routes.ts';
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
 import { registerCompanyRoutes } from './modules/company/company.routes.ts';
@@ -55,7 +56,12 @@ export interface AppDeps {
 }
 
 /** The area modules, each registering its contract routes; a new area adds its `register…Routes` here. */
-const MODULES: AreaModule[] = [registerUsersRoutes, registerAccountsRoutes, registerCompanyRoutes];
+const MODULES: AreaModule[] = [
+  registerUsersRoutes,
+  registerAccountsRoutes,
+  registerCompanyRoutes,
+  registerMembersRoutes,
+];
 
 /**
  * The whole server as one Fastify instance, not yet listening: database migrated (and seeded in demo mode),

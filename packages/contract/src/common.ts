@@ -88,3 +88,16 @@ export function List<T extends Type.TSchema>(item: T) {
 }
 
 export const UuidParams = Type.Object({ id: Uuid });
+
+export const EMAIL_MAX = 254;
+
+/**
+ * WHATWG's e-mail pattern (as `<input type=email>`), plus a dot in the domain: the form's rule and the server's
+ * check are this one pattern.
+ */
+const EMAIL_PATTERN =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
+
+export function isEmailAddress(value: string): boolean {
+  return value.length <= EMAIL_MAX && EMAIL_PATTERN.test(value);
+}

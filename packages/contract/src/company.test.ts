@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { isEmailAddress } from './common.ts';
 import {
   formatUid,
-  isEmailAddress,
   isPhoneNumber,
   isPostcode,
   isVatNumber,

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { DateTime, Entity, ErrorBody } from './common.ts';
+import { DateTime, EMAIL_MAX, Entity, ErrorBody } from './common.ts';
 import { ACCOUNT_NAME_MAX, COUNTRY_CODES, CountryCode } from './accounts.ts';
 import { defineRoute } from './route.ts';
 
@@ -9,7 +9,6 @@ import { defineRoute } from './route.ts';
 export const STREET_MAX = 120;
 export const CITY_MAX = 80;
 export const WEBSITE_MAX = 200;
-export const EMAIL_MAX = 254;
 export const PHONE_MAX = 30;
 export const TAX_NUMBER_MAX = 30;
 export const FILE_NAME_MAX = 255;
@@ -129,14 +128,6 @@ export function isPhoneNumber(value: string): boolean {
   if (!/^\+?[\d\s()./-]+$/.test(text)) return false;
   const digits = text.replace(/\D/g, '').length;
   return digits >= 6 && digits <= 15;
-}
-
-/** WHATWG's e-mail pattern (as `<input type=email>`), plus a dot in the domain (the web form's email rule). */
-const EMAIL =
-  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
-
-export function isEmailAddress(value: string): boolean {
-  return EMAIL.test(value.trim());
 }
 
 /** A web address: http or https with a host ("javascript:" parses as a URL but is no place to send anyone). */

@@ -4,11 +4,19 @@ export * from './users.ts';
 export * from './accounts.ts';
 export * from './config.ts';
 export * from './company.ts';
+export * from './members.ts';
 
 import { usersRoutes } from './users.ts';
 import { accountsRoutes } from './accounts.ts';
 import { configRoutes } from './config.ts';
 import { companyRoutes } from './company.ts';
+import { membersRoutes } from './members.ts';
 
 /** Every API route; a server test checks that the app registers each of them, account routes with a role rule. */
-export const apiRoutes = { ...configRoutes, ...usersRoutes, ...accountsRoutes, ...companyRoutes };
+export const apiRoutes = {
+  ...configRoutes,
+  ...usersRoutes,
+  ...accountsRoutes,
+  ...companyRoutes,
+  ...membersRoutes,
+};

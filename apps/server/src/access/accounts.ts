@@ -54,16 +54,25 @@ const ACCOUNT_COLUMNS = `a.uuid, a.name, a.country, a.preferred_language, a.avai
 /** An account past its scheduled deletion is gone, even before the purge removes it. */
 const NOT_EXPIRED = '(a.available_until is null or a.available_until > now())';
 
-/** Every membership of the user, pending invitations included, sorted by name. */
+/**
+ * Every membership of the user, and the open invitations to the user's verified address (PENDING, with the
+ * invited role), sorted by name.
+ */
 export async function listAccountsOf(q: Queryable, user: PortalUser): Promise<Account[]> {
   const { rows } = await q.query<AccountRow>(
     `select ${ACCOUNT_COLUMNS}, m.role, m.invitation_status
        from accounts a join account_members m on m.account_uuid = a.uuid and m.user_uuid = $1
-      where m.invitation_status <> 'DECLINED' and ${NOT_EXPIRED}
-      order by lower(a.name), a.uuid`,
-    [user.uuid, TERMS_VERSION],
+      where m.invitation_status = 'ACCEPTED' and ${NOT_EXPIRED}
+     union all
+     select ${ACCOUNT_COLUMNS}, i.role, 'PENDING'
+       from accounts a join invitations i on i.account_uuid = a.uuid
+      where $3::boolean and i.email = $4 and i.status = 'PENDING' and i.expires_at > now() and ${NOT_EXPIRED}
+        and not exists (select 1 from account_members m where m.account_uuid = a.uuid and m.user_uuid = $1)`,
+    [user.uuid, TERMS_VERSION, user.emailVerified, user.email.trim().toLowerCase()],
   );
-  return rows.map(toAccount);
+  return rows
+    .sort((x, y) => x.name.toLowerCase().localeCompare(y.name.toLowerCase()) || x.uuid.localeCompare(y.uuid))
+    .map(toAccount);
 }
 
 /**

@@ -48,6 +48,22 @@ export interface TokenIdentity {
   locale?: string;
   /** When the token was issued (its `iat`). */
   issuedAt?: Date;
+  /** When the user signed in (its `auth_time`), if the token says. */
+  signedInAt?: Date;
+}
+
+/**
+ * Keeps the user's last sign-in (shown in the members list): the token's sign-in time, or without one its issue
+ * time (a sign-in or a refresh, so at most one token lifetime off). Written only when it moves forward.
+ */
+export async function recordSignIn(q: Queryable, userUuid: string, identity: TokenIdentity): Promise<void> {
+  const at = identity.signedInAt ?? identity.issuedAt;
+  if (!at) return;
+  await q.query(
+    `update users set last_sign_in_at = $2
+      where uuid = $1 and (last_sign_in_at is null or last_sign_in_at < $2)`,
+    [userUuid, at],
+  );
 }
 
 /** `de-CH` → `de`; a locale in none of the interface languages falls back to the default language, German. */

@@ -18,6 +18,8 @@ interface DemoAccount {
   members: { login: DemoLogin; role: AccountRole; invitation?: InvitationStatus }[];
   /** The company profile beyond name and country (address, tax number, contact), with a logo. */
   company?: DemoCompany;
+  /** Invitations to people without a demo login, sent this many days ago (older than 7 days: expired). */
+  invitations?: { email: string; role: AccountRole; sentDaysAgo: number }[];
 }
 
 interface DemoCompany {
@@ -66,6 +68,10 @@ export const DEMO_ACCOUNT_DATA: DemoAccount[] = [
       website: 'https://www.example.com',
       logoSvg: MUSTER_LOGO,
     },
+    invitations: [
+      { email: 'lea.lehmann@example.com', role: 'EMPLOYEE', sentDaysAgo: 2 },
+      { email: 'marco.meier@example.com', role: 'ADMIN', sentDaysAgo: 12 },
+    ],
   },
   {
     uuid: DEMO_ACCOUNTS.beispiel,
@@ -141,6 +147,15 @@ async function seedAccount(tx: Queryable, account: DemoAccount, ids: Map<DemoLog
   for (const [i, member] of account.members.entries()) {
     const status = member.invitation ?? 'ACCEPTED';
     const userUuid = ids.get(member.login)!;
+    if (status === 'PENDING') {
+      await seedInvitation(tx, account.uuid, owner, {
+        email: DEMO_USERS[member.login].email,
+        role: member.role,
+        // Still open: sent a day ago.
+        sentDaysAgo: 1,
+      });
+      continue;
+    }
     await tx.query(
       `insert into account_members (account_uuid, user_uuid, role, invitation_status, invited_by, invited_at, accepted_at)
        values ($1, $2, $3, $4, $5, ${at(account.createdDaysAgo - i)},
@@ -158,6 +173,8 @@ async function seedAccount(tx: Queryable, account: DemoAccount, ids: Map<DemoLog
       });
     }
   }
+  for (const invitation of account.invitations ?? [])
+    await seedInvitation(tx, account.uuid, owner, invitation);
   if (account.termsAccepted) {
     for (const kind of ['agb', 'privacy']) {
       await tx.query(
@@ -217,6 +234,34 @@ async function seedCompany(tx: Queryable, accountUuid: string, owner: string, co
     action: 'company.update',
     target: `account:${accountUuid}`,
     after: fields,
+  });
+}
+
+/**
+ * An open invitation (expired when sent more than 7 days ago). Its link token is unknown, as if the mail went
+ * elsewhere: the demo user answers it from the accounts list, an admin can resend it.
+ */
+async function seedInvitation(
+  tx: Queryable,
+  accountUuid: string,
+  owner: string,
+  invitation: { email: string; role: AccountRole; sentDaysAgo: number },
+) {
+  const sent = `now() - make_interval(days => ${invitation.sentDaysAgo})`;
+  const { rows } = await tx.query<{ uuid: string }>(
+    `insert into invitations (uuid, account_uuid, email, role, token_hash, expires_at, invited_by, invited_at, sent_at)
+     values (gen_random_uuid(), $1, $2, $3, md5(gen_random_uuid()::text) || md5(gen_random_uuid()::text),
+             ${sent} + interval '7 days', $4, ${sent}, ${sent})
+     on conflict do nothing returning uuid`,
+    [accountUuid, invitation.email, invitation.role, owner],
+  );
+  if (!rows[0]) return;
+  await writeAudit(tx, {
+    accountUuid,
+    actor: { uuid: owner },
+    action: 'member.invite',
+    target: `invitation:${rows[0].uuid}`,
+    after: { email: invitation.email, role: invitation.role, invitationStatus: 'PENDING' },
   });
 }
 

@@ -41,6 +41,19 @@ idp.describeIdp('registration', (ctx) => {
   }
 
   describe('registration', () => {
+    it('fills the email from login_hint (the address an invitation names)', async () => {
+      const jar = new idp.CookieJar();
+      const { challenge } = idp.pkce();
+      const url = idp.authorizeUrl(ctx.idp, {
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        prompt: 'create',
+        login_hint: 'invited@example.org',
+      });
+      const html = await (await idp.follow(ctx.idp, await idp.request(url, jar), jar)).text();
+      expect(html).toMatch(/id="email"[^>]*value="invited@example.org"/);
+    });
+
     it('creates an identity via the registrations endpoint; its mailed link verifies the address and continues the flow', async () => {
       const jar = new idp.CookieJar();
       const { verifier, challenge } = idp.pkce();

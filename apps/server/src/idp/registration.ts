@@ -14,6 +14,10 @@ import { messagePage, registerPage, type RegisterValues } from './views.ts';
 
 type RegisterErrors = NonNullable<Parameters<typeof registerPage>[1]['errors']>;
 
+function hintedValues(hint: unknown): RegisterValues | undefined {
+  return typeof hint === 'string' && hint.includes('@') ? { email: hint } : undefined;
+}
+
 /** Length in characters (code points), as the API's schemas count it. */
 const length = (text: string) => [...text].length;
 
@@ -56,7 +60,8 @@ export function registerRegistrationFlow(kit: InteractionKit) {
       (ctx, links) =>
         registerPage(ctx, {
           links,
-          values: extra.values,
+          // An address the client suggests (login_hint, e.g. the invited one) fills the empty form.
+          values: extra.values ?? hintedValues(call.interaction.params.login_hint),
           errors: extra.errors,
           passwordMin: PASSWORD_MIN_LENGTH,
         }),

@@ -14,12 +14,20 @@ const LINK_LIKE = /[@/\\]|[\p{L}\p{N}][.\u3002\uff0e\uff61][\p{L}\p{N}]/u;
  * characters; undefined when it is empty or could become a link, and the mail then does without it.
  */
 export function mailText(text: string): string | undefined {
+  return mailPassage(text, MAIL_TEXT_MAX);
+}
+
+/**
+ * A longer piece of a person's text (a note to the recipient) under the same rule: whitespace collapsed, at most
+ * `max` characters, undefined when empty or when it could become a link.
+ */
+export function mailPassage(text: string, max: number): string | undefined {
   const plain = text.replace(/\s+/gu, ' ').trim();
   if (!plain || LINK_LIKE.test(plain)) return undefined;
   const chars = Array.from(plain);
-  return chars.length > MAIL_TEXT_MAX
+  return chars.length > max
     ? `${chars
-        .slice(0, MAIL_TEXT_MAX - 1)
+        .slice(0, max - 1)
         .join('')
         .trimEnd()}…`
     : plain;

@@ -8,7 +8,7 @@ import {
   type JWTVerifyGetKey,
 } from 'jose';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { provisionUser, type TokenIdentity } from '../access/users.ts';
+import { provisionUser, recordSignIn, type TokenIdentity } from '../access/users.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { bearerToken } from '../http/bearer.ts';
@@ -76,6 +76,7 @@ function identityOf(payload: JWTPayload): TokenIdentity {
     emailVerified: typeof payload.email_verified === 'boolean' ? payload.email_verified : undefined,
     locale: text(payload.locale),
     issuedAt: typeof payload.iat === 'number' ? new Date(payload.iat * 1000) : undefined,
+    signedInAt: typeof payload.auth_time === 'number' ? new Date(payload.auth_time * 1000) : undefined,
   };
 }
 
@@ -107,10 +108,12 @@ export function createAuthenticate(options: { config: Config; db: Db; getKey: JW
       request.log.warn({ err: error }, 'token keys unavailable');
       throw new HttpError(503, 'IDP_UNAVAILABLE', 'Access tokens cannot be checked right now');
     }
+    const identity = identityOf(payload);
     request.user = {
-      ...(await provisionUser(db, identityOf(payload))),
+      ...(await provisionUser(db, identity)),
       clientAddress: request.ip,
       userAgent: request.headers['user-agent'],
     };
+    await recordSignIn(db, request.user.uuid, identity);
   };
 }

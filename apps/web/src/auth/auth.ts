@@ -55,6 +55,12 @@ function callbackUri(): string {
   return `${window.location.origin}${CALLBACK_PATH}`;
 }
 
+/** The address an invitation link names (/invite/verify?email=…), which sign-in and registration fill in. */
+function invitedAddress(location: Pick<Location, 'pathname' | 'search'>): string | undefined {
+  if (location.pathname !== '/invite/verify') return undefined;
+  return new URLSearchParams(location.search).get('email') ?? undefined;
+}
+
 /**
  * Starts the sign-in flow: saves the current location, initialises keycloak-js (restoring tokens
  * from sessionStorage so a reload keeps the session) and redirects to login or registration when there is no
@@ -89,8 +95,9 @@ export async function startAuth(): Promise<AuthStart> {
     });
     if (!authenticated) {
       clearTokens();
+      const loginHint = invitedAddress(window.location);
       if (window.location.pathname === SIGNUP_PATH) await kc.register({ redirectUri: callbackUri() });
-      else await kc.login({ redirectUri: callbackUri() });
+      else await kc.login({ redirectUri: callbackUri(), ...(loginHint ? { loginHint } : {}) });
       return { status: 'redirecting' };
     }
     store(kc);
@@ -141,6 +148,20 @@ export async function login(): Promise<void> {
   await pendingLogout;
   ended = false;
   await keycloak().login({ redirectUri: callbackUri() });
+}
+
+/**
+ * Signs in as another person (an invitation for another address): the current session ends, then the provider's
+ * login page asks for a password, with `email` filled in; afterwards the browser returns to the current page.
+ */
+export async function signInAs(email: string): Promise<void> {
+  saveRequestedLocation(window.location);
+  stopRefresh?.();
+  const { refreshToken } = readTokens();
+  clearTokens();
+  if (refreshToken) endProviderSession(refreshToken);
+  await pendingLogout;
+  await keycloak().login({ redirectUri: callbackUri(), loginHint: email, prompt: 'login' });
 }
 
 /** Clears the stored tokens and ends the provider session; the provider sends the browser back to the origin. */

@@ -136,7 +136,7 @@ function checkFields(body: UpdateCompanyBody): Fields {
     else if (!isVatNumber(fields.vatNumber, fields.country)) problems.vatNumber = 'vatNumber';
     else fields.vatNumber = normalizeVatNumber(fields.vatNumber);
   }
-  if (fields.billingEmail && !isEmailAddress(fields.billingEmail)) problems.billingEmail = 'email';
+  if (fields.billingEmail && !isEmailAddress(fields.billingEmail.trim())) problems.billingEmail = 'email';
   if (fields.phone && !isPhoneNumber(fields.phone)) problems.phone = 'phone';
   if (fields.website && !isWebAddress(fields.website)) problems.website = 'url';
   const names = Object.keys(problems);

@@ -1,9 +1,9 @@
 import { DEFAULT_LANGUAGE, isLanguage, type Account, type UpdateMeBody, type User } from '@portal/contract';
 import { listAccountsOf } from '../../access/accounts.ts';
+import { answerInvitation as answerInvitationOf } from '../../access/invitations.ts';
 import { setOwnName, USER_COLUMNS, toPortalUser, type UserRow } from '../../access/users.ts';
 import { writeAudit } from '../../audit/audit.ts';
 import type { Db } from '../../db/client.ts';
-import { conflict, notFound } from '../../http/errors.ts';
 import type { PortalUser } from '../../http/types.ts';
 import { cleanName } from '../../http/validation.ts';
 
@@ -65,7 +65,7 @@ export function listMyAccounts(db: Db, user: PortalUser): Promise<Account[]> {
   return listAccountsOf(db, user);
 }
 
-/** Accepts or declines the caller's own pending invitation. */
+/** Accepts or declines the caller's own open invitation to an account (the invitation model is in access/). */
 export async function answerInvitation(
   db: Db,
   user: PortalUser,
@@ -73,26 +73,7 @@ export async function answerInvitation(
   answer: 'ACCEPTED' | 'DECLINED',
 ): Promise<Account | null> {
   return db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ invitation_status: string }>(
-      'select invitation_status from account_members where account_uuid = $1 and user_uuid = $2 for update',
-      [accountUuid, user.uuid],
-    );
-    const status = rows[0]?.invitation_status;
-    if (!status || status === 'DECLINED') throw notFound('No invitation to this account');
-    if (status !== 'PENDING') throw conflict('The invitation has already been accepted');
-    await tx.query(
-      `update account_members set invitation_status = $3, accepted_at = case when $3 = 'ACCEPTED' then now() end
-        where account_uuid = $1 and user_uuid = $2`,
-      [accountUuid, user.uuid, answer],
-    );
-    await writeAudit(tx, {
-      accountUuid,
-      actor: user,
-      action: answer === 'ACCEPTED' ? 'invitation.accept' : 'invitation.decline',
-      target: `user:${user.uuid}`,
-      before: { invitationStatus: 'PENDING' },
-      after: { invitationStatus: answer },
-    });
+    await answerInvitationOf(tx, user, { accountUuid }, answer);
     if (answer === 'DECLINED') return null;
     return (await listAccountsOf(tx, user)).find((account) => account.uuid === accountUuid) ?? null;
   });

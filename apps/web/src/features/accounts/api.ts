@@ -6,8 +6,17 @@
 // (navigation) is the hook's `then`, or comes after `mutateAsync`. Busy state is the mutation's `isPending`.
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { accountsRoutes, usersRoutes, type Account, type CreateAccountBody } from '@portal/contract';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import {
+  accountsRoutes,
+  membersRoutes,
+  usersRoutes,
+  type Account,
+  type CreateAccountBody,
+  type InvitationLink,
+} from '@portal/contract';
+import { href } from '@/app/href.ts';
 import { storeAccountUuid } from '@/api/account-storage.ts';
 import { apiRequest } from '@/api/client.ts';
 import { ApiError } from '@/api/errors.ts';
@@ -105,4 +114,49 @@ export function useDeclineInvitation(then?: Then) {
     if (ok) mutation.mutate(account);
   };
   return { decline, isPending: mutation.isPending };
+}
+
+/** The invitation behind a mail's link (`/invite/verify?token=…`): account, role, who invited, whether it is open. */
+export function invitationLinkQuery(token: string) {
+  return queryOptions({
+    queryKey: ['invitation-link', token],
+    queryFn: async ({ signal }) =>
+      (await apiRequest(membersRoutes.readInvitationLink, { params: { token }, signal })).data,
+    meta: { silentError: true },
+    retry: false,
+  });
+}
+
+/**
+ * Answers the invitation behind a mail's link, as the invited address. Accepting makes the account the stored one
+ * and opens it; declining leads to the accounts list. The page explains refusals (expired, withdrawn, used).
+ */
+export function useAnswerInvitationLink(token: string, link: InvitationLink | undefined) {
+  const toast = useToast();
+  const navigate = useNavigate();
+  const invalidateSession = useInvalidateSession();
+  const queryClient = useQueryClient();
+  const name = link?.accountName ?? '';
+  const accept = useMutation({
+    mutationFn: () => apiRequest(membersRoutes.acceptInvitationLink, { params: { token } }),
+    meta: { silentError: true },
+    onSuccess: async ({ data }) => {
+      storeAccountUuid(data.uuid);
+      await invalidateSession();
+      toast.success(later('invite.accepted', { name }));
+      await navigate(href('dashboard', undefined, { uuid: data.uuid }));
+    },
+    onError: () => queryClient.invalidateQueries({ queryKey: ['invitation-link', token] }),
+  });
+  const decline = useMutation({
+    mutationFn: () => apiRequest(membersRoutes.declineInvitationLink, { params: { token } }),
+    meta: { silentError: true },
+    onSuccess: async () => {
+      await invalidateSession();
+      toast.success(later('invite.declined', { name }));
+      await navigate(href('accounts'));
+    },
+    onError: () => queryClient.invalidateQueries({ queryKey: ['invitation-link', token] }),
+  });
+  return { accept, decline };
 }

@@ -1,6 +1,81 @@
-import { PagePlaceholder } from '@/ui/page-placeholder.tsx';
+import type { ParseKeys } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import type { AccountRole } from '@portal/contract';
+import { Link as RouterLink } from 'react-router';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import PersonAddOutlined from '@mui/icons-material/PersonAddOutlined';
+import SupportAgentOutlined from '@mui/icons-material/SupportAgentOutlined';
+import { useCurrentAccount } from '@/api/session.ts';
+import { href } from '@/app/href.ts';
+import { Page } from '@/ui/page.tsx';
+import { MembersTable } from './members-table.tsx';
 
-/** Members and their roles; filled by the members area. */
+/** The page's two sections: digital coaches apart from everyone else (the role filter only where it chooses). */
+const SECTIONS = [
+  {
+    section: 'members',
+    title: 'members.membersTitle',
+    empty: 'members.empty',
+    roles: ['OWNER', 'ADMIN', 'EMPLOYEE'],
+  },
+  { section: 'coaches', title: 'members.coachesTitle', empty: 'members.coachesEmpty', roles: [] },
+] as const satisfies readonly {
+  section: 'members' | 'coaches';
+  title: ParseKeys;
+  empty: ParseKeys;
+  roles: readonly AccountRole[];
+}[];
+
+/**
+ * settings/user-management: the account's members and open invitations, paged on the server, with search and
+ * filters; digital coaches in a section of their own. Inviting, role changes and removals start here.
+ */
 export default function UserManagementPage() {
-  return <PagePlaceholder area="userManagement" />;
+  const { t } = useTranslation();
+  const account = useCurrentAccount()!.uuid;
+
+  return (
+    <Page
+      title={t('routes.userManagement')}
+      actions={
+        <>
+          <Button
+            component={RouterLink}
+            to={href('settings-digital-coach-form')}
+            variant="outlined"
+            startIcon={<SupportAgentOutlined />}
+          >
+            {t('members.inviteCoach')}
+          </Button>
+          <Button
+            component={RouterLink}
+            to={href('settings-user-management-form', {})}
+            variant="contained"
+            startIcon={<PersonAddOutlined />}
+          >
+            {t('members.invite')}
+          </Button>
+        </>
+      }
+    >
+      <Typography sx={{ mb: 3, color: 'text.secondary' }}>{t('members.intro')}</Typography>
+      <Stack spacing={3}>
+        {SECTIONS.map((section) => (
+          <Paper key={section.section} variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
+            <MembersTable
+              account={account}
+              section={section.section}
+              title={t(section.title)}
+              titleId={`members-${section.section}`}
+              roles={section.roles}
+              empty={t(section.empty)}
+            />
+          </Paper>
+        ))}
+      </Stack>
+    </Page>
+  );
 }
