@@ -97,3 +97,39 @@ export async function answerInvitation(
     return (await listAccountsOf(tx, user)).find((account) => account.uuid === accountUuid) ?? null;
   });
 }
+
+/**
+ * The caller leaves an account they are an accepted member of. The owner cannot: an account always has one, so
+ * they transfer the ownership first. A pending invitation is declined, not left.
+ */
+export async function leaveAccount(db: Db, user: PortalUser, accountUuid: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    // The account's row lock orders leaving after a transfer of ownership that is being accepted.
+    await tx.query('select uuid from accounts where uuid = $1 for update', [accountUuid]);
+    const { rows } = await tx.query<{ role: string; invitation_status: string }>(
+      'select role, invitation_status from account_members where account_uuid = $1 and user_uuid = $2 for update',
+      [accountUuid, user.uuid],
+    );
+    const member = rows[0];
+    if (!member || member.invitation_status === 'DECLINED')
+      throw notFound('You are not a member of this account');
+    if (member.invitation_status !== 'ACCEPTED') {
+      throw conflict('The invitation to this account is still open; decline it instead');
+    }
+    if (member.role === 'OWNER') {
+      throw conflict('The owner cannot leave the account; transfer the ownership to an admin first');
+    }
+    await tx.query('delete from account_members where account_uuid = $1 and user_uuid = $2', [
+      accountUuid,
+      user.uuid,
+    ]);
+    await writeAudit(tx, {
+      accountUuid,
+      actor: user,
+      action: 'member.leave',
+      target: `user:${user.uuid}`,
+      before: { role: member.role, invitationStatus: member.invitation_status },
+      after: null,
+    });
+  });
+}
