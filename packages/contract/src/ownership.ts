@@ -38,6 +38,7 @@ export type OwnershipTransfer = Type.Static<typeof OwnershipTransfer>;
 
 /** The settings/ownership page: who owns the account since when, and the transfer under way, if any. */
 export const Ownership = Type.Object({
+  accountName: Type.String(),
   owner: OwnershipPerson,
   /** When the owner became owner (accepted membership as OWNER). */
   ownerSince: Type.Union([DateTime, Type.Null()]),

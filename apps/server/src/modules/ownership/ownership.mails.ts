@@ -54,12 +54,12 @@ const TEXTS: Record<Language, OfferTexts> = {
     ignore: 'Si vous n’attendiez pas ce transfert, refusez-le ou ignorez cet e-mail.',
   },
   it: {
-    subject: (account) => `Assumere la proprietà di ${quoted(account, ['«', '»'], 'un conto')}?`,
+    subject: (account) => `Assumere la titolarità di ${quoted(account, ['«', '»'], 'un account')}?`,
     greeting: (name) => (name === undefined ? 'Buongiorno' : `Buongiorno ${name}`),
     intro: (owner, account) =>
-      `${owner ?? 'Il proprietario'} desidera trasferirle la proprietà del conto${quoted(account, [' «', '»'], '')}.`,
+      `${owner ?? 'Il titolare'} desidera trasferirle la titolarità dell’account${quoted(account, [' «', '»'], '')}.`,
     meaning:
-      'Come proprietario accetta le CG e l’informativa sulla privacy, è responsabile della fatturazione e decide sulla cancellazione del conto. L’attuale proprietario diventa amministratore.',
+      'Come titolare accetta le CG e l’informativa sulla privacy, è responsabile della fatturazione e decide sulla cancellazione dell’account. L’attuale titolare diventa amministratore.',
     action: 'Vedere il trasferimento',
     validity: (date) => `Può accettare o rifiutare il trasferimento fino al ${date}.`,
     ignore: 'Se non si aspettava questo trasferimento, lo rifiuti o ignori questa e-mail.',

@@ -75,14 +75,20 @@ async function transferById(q: Queryable, accountUuid: string, uuid: string): Pr
 }
 
 export async function getOwnership(db: Db, access: AccountAccess): Promise<Ownership> {
-  const { rows } = await db.query<OwnershipPerson & { accepted_at: Date | null }>(
-    `select u.uuid, u.name, u.email, m.accepted_at from account_members m join users u on u.uuid = m.user_uuid
+  const { rows } = await db.query<OwnershipPerson & { accepted_at: Date | null; account_name: string }>(
+    // Owner since the transfer they accepted last, else since they joined (the account's creator).
+    `select u.uuid, u.name, u.email, a.name as account_name,
+            coalesce((select max(t.decided_at) from ownership_transfers t where t.account_uuid = m.account_uuid
+                         and t.to_user_uuid = m.user_uuid and t.status = 'ACCEPTED'),
+                     m.accepted_at, a.created_at) as accepted_at
+       from account_members m join users u on u.uuid = m.user_uuid join accounts a on a.uuid = m.account_uuid
       where m.account_uuid = $1 and m.role = 'OWNER'`,
     [access.accountUuid],
   );
   const owner = rows[0];
   if (!owner) throw notFound();
   return {
+    accountName: owner.account_name,
     owner: { uuid: owner.uuid, name: owner.name, email: owner.email },
     ownerSince: owner.accepted_at ? iso(owner.accepted_at) : null,
     pendingTransfer: await pendingTransferOf(db, access.accountUuid),
