@@ -15,6 +15,8 @@ export function pendingTransferQuery(account: string) {
   return queryOptions({
     queryKey: pendingKey(account),
     queryFn: async ({ signal }) => (await apiRequest(ownershipRoutes.getMyPendingTransfer, { signal })).data,
+    // Another person changes it (the offer is answered, the ownership moves): read it anew on every visit.
+    staleTime: 0,
     // A dashboard without this card still works: no toast when it cannot load.
     meta: { silentError: true },
   });

@@ -41,7 +41,13 @@ function IncomingOffer({ transfer }: { transfer: OwnershipTransfer }) {
   };
 
   return (
-    <Alert severity="info" component="section" aria-labelledby="dashboard-ownership-offer" sx={{ mb: 3 }}>
+    <Alert
+      severity="info"
+      component="section"
+      role="region"
+      aria-labelledby="dashboard-ownership-offer"
+      sx={{ mb: 3 }}
+    >
       <Typography id="dashboard-ownership-offer" component="h2" variant="h6" sx={{ fontWeight: 600 }}>
         {t('ownership.incomingTitle', values)}
       </Typography>

@@ -24,6 +24,8 @@ export function ownershipQuery(account: string) {
   return queryOptions({
     queryKey: keys.overview(account),
     queryFn: async ({ signal }) => (await apiRequest(ownershipRoutes.getOwnership, { signal })).data,
+    // Another person changes it (the offer is answered, the ownership moves): read it anew on every visit.
+    staleTime: 0,
     // The page shows a failure itself (with a retry, or that the caller is no longer the owner).
     meta: { silentError: true },
   });
