@@ -9,7 +9,7 @@ interface OfferTexts {
   subject: (account: string | undefined) => string;
   greeting: (name: string | undefined) => string;
   intro: (owner: string | undefined, account: string | undefined) => string;
-  meaning: string;
+  meaning: (owner: string | undefined) => string;
   action: string;
   validity: (date: string) => string;
   ignore: string;
@@ -24,8 +24,8 @@ const TEXTS: Record<Language, OfferTexts> = {
     greeting: (name) => (name === undefined ? 'Guten Tag' : `Guten Tag ${name}`),
     intro: (owner, account) =>
       `${owner ?? 'Die Inhaberin oder der Inhaber'} möchte Ihnen die Inhaberschaft des Kontos${quoted(account, [' «', '»'], '')} übertragen.`,
-    meaning:
-      'Als Inhaber akzeptieren Sie die AGB und die Datenschutzerklärung, sind für die Abrechnung verantwortlich und entscheiden über die Löschung des Kontos. Die bisherige Inhaberin oder der bisherige Inhaber wird Administrator.',
+    meaning: (owner) =>
+      `Als Inhaber akzeptieren Sie die AGB und die Datenschutzerklärung, sind für die Abrechnung verantwortlich und entscheiden über die Löschung des Kontos. ${owner ?? 'Die bisherige Inhaberin oder der bisherige Inhaber'} wird Administrator.`,
     action: 'Übertragung ansehen',
     validity: (date) => `Sie können die Übertragung bis am ${date} annehmen oder ablehnen.`,
     ignore:
@@ -36,8 +36,8 @@ const TEXTS: Record<Language, OfferTexts> = {
     greeting: (name) => (name === undefined ? 'Hello' : `Hello ${name}`),
     intro: (owner, account) =>
       `${owner ?? 'The owner'} would like to transfer the ownership of the account${quoted(account, [' “', '”'], '')} to you.`,
-    meaning:
-      'As owner you accept the terms and the privacy policy, are responsible for billing and decide about deleting the account. The current owner becomes an administrator.',
+    meaning: (owner) =>
+      `As owner you accept the terms and the privacy policy, are responsible for billing and decide about deleting the account. ${owner ?? 'The current owner'} becomes an administrator.`,
     action: 'View the transfer',
     validity: (date) => `You can accept or decline the transfer until ${date}.`,
     ignore: 'If you did not expect this transfer, decline it or ignore this email.',
@@ -47,8 +47,8 @@ const TEXTS: Record<Language, OfferTexts> = {
     greeting: (name) => (name === undefined ? 'Bonjour' : `Bonjour ${name}`),
     intro: (owner, account) =>
       `${owner ?? 'Le propriétaire'} souhaite vous transférer la propriété du compte${quoted(account, [' « ', ' »'], '')}.`,
-    meaning:
-      'En tant que propriétaire, vous acceptez les CG et la politique de confidentialité, êtes responsable de la facturation et décidez de la suppression du compte. Le propriétaire actuel devient administrateur.',
+    meaning: (owner) =>
+      `En tant que propriétaire, vous acceptez les CG et la déclaration de protection des données, êtes responsable de la facturation et décidez de la suppression du compte. ${owner ?? 'Le propriétaire actuel'} devient administrateur.`,
     action: 'Voir le transfert',
     validity: (date) => `Vous pouvez accepter ou refuser le transfert jusqu’au ${date}.`,
     ignore: 'Si vous n’attendiez pas ce transfert, refusez-le ou ignorez cet e-mail.',
@@ -58,8 +58,8 @@ const TEXTS: Record<Language, OfferTexts> = {
     greeting: (name) => (name === undefined ? 'Buongiorno' : `Buongiorno ${name}`),
     intro: (owner, account) =>
       `${owner ?? 'Il titolare'} desidera trasferirle la titolarità dell’account${quoted(account, [' «', '»'], '')}.`,
-    meaning:
-      'Come titolare accetta le CG e l’informativa sulla privacy, è responsabile della fatturazione e decide sulla cancellazione dell’account. L’attuale titolare diventa amministratore.',
+    meaning: (owner) =>
+      `Come titolare accetta le CG e l’informativa sulla protezione dei dati, è responsabile della fatturazione e decide sulla cancellazione dell’account. ${owner ?? 'L’attuale titolare'} diventa amministratore.`,
     action: 'Vedere il trasferimento',
     validity: (date) => `Può accettare o rifiutare il trasferimento fino al ${date}.`,
     ignore: 'Se non si aspettava questo trasferimento, lo rifiuti o ignori questa e-mail.',
@@ -89,13 +89,15 @@ export function transferOfferMail(mail: OfferMail): MailMessage {
     timeZone: 'Europe/Zurich',
   }).format(mail.expiresAt);
   const greeting = `${t.greeting(mailText(mail.to.name))},`;
-  const intro = t.intro(mailText(mail.ownerName), account);
+  const owner = mailText(mail.ownerName);
+  const intro = t.intro(owner, account);
+  const meaning = t.meaning(owner);
   const closing = [t.validity(date), t.ignore];
-  const text = [greeting, '', intro, t.meaning, '', mail.link, '', ...closing, '', `— ${mail.product}`].join(
+  const text = [greeting, '', intro, meaning, '', mail.link, '', ...closing, '', `— ${mail.product}`].join(
     '\n',
   );
   const html = `<!doctype html><html lang="${language}"><body>
-<p>${escapeHtml(greeting)}</p><p>${escapeHtml(intro)}</p><p>${escapeHtml(t.meaning)}</p>
+<p>${escapeHtml(greeting)}</p><p>${escapeHtml(intro)}</p><p>${escapeHtml(meaning)}</p>
 <p><a href="${escapeHtml(mail.link)}">${escapeHtml(t.action)}</a></p>
 <p>${closing.map(escapeHtml).join('<br>')}</p><p>— ${escapeHtml(mail.product)}</p>
 </body></html>`;
