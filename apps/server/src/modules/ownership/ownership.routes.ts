@@ -3,8 +3,7 @@ import type { ModuleDeps } from '../../http/route.ts';
 import { transferOfferMail } from './ownership.mails.ts';
 import {
   acceptTransfer,
-  cancelTransfer,
-  declineTransfer,
+  closeTransfer,
   getMyPendingTransfer,
   getOwnership,
   listCandidates,
@@ -61,7 +60,7 @@ export function registerOwnershipRoutes({ db, route, mailer }: ModuleDeps) {
 
   route(ownershipRoutes.cancelTransfer, {
     handler: async (request) => ({
-      data: await cancelTransfer(db, request.user, request.account, request.params.id),
+      data: await closeTransfer(db, request.user, request.account, request.params.id, 'CANCELLED'),
     }),
   });
 
@@ -73,7 +72,7 @@ export function registerOwnershipRoutes({ db, route, mailer }: ModuleDeps) {
 
   route(ownershipRoutes.declineTransfer, {
     handler: async (request) => ({
-      data: await declineTransfer(db, request.user, request.account, request.params.id),
+      data: await closeTransfer(db, request.user, request.account, request.params.id, 'DECLINED'),
     }),
   });
 }

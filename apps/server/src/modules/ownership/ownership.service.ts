@@ -236,35 +236,27 @@ async function decide(
   return transferById(q, transfer.accountUuid, transfer.uuid);
 }
 
-/** The owner withdraws a pending transfer. */
-export async function cancelTransfer(
-  db: Db,
-  user: PortalUser,
-  access: AccountAccess,
-  uuid: string,
-): Promise<OwnershipTransfer> {
-  return db.transaction(async (tx) => {
-    const transfer = await lockPending(tx, access.accountUuid, uuid);
-    return decide(tx, user, transfer, 'CANCELLED');
-  });
-}
-
 function assertRecipient(user: PortalUser, access: AccountAccess, transfer: OwnershipTransfer) {
   if (access.viaStaff || transfer.to.uuid !== user.uuid) {
     throw forbidden('Only the admin the ownership was offered to can answer the transfer');
   }
 }
 
-export async function declineTransfer(
+/**
+ * Closes a pending transfer without a change of owner: the owner withdraws it (CANCELLED; the route admits the
+ * owner only) or the chosen admin declines it (DECLINED).
+ */
+export async function closeTransfer(
   db: Db,
   user: PortalUser,
   access: AccountAccess,
   uuid: string,
+  status: 'CANCELLED' | 'DECLINED',
 ): Promise<OwnershipTransfer> {
   return db.transaction(async (tx) => {
     const transfer = await lockPending(tx, access.accountUuid, uuid);
-    assertRecipient(user, access, transfer);
-    return decide(tx, user, transfer, 'DECLINED');
+    if (status === 'DECLINED') assertRecipient(user, access, transfer);
+    return decide(tx, user, transfer, status);
   });
 }
 

@@ -1,7 +1,8 @@
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
@@ -9,6 +10,7 @@ import type { OwnershipTransfer } from '@portal/contract';
 import { href } from '@/app/href.ts';
 import { formatDateTime } from '@/i18n/format.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
+import { LinkAlert } from '@/ui/section-card.tsx';
 import { pendingTransferQuery, useAnswerTransfer } from './api.ts';
 
 /** The chosen admin's card: what taking over means, until when, and Accept / Decline (each confirmed). */
@@ -71,20 +73,14 @@ function IncomingOffer({ transfer }: { transfer: OwnershipTransfer }) {
 function OutgoingOffer({ transfer }: { transfer: OwnershipTransfer }) {
   const { t, i18n } = useTranslation();
   return (
-    <Alert
-      severity="warning"
-      sx={{ mb: 3 }}
-      action={
-        <Button color="inherit" component={Link} to={href('settings-ownership')}>
-          {t('ownership.outgoingAction')}
-        </Button>
-      }
-    >
-      {t('ownership.outgoingText', {
-        name: transfer.to.name || transfer.to.email,
-        date: formatDateTime(transfer.expiresAt, i18n.resolvedLanguage),
-      })}
-    </Alert>
+    <Box sx={{ mb: 3 }}>
+      <LinkAlert severity="warning" to={href('settings-ownership')} label={t('ownership.outgoingAction')}>
+        {t('ownership.outgoingText', {
+          name: transfer.to.name || transfer.to.email,
+          date: formatDateTime(transfer.expiresAt, i18n.resolvedLanguage),
+        })}
+      </LinkAlert>
+    </Box>
   );
 }
 

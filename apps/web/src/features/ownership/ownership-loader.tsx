@@ -1,29 +1,15 @@
 import { useEffect, type ReactNode } from 'react';
-import { Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
-import Typography from '@mui/material/Typography';
 import type { Ownership } from '@portal/contract';
 import { ApiError } from '@/api/errors.ts';
 import { useCurrentAccount, useInvalidateSession } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
+import { LinkAlert } from '@/ui/section-card.tsx';
 import { ownershipQuery } from './api.ts';
-
-/** A titled card of this page. */
-export function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <Paper variant="outlined" component="section" aria-labelledby={id} sx={{ p: { xs: 2, sm: 3 } }}>
-      <Typography id={id} component="h2" variant="h6" sx={{ mb: 1.5 }}>
-        {title}
-      </Typography>
-      {children}
-    </Paper>
-  );
-}
 
 /** Loading, failure with a retry, or the page's content for the current account. */
 export function OwnershipLoader({ children }: { children: (account: string, data: Ownership) => ReactNode }) {
@@ -40,16 +26,9 @@ export function OwnershipLoader({ children }: { children: (account: string, data
     // No longer the owner (the ownership went to someone else meanwhile): the session's roles are refetched.
     if (notOwner) {
       return (
-        <Alert
-          severity="info"
-          action={
-            <Button color="inherit" component={RouterLink} to={href('dashboard')}>
-              {t('notFound.toDashboard')}
-            </Button>
-          }
-        >
+        <LinkAlert severity="info" to={href('dashboard')} label={t('notFound.toDashboard')}>
           {t('ownership.errors.notOwner')}
-        </Alert>
+        </LinkAlert>
       );
     }
     return (

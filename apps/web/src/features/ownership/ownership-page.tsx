@@ -17,8 +17,9 @@ import { href } from '@/app/href.ts';
 import { formatDate, formatDateTime } from '@/i18n/format.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
 import { Page } from '@/ui/page.tsx';
+import { SectionCard } from '@/ui/section-card.tsx';
 import { useCancelTransfer } from './api.ts';
-import { OwnershipLoader, Section } from './ownership-loader.tsx';
+import { OwnershipLoader } from './ownership-loader.tsx';
 
 function PendingTransfer({ account, transfer }: { account: string; transfer: OwnershipTransfer }) {
   const { t, i18n } = useTranslation();
@@ -75,7 +76,7 @@ function OwnershipDetails({
   ];
   return (
     <Stack spacing={3}>
-      <Section id="ownership-owner" title={t('ownership.ownerHeading')}>
+      <SectionCard id="ownership-owner" title={t('ownership.ownerHeading')}>
         <Typography sx={{ fontWeight: 600 }}>{data.owner.name || data.owner.email}</Typography>
         <Typography sx={{ color: 'text.secondary' }}>{data.owner.email}</Typography>
         {data.ownerSince && (
@@ -84,9 +85,9 @@ function OwnershipDetails({
             {data.owner.uuid === me.uuid && ` ${t('ownership.itsYou')}`}
           </Typography>
         )}
-      </Section>
+      </SectionCard>
 
-      <Section id="ownership-meaning" title={t('ownership.meaningHeading')}>
+      <SectionCard id="ownership-meaning" title={t('ownership.meaningHeading')}>
         <Typography>{t('ownership.meaningIntro')}</Typography>
         <List dense>
           {meanings.map(({ icon: Icon, label, text }) => (
@@ -101,9 +102,9 @@ function OwnershipDetails({
         <Typography variant="body2" sx={{ color: 'text.secondary' }}>
           {t('ownership.meaningLeaving')}
         </Typography>
-      </Section>
+      </SectionCard>
 
-      <Section id="ownership-transfer" title={t('ownership.transferHeading')}>
+      <SectionCard id="ownership-transfer" title={t('ownership.transferHeading')}>
         <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
           <Typography>{t('ownership.transferIntro', { days: OWNERSHIP_TRANSFER_DAYS })}</Typography>
           {data.pendingTransfer ? (
@@ -116,7 +117,7 @@ function OwnershipDetails({
             <Typography sx={{ color: 'text.secondary' }}>{t('ownership.staffReadOnly')}</Typography>
           )}
         </Stack>
-      </Section>
+      </SectionCard>
     </Stack>
   );
 }

@@ -21,9 +21,10 @@ import { FormSelect, FormTextField, RuleForm, serverFieldErrors, useRuleForm } f
 import { later } from '@/i18n/later.ts';
 import { EmptyState } from '@/ui/empty-state.tsx';
 import { Page } from '@/ui/page.tsx';
+import { LinkAlert, SectionCard } from '@/ui/section-card.tsx';
 import { useToast } from '@/ui/toast.tsx';
 import { candidatesQuery, transferErrorMessage, useStartTransfer } from './api.ts';
-import { OwnershipLoader, Section } from './ownership-loader.tsx';
+import { OwnershipLoader } from './ownership-loader.tsx';
 
 /** What the server's field errors mean, in the user's language. */
 const FIELD_MESSAGES: Record<keyof StartTransferBody, string> = {
@@ -148,26 +149,19 @@ export default function TransferOwnershipPage() {
       <OwnershipLoader>
         {(account, data) =>
           data.pendingTransfer ? (
-            <Alert
-              severity="info"
-              action={
-                <Button color="inherit" component={RouterLink} to={href('settings-ownership')}>
-                  {t('ownership.back')}
-                </Button>
-              }
-            >
+            <LinkAlert severity="info" to={href('settings-ownership')} label={t('ownership.back')}>
               <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 600 }}>
                 {t('ownership.alreadyPendingTitle')}
               </Typography>
               {t('ownership.alreadyPendingText')}
-            </Alert>
+            </LinkAlert>
           ) : (
-            <Section id="ownership-transfer-form" title={t('ownership.transferHeading')}>
+            <SectionCard id="ownership-transfer-form" title={t('ownership.transferHeading')}>
               <Typography sx={{ mb: 2, color: 'text.secondary' }}>
                 {t('ownership.transferIntro', { days: OWNERSHIP_TRANSFER_DAYS })}
               </Typography>
               <TransferForm account={account} accountName={data.accountName} />
-            </Section>
+            </SectionCard>
           )
         }
       </OwnershipLoader>

@@ -1,10 +1,7 @@
-import { Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -14,6 +11,7 @@ import { href } from '@/app/href.ts';
 import { FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
 import { Page } from '@/ui/page.tsx';
+import { LinkAlert, SectionCard } from '@/ui/section-card.tsx';
 import { useThemeMode } from '@/ui/theme.tsx';
 import { LANGUAGE_NAMES, useLanguage, useLeaveAccount, useSaveName } from './api.ts';
 
@@ -73,26 +71,15 @@ function LeaveAccount({ account }: { account: Account }) {
     if (ok) leave.mutate(account);
   };
   return (
-    <Paper
-      variant="outlined"
-      component="section"
-      aria-labelledby="profile-leave"
-      sx={{ p: { xs: 2, sm: 3 } }}
-    >
-      <Typography id="profile-leave" component="h2" variant="h6" sx={{ mb: 1 }}>
-        {t('profile.leaveHeading')}
-      </Typography>
+    <SectionCard id="profile-leave" title={t('profile.leaveHeading')}>
       {account.isOwner ? (
-        <Alert
+        <LinkAlert
           severity="info"
-          action={
-            <Button color="inherit" component={RouterLink} to={href('settings-ownership-transfer')}>
-              {t('profile.leaveOwnerAction')}
-            </Button>
-          }
+          to={href('settings-ownership-transfer')}
+          label={t('profile.leaveOwnerAction')}
         >
           {t('profile.leaveOwner', values)}
-        </Alert>
+        </LinkAlert>
       ) : (
         <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
           <Typography sx={{ color: 'text.secondary' }}>{t('profile.leaveText', values)}</Typography>
@@ -101,7 +88,7 @@ function LeaveAccount({ account }: { account: Account }) {
           </Button>
         </Stack>
       )}
-    </Paper>
+    </SectionCard>
   );
 }
 
@@ -121,26 +108,10 @@ export default function ProfilePage() {
   return (
     <Page title={t('profile.title')}>
       <Stack spacing={3}>
-        <Paper
-          variant="outlined"
-          component="section"
-          aria-labelledby="profile-personal"
-          sx={{ p: { xs: 2, sm: 3 } }}
-        >
-          <Typography id="profile-personal" component="h2" variant="h6" sx={{ mb: 2 }}>
-            {t('profile.personal')}
-          </Typography>
+        <SectionCard id="profile-personal" title={t('profile.personal')}>
           <PersonalForm me={me} />
-        </Paper>
-        <Paper
-          variant="outlined"
-          component="section"
-          aria-labelledby="profile-preferences"
-          sx={{ p: { xs: 2, sm: 3 } }}
-        >
-          <Typography id="profile-preferences" component="h2" variant="h6">
-            {t('profile.preferences')}
-          </Typography>
+        </SectionCard>
+        <SectionCard id="profile-preferences" title={t('profile.preferences')}>
           <Typography variant="body2" sx={{ mb: 2, color: 'text.secondary' }}>
             {t('profile.preferencesHelp')}
           </Typography>
@@ -170,7 +141,7 @@ export default function ProfilePage() {
               ))}
             </TextField>
           </Stack>
-        </Paper>
+        </SectionCard>
         {member && <LeaveAccount account={member} />}
       </Stack>
     </Page>
