@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { transferOfferMail } from './ownership.mails.ts';
+import { transferAnswerMail, transferOfferMail } from './ownership.mails.ts';
 
 const base = {
   to: { email: 'admin@example.com', name: 'Adrian Admin', language: 'de' },
@@ -35,5 +35,20 @@ describe('transfer offer mail', () => {
     expect(mail.text).toContain('Die Inhaberin oder der Inhaber möchte Ihnen');
     expect(mail.html).toContain('Müller &amp; Söhne &lt;AG&gt;');
     expect(mail.html).not.toContain('<AG>');
+  });
+
+  it('tells the owner the answer in the owner’s language', () => {
+    const mail = transferAnswerMail({
+      answer: 'DECLINED',
+      to: { email: 'owner@example.com', name: 'Olivia Owner', language: 'en' },
+      adminName: 'Adrian Admin',
+      accountName: 'Muster AG',
+      link: 'https://portal.example.com/settings/ownership?uuid=6f1c2b1e-0002-4000-8000-000000000001',
+      product: 'Portal',
+    });
+    expect(mail.to).toBe('owner@example.com');
+    expect(mail.subject).toBe('Portal: Adrian Admin declined the ownership of “Muster AG”');
+    expect(mail.text).toContain('You remain the owner.');
+    expect(mail.html).toContain('>Open ownership</a>');
   });
 });

@@ -3,7 +3,7 @@ import { escapeHtml } from '../../http/html.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 import { mailText } from '../../mail/user-text.ts';
 
-/** The mail that offers the ownership of an account to an admin, in the admin's language. */
+/** The mails of a transfer of ownership: the offer to the admin, and their answer to the owner, each in the recipient's language. */
 
 interface OfferTexts {
   subject: (account: string | undefined) => string;
@@ -78,9 +78,33 @@ export interface OfferMail {
   product: string;
 }
 
+interface Parts {
+  language: Language;
+  to: string;
+  subject: string;
+  greeting: string;
+  paragraphs: string[];
+  link: { href: string; label: string };
+  closing: string[];
+  product: string;
+}
+
+/** One mail as text and as HTML: greeting, paragraphs, the link, closing lines and the product's name. */
+function render({ language, to, subject, greeting, paragraphs, link, closing, product }: Parts): MailMessage {
+  const text = [greeting, '', ...paragraphs, '', link.href, '', ...closing, '', `— ${product}`].join('\n');
+  const html = `<!doctype html><html lang="${language}"><body>
+<p>${escapeHtml(greeting)}</p>${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('')}
+<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>
+${closing.length ? `<p>${closing.map(escapeHtml).join('<br>')}</p>` : ''}<p>— ${escapeHtml(product)}</p>
+</body></html>`;
+  return { to, subject: `${product}: ${subject}`, text, html };
+}
+
+const languageOf = (value: string): Language => (isLanguage(value) ? value : 'de');
+
 /** Names are people's own text: shortened, and left out where a mail program could turn them into a link. */
 export function transferOfferMail(mail: OfferMail): MailMessage {
-  const language = isLanguage(mail.to.language) ? mail.to.language : 'de';
+  const language = languageOf(mail.to.language);
   const t = TEXTS[language];
   const account = mailText(mail.accountName);
   const date = new Intl.DateTimeFormat(LOCALES[language], {
@@ -88,18 +112,123 @@ export function transferOfferMail(mail: OfferMail): MailMessage {
     timeStyle: 'short',
     timeZone: 'Europe/Zurich',
   }).format(mail.expiresAt);
-  const greeting = `${t.greeting(mailText(mail.to.name))},`;
   const owner = mailText(mail.ownerName);
-  const intro = t.intro(owner, account);
-  const meaning = t.meaning(owner);
-  const closing = [t.validity(date), t.ignore];
-  const text = [greeting, '', intro, meaning, '', mail.link, '', ...closing, '', `— ${mail.product}`].join(
-    '\n',
-  );
-  const html = `<!doctype html><html lang="${language}"><body>
-<p>${escapeHtml(greeting)}</p><p>${escapeHtml(intro)}</p><p>${escapeHtml(meaning)}</p>
-<p><a href="${escapeHtml(mail.link)}">${escapeHtml(t.action)}</a></p>
-<p>${closing.map(escapeHtml).join('<br>')}</p><p>— ${escapeHtml(mail.product)}</p>
-</body></html>`;
-  return { to: mail.to.email, subject: `${mail.product}: ${t.subject(account)}`, text, html };
+  return render({
+    language,
+    to: mail.to.email,
+    subject: t.subject(account),
+    greeting: `${t.greeting(mailText(mail.to.name))},`,
+    paragraphs: [t.intro(owner, account), t.meaning(owner)],
+    link: { href: mail.link, label: t.action },
+    closing: [t.validity(date), t.ignore],
+    product: mail.product,
+  });
+}
+
+interface AnswerTexts {
+  subject: (admin: string | undefined, account: string | undefined) => string;
+  body: (admin: string | undefined, account: string | undefined) => string;
+  next: string;
+  action: string;
+}
+
+/** What the owner is told when the chosen admin answers: accepted (they are an admin now) or declined. */
+const ANSWER_TEXTS: Record<'ACCEPTED' | 'DECLINED', Record<Language, AnswerTexts>> = {
+  ACCEPTED: {
+    de: {
+      subject: (admin, account) =>
+        `${admin ?? 'Der neue Inhaber'} hat die Inhaberschaft${quoted(account, [' von «', '»'], '')} angenommen`,
+      body: (admin, account) =>
+        `${admin ?? 'Der Administrator, dem Sie sie angeboten haben,'} ist jetzt Inhaber des Kontos${quoted(account, [' «', '»'], '')}.`,
+      next: 'Sie sind jetzt Administrator dieses Kontos.',
+      action: 'Zum Konto',
+    },
+    en: {
+      subject: (admin, account) =>
+        `${admin ?? 'The new owner'} accepted the ownership${quoted(account, [' of “', '”'], '')}`,
+      body: (admin, account) =>
+        `${admin ?? 'The administrator you offered it to'} is now the owner of the account${quoted(account, [' “', '”'], '')}.`,
+      next: 'You are now an administrator of this account.',
+      action: 'Open the account',
+    },
+    fr: {
+      subject: (admin, account) =>
+        `${admin ?? 'Le nouveau propriétaire'} a accepté la propriété${quoted(account, [' de « ', ' »'], '')}`,
+      body: (admin, account) =>
+        `${admin ?? 'L’administrateur à qui vous l’avez proposée'} est maintenant propriétaire du compte${quoted(account, [' « ', ' »'], '')}.`,
+      next: 'Vous êtes maintenant administrateur de ce compte.',
+      action: 'Ouvrir le compte',
+    },
+    it: {
+      subject: (admin, account) =>
+        `${admin ?? 'Il nuovo titolare'} ha accettato la titolarità${quoted(account, [' di «', '»'], '')}`,
+      body: (admin, account) =>
+        `${admin ?? 'L’amministratore a cui l’ha offerta'} è ora titolare dell’account${quoted(account, [' «', '»'], '')}.`,
+      next: 'Ora è amministratore di questo account.',
+      action: 'Apri l’account',
+    },
+  },
+  DECLINED: {
+    de: {
+      subject: (admin, account) =>
+        `${admin ?? 'Der Administrator'} hat die Inhaberschaft${quoted(account, [' von «', '»'], '')} abgelehnt`,
+      body: (admin, account) =>
+        `${admin ?? 'Der Administrator, dem Sie sie angeboten haben,'} möchte nicht Inhaber des Kontos${quoted(account, [' «', '»'], '')} werden.`,
+      next: 'Sie bleiben Inhaber. Sie können die Inhaberschaft einem anderen Administrator anbieten.',
+      action: 'Zur Inhaberschaft',
+    },
+    en: {
+      subject: (admin, account) =>
+        `${admin ?? 'The administrator'} declined the ownership${quoted(account, [' of “', '”'], '')}`,
+      body: (admin, account) =>
+        `${admin ?? 'The administrator you offered it to'} does not want to become the owner of the account${quoted(account, [' “', '”'], '')}.`,
+      next: 'You remain the owner. You can offer the ownership to another administrator.',
+      action: 'Open ownership',
+    },
+    fr: {
+      subject: (admin, account) =>
+        `${admin ?? 'L’administrateur'} a refusé la propriété${quoted(account, [' de « ', ' »'], '')}`,
+      body: (admin, account) =>
+        `${admin ?? 'L’administrateur à qui vous l’avez proposée'} ne souhaite pas devenir propriétaire du compte${quoted(account, [' « ', ' »'], '')}.`,
+      next: 'Vous restez propriétaire. Vous pouvez proposer la propriété à un autre administrateur.',
+      action: 'Voir la propriété',
+    },
+    it: {
+      subject: (admin, account) =>
+        `${admin ?? 'L’amministratore'} ha rifiutato la titolarità${quoted(account, [' di «', '»'], '')}`,
+      body: (admin, account) =>
+        `${admin ?? 'L’amministratore a cui l’ha offerta'} non desidera diventare titolare dell’account${quoted(account, [' «', '»'], '')}.`,
+      next: 'Resta titolare. Può offrire la titolarità a un altro amministratore.',
+      action: 'Vedi la titolarità',
+    },
+  },
+};
+
+export interface AnswerMail {
+  answer: 'ACCEPTED' | 'DECLINED';
+  /** The owner who made the offer. */
+  to: { email: string; name: string; language: string };
+  adminName: string;
+  accountName: string;
+  /** Accepted: the account's dashboard; declined: its ownership page. */
+  link: string;
+  product: string;
+}
+
+/** The mail that tells the owner how the chosen admin answered, in the owner's language. */
+export function transferAnswerMail(mail: AnswerMail): MailMessage {
+  const language = languageOf(mail.to.language);
+  const t = ANSWER_TEXTS[mail.answer][language];
+  const admin = mailText(mail.adminName);
+  const account = mailText(mail.accountName);
+  return render({
+    language,
+    to: mail.to.email,
+    subject: t.subject(admin, account),
+    greeting: `${TEXTS[language].greeting(mailText(mail.to.name))},`,
+    paragraphs: [t.body(admin, account), t.next],
+    link: { href: mail.link, label: t.action },
+    closing: [],
+    product: mail.product,
+  });
 }

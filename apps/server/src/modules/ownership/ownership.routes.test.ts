@@ -210,6 +210,10 @@ describeApi('ownership API', (api) => {
     const declined = await api.request('POST', url('decline'), { as: 'admin' });
     expect(declined.statusCode).toBe(200);
     expect(declined.json().data).toMatchObject({ status: 'DECLINED', decidedAt: expect.any(String) });
+    // The owner learns the answer by mail, in her language.
+    const [told] = (await mailsTo(api, DEMO_USERS.owner.email)).reverse();
+    expect(told!.subject).toBe(`Portal: Adrian Admin hat die Inhaberschaft von «${account.name}» abgelehnt`);
+    expect(told!.text_body).toContain(`/settings/ownership?uuid=${account.uuid}`);
     expect((await api.request('POST', url('accept'), { as: 'admin' })).statusCode).toBe(409);
     expect(await owners(api, account.uuid)).toEqual([id('owner')]);
 
@@ -263,6 +267,9 @@ describeApi('ownership API', (api) => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.status).toBe('ACCEPTED');
+    const [told] = (await mailsTo(api, DEMO_USERS.owner.email)).reverse();
+    expect(told!.subject).toBe(`Portal: Adrian Admin hat die Inhaberschaft von «${account.name}» angenommen`);
+    expect(told!.text_body).toContain('Sie sind jetzt Administrator dieses Kontos.');
     expect(await roles(api, account.uuid)).toEqual({
       [id('owner')]: 'ADMIN',
       [id('admin')]: 'OWNER',

@@ -311,3 +311,11 @@ export async function acceptTransfer(
     return decide(tx, user, transfer, 'ACCEPTED');
   });
 }
+
+/** The interface language of a user, for the mails sent to them. */
+export async function languageOfUser(db: Db, userUuid: string): Promise<string> {
+  const { rows } = await db.query<{ language: string }>('select language from users where uuid = $1', [
+    userUuid,
+  ]);
+  return rows[0]?.language ?? 'de';
+}

@@ -24,22 +24,16 @@ function IncomingOffer({ transfer }: { transfer: OwnershipTransfer }) {
   const values = { name: transfer.from.name || transfer.from.email, account: transfer.accountName };
   const busy = accept.isPending || decline.isPending;
 
-  const onAccept = async () => {
-    const ok = await confirm({
-      title: t('ownership.acceptTitle'),
-      message: t('ownership.acceptMessage', values),
-      confirmLabel: t('ownership.accept'),
+  // Each answer is confirmed first; declining is the destructive one.
+  const answer = async (kind: 'accept' | 'decline') => {
+    const mutation = kind === 'accept' ? accept : decline;
+    const confirmed = await confirm({
+      title: t(`ownership.${kind}Title`),
+      message: t(`ownership.${kind}Message`, values),
+      confirmLabel: t(`ownership.${kind}`),
+      destructive: kind === 'decline',
     });
-    if (ok) accept.mutate(transfer);
-  };
-  const onDecline = async () => {
-    const ok = await confirm({
-      title: t('ownership.declineTitle'),
-      message: t('ownership.declineMessage', values),
-      confirmLabel: t('ownership.decline'),
-      destructive: true,
-    });
-    if (ok) decline.mutate(transfer);
+    if (confirmed) mutation.mutate(transfer);
   };
 
   return (
@@ -58,10 +52,10 @@ function IncomingOffer({ transfer }: { transfer: OwnershipTransfer }) {
         {t('ownership.incomingUntil', { date: formatDateTime(transfer.expiresAt, i18n.resolvedLanguage) })}
       </Typography>
       <Stack direction="row" sx={{ gap: 1, mt: 2, flexWrap: 'wrap' }}>
-        <Button variant="contained" onClick={() => void onAccept()} disabled={busy}>
+        <Button variant="contained" onClick={() => void answer('accept')} disabled={busy}>
           {t('ownership.accept')}
         </Button>
-        <Button variant="outlined" color="inherit" onClick={() => void onDecline()} disabled={busy}>
+        <Button variant="outlined" color="inherit" onClick={() => void answer('decline')} disabled={busy}>
           {t('ownership.decline')}
         </Button>
       </Stack>
