@@ -58,6 +58,21 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectNoSeriousViolations(page);
     });
 
+    test('ownership, its transfer and the own settings', async ({ page, server }) => {
+      await signIn(page, server, DEMO.owner.email, '/settings/ownership');
+      await expect(page.getByRole('heading', { level: 1, name: 'Inhaberschaft' })).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Inhaber des Kontos' })).toBeVisible();
+      await expectNoSeriousViolations(page);
+
+      await page.getByRole('link', { name: 'Inhaberschaft übertragen' }).click();
+      await expect(page.getByRole('combobox', { name: /Neuer Inhaber/ })).toBeVisible();
+      await expectNoSeriousViolations(page);
+
+      await page.goto(`${server.url}/settings/users`);
+      await expect(page.getByRole('region', { name: 'Konto verlassen' })).toBeVisible();
+      await expectNoSeriousViolations(page);
+    });
+
     test('provider login page', async ({ page, server }) => {
       await page.goto(`${server.url}/`);
       await expect(page.locator('#username')).toBeVisible();

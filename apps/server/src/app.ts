@@ -19,6 +19,7 @@ import { createMailer, registerDevMail } from './mail/index.ts';
 import { createFileStore } from './files/files.ts';
 import { registerAccountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerMembersRoutes } from './modules/members/members.routes.ts';
+import { registerOwnershipRoutes } from './modules/ownership/ownership.routes.ts';
 import { publicConfig, registerSystemRoutes } from './modules/system/system.routes.ts';
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
 import { registerCompanyRoutes } from './modules/company/company.routes.ts';
@@ -61,6 +62,7 @@ const MODULES: AreaModule[] = [
   registerAccountsRoutes,
   registerCompanyRoutes,
   registerMembersRoutes,
+  registerOwnershipRoutes,
 ];
 
 /**

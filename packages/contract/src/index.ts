@@ -5,12 +5,14 @@ export * from './accounts.ts';
 export * from './config.ts';
 export * from './company.ts';
 export * from './members.ts';
+export * from './ownership.ts';
 
 import { usersRoutes } from './users.ts';
 import { accountsRoutes } from './accounts.ts';
 import { configRoutes } from './config.ts';
 import { companyRoutes } from './company.ts';
 import { membersRoutes } from './members.ts';
+import { ownershipRoutes } from './ownership.ts';
 
 /** Every API route; a server test checks that the app registers each of them, account routes with a role rule. */
 export const apiRoutes = {
@@ -19,4 +21,5 @@ export const apiRoutes = {
   ...accountsRoutes,
   ...companyRoutes,
   ...membersRoutes,
+  ...ownershipRoutes,
 };

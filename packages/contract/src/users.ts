@@ -76,4 +76,12 @@ export const usersRoutes = {
     params: UuidParams,
     response: { 204: Type.Null(), ...errors, 409: ErrorBody },
   }),
+  leaveAccount: defineRoute({
+    method: 'DELETE',
+    path: '/users/v1/me/accounts/{id}',
+    summary: 'Leave an account the caller is a member of (not its owner, who transfers the ownership first)',
+    tags: ['users'],
+    params: UuidParams,
+    response: { 204: Type.Null(), ...errors, 409: ErrorBody },
+  }),
 };

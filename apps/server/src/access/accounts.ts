@@ -44,12 +44,18 @@ function toAccount(row: AccountRow): Account {
   };
 }
 
-/** Columns of an account as seen by one user ($1 = user uuid, $2 = terms version); joins membership as `m`. */
+/** Terms of `kind` count as accepted when the account's current owner accepted this version ($2). */
+const acceptedByOwner = (kind: string) => `exists (select 1 from terms_acceptances t
+    join account_members o on o.account_uuid = t.account_uuid and o.user_uuid = t.accepted_by and o.role = 'OWNER'
+   where t.account_uuid = a.uuid and t.kind = '${kind}' and t.version = $2)`;
+
+/**
+ * Columns of an account as seen by one user ($1 = user uuid, $2 = terms version); joins membership as `m`.
+ * A new owner (after a transfer) accepts the terms anew; the old owner's acceptance stays on record.
+ */
 const ACCOUNT_COLUMNS = `a.uuid, a.name, a.country, a.preferred_language, a.available_until, a.created_at,
-  exists (select 1 from terms_acceptances t where t.account_uuid = a.uuid and t.kind = 'agb' and t.version = $2)
-    as accepted_agb,
-  exists (select 1 from terms_acceptances t where t.account_uuid = a.uuid and t.kind = 'privacy' and t.version = $2)
-    as accepted_privacy`;
+  ${acceptedByOwner('agb')} as accepted_agb,
+  ${acceptedByOwner('privacy')} as accepted_privacy`;
 
 /** An account past its scheduled deletion is gone, even before the purge removes it. */
 const NOT_EXPIRED = '(a.available_until is null or a.available_until > now())';

@@ -1,6 +1,7 @@
+import crypto from 'node:crypto';
 import { expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
-import { describeApi } from '../../test/api.ts';
+import { describeApi, type DemoLogin } from '../../test/api.ts';
 
 describeApi('users API', (api) => {
   it('returns the signed-in user', async () => {
@@ -215,5 +216,65 @@ describeApi('users API', (api) => {
     );
     expect(none.statusCode).toBe(404);
     expect((await api.audit(DEMO_ACCOUNTS.beispiel))[0]).toMatchObject({ action: 'invitation.accept' });
+  });
+});
+
+describeApi('leaving an account', (api) => {
+  const leave = (account: string, as: DemoLogin) =>
+    api.request('DELETE', `/api/users/v1/me/accounts/${account}`, { as });
+
+  /** A new account of `fresh` with members of these roles. */
+  async function accountWith(members: [DemoLogin, string][]): Promise<string> {
+    const res = await api.request('POST', '/api/accounts/v1/accounts', {
+      as: 'fresh',
+      body: { name: `Team ${crypto.randomUUID().slice(0, 8)}`, country: 'CH', preferredLanguage: 'de' },
+    });
+    const uuid: string = res.json().data.uuid;
+    for (const [login, role] of members) {
+      await api.db.query('insert into account_members (account_uuid, user_uuid, role) values ($1, $2, $3)', [
+        uuid,
+        DEMO_USERS[login].id,
+        role,
+      ]);
+    }
+    return uuid;
+  }
+
+  const membersOf = async (account: string) =>
+    (
+      await api.db.query<{ user_uuid: string }>(
+        'select user_uuid from account_members where account_uuid = $1',
+        [account],
+      )
+    ).rows.map((row) => row.user_uuid);
+
+  it('lets a member leave: the membership is gone, audited, and the account is no longer theirs', async () => {
+    const account = await accountWith([['employee', 'EMPLOYEE']]);
+    const res = await leave(account, 'employee');
+    expect(res.statusCode).toBe(204);
+    expect(await membersOf(account)).toEqual([DEMO_USERS.fresh.id]);
+    const [entry] = await api.audit(account);
+    expect(entry).toMatchObject({
+      action: 'member.leave',
+      actor_uuid: DEMO_USERS.employee.id,
+      target: `user:${DEMO_USERS.employee.id}`,
+    });
+    expect(entry!.client_address).toBeTruthy();
+    const mine = (await api.request('GET', '/api/users/v1/me/accounts', { as: 'employee' })).json().data;
+    expect(mine.map((a: { uuid: string }) => a.uuid)).not.toContain(account);
+    const read = await api.request('GET', `/api/accounts/v1/accounts/${account}`, { as: 'employee' });
+    expect(read.statusCode).toBe(404);
+    expect((await leave(account, 'employee')).statusCode).toBe(404);
+  });
+
+  it('refuses the owner (409: transfer first) and anyone who is no member (404)', async () => {
+    const account = await accountWith([['admin', 'ADMIN']]);
+    const owner = await leave(account, 'fresh');
+    expect(owner.statusCode).toBe(409);
+    expect(owner.json().message).toMatch(/transfer the ownership/);
+    expect((await leave(account, 'inhaber')).statusCode).toBe(404);
+    expect((await leave(crypto.randomUUID(), 'inhaber')).statusCode).toBe(404);
+    expect((await membersOf(account)).sort()).toEqual([DEMO_USERS.fresh.id, DEMO_USERS.admin.id].sort());
+    expect((await api.audit(account)).map((e) => e.action)).toEqual(['account.create']);
   });
 });

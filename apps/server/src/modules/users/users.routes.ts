@@ -1,7 +1,7 @@
 import { usersRoutes } from '@portal/contract';
 import { notFound } from '../../http/errors.ts';
 import type { ModuleDeps } from '../../http/route.ts';
-import { answerInvitation, listMyAccounts, toUser, updateMe } from './users.service.ts';
+import { answerInvitation, leaveAccount, listMyAccounts, toUser, updateMe } from './users.service.ts';
 
 /** The signed-in user: the me resource, their accounts and their invitations. */
 export function registerUsersRoutes(deps: ModuleDeps) {
@@ -37,6 +37,14 @@ export function registerUsersRoutes(deps: ModuleDeps) {
   route(usersRoutes.declineInvitation, {
     handler: async (request, reply) => {
       await answerInvitation(db, request.user, request.params.id, 'DECLINED');
+      reply.code(204);
+      return null;
+    },
+  });
+
+  route(usersRoutes.leaveAccount, {
+    handler: async (request, reply) => {
+      await leaveAccount(db, request.user, request.params.id);
       reply.code(204);
       return null;
     },

@@ -4,6 +4,7 @@ import { answerInvitation as answerInvitationOf } from '../../access/invitations
 import { setOwnName, USER_COLUMNS, toPortalUser, type UserRow } from '../../access/users.ts';
 import { writeAudit } from '../../audit/audit.ts';
 import type { Db } from '../../db/client.ts';
+import { conflict, notFound } from '../../http/errors.ts';
 import type { PortalUser } from '../../http/types.ts';
 import { cleanName } from '../../http/validation.ts';
 
@@ -76,5 +77,37 @@ export async function answerInvitation(
     await answerInvitationOf(tx, user, { accountUuid }, answer);
     if (answer === 'DECLINED') return null;
     return (await listAccountsOf(tx, user)).find((account) => account.uuid === accountUuid) ?? null;
+  });
+}
+
+/**
+ * The caller leaves an account they are a member of. The owner cannot: an account always has one, so they transfer
+ * the ownership first. An open invitation is no membership (it is declined, not left).
+ */
+export async function leaveAccount(db: Db, user: PortalUser, accountUuid: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    // The account's row lock orders leaving after a transfer of ownership that is being accepted.
+    await tx.query('select uuid from accounts where uuid = $1 for update', [accountUuid]);
+    const { rows } = await tx.query<{ role: string }>(
+      'select role from account_members where account_uuid = $1 and user_uuid = $2 for update',
+      [accountUuid, user.uuid],
+    );
+    const member = rows[0];
+    if (!member) throw notFound('You are not a member of this account');
+    if (member.role === 'OWNER') {
+      throw conflict('The owner cannot leave the account; transfer the ownership to an admin first');
+    }
+    await tx.query('delete from account_members where account_uuid = $1 and user_uuid = $2', [
+      accountUuid,
+      user.uuid,
+    ]);
+    await writeAudit(tx, {
+      accountUuid,
+      actor: user,
+      action: 'member.leave',
+      target: `user:${user.uuid}`,
+      before: { role: member.role },
+      after: null,
+    });
   });
 }

@@ -13,6 +13,7 @@ import { href } from '@/app/href.ts';
 import { logout } from '@/auth/auth.ts';
 import { formatDate } from '@/i18n/format.ts';
 import { Page } from '@/ui/page.tsx';
+import { OwnershipOffer } from './ownership-offer.tsx';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -86,6 +87,9 @@ export default function DashboardPage() {
       <Typography color="text.secondary" sx={{ mb: 3 }}>
         {t('dashboard.intro')}
       </Typography>
+      {account && account.invitationStatus === 'ACCEPTED' && !actingAsSupport && (
+        <OwnershipOffer account={account.uuid} userUuid={me.uuid} />
+      )}
       <Grid container spacing={3}>
         <Grid size={{ xs: 12, md: 7 }}>{account && <AccountCard account={account} />}</Grid>
         <Grid size={{ xs: 12, md: 5 }}>

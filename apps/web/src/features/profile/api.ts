@@ -1,9 +1,13 @@
 // The profile area's data layer (see features/accounts/api.ts for the shape every area's api.ts follows).
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { usersRoutes, type Language, type User } from '@portal/contract';
+import { usersRoutes, type Account, type Language, type User } from '@portal/contract';
+import { clearStoredAccountUuid } from '@/api/account-storage.ts';
 import { apiRequest } from '@/api/client.ts';
-import { queryKeys } from '@/api/session.ts';
+import { ApiError } from '@/api/errors.ts';
+import { queryKeys, useInvalidateSession } from '@/api/session.ts';
+import { href } from '@/app/href.ts';
 import { currentLanguage, i18n } from '@/i18n/i18n.ts';
 import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
@@ -46,4 +50,35 @@ export function useLanguage(): { language: Language; setLanguage: (language: Lan
     onSuccess: ({ data }) => queryClient.setQueryData<User>(queryKeys.me, data),
   });
   return { language: currentLanguage(), setLanguage: save.mutate };
+}
+
+/**
+ * The user leaves an account (the page has asked first). Afterwards the account is forgotten and the user goes on
+ * to another account of theirs (the dashboard selects one) or, with none left, to the accounts list.
+ */
+export function useLeaveAccount() {
+  const toast = useToast();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const invalidateSession = useInvalidateSession();
+  return useMutation({
+    mutationFn: (account: Account) => apiRequest(usersRoutes.leaveAccount, { params: { id: account.uuid } }),
+    meta: { silentError: true },
+    onError: (error) => {
+      // 409: the owner (who must transfer first) or an open invitation; the server's sentence is English.
+      toast.error(
+        error instanceof ApiError && error.status < 500 ? later('profile.leaveRefused') : error.message,
+      );
+    },
+    onSuccess: async (_answer, account) => {
+      clearStoredAccountUuid();
+      await invalidateSession();
+      toast.success(later('profile.left', { account: account.name }));
+      const left = queryClient.getQueryData<Account[]>(queryKeys.myAccounts) ?? [];
+      const others = left.filter(
+        (other) => other.uuid !== account.uuid && other.invitationStatus === 'ACCEPTED',
+      );
+      await navigate(others.length ? href('dashboard') : href('accounts'));
+    },
+  });
 }

@@ -1,14 +1,15 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
-import { usersRoutes, type User } from '@portal/contract';
+import { usersRoutes, type Account, type User } from '@portal/contract';
 import type * as ClientModule from '@/api/client.ts';
 import { ApiError } from '@/api/errors.ts';
-import { queryKeys } from '@/api/session.ts';
-import { testUser } from '@/testing/fixtures.ts';
+import { queryKeys, setCurrentAccountUuid } from '@/api/session.ts';
+import { testAccount, testUser } from '@/testing/fixtures.ts';
 import { renderPage } from '@/testing/render.tsx';
 import { shownToasts, watchToasts } from '@/testing/toasts.ts';
+import { ConfirmProvider } from '@/ui/confirm.tsx';
 import { PortalThemeProvider } from '@/ui/theme.tsx';
 import { toast } from '@/ui/toast-store.ts';
 import ProfilePage from './profile-page.tsx';
@@ -24,16 +25,20 @@ beforeEach(() => {
   watchToasts();
 });
 
-/** The profile page with the signed-in user in the cache, as the navigation guard leaves it. */
-async function renderProfile(me: User = testUser()) {
+/** The profile page with the signed-in user and their accounts in the cache, as the navigation guard leaves them. */
+async function renderProfile(me: User = testUser(), accounts: Account[] = [], current: string | null = null) {
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: false, staleTime: Infinity }, mutations: { retry: false } },
   });
   queryClient.setQueryData(queryKeys.me, me);
+  queryClient.setQueryData(queryKeys.myAccounts, accounts);
+  setCurrentAccountUuid(current);
   const rendered = await renderPage(
     '/settings/users',
     <PortalThemeProvider language="de" rowsPerPage="">
-      <ProfilePage />
+      <ConfirmProvider>
+        <ProfilePage />
+      </ConfirmProvider>
     </PortalThemeProvider>,
     { queryClient },
   );
@@ -82,5 +87,37 @@ describe('profile page', () => {
     await user.click(save());
     await waitFor(() => expect(nameField().getAttribute('aria-invalid')).toBe('true'));
     expect(toast.success).not.toHaveBeenCalled();
+  });
+
+  it('lets a member leave the current account after confirming, then goes on to the accounts list', async () => {
+    const user = userEvent.setup();
+    const account = testAccount('a1', { name: 'Muster AG' });
+    // After leaving, the refetched list has no account left.
+    apiRequest.mockImplementation(async (route) =>
+      route === usersRoutes.listMyAccounts ? { data: [] } : undefined,
+    );
+    await renderProfile(testUser(), [account], 'a1');
+    await user.click(screen.getByRole('button', { name: 'Konto verlassen' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Muster AG verlassen?' });
+    expect(apiRequest).not.toHaveBeenCalled();
+    await user.click(within(dialog).getByRole('button', { name: 'Verlassen' }));
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/accounts'));
+    expect(apiRequest).toHaveBeenCalledWith(usersRoutes.leaveAccount, { params: { id: 'a1' } });
+    expect(shownToasts('success')).toEqual(['Sie haben Muster AG verlassen.']);
+  });
+
+  it('shows the owner the way to transfer the ownership instead of a leave button', async () => {
+    const owned = testAccount('a1', { name: 'Muster AG', accountRole: 'OWNER', isOwner: true });
+    await renderProfile(testUser(), [owned], 'a1');
+    expect(screen.getByText(/Als Inhaber können Sie Muster AG nicht verlassen/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Inhaberschaft übertragen' }).getAttribute('href')).toBe(
+      '/settings/ownership/transfer',
+    );
+    expect(screen.queryByRole('button', { name: 'Konto verlassen' })).toBeNull();
+  });
+
+  it('offers no leaving without a current account', async () => {
+    await renderProfile(testUser(), [testAccount('a1')], null);
+    expect(screen.queryByRole('heading', { name: 'Konto verlassen' })).toBeNull();
   });
 });

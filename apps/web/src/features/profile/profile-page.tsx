@@ -1,16 +1,19 @@
 import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { LANGUAGES, USER_NAME_MAX, type Language, type User } from '@portal/contract';
-import { useMe } from '@/api/session.ts';
+import { LANGUAGES, USER_NAME_MAX, type Account, type Language, type User } from '@portal/contract';
+import { myAccountsQuery, useCurrentAccount, useMe } from '@/api/session.ts';
+import { href } from '@/app/href.ts';
 import { FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
+import { useConfirm } from '@/ui/confirm.tsx';
 import { Page } from '@/ui/page.tsx';
+import { LinkAlert, SectionCard } from '@/ui/section-card.tsx';
 import { useThemeMode } from '@/ui/theme.tsx';
-import { LANGUAGE_NAMES, useLanguage, useSaveName } from './api.ts';
+import { LANGUAGE_NAMES, useLanguage, useLeaveAccount, useSaveName } from './api.ts';
 
 const THEME_MODES = ['light', 'dark', 'auto'] as const;
 
@@ -49,36 +52,66 @@ function PersonalForm({ me }: { me: User }) {
   );
 }
 
+/**
+ * Leaving the current account: every member may, except its owner, who is shown the way to transfer the ownership
+ * first (the server refuses the owner too).
+ */
+function LeaveAccount({ account }: { account: Account }) {
+  const { t } = useTranslation();
+  const confirm = useConfirm();
+  const leave = useLeaveAccount();
+  const values = { account: account.name };
+  const onLeave = async () => {
+    const ok = await confirm({
+      title: t('profile.leaveTitle', values),
+      message: t('profile.leaveMessage', values),
+      confirmLabel: t('profile.leaveConfirm'),
+      destructive: true,
+    });
+    if (ok) leave.mutate(account);
+  };
+  return (
+    <SectionCard id="profile-leave" title={t('profile.leaveHeading')}>
+      {account.isOwner ? (
+        <LinkAlert
+          severity="info"
+          to={href('settings-ownership-transfer')}
+          label={t('profile.leaveOwnerAction')}
+        >
+          {t('profile.leaveOwner', values)}
+        </LinkAlert>
+      ) : (
+        <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
+          <Typography sx={{ color: 'text.secondary' }}>{t('profile.leaveText', values)}</Typography>
+          <Button variant="outlined" color="error" onClick={() => void onLeave()} disabled={leave.isPending}>
+            {t('profile.leaveAction')}
+          </Button>
+        </Stack>
+      )}
+    </SectionCard>
+  );
+}
+
 /** /settings/users: the signed-in user's own profile (name; e-mail read-only) and preferences (language, theme). */
 export default function ProfilePage() {
   const { t } = useTranslation();
   const me = useMe();
   const { language, setLanguage } = useLanguage();
   const { mode, setMode } = useThemeMode();
+  const current = useCurrentAccount();
+  // Only an account the user has joined can be left (staff acting on a customer's account have none to leave).
+  const { data: accounts = [] } = useQuery(myAccountsQuery);
+  const member = accounts.find(
+    (account) => account.uuid === current?.uuid && account.invitationStatus === 'ACCEPTED',
+  );
 
   return (
     <Page title={t('profile.title')}>
       <Stack spacing={3}>
-        <Paper
-          variant="outlined"
-          component="section"
-          aria-labelledby="profile-personal"
-          sx={{ p: { xs: 2, sm: 3 } }}
-        >
-          <Typography id="profile-personal" component="h2" variant="h6" sx={{ mb: 2 }}>
-            {t('profile.personal')}
-          </Typography>
+        <SectionCard id="profile-personal" title={t('profile.personal')}>
           <PersonalForm me={me} />
-        </Paper>
-        <Paper
-          variant="outlined"
-          component="section"
-          aria-labelledby="profile-preferences"
-          sx={{ p: { xs: 2, sm: 3 } }}
-        >
-          <Typography id="profile-preferences" component="h2" variant="h6">
-            {t('profile.preferences')}
-          </Typography>
+        </SectionCard>
+        <SectionCard id="profile-preferences" title={t('profile.preferences')}>
           <Typography variant="body2" sx={{ mb: 2, color: 'text.secondary' }}>
             {t('profile.preferencesHelp')}
           </Typography>
@@ -108,7 +141,8 @@ export default function ProfilePage() {
               ))}
             </TextField>
           </Stack>
-        </Paper>
+        </SectionCard>
+        {member && <LeaveAccount account={member} />}
       </Stack>
     </Page>
   );
