@@ -2,6 +2,7 @@
 // expected answers. The table is written by hand from the product's role rules (not read from the contract), so a
 // route whose rule drifts fails here; a route without a row fails too, so every new endpoint is decided on.
 // A caller who may not see the account gets the same 404 as for an account that does not exist.
+import crypto from 'node:crypto';
 import { expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, DEMO_USERS } from './db/demo-users.ts';
 import { describeApi, type DemoLogin, type TestApi } from './test/api.ts';
@@ -75,13 +76,85 @@ const PIXEL_LOGO = {
   content: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
 };
 
+/** Someone's own invitation link or transfer offer: only the person it names may answer it. */
+const notTheirs: Expectations = {
+  anonymous: 401,
+  employee: 403,
+  admin: 403,
+  coach: 403,
+  owner: 403,
+  otherAccount: 404,
+  staff: 403,
+};
+/** A link token nobody holds: signed-in callers hear "no such invitation". */
+const unknownLink: Expectations = {
+  ...notTheirs,
+  employee: 404,
+  admin: 404,
+  coach: 404,
+  owner: 404,
+  staff: 404,
+};
+
+interface Prepared {
+  params?: Record<string, string>;
+  body?: unknown;
+}
+
 interface Row {
   expect: Expectations;
   /** Path parameters; `{accountUuid}` and `{id}` default to Muster AG. */
   params?: Record<string, string>;
   /** A body the schema accepts, so the access rules decide. */
   body?: unknown;
+  /** Runs before each caller's request: a fresh target where an allowed caller uses one up (a removed member). */
+  prepare?: (api: TestApi) => Promise<Prepared>;
 }
+
+/** A new member of Muster AG (no demo login), so that removing or changing one leaves the demo members alone. */
+async function freshMember(api: TestApi, role: 'EMPLOYEE' | 'ADMIN' = 'EMPLOYEE'): Promise<string> {
+  const uuid = crypto.randomUUID();
+  await api.db.query('insert into users (uuid, subject, email, name) values ($1, $2, $3, $4)', [
+    uuid,
+    uuid,
+    `matrix-${uuid}@example.org`,
+    'Matrix Member',
+  ]);
+  await api.db.query('insert into account_members (account_uuid, user_uuid, role) values ($1, $2, $3)', [
+    MUSTER,
+    uuid,
+    role,
+  ]);
+  return uuid;
+}
+
+async function freshInvitation(api: TestApi): Promise<string> {
+  const uuid = crypto.randomUUID();
+  await api.db.query(
+    `insert into invitations (uuid, account_uuid, email, role, token_hash, expires_at, invited_by)
+     values ($1, $2, $3, 'EMPLOYEE', $4, now() + interval '7 days', $5)`,
+    [uuid, MUSTER, `invited-${uuid}@example.org`, uuid, DEMO_USERS.owner.id],
+  );
+  return uuid;
+}
+
+/** The pending transfer of Muster AG, offered to an admin who is none of the callers. */
+async function pendingTransfer(api: TestApi): Promise<string> {
+  const { rows } = await api.db.query<{ uuid: string }>(
+    `select uuid from ownership_transfers where account_uuid = $1 and status = 'PENDING'`,
+    [MUSTER],
+  );
+  if (rows[0]) return rows[0].uuid;
+  const uuid = crypto.randomUUID();
+  await api.db.query(
+    `insert into ownership_transfers (uuid, account_uuid, from_user_uuid, to_user_uuid, expires_at)
+     values ($1, $2, $3, $4, now() + interval '7 days')`,
+    [uuid, MUSTER, DEMO_USERS.owner.id, await freshMember(api, 'ADMIN')],
+  );
+  return uuid;
+}
+
+const UNKNOWN_TOKEN = 'matrix-token-nobody-holds';
 
 /**
  * One row per endpoint of the OpenAPI document. Rows run in this order and may change data (a caller allowed to
@@ -107,8 +180,69 @@ const MATRIX: Record<string, Row> = {
   'PUT /api/accounts/{accountUuid}/company/v1/logo': { expect: atLeast('ADMIN'), body: PIXEL_LOGO },
   'GET /api/accounts/{accountUuid}/company/v1/logo': { expect: atLeast('EMPLOYEE') },
   'DELETE /api/accounts/{accountUuid}/company/v1/logo': { expect: atLeast('ADMIN') },
+  'GET /api/accounts/{accountUuid}/members/v1/members': { expect: atLeast('ADMIN') },
+  'GET /api/accounts/{accountUuid}/members/v1/members/{id}': {
+    expect: atLeast('ADMIN'),
+    params: { id: DEMO_USERS.employee.id },
+  },
+  'PATCH /api/accounts/{accountUuid}/members/v1/members/{id}': {
+    expect: atLeast('ADMIN'),
+    body: { role: 'ADMIN' },
+    prepare: async (api) => ({ params: { id: await freshMember(api) } }),
+  },
+  'DELETE /api/accounts/{accountUuid}/members/v1/members/{id}': {
+    expect: atLeast('ADMIN'),
+    prepare: async (api) => ({ params: { id: await freshMember(api) } }),
+  },
+  'POST /api/accounts/{accountUuid}/members/v1/invitations': {
+    expect: atLeast('ADMIN'),
+    body: { emails: ['matrix.invite@example.org'], role: 'EMPLOYEE' },
+  },
+  'POST /api/accounts/{accountUuid}/members/v1/invitations/{id}/resend': {
+    expect: atLeast('ADMIN'),
+    prepare: async (api) => ({ params: { id: await freshInvitation(api) } }),
+  },
+  'DELETE /api/accounts/{accountUuid}/members/v1/invitations/{id}': {
+    expect: atLeast('ADMIN'),
+    prepare: async (api) => ({ params: { id: await freshInvitation(api) } }),
+  },
+  'GET /api/members/v1/invitation-links/{token}': { expect: unknownLink, params: { token: UNKNOWN_TOKEN } },
+  'POST /api/members/v1/invitation-links/{token}/accept': {
+    expect: unknownLink,
+    params: { token: UNKNOWN_TOKEN },
+  },
+  'POST /api/members/v1/invitation-links/{token}/decline': {
+    expect: unknownLink,
+    params: { token: UNKNOWN_TOKEN },
+  },
+  'GET /api/accounts/{accountUuid}/ownership/v1/ownership': { expect: atLeast('OWNER') },
+  'GET /api/accounts/{accountUuid}/ownership/v1/candidates': { expect: atLeast('OWNER') },
+  'GET /api/accounts/{accountUuid}/ownership/v1/transfers/pending': { expect: atLeast('EMPLOYEE') },
+  'POST /api/accounts/{accountUuid}/ownership/v1/transfers': {
+    expect: ownerOnly,
+    prepare: async (api) => {
+      await api.db.query(`update ownership_transfers set status = 'CANCELLED' where account_uuid = $1`, [
+        MUSTER,
+      ]);
+      return { body: { toUserUuid: await freshMember(api, 'ADMIN'), confirmAccountName: 'Muster AG' } };
+    },
+  },
+  'POST /api/accounts/{accountUuid}/ownership/v1/transfers/{id}/cancel': {
+    expect: ownerOnly,
+    prepare: async (api) => ({ params: { id: await pendingTransfer(api) } }),
+  },
+  'POST /api/accounts/{accountUuid}/ownership/v1/transfers/{id}/accept': {
+    expect: notTheirs,
+    prepare: async (api) => ({ params: { id: await pendingTransfer(api) } }),
+  },
+  'POST /api/accounts/{accountUuid}/ownership/v1/transfers/{id}/decline': {
+    expect: notTheirs,
+    prepare: async (api) => ({ params: { id: await pendingTransfer(api) } }),
+  },
   'POST /api/accounts/v1/accounts/{accountUuid}/migration/begin': { expect: ownerOnly },
   'DELETE /api/accounts/v1/accounts/{id}': { expect: ownerOnly },
+  // Last: the members leave Muster AG; the owner may not (409: transfer first).
+  'DELETE /api/users/v1/me/accounts/{id}': { expect: { ...atLeast('EMPLOYEE'), staff: 404 } },
 };
 
 interface OpenApiDocument {
@@ -132,9 +266,11 @@ function urlOf(path: string, params: Record<string, string> = {}, account = MUST
 
 async function call(api: TestApi, endpoint: string, row: Row, caller: Caller, account = MUSTER) {
   const [method, path] = endpoint.split(' ') as [string, string];
-  return api.request(method as 'GET', urlOf(path, row.params, account), {
+  const prepared = (await row.prepare?.(api)) ?? {};
+  const body = prepared.body ?? row.body;
+  return api.request(method as 'GET', urlOf(path, { ...row.params, ...prepared.params }, account), {
     ...(caller === 'anonymous' ? {} : { as: LOGIN[caller] }),
-    ...(row.body === undefined ? {} : { body: row.body }),
+    ...(body === undefined ? {} : { body }),
   });
 }
 
