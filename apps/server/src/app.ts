@@ -16,6 +16,7 @@ import './http/types.ts';
 import { getPublicJwks, registerIdentityProvider, seedDemoIdentities } from './idp/index.ts';
 import { createMailer, registerDevMail } from './mail/index.ts';
 import { registerAccountsRoutes } from './modules/accounts/accounts.routes.ts';
+import { registerLogsRoutes } from './modules/logs/logs.routes.ts';
 import { purgeDeletedAccounts } from './modules/accounts/accounts.service.ts';
 import { publicConfig, registerSystemRoutes } from './modules/system/system.routes.ts';
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
@@ -52,7 +53,7 @@ export interface AppDeps {
 }
 
 /** The area modules, each registering its contract routes; a new area adds its `register…Routes` here. */
-const MODULES: AreaModule[] = [registerUsersRoutes, registerAccountsRoutes];
+const MODULES: AreaModule[] = [registerUsersRoutes, registerAccountsRoutes, registerLogsRoutes];
 
 /**
  * The whole server as one Fastify instance, not yet listening: database migrated (and seeded in demo mode),
