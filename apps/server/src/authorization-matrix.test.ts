@@ -81,6 +81,10 @@ const MATRIX: Record<string, Row> = {
   // Name, country and language need ADMIN (the handler decides per field; other fields are tested in the area).
   'PATCH /api/accounts/v1/accounts/{id}': { expect: atLeast('ADMIN'), body: { preferredLanguage: 'de' } },
   'POST /api/accounts/v1/accounts/{accountUuid}/migration/begin': { expect: ownerOnly },
+  // The log: every member reads it (lower roles see only their own entries; the handler filters).
+  'GET /api/accounts/{accountUuid}/logs/v1/entries': { expect: atLeast('EMPLOYEE') },
+  'GET /api/accounts/{accountUuid}/logs/v1/actors': { expect: atLeast('EMPLOYEE') },
+  'GET /api/accounts/{accountUuid}/logs/v1/entries.csv': { expect: atLeast('EMPLOYEE') },
   'DELETE /api/accounts/v1/accounts/{id}': { expect: ownerOnly },
 };
 

@@ -139,16 +139,19 @@ async function readBatch(
   return rows;
 }
 
-/** "Firefox 133 · Windows": browser, its major version and the operating system; null when nothing is known. */
+/**
+ * "Firefox 133 · Windows": browser, its major version and the operating system; for a client no browser (a script,
+ * "curl/8.5.0"), its first product token; null without a user agent.
+ */
 export function shortBrowser(userAgent: string | null): string | null {
   if (!userAgent) return null;
   const parsed = Bowser.parse(userAgent);
   const name = parsed.browser.name;
   const major = parsed.browser.version?.split('.')[0];
   const browser = name ? [name, major].filter(Boolean).join(' ') : null;
-  const os = parsed.os.name ?? null;
-  const parts = [browser, os].filter(Boolean);
-  return parts.length ? parts.join(' · ') : null;
+  const parts = [browser, parsed.os.name].filter(Boolean);
+  if (parts.length) return parts.join(' · ');
+  return userAgent.split(/\s/)[0]!.slice(0, 40) || null;
 }
 
 function person(uuid: string | null, name: string | null, email: string | null): LogPerson | null {
@@ -239,7 +242,11 @@ export async function exportFileName(
     `select name, to_char(now() at time zone 'UTC', 'YYYY-MM-DD') as today from accounts where uuid = $1`,
     [access.accountUuid],
   );
-  const account = (rows[0]?.name ?? 'account').replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').trim();
+  // Characters file systems refuse (and control characters) become spaces.
+  const account = [...(rows[0]?.name ?? 'account')]
+    .map((c) => (c < ' ' || '\\/:*?"<>|'.includes(c) ? ' ' : c))
+    .join('')
+    .trim();
   const today = rows[0]?.today ?? new Date().toISOString().slice(0, 10);
   const utf8 = `log-${account.replace(/\s+/g, '-')}-${today}.csv`;
   const ascii = utf8
