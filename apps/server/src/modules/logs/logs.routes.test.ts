@@ -9,9 +9,9 @@ import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
 import { describeApi, type DemoLogin, type TestApi } from '../../test/api.ts';
 
 const MUSTER = DEMO_ACCOUNTS.muster;
-const base = (account = MUSTER) => `/api/accounts/${account}/logs/v1`;
+const base = (account: string = MUSTER) => `/api/accounts/${account}/logs/v1`;
 
-async function page(api: TestApi, as: DemoLogin, query = '', account = MUSTER): Promise<LogsPage> {
+async function page(api: TestApi, as: DemoLogin, query = '', account: string = MUSTER): Promise<LogsPage> {
   const res = await api.request('GET', `${base(account)}/entries${query ? `?${query}` : ''}`, { as });
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
