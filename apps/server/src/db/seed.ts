@@ -265,7 +265,7 @@ async function seedDemoLog(tx: Queryable, ids: Map<DemoLogin, string>) {
   for (let n = 0; n < count; n += 1) {
     const [login, action, target, before, after] = kinds[(n * 7 + (n >> 3)) % kinds.length]!(n);
     const client = DEMO_CLIENTS[(n * 3 + (login === 'agent' ? 1 : 0)) % DEMO_CLIENTS.length]!;
-    // Spread over 300 days, later entries closer together, at office hours.
+    // Spread over 300 days, later entries closer together.
     const minutesAgo = Math.round(((count - n) / count) ** 1.3 * 300 * 24 * 60) + (n % 11) * 37;
     await tx.query(
       `insert into audit_log (account_uuid, actor_uuid, client_address, user_agent, action, target, before, after, created_at)
