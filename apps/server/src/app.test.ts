@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { decodeJwt } from 'jose';
 import { buildApp } from './app.ts';
-import { loadConfig } from './config.ts';
 import { DEMO_PASSWORD, DEMO_USERS } from './db/demo-users.ts';
-import { CookieJar, freePort, refresh, signIn } from './idp/test-support.ts';
+import { CookieJar, freePort, localConfig, refresh, signIn } from './idp/test-support.ts';
 import { freshDatabase } from './test/api.ts';
 
 // The whole seam on one server: the embedded provider issues the token, the API verifies it with the
@@ -16,13 +15,7 @@ describe('embedded identity provider and API together', () => {
 
   beforeAll(async () => {
     const port = await freePort();
-    const config = loadConfig({
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DATABASE_URL: 'memory://',
-      LOG_LEVEL: 'silent',
-      WEB_DIST: '/nonexistent',
-    });
+    const config = localConfig(port, { WEB_DIST: '/nonexistent' });
     const database = await freshDatabase('pglite');
     drop = database.drop;
     app = await buildApp(config, { db: database.db });
@@ -35,7 +28,7 @@ describe('embedded identity provider and API together', () => {
     await drop?.();
   });
 
-  const idpOf = () => ({ app, config: app.config, base, port: Number(new URL(base).port) });
+  const idpOf = () => ({ app, config: app.config, base, port: Number(new URL(base).port), jobs: app.jobs });
 
   const api = (method: string, token: string, body?: unknown) =>
     fetch(`${base}/api/users/v1/me`, {

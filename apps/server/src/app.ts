@@ -14,14 +14,16 @@ import { parseQuery } from './http/querystring.ts';
 import { createRouter, type AreaModule } from './http/route.ts';
 import './http/types.ts';
 import { getPublicJwks, registerIdentityProvider, seedDemoIdentities } from './idp/index.ts';
+import { JobRunner, type RunnerOptions } from './jobs/runner.ts';
+import { defineAuditPurge } from './audit/retention.ts';
 import { createMailer, registerDevMail } from './mail/index.ts';
 import { registerAccountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerLogsRoutes } from './modules/logs/logs.routes.ts';
-import { purgeDeletedAccounts } from './modules/accounts/accounts.service.ts';
 import { publicConfig, registerSystemRoutes } from './modules/system/system.routes.ts';
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
 import { createAccountScope } from './plugins/account-scope.ts';
 import { createAuthenticate, refreshingLocalJwks, remoteJwks } from './plugins/authenticate.ts';
+import { createSecrets } from './secrets/secrets.ts';
 import { registerCompression } from './plugins/compression.ts';
 import { handleError, registerErrorHandler } from './plugins/error-handler.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
@@ -29,8 +31,6 @@ import { registerMetrics } from './plugins/metrics.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerSpa } from './plugins/spa.ts';
 import { registerXsrf } from './plugins/xsrf.ts';
-
-const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /** Query parameters that carry secrets (reset links, logout hints, authorization codes) never reach the logs. */
 const SECRET_QUERY_PARAMS = ['key', 'code', 'id_token_hint', 'login_hint', 'token', 'refresh_token', 'state'];
@@ -50,6 +50,8 @@ export interface AppDeps {
   getKey?: JWTVerifyGetKey;
   /** More area modules, registered after the app's own (tests add routes this way). */
   modules?: AreaModule[];
+  /** Settings of the jobs runner (tests: shorter backoff and polling). */
+  jobs?: Partial<Omit<RunnerOptions, 'log'>>;
 }
 
 /** The area modules, each registering its contract routes; a new area adds its `register…Routes` here. */
@@ -119,6 +121,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   app.decorate('config', config);
   app.decorate('db', db);
+  // One jobs runner per instance: started when the app is ready, stopped (running jobs finish or go back to the
+  // queue) before the database closes.
+  const jobs = new JobRunner(db, { log: app.log, ...deps.jobs });
+  app.decorate('jobs', jobs);
+  defineAuditPurge(jobs, db, config.auditRetentionDays);
+  app.addHook('onReady', () => jobs.start());
+  app.addHook('preClose', () => jobs.stop());
   app.decorateRequest('user', null);
   app.decorateRequest('account', null);
 
@@ -128,7 +137,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await registerCompression(app);
   await app.register(cookie);
   registerXsrf(app, config);
-  registerMetrics(app, { token: config.metricsToken });
+  registerMetrics(app, { token: config.metricsToken, jobs });
 
   await app.register(swagger, {
     openapi: {
@@ -153,37 +162,26 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  const secrets = createSecrets(config.secrets.keys);
   const getKey =
-    deps.getKey ?? (config.oidc.embedded ? refreshingLocalJwks(() => getPublicJwks(db)) : remoteJwks(config));
+    deps.getKey ??
+    (config.oidc.embedded ? refreshingLocalJwks(() => getPublicJwks(db, secrets)) : remoteJwks(config));
   const route = createRouter(app, {
     authenticate: createAuthenticate({ config, db, getKey }),
     accountScope: createAccountScope(db),
   });
   registerIdempotency(app, db);
 
-  const mailer = createMailer(config, db);
+  const mailer = createMailer(config, db, jobs);
   registerSystemRoutes(app, { config, db, route });
-  for (const register of [...MODULES, ...(deps.modules ?? [])]) register({ db, route, mailer });
+  for (const register of [...MODULES, ...(deps.modules ?? [])])
+    register({ db, route, mailer, jobs, secrets });
 
   if (config.oidc.embedded) {
-    await registerIdentityProvider(app, { config, db, mailer });
+    await registerIdentityProvider(app, { config, db, mailer, jobs });
     // Demo mode on a developer's machine only: a person reads the outbox (verification and reset links) there.
     if (config.devMail) await registerDevMail(app, { db });
   }
-
-  // Scheduled account deletions fall due while the server runs; any instance may purge (deleting is idempotent).
-  const purge = () =>
-    purgeDeletedAccounts(db).then(
-      (deleted) =>
-        deleted.length && app.log.info({ accounts: deleted }, 'deleted accounts past their deletion date'),
-      (error: unknown) => app.log.warn({ err: error }, 'account purge failed'),
-    );
-  let purgeTimer: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    await purge();
-    purgeTimer = setInterval(() => void purge(), PURGE_INTERVAL_MS).unref();
-  });
-  app.addHook('preClose', async () => clearInterval(purgeTimer));
 
   await registerSpa(app, {
     webDist: config.webDist,

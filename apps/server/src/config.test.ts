@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
+import { TEST_SECRETS_KEYS as SECRETS_KEYS } from './test/api.ts';
 
 describe('loadConfig', () => {
   it('defaults to the embedded provider, demo data and port 8080', () => {
@@ -32,7 +33,7 @@ describe('loadConfig', () => {
       ...loopback.map((url) => [url, true] as const),
       ...elsewhere.map((url) => [url, false] as const),
     ]) {
-      const config = loadConfig({ PUBLIC_URL: publicUrl });
+      const config = loadConfig({ PUBLIC_URL: publicUrl, SECRETS_KEYS });
       expect(config.demoData, publicUrl).toBe(on);
       expect(config.devMail, publicUrl).toBe(on);
     }
@@ -55,9 +56,13 @@ describe('loadConfig', () => {
   });
 
   it('never serves the outbox when ENVIRONMENT is set to prod, even with demo data on', () => {
-    expect(loadConfig({ ENVIRONMENT: 'prod' })).toMatchObject({ demoData: true, devMail: false });
+    expect(loadConfig({ ENVIRONMENT: 'prod', SECRETS_KEYS })).toMatchObject({
+      demoData: true,
+      devMail: false,
+    });
     expect(
-      loadConfig({ ENVIRONMENT: 'prod', PUBLIC_URL: 'https://x.example', DEMO_DATA: 'force' }).devMail,
+      loadConfig({ ENVIRONMENT: 'prod', PUBLIC_URL: 'https://x.example', DEMO_DATA: 'force', SECRETS_KEYS })
+        .devMail,
     ).toBe(false);
     expect(loadConfig({ ENVIRONMENT: 'dev' })).toMatchObject({ devMail: true, serveSourceMaps: true });
     expect(loadConfig({})).toMatchObject({ environment: 'prod', serveSourceMaps: false, metricsToken: null });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { developmentSecretsKey, parseSecretsKeys, type SecretsKey } from './secrets/secrets.ts';
 
 /** The built-in app version; /version.json serves it with the build suffix (`2.6.0+<build>`). */
 export const APP_VERSION = '2.6.0';
@@ -38,6 +39,11 @@ export interface Config {
   auditRetentionDays: number;
   /** Source maps (*.map) of the web app are served: only when ENVIRONMENT is not `prod`. */
   serveSourceMaps: boolean;
+  /**
+   * SECRETS_KEYS: keys that seal secrets stored in the database (newest first: the first seals, all open). Without
+   * it, outside production, a published development key (`development: true`) keeps the local start working.
+   */
+  secrets: { keys: SecretsKey[]; development: boolean };
   sentryDsn: string | null;
   environment: string;
   logLevel: string;
@@ -60,12 +66,18 @@ export interface IdpSettings {
   ssoSessionIdle: number;
   /** SSO session maximum lifetime in seconds (SSO_SESSION_MAX, default 36000). */
   ssoSessionMax: number;
+  /** The provider's signing key is replaced after this many seconds (SIGNING_KEY_ROTATION_DAYS, default 30). */
+  signingKeyRotation: number;
+  /** How often each instance checks whether the signing key is due and reloads the key set, in seconds (60). */
+  signingKeyCheck: number;
   /** Brute-force protection: temporary lockout after repeated failed sign-ins. */
   bruteForce: {
     /** Failures of one identity before its first lockout (LOGIN_MAX_FAILURES, default 5). */
     maxFailuresPerIdentity: number;
     /** Failures from one client address before its first lockout (default 20). */
     maxFailuresPerAddress: number;
+    /** Registrations from one client address before it must wait (default 10); the waits grow like lockouts. */
+    maxRegistrationsPerAddress: number;
     /** First lockout in seconds; each further failure doubles it (default 60). */
     waitIncrementSeconds: number;
     /** Longest lockout in seconds (default 900). */
@@ -171,6 +183,29 @@ function demoData(env: Env, embedded: boolean, loopback: boolean): boolean {
   return on;
 }
 
+const SECRETS_KEY_REQUIRED =
+  'is required in production (ENVIRONMENT=prod, or a PUBLIC_URL that is not a loopback address without demo ' +
+  "data): it encrypts the secrets stored in the database, such as the sign-in service's signing and cookie keys. " +
+  'Set SECRETS_KEYS=<id>:<32 random bytes, base64>, e.g. key1:$(openssl rand -base64 32)';
+
+/**
+ * The secrets keys: SECRETS_KEYS when set. Production (ENVIRONMENT explicitly prod, or a non-loopback PUBLIC_URL
+ * without demo data) refuses to start without it; elsewhere the published development key stands in.
+ */
+function secretsKeys(env: Env, loopback: boolean, demo: boolean): Config['secrets'] {
+  const raw = env.SECRETS_KEYS;
+  if (raw) {
+    try {
+      return { keys: parseSecretsKeys(raw), development: false };
+    } catch (error) {
+      throw new ConfigError('SECRETS_KEYS', (error as Error).message);
+    }
+  }
+  const production = env.ENVIRONMENT === 'prod' || (!loopback && !demo);
+  if (production) throw new ConfigError('SECRETS_KEYS', SECRETS_KEY_REQUIRED);
+  return { keys: [developmentSecretsKey()], development: true };
+}
+
 /** Reads and validates the environment; throws ConfigError naming the bad variable. */
 export function loadConfig(env: Env = process.env): Config {
   const portRaw = env.PORT || '8080';
@@ -201,7 +236,8 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('BUILD_ID', 'may hold letters, digits, dots and dashes');
 
   const environment = env.ENVIRONMENT || 'prod';
-  const demo = demoData(env, embedded, isLoopbackHost(new URL(publicUrl).hostname));
+  const loopback = isLoopbackHost(new URL(publicUrl).hostname);
+  const demo = demoData(env, embedded, loopback);
 
   return {
     port,
@@ -222,9 +258,12 @@ export function loadConfig(env: Env = process.env): Config {
       accessTokenTtl: seconds(env, 'ACCESS_TOKEN_TTL', 300),
       ssoSessionIdle: seconds(env, 'SSO_SESSION_IDLE', 1800),
       ssoSessionMax: seconds(env, 'SSO_SESSION_MAX', 36_000),
+      signingKeyRotation: seconds(env, 'SIGNING_KEY_ROTATION_DAYS', 30) * 86_400,
+      signingKeyCheck: 60,
       bruteForce: {
         maxFailuresPerIdentity: seconds(env, 'LOGIN_MAX_FAILURES', 5),
         maxFailuresPerAddress: 20,
+        maxRegistrationsPerAddress: 10,
         waitIncrementSeconds: 60,
         maxWaitSeconds: 900,
         failureResetSeconds: 43_200,
@@ -237,6 +276,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: env.METRICS_TOKEN || null,
     auditRetentionDays: auditRetentionDays(env.AUDIT_RETENTION_DAYS),
     serveSourceMaps: environment !== 'prod',
+    secrets: secretsKeys(env, loopback, demo),
     sentryDsn: env.SENTRY_DSN || null,
     environment,
     logLevel,

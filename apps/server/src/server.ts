@@ -18,6 +18,11 @@ try {
 const { buildApp } = await import('./app.ts');
 const app = await buildApp(config);
 await app.listen({ host: config.host, port: config.port });
+if (config.secrets.development) {
+  app.log.warn(
+    'stored secrets are sealed with the published development key: set SECRETS_KEYS outside development',
+  );
+}
 // The password policy's dictionaries load once the server listens, in the background: start does not wait for
 // them, and neither does the first registration or reset. Without the embedded sign-in service no page needs them.
 if (config.oidc.embedded) {

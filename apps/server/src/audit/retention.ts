@@ -1,4 +1,13 @@
 import type { Db } from '../db/client.ts';
+import type { JobRunner } from '../jobs/runner.ts';
+
+declare module '../jobs/runner.ts' {
+  interface JobKinds {
+    'audit.purge': Record<string, never>;
+  }
+}
+
+const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 export interface PurgeOptions {
   /** Entries older than this many days go (AUDIT_RETENTION_DAYS). */
@@ -38,4 +47,16 @@ export async function purgeAuditLog(db: Db, options: PurgeOptions): Promise<numb
     total += deleted;
     if (deleted < batchSize) return total;
   }
+}
+
+/** The purge as a recurring job: one instance runs it every hour (deleting what is already gone is a no-op). */
+export function defineAuditPurge(jobs: JobRunner, db: Db, retentionDays: number): void {
+  jobs.define('audit.purge', {
+    every: PURGE_INTERVAL_MS,
+    handler: async ({ log }) => {
+      const deleted = await purgeAuditLog(db, { retentionDays });
+      if (deleted)
+        log.info({ entries: deleted, retentionDays }, 'purged audit log entries past the retention');
+    },
+  });
 }

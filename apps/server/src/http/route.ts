@@ -13,7 +13,9 @@ import {
   type RouteQuery,
 } from '@portal/contract';
 import type { Db } from '../db/client.ts';
+import type { JobRunner } from '../jobs/runner.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import type { Secrets } from '../secrets/secrets.ts';
 import { checkRequestText } from './text.ts';
 import type { AccountAccess, PortalUser } from './types.ts';
 
@@ -142,6 +144,10 @@ export interface ModuleDeps {
   route: Route;
   /** Mails of an area (invitations, transfers): rendered by the area in the recipient's language. */
   mailer: Mailer;
+  /** Scheduled and queued work: an area defines its job kinds here once and enqueues them. */
+  jobs: JobRunner;
+  /** Seals secrets an area stores (cloud tokens, shop keys): `secrets.seal(value, '<table>:<row id>')`. */
+  secrets: Secrets;
 }
 
 /** An area module: registers its contract routes, e.g. `registerAccountsRoutes`. */

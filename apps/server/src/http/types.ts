@@ -1,6 +1,7 @@
 import type { AccountRole, UserRole } from '@portal/contract';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import type { JobRunner } from '../jobs/runner.ts';
 
 /** The portal user behind a verified access token (provisioned on first sight). */
 export interface PortalUser {
@@ -29,6 +30,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     db: Db;
+    /** The jobs runner: areas enqueue work; tests `await app.jobs.drain()` to wait for the queue to empty. */
+    jobs: JobRunner;
   }
   interface FastifyRequest {
     /** Set by the authenticate hook on routes that need a token. */

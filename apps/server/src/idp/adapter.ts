@@ -1,5 +1,5 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import type { Db } from '../db/client.ts';
+import type { Db, Queryable } from '../db/client.ts';
 
 /** Models whose artefacts belong to a grant (revoked together when the grant is). */
 const GRANTABLE = new Set([
@@ -100,7 +100,7 @@ export async function extendSession(
 }
 
 /** Signs an identity out everywhere: its sessions, grants and everything issued under them. */
-export async function endIdentitySessions(db: Db, identityId: string): Promise<void> {
+export async function endIdentitySessions(db: Queryable, identityId: string): Promise<void> {
   await db.query(
     `delete from idp_payloads where grant_id in
        (select id from idp_payloads where model = 'Grant' and payload->>'accountId' = $1)`,

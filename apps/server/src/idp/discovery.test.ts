@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
 import { DEMO_USERS } from '../db/demo-users.ts';
 import { IDP_CSP } from '../plugins/security-headers.ts';
 import { getPublicJwks } from './index.ts';
+import { createSecrets } from '../secrets/secrets.ts';
 import * as idp from './test-support.ts';
 
 idp.describeIdp('discovery', (ctx) => {
@@ -33,7 +35,7 @@ idp.describeIdp('discovery', (ctx) => {
       const certs = (await (await fetch(`${realm}/protocol/openid-connect/certs`)).json()) as {
         keys: object[];
       };
-      expect(certs).toEqual(await getPublicJwks(ctx.db));
+      expect(certs).toEqual(await getPublicJwks(ctx.db, createSecrets(ctx.idp.config.secrets.keys)));
       expect(JSON.stringify(certs)).not.toMatch(/"d":/);
     });
 
@@ -48,6 +50,23 @@ idp.describeIdp('discovery', (ctx) => {
         expect(doc[key], key).toMatch(new RegExp(`^${realm}/`));
       }
       expect(JSON.stringify(doc)).not.toContain('evil.example');
+    });
+
+    it('follows forwarded host and scheme from a proxy the server trusts, keeping the configured issuer', async () => {
+      const port = await idp.freePort();
+      const config = idp.localConfig(port, { WEB_DIST: '/nonexistent', TRUST_PROXY: 'true' });
+      const app = await buildApp(config, { db: ctx.db });
+      await app.listen({ host: '127.0.0.1', port });
+      try {
+        const response = await fetch(`${config.publicUrl}/realms/portal/.well-known/openid-configuration`, {
+          headers: { 'x-forwarded-host': 'portal.example', 'x-forwarded-proto': 'https' },
+        });
+        const doc = (await response.json()) as Record<string, string>;
+        expect(doc.issuer).toBe(`${config.publicUrl}/realms/portal`);
+        expect(doc.token_endpoint).toBe('https://portal.example/realms/portal/protocol/openid-connect/token');
+      } finally {
+        await app.close();
+      }
     });
 
     it('serves the 3p-cookies check pages and the stylesheet', async () => {

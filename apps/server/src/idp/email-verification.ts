@@ -42,6 +42,13 @@ export function registerEmailVerificationFlow(kit: InteractionKit) {
     ) {
       return kit.finish(call, { verify_email: { verified: true } });
     }
+    // Same browser, registration still open: the new identity is signed in (replacing whoever was before).
+    if (interaction && (interaction.prompt.name === 'create' || interaction.prompt.name === 'login')) {
+      return kit.finish(call, {
+        login: { accountId: owner.identityId, remember: false, amr: ['pwd'] },
+        create: {},
+      });
+    }
     return kit.notice(call, { title: 'verifyTitle', kind: 'success', text: 'verifyDone' });
   });
 

@@ -88,6 +88,17 @@ const de = {
   mailResetAction: 'Neues Passwort festlegen',
   mailValidity: 'Der Link ist {duration} gültig und kann nur einmal verwendet werden.',
   mailIgnore: 'Falls Sie das nicht angefordert haben, können Sie diese E-Mail ignorieren.',
+  registerSentTitle: 'Prüfen Sie Ihr Postfach',
+  registerSent: 'Wir haben eine E-Mail an {email} gesendet. Öffnen Sie den Link darin, um fortzufahren.',
+  registerLimited: 'Zu viele Registrierungen aus Ihrem Netzwerk. Bitte versuchen Sie es in {wait} erneut.',
+  mailRegisteredSubject: 'Registrierungsversuch mit Ihrer E-Mail-Adresse',
+  mailRegisteredBody:
+    'Jemand hat versucht, mit dieser E-Mail-Adresse ein neues Konto bei {product} zu erstellen. Für diese Adresse besteht bereits ein Konto; daran wurde nichts geändert.',
+  mailRegisteredSignIn: 'Waren Sie das? Hier melden Sie sich an:',
+  mailRegisteredSignInAction: 'Anmelden',
+  mailRegisteredReset: 'Passwort vergessen? Mit diesem Link legen Sie ein neues fest:',
+  mailRegisteredIgnore:
+    'Falls Sie das nicht waren, können Sie diese E-Mail ignorieren; Ihr Konto bleibt unverändert.',
   durationMinutes: '{count} Minuten',
   durationHours: '{count} Stunden',
 };
@@ -176,6 +187,16 @@ const en: Messages = {
   mailResetAction: 'Set a new password',
   mailValidity: 'The link is valid for {duration} and can be used once.',
   mailIgnore: 'If you did not ask for this, you can ignore this email.',
+  registerSentTitle: 'Check your mail',
+  registerSent: 'We have sent an email to {email}. Open the link in it to continue.',
+  registerLimited: 'Too many registrations from your network. Please try again in {wait}.',
+  mailRegisteredSubject: 'Someone tried to register with your email address',
+  mailRegisteredBody:
+    'Someone tried to create a new {product} account with this email address. An account with this address already exists; nothing about it was changed.',
+  mailRegisteredSignIn: 'Was it you? Sign in here:',
+  mailRegisteredSignInAction: 'Sign in',
+  mailRegisteredReset: 'Forgot your password? Set a new one with this link:',
+  mailRegisteredIgnore: 'If it was not you, you can ignore this email; your account stays as it is.',
   durationMinutes: '{count} minutes',
   durationHours: '{count} hours',
 };
@@ -266,6 +287,17 @@ const fr: Messages = {
   mailResetAction: 'Définir un nouveau mot de passe',
   mailValidity: 'Le lien est valable {duration} et ne peut être utilisé qu’une seule fois.',
   mailIgnore: 'Si vous n’êtes pas à l’origine de cette demande, vous pouvez ignorer cet e-mail.',
+  registerSentTitle: 'Consultez votre messagerie',
+  registerSent: 'Nous avons envoyé un e-mail à {email}. Ouvrez le lien qu’il contient pour continuer.',
+  registerLimited: 'Trop d’inscriptions depuis votre réseau. Veuillez réessayer dans {wait}.',
+  mailRegisteredSubject: 'Tentative d’inscription avec votre adresse e-mail',
+  mailRegisteredBody:
+    'Quelqu’un a essayé de créer un nouveau compte {product} avec cette adresse e-mail. Un compte existe déjà pour cette adresse ; rien n’y a été modifié.',
+  mailRegisteredSignIn: 'C’était vous ? Connectez-vous ici :',
+  mailRegisteredSignInAction: 'Se connecter',
+  mailRegisteredReset: 'Mot de passe oublié ? Définissez-en un nouveau avec ce lien :',
+  mailRegisteredIgnore:
+    'Si ce n’était pas vous, vous pouvez ignorer cet e-mail ; votre compte reste inchangé.',
   durationMinutes: '{count} minutes',
   durationHours: '{count} heures',
 };
@@ -353,6 +385,16 @@ const it: Messages = {
   mailResetAction: 'Imposta una nuova password',
   mailValidity: 'Il link è valido per {duration} e può essere usato una sola volta.',
   mailIgnore: 'Se non hai fatto tu questa richiesta, puoi ignorare questa e-mail.',
+  registerSentTitle: 'Controlla la tua posta',
+  registerSent: 'Abbiamo inviato un’e-mail a {email}. Apri il link contenuto per continuare.',
+  registerLimited: 'Troppe registrazioni dalla tua rete. Riprova tra {wait}.',
+  mailRegisteredSubject: 'Tentativo di registrazione con il tuo indirizzo e-mail',
+  mailRegisteredBody:
+    'Qualcuno ha provato a creare un nuovo account {product} con questo indirizzo e-mail. Esiste già un account con questo indirizzo; non è stato modificato nulla.',
+  mailRegisteredSignIn: 'Eri tu? Accedi qui:',
+  mailRegisteredSignInAction: 'Accedi',
+  mailRegisteredReset: 'Password dimenticata? Impostane una nuova con questo link:',
+  mailRegisteredIgnore: 'Se non eri tu, puoi ignorare questa e-mail; il tuo account resta invariato.',
   durationMinutes: '{count} minuti',
   durationHours: '{count} ore',
 };

@@ -4,26 +4,39 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { containsForbiddenText } from '../http/text.ts';
+import type { JobRunner } from '../jobs/runner.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { purgeExpired } from './adapter.ts';
 import { BruteForceGuard } from './brute-force.ts';
 import { registerInteractionRoutes } from './interactions.ts';
-import { loadSecrets } from './keys.ts';
-import { createProvider, ROUTES } from './provider.ts';
+import { refreshingLocalJwks } from '../plugins/authenticate.ts';
+import { createSecrets } from '../secrets/secrets.ts';
+import { getPublicJwks, loadSecrets, readSecrets, rotateSigningKeyIfDue } from './keys.ts';
+import { createProvider, replaceSigningKeys, ROUTES } from './provider.ts';
 import { registerKeycloakRoutes } from './routes.ts';
 import { logoutByRefreshToken, logoutPreflight } from './token-logout.ts';
 import { REALM_PATH } from './views.ts';
 
-export { getPublicJwks } from './keys.ts';
+export { getPublicJwks, rotateSigningKeyIfDue } from './keys.ts';
 export { seedDemoIdentities } from './identities.ts';
+
+declare module '../jobs/runner.ts' {
+  interface JobKinds {
+    'idp.rotate-signing-key': Record<string, never>;
+    'idp.purge-expired': Record<string, never>;
+  }
+}
 
 export interface IdentityProviderOptions {
   config: Config;
   db: Db;
   mailer: Mailer;
+  jobs: JobRunner;
 }
 
 const PURGE_INTERVAL_MS = 15 * 60 * 1000;
+/** Leeway for clocks of instances that differ a little, in seconds. */
+const CLOCK_SKEW = 60;
 
 /** Whether a request to the provider's endpoints carries text the server's text rule refuses (query or body). */
 function refusesText(request: FastifyRequest): boolean {
@@ -59,9 +72,12 @@ export async function registerIdentityProvider(
   app: FastifyInstance,
   opts: IdentityProviderOptions,
 ): Promise<void> {
-  const { config, db, mailer } = opts;
-  const secrets = await loadSecrets(db);
+  const { config, db, mailer, jobs } = opts;
+  const sealer = createSecrets(config.secrets.keys);
+  const secrets = await loadSecrets(db, sealer);
   const provider = createProvider({ config, db, secrets, log: app.log });
+  // Userinfo and the account routes check access tokens with the same key lookup as the API.
+  const getKey = refreshingLocalJwks(() => getPublicJwks(db, sealer));
   const guard = new BruteForceGuard(db, config.idp.bruteForce);
 
   const callback = provider.callback();
@@ -92,7 +108,7 @@ export async function registerIdentityProvider(
         (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
       );
     }
-    registerKeycloakRoutes(scope, { config, db, secrets });
+    registerKeycloakRoutes(scope, { config, db, getKey });
     registerInteractionRoutes(scope, { provider, config, db, mailer, guard });
 
     // Logout with a refresh token (Keycloak's call without a browser redirect) is ours; any other post stays the
@@ -127,14 +143,45 @@ export async function registerIdentityProvider(
     });
   });
 
-  await purgeExpired(db).catch((error: unknown) =>
-    app.log.warn({ err: error }, 'identity provider purge failed'),
+  // Signing-key rotation. Whether the key is due is one job for the whole installation (any instance may run it,
+  // under a lock); reloading the key set is each instance's own, so that it signs with the newest key and keeps
+  // verifying tokens of the retired one. A retired key stays published until the tokens it signed have expired and
+  // every instance has reloaded.
+  let signingKids = secrets.signingKeys.map((key) => key.kid).join(' ');
+  const policy = {
+    rotateEvery: config.idp.signingKeyRotation,
+    grace: config.idp.accessTokenTtl + config.idp.signingKeyCheck + CLOCK_SKEW,
+  };
+  const reloadSigningKeys = async () => {
+    const stored = await readSecrets(db, sealer);
+    const kids = stored?.signingKeys.map((key) => key.kid).join(' ');
+    if (!stored || kids === signingKids) return;
+    replaceSigningKeys(provider, stored.signingKeys);
+    signingKids = kids!;
+    app.log.info({ kids }, 'identity provider signing keys reloaded');
+  };
+  // Whether the key is due: one job for the installation. Reloading: every instance, on its own timer.
+  jobs.define('idp.rotate-signing-key', {
+    every: config.idp.signingKeyCheck * 1000,
+    handler: async ({ log }) => {
+      const { rotated, removed } = await rotateSigningKeyIfDue(db, sealer, policy, new Date());
+      if (rotated || removed.length) log.info({ rotated, removed }, 'identity provider signing key rotation');
+    },
+  });
+  const reloadFailed = (error: unknown) =>
+    app.log.error({ err: error }, 'identity provider signing keys could not be reloaded');
+  const keysTimer = setInterval(
+    () => void reloadSigningKeys().catch(reloadFailed),
+    config.idp.signingKeyCheck * 1000,
   );
-  const timer = setInterval(() => {
-    purgeExpired(db).catch((error: unknown) =>
-      app.log.warn({ err: error }, 'identity provider purge failed'),
-    );
-  }, PURGE_INTERVAL_MS);
-  timer.unref();
-  app.addHook('onClose', async () => clearInterval(timer));
+  keysTimer.unref();
+  app.addHook('onClose', async () => clearInterval(keysTimer));
+
+  // Expired sessions, grants, tokens and interactions go in the background (finding them skips expired ones anyway).
+  jobs.define('idp.purge-expired', {
+    every: PURGE_INTERVAL_MS,
+    handler: async () => {
+      await purgeExpired(db);
+    },
+  });
 }

@@ -55,8 +55,80 @@ export async function sendActionMail(
   uid: string,
 ): Promise<boolean> {
   if (await sentRecently(db, kind, identity.id, MAIL_INTERVAL_SECONDS)) return false;
-  const token = await createActionToken(db, kind, identity);
-  const link = `${config.publicUrl}${interactionPath(uid)}/${LINK_PAGE[kind]}?key=${token}&kc_locale=${identity.locale}`;
+  const link = await actionLink({ config, db }, kind, identity, uid);
   await mailer.send(actionMail(kind, identity, link, config.productName));
   return true;
+}
+
+/** A new one-time link of `kind` for `identity`, leading back to interaction `uid` (ending earlier ones). */
+async function actionLink(
+  { config, db }: Pick<InteractionDeps, 'config' | 'db'>,
+  kind: ActionKind,
+  identity: Identity,
+  uid: string,
+): Promise<string> {
+  const token = await createActionToken(db, kind, identity);
+  return `${config.publicUrl}${interactionPath(uid)}/${LINK_PAGE[kind]}?key=${token}&kc_locale=${identity.locale}`;
+}
+
+/**
+ * The mail to the owner of an address someone tried to register again: nothing changed, a link to sign in and a
+ * new one-time link to set a new password (as "forgot password" would send).
+ */
+export async function sendRegistrationAttemptMail(
+  { config, db, mailer }: InteractionDeps,
+  identity: Identity,
+  uid: string,
+): Promise<void> {
+  const reset = await actionLink({ config, db }, 'reset-password', identity, uid);
+  await mailer.send(
+    registrationAttemptMail(identity, { signIn: `${config.publicUrl}/`, reset }, config.productName),
+  );
+}
+
+/** The mail of {@link sendRegistrationAttemptMail}, in the owner's language, as text and as HTML. */
+export function registrationAttemptMail(
+  identity: Identity,
+  links: { signIn: string; reset?: string },
+  product: string,
+): MailMessage {
+  const t = translator(identity.locale);
+  const name = mailText(identity.name);
+  const greeting = name === undefined ? t('mailGreetingNoName') : t('mailGreeting', { name });
+  const intro = t('mailRegisteredBody', { product });
+  const ttl = ACTION_TTL['reset-password'];
+  const parts: { text: string; link: string; action: string; note?: string }[] = [
+    { text: t('mailRegisteredSignIn'), link: links.signIn, action: t('mailRegisteredSignInAction') },
+  ];
+  if (links.reset) {
+    const duration = t('durationMinutes', { count: ttl / 60 });
+    parts.push({
+      text: t('mailRegisteredReset'),
+      link: links.reset,
+      action: t('mailResetAction'),
+      note: t('mailValidity', { duration }),
+    });
+  }
+  const closing = t('mailRegisteredIgnore');
+  const text = [
+    greeting,
+    '',
+    intro,
+    '',
+    ...parts.flatMap((part) => [part.text, part.link, ...(part.note ? [part.note] : []), '']),
+    closing,
+    '',
+    `— ${product}`,
+  ].join('\n');
+  const html = `<!doctype html><html lang="${identity.locale}"><body>
+<p>${escapeHtml(greeting)}</p><p>${escapeHtml(intro)}</p>
+${parts
+  .map(
+    (part) =>
+      `<p>${escapeHtml(part.text)}<br><a href="${escapeHtml(part.link)}">${escapeHtml(part.action)}</a>${part.note ? `<br>${escapeHtml(part.note)}` : ''}</p>`,
+  )
+  .join('\n')}
+<p>${escapeHtml(closing)}</p><p>— ${escapeHtml(product)}</p>
+</body></html>`;
+  return { to: identity.email, subject: `${product}: ${t('mailRegisteredSubject')}`, text, html };
 }

@@ -1,13 +1,7 @@
 import { PASSWORD_MIN_LENGTH } from '../access/password-policy.ts';
 import { ACTION_TTL, consumeActionToken, peekActionToken } from './action-tokens.ts';
-import { endIdentitySessions } from './adapter.ts';
-import {
-  findIdentityByEmail,
-  findIdentityById,
-  isValidEmail,
-  markEmailVerified,
-  setPassword,
-} from './identities.ts';
+import { changePassword } from './credentials.ts';
+import { findIdentityByEmail, findIdentityById, isValidEmail, markEmailVerified } from './identities.ts';
 import {
   field,
   interactionPath,
@@ -102,9 +96,8 @@ export function registerPasswordResetFlow(kit: InteractionKit) {
     // Used up only now, atomically: of two submissions of one link, one wins.
     const owner = await consumeActionToken(db, 'reset-password', key);
     if (!owner) return invalidLink(call);
-    await setPassword(db, owner.identityId, password);
     // Whoever knew the old password is signed out everywhere.
-    await endIdentitySessions(db, owner.identityId);
+    await changePassword(db, owner.identityId, password);
     // Opening the mailed link proved the address.
     await markEmailVerified(db, owner.identityId, owner.email);
     await guard.reset(guard.identityKey(owner.email));

@@ -6,6 +6,7 @@ import Provider, {
   type Configuration,
   type KoaContextWithOIDC,
 } from 'oidc-provider';
+import initializeKeystore from 'oidc-provider/lib/helpers/initialize_keystore.js';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { DbAdapter, extendSession } from './adapter.ts';
@@ -108,6 +109,16 @@ function localeOf(ctx: KoaContextWithOIDC) {
   }
   const query = ctx.query as Record<string, unknown>;
   return pickLocale(params?.kc_locale, params?.ui_locales, query.kc_locale, query.ui_locales);
+}
+
+/**
+ * Gives a running provider a new signing key set (newest first: it signs with the first). oidc-provider reads its
+ * keys only at construction and has no API to change them; this runs the same loader its constructor runs, which
+ * replaces both the keys it signs and verifies with and the set its certs endpoint publishes. A test covers it, so a
+ * version of oidc-provider that changes this fails there.
+ */
+export function replaceSigningKeys(provider: Provider, keys: readonly object[]): void {
+  initializeKeystore.call(provider, { keys: structuredClone([...keys]) });
 }
 
 export function createProvider({ config, db, secrets, log }: ProviderDeps): Provider {

@@ -1,6 +1,6 @@
 import { USER_NAME_MAX } from '@portal/contract';
 import { PASSWORD_MIN_LENGTH } from '../access/password-policy.ts';
-import type { Translate } from './i18n.ts';
+import { formatWait, type Translate } from './i18n.ts';
 import {
   createIdentity,
   EmailTakenError,
@@ -9,7 +9,8 @@ import {
   type Identity,
 } from './identities.ts';
 import { field, passwordError, type InteractionCall, type InteractionKit } from './interaction-kit.ts';
-import { registerPage, type RegisterValues } from './views.ts';
+import { sendActionMail, sendRegistrationAttemptMail } from './mails.ts';
+import { messagePage, registerPage, type RegisterValues } from './views.ts';
 
 type RegisterErrors = NonNullable<Parameters<typeof registerPage>[1]['errors']>;
 
@@ -36,11 +37,14 @@ function nameErrors(t: Translate, firstName: string, lastName: string): Register
 }
 
 /**
- * Registration (prompt=create): a new identity, its address not yet verified, signed in on this interaction —
- * replacing whoever was signed in before.
+ * Registration (prompt=create). Its answer is the same for a new and for a registered address — "check your
+ * mail" — so that it does not tell who has an account: a new address gets its identity (not yet verified) and a
+ * link that proves the address and signs in; the owner of a registered address gets a mail saying someone tried,
+ * with links to sign in and to set a new password. Both paths hash the password, try the insert, create one
+ * mailed link and queue one mail, so their timing is alike. Each client address may register only so often (the sign-in lockout's counters).
  */
 export function registerRegistrationFlow(kit: InteractionKit) {
-  const { db } = kit.deps;
+  const { db, guard, config } = kit.deps;
 
   function show(
     call: InteractionCall,
@@ -60,10 +64,21 @@ export function registerRegistrationFlow(kit: InteractionKit) {
     );
   }
 
+  /** The one answer to a registration: a mail is on its way to `email`. */
+  function showSent(call: InteractionCall, email: string) {
+    const { t } = call;
+    return kit.sendInteractionPage(call, '/register', (ctx) =>
+      messagePage(ctx, {
+        title: t('registerSentTitle'),
+        alert: { kind: 'success', text: t('registerSent', { email }) },
+      }),
+    );
+  }
+
   kit.interactionRoute('GET', '/register', async (call) => show(call));
 
   kit.interactionRoute('POST', '/register', async (call) => {
-    const { request, locale, t } = call;
+    const { request, locale, t, interaction } = call;
     const values = {
       firstName: field(request.body, 'firstName').trim(),
       lastName: field(request.body, 'lastName').trim(),
@@ -80,9 +95,30 @@ export function registerRegistrationFlow(kit: InteractionKit) {
     errors.password = await passwordError(t, password, { email: values.email, name });
     if (!confirm) errors['password-confirm'] = t('required');
     else if (confirm !== password) errors['password-confirm'] = t('passwordMismatch');
-    if (!errors.email && (await findIdentityByEmail(db, values.email))) errors.email = t('emailTaken');
     if (Object.values(errors).some(Boolean)) return show(call, { values, errors, status: 400 });
-    let identity: Identity;
+
+    // Every complete registration counts against the client address, in one atomic step.
+    const limited = await guard.reserve([
+      { key: registrationKey(request.ip), threshold: config.idp.bruteForce.maxRegistrationsPerAddress },
+    ]);
+    if ('lockedFor' in limited) {
+      return kit.sendInteractionPage(
+        call,
+        '/register',
+        (ctx) =>
+          messagePage(ctx, {
+            title: t('registerTitle'),
+            alert: {
+              kind: 'error',
+              text: t('registerLimited', { wait: formatWait(t, locale, limited.lockedFor) }),
+            },
+          }),
+        429,
+      );
+    }
+
+    // Both paths hash the password and try the insert; a registered address ends at its unique index.
+    let identity: Identity | undefined;
     try {
       identity = await createIdentity(db, {
         email: values.email,
@@ -92,13 +128,18 @@ export function registerRegistrationFlow(kit: InteractionKit) {
       });
     } catch (error) {
       if (!(error instanceof EmailTakenError)) throw error;
-      return show(call, { values, errors: { email: t('emailTaken') }, status: 400 });
     }
-    return kit.finish(call, {
-      create: {},
-      login: { accountId: identity.id, remember: false, amr: ['pwd'] },
-    });
+    if (identity) {
+      await sendActionMail(kit.deps, 'verify-email', identity, interaction.uid);
+    } else {
+      const owner = await findIdentityByEmail(db, values.email);
+      if (owner) await sendRegistrationAttemptMail(kit.deps, owner, interaction.uid);
+    }
+    return showSent(call, values.email);
   });
 
   return { show: (call: InteractionCall) => show(call) };
 }
+
+/** The registration counter of a client address (next to the sign-in lockout's counters). */
+const registrationKey = (address: string) => `register:${address}`;

@@ -1,12 +1,10 @@
 import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { bearerToken } from '../http/bearer.ts';
 import { findIdentityById, type Identity } from './identities.ts';
-import type { IdpSecrets } from './keys.ts';
-import { toPublicJwk } from './keys.ts';
 import { identityClaims, ROUTES } from './provider.ts';
 import { FAVICON_PATH, REALM_PATH, RESOURCES_PATH } from './views.ts';
 
@@ -24,7 +22,8 @@ const thirdPartyCookiesHtml = `<!doctype html>
 export interface KeycloakRouteDeps {
   config: Config;
   db: Db;
-  secrets: IdpSecrets;
+  /** The provider's public keys, reloaded when it rotates its signing key. */
+  getKey: JWTVerifyGetKey;
 }
 
 /** The access token of a request: the Bearer header, else an `access_token` form field (as Keycloak). */
@@ -37,10 +36,8 @@ function requestToken(request: FastifyRequest): string | undefined {
 
 export function registerKeycloakRoutes(
   app: FastifyInstance,
-  { config, db, secrets }: KeycloakRouteDeps,
+  { config, db, getKey }: KeycloakRouteDeps,
 ): void {
-  const jwks = createLocalJWKSet({ keys: secrets.signingKeys.map(toPublicJwk) });
-
   /** Verifies an access token of this provider (issuer, API audience, RS256) and loads its identity. */
   async function authenticate(
     request: FastifyRequest,
@@ -61,7 +58,7 @@ export function registerKeycloakRoutes(
     if (!token) return deny('no access token provided');
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, jwks, {
+      ({ payload } = await jwtVerify(token, getKey, {
         issuer: config.oidc.issuer,
         audience: config.oidc.audience,
         algorithms: ['RS256'],

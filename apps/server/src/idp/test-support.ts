@@ -5,6 +5,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { loadConfig, type Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import { JobRunner, type RunnerOptions } from '../jobs/runner.ts';
 import { createMailer } from '../mail/mailer.ts';
 import { registerSecurityHeaders } from '../plugins/security-headers.ts';
 import { freshDatabase, type Backend } from '../test/api.ts';
@@ -31,27 +32,43 @@ export interface TestIdp {
   config: Config;
   base: string;
   port: number;
+  /** The provider's jobs runner (its mails): `await idp.jobs.drain()` waits until they were delivered. */
+  jobs: JobRunner;
 }
 
-export async function startIdp(
-  db: Db,
-  options: { port?: number; env?: Record<string, string>; configure?: (config: Config) => void } = {},
-): Promise<TestIdp> {
-  const port = options.port ?? (await freePort());
-  const config = loadConfig({
+/** The configuration of a server on this machine at `port` (a loopback PUBLIC_URL), on an in-memory database. */
+export function localConfig(port: number, env: Record<string, string> = {}): Config {
+  return loadConfig({
     PORT: String(port),
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATABASE_URL: 'memory://',
     LOG_LEVEL: 'silent',
-    ...options.env,
+    ...env,
   });
+}
+
+export async function startIdp(
+  db: Db,
+  options: {
+    port?: number;
+    env?: Record<string, string>;
+    configure?: (config: Config) => void;
+    jobs?: Partial<RunnerOptions>;
+  } = {},
+): Promise<TestIdp> {
+  const port = options.port ?? (await freePort());
+  const config = localConfig(port, options.env);
   options.configure?.(config);
   const app = Fastify({ logger: false });
   // As in the app: the security headers of every response come from the one plugin.
   registerSecurityHeaders(app, config);
-  await registerIdentityProvider(app, { config, db, mailer: createMailer(config, db) });
+  // As in the app: mails go through a jobs runner, started with the server and stopped before it closes.
+  const jobs = new JobRunner(db, options.jobs);
+  app.addHook('onReady', () => jobs.start());
+  app.addHook('preClose', () => jobs.stop());
+  await registerIdentityProvider(app, { config, db, mailer: createMailer(config, db, jobs), jobs });
   await app.listen({ host: '127.0.0.1', port });
-  return { app, config, base: config.publicUrl, port };
+  return { app, config, base: config.publicUrl, port, jobs };
 }
 
 export class CookieJar {
@@ -244,7 +261,14 @@ export interface Mailbox {
   close(): Promise<void>;
 }
 
-export async function startMailbox(): Promise<Mailbox> {
+/**
+ * `refuse` (optional) sees each delivery attempt (counted from 1) first; an error it resolves to is the server's
+ * answer to that attempt, and the mail is not kept (a slow or failing mail server).
+ */
+export async function startMailbox(
+  options: { refuse?: (attempt: number) => Promise<Error | undefined> } = {},
+): Promise<Mailbox> {
+  let attempts = 0;
   const port = await freePort();
   const mails: ReceivedMail[] = [];
   const smtp = new SMTPServer({
@@ -255,8 +279,12 @@ export async function startMailbox(): Promise<Mailbox> {
       let raw = '';
       stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
       stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw });
-        callback();
+        attempts += 1;
+        void (options.refuse?.(attempts) ?? Promise.resolve(undefined)).then((error) => {
+          if (error) return callback(error);
+          mails.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw });
+          callback();
+        });
       });
     },
   });
@@ -266,7 +294,7 @@ export async function startMailbox(): Promise<Mailbox> {
     mails,
     async next(to, since) {
       for (let i = 0; i < 100; i += 1) {
-        const mail = mails.slice(since).find((m) => m.to.includes(to));
+        const mail = mails.slice(since).find((m) => m.to.some((a) => a.toLowerCase() === to.toLowerCase()));
         if (mail) return decodeMail(mail.raw);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }

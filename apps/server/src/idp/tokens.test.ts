@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
 import { getPublicJwks } from './index.ts';
+import { createSecrets } from '../secrets/secrets.ts';
 import * as idp from './test-support.ts';
 
 idp.describeIdp('tokens', (ctx) => {
@@ -49,7 +50,7 @@ idp.describeIdp('tokens', (ctx) => {
       expect(tokens.body.token_type).toBe('Bearer');
       expect(Number(tokens.body.expires_in)).toBe(300);
 
-      const jwks = createLocalJWKSet(await getPublicJwks(ctx.db));
+      const jwks = createLocalJWKSet(await getPublicJwks(ctx.db, createSecrets(ctx.idp.config.secrets.keys)));
       const { payload, protectedHeader } = await jwtVerify(tokens.body.access_token!, jwks, {
         issuer: ctx.idp.config.oidc.issuer,
         audience: 'portal-api',
@@ -119,7 +120,7 @@ idp.describeIdp('tokens', (ctx) => {
       expect(rotated.body.refresh_token).not.toBe(first);
       const { payload } = await jwtVerify(
         rotated.body.access_token!,
-        createLocalJWKSet(await getPublicJwks(ctx.db)),
+        createLocalJWKSet(await getPublicJwks(ctx.db, createSecrets(ctx.idp.config.secrets.keys))),
         {
           issuer: ctx.idp.config.oidc.issuer,
           audience: 'portal-api',

@@ -2,13 +2,16 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
+import { JobRunner } from '../jobs/runner.ts';
 import { createMailer, registerDevMail } from './index.ts';
 
 let db: Db;
+let jobs: JobRunner;
 
 beforeAll(async () => {
   db = await openDb('memory://');
   await migrate(db);
+  jobs = new JobRunner(db);
 });
 
 afterAll(async () => {
@@ -16,7 +19,17 @@ afterAll(async () => {
 });
 
 describe('mail without SMTP', () => {
-  const outbox = () => createMailer({ smtpUrl: null, mailFrom: 'Portal <no-reply@localhost>' }, db);
+  let mailer: ReturnType<typeof createMailer>;
+  /** The outbox mailer; its mails are delivered by the runner, and each send waits until they were. */
+  const outbox = () => {
+    mailer ??= createMailer({ smtpUrl: null, mailFrom: 'Portal <no-reply@localhost>' }, db, jobs);
+    return {
+      async send(message: Parameters<typeof mailer.send>[0]) {
+        await mailer.send(message);
+        await jobs.drain();
+      },
+    };
+  };
 
   it('keeps mails in the outbox and lists them at /dev/mail with clickable links', async () => {
     const mailer = outbox();
@@ -44,6 +57,27 @@ describe('mail without SMTP', () => {
     expect(data).toHaveLength(1);
     expect(data[0]).toMatchObject({ to: 'a@example.com', subject: 'First <b>' });
     await app.close();
+  });
+
+  it('queues a mail inside the caller’s transaction: it goes out only if that commits', async () => {
+    outbox();
+    const count = async () =>
+      (await db.query<{ count: number }>('select count(*)::int as count from mail_outbox')).rows[0]!.count;
+    const before = await count();
+    const message = { to: 'tx@example.com', subject: 'In a transaction', text: 'Hello' };
+    await db
+      .transaction(async (tx) => {
+        await mailer.send(message, tx);
+        throw new Error('the change fails');
+      })
+      .catch(() => undefined);
+    await jobs.drain();
+    expect(await count()).toBe(before);
+    await db.transaction((tx) => mailer.send(message, tx));
+    // Queued, not yet delivered: the runner delivers it.
+    expect(await count()).toBe(before);
+    await jobs.drain();
+    expect(await count()).toBe(before + 1);
   });
 
   it('answers only to clients on this machine: everyone else, also behind a trusted proxy, gets 404', async () => {

@@ -18,8 +18,13 @@ import { HttpError } from '../http/errors.ts';
 export const TOKEN_ALGORITHMS = ['RS256', 'ES256', 'PS256'];
 /** At most one key reload per interval when tokens name an unknown key id (a forged kid must not hammer the db). */
 const RELOAD_INTERVAL_MS = 5_000;
+/** The key set is read again after this long, so a key the provider retired stops verifying here too. */
+const KEY_SET_MAX_AGE_MS = 60_000;
 
-/** Keys of the embedded provider, read from its store; reloaded when a token names a key id not seen yet. */
+/**
+ * Keys of the embedded provider, read from its store: reloaded when a token names a key id not seen yet (the
+ * provider rotated its key, maybe on another instance) and at least once a minute (retired keys leave).
+ */
 export function refreshingLocalJwks(load: () => Promise<JSONWebKeySet>): JWTVerifyGetKey {
   let keys: ReturnType<typeof createLocalJWKSet> | null = null;
   let loadedAt = 0;
@@ -34,13 +39,18 @@ export function refreshingLocalJwks(load: () => Promise<JSONWebKeySet>): JWTVeri
         loading = null;
       }));
   return async (header, token) => {
-    if (!keys) await reload();
+    if (!keys || Date.now() - loadedAt > KEY_SET_MAX_AGE_MS) await reload();
     try {
       return await keys!(header, token);
     } catch (error) {
-      if (!(error instanceof joseErrors.JWKSNoMatchingKey) || Date.now() - loadedAt < RELOAD_INTERVAL_MS)
-        throw error;
-      await reload();
+      if (!(error instanceof joseErrors.JWKSNoMatchingKey)) throw error;
+      // A key id not seen yet: read the set again, but not sooner than the interval after the last read (a new key
+      // of another instance may have come just after it; the wait is shared by every request that needs it).
+      const seen = loadedAt;
+      const wait = seen + RELOAD_INTERVAL_MS - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      // One read for everyone who waited: none when another request read the set meanwhile.
+      if (loadedAt === seen) await reload();
       return keys!(header, token);
     }
   };

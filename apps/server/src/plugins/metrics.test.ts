@@ -55,3 +55,21 @@ describeApi('metrics without a token', (api) => {
     }
   });
 });
+
+describeApi('metrics of the jobs queue', (api) => {
+  it('show the queue depth and failed jobs by kind, and this instance’s failed attempts', async () => {
+    await api.db.query(
+      `insert into jobs (kind, state, max_attempts, attempts, last_error)
+       values ('mail.send', 'pending', 3, 0, null), ('mail.send', 'pending', 3, 0, null),
+              ('mail.send', 'failed', 3, 3, 'refused')`,
+    );
+    await api.db.query(`update jobs set run_at = now() + interval '1 hour' where kind = 'mail.send'`);
+    api.app.jobs.attemptFailures.set('mail.send', 4);
+    const res = await api.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' });
+    expect(res.body).toContain('portal_jobs{kind="mail.send",state="pending"} 2');
+    expect(res.body).toContain('portal_jobs{kind="mail.send",state="failed"} 1');
+    expect(res.body).toContain('portal_jobs{kind="accounts.purge-deleted",state="pending"} 1');
+    expect(res.body).toContain('portal_job_attempt_failures_total{kind="mail.send"} 4');
+    await api.db.query(`delete from jobs where kind = 'mail.send'`);
+  });
+});

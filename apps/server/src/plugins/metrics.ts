@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isLoopbackHost } from '../config.ts';
+import type { JobRunner } from '../jobs/runner.ts';
 import { plainNotFound } from './error-handler.ts';
 
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -34,7 +35,7 @@ export function metricsReader(token: string | null) {
  * Prometheus text metrics of this instance at /metrics: requests by route and status, request durations,
  * process uptime and memory, for loopback clients and holders of METRICS_TOKEN. Labels use the route pattern, never the raw URL, so the series stay bounded.
  */
-export function registerMetrics(app: FastifyInstance, options: { token: string | null }) {
+export function registerMetrics(app: FastifyInstance, options: { token: string | null; jobs?: JobRunner }) {
   const mayRead = metricsReader(options.token);
   const requests = new Map<string, number>();
   const durations = new Map<string, Series>();
@@ -79,6 +80,7 @@ export function registerMetrics(app: FastifyInstance, options: { token: string |
         `portal_http_request_duration_seconds_count{${series.labels}} ${series.count}`,
       );
     }
+    if (options.jobs) lines.push(...(await jobLines(options.jobs)));
     const memory = process.memoryUsage();
     lines.push(
       '# HELP process_uptime_seconds Seconds since the process started.',
@@ -94,4 +96,22 @@ export function registerMetrics(app: FastifyInstance, options: { token: string |
     reply.header('Cache-Control', 'no-store').type('text/plain; version=0.0.4; charset=utf-8');
     return lines.join('\n') + '\n';
   });
+}
+
+/** The jobs queue of all instances (open and failed jobs by kind) and this instance's failed attempts. */
+async function jobLines(jobs: JobRunner): Promise<string[]> {
+  const counts = await jobs.counts();
+  const lines = [
+    '# HELP portal_jobs Jobs in the queue of all instances, by kind and state (pending, running, failed).',
+    '# TYPE portal_jobs gauge',
+    ...counts.map(
+      ({ kind, state, count }) => `portal_jobs{kind="${escapeLabel(kind)}",state="${state}"} ${count}`,
+    ),
+    '# HELP portal_job_attempt_failures_total Failed job attempts in this instance, by kind.',
+    '# TYPE portal_job_attempt_failures_total counter',
+  ];
+  for (const [kind, count] of jobs.attemptFailures) {
+    lines.push(`portal_job_attempt_failures_total{kind="${escapeLabel(kind)}"} ${count}`);
+  }
+  return lines;
 }

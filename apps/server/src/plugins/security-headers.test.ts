@@ -1,10 +1,16 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
+import { TEST_SECRETS_KEYS } from '../test/api.ts';
 import { contentSecurityPolicy, IDP_CSP, registerSecurityHeaders } from './security-headers.ts';
 
 async function appWithHeaders(publicUrl = 'http://127.0.0.1:8080') {
-  const config = loadConfig({ PUBLIC_URL: publicUrl, DATABASE_URL: 'memory://', LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    PUBLIC_URL: publicUrl,
+    DATABASE_URL: 'memory://',
+    LOG_LEVEL: 'silent',
+    SECRETS_KEYS: TEST_SECRETS_KEYS,
+  });
   const app = Fastify({ logger: false });
   registerSecurityHeaders(app, config);
   app.get('/api/thing', async () => ({ ok: true }));

@@ -28,6 +28,9 @@ export const TEST_ISSUER = 'http://idp.test/realms/portal';
 export const TEST_AUDIENCE = 'portal-api';
 export const XSRF = 'test-xsrf-token';
 
+/** A fixed secrets key for tests: a production-like address (not loopback, no demo data) needs one. */
+export const TEST_SECRETS_KEYS = `test:${Buffer.alloc(32, 7).toString('base64')}`;
+
 export type Backend = 'pglite' | 'postgres';
 export type DemoLogin = keyof typeof DEMO_USERS;
 
@@ -39,6 +42,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
     OIDC_AUDIENCE: TEST_AUDIENCE,
     LOG_LEVEL: 'silent',
     DEMO_DATA: 'false',
+    SECRETS_KEYS: TEST_SECRETS_KEYS,
     BUILD_ID: 'test',
     WEB_DIST: path.join(os.tmpdir(), 'portal-no-dist'),
     ...env,
@@ -75,8 +79,13 @@ export async function pgliteSnapshot(): Promise<Blob> {
   return dump;
 }
 
-/** A fresh database with schema and demo data; `drop` removes it. */
-export async function freshDatabase(backend: Backend): Promise<{ db: Db; drop: () => Promise<void> }> {
+/**
+ * A fresh database with schema and demo data; `drop` removes it. On PostgreSQL, `url` opens more connections to
+ * it (a second instance).
+ */
+export async function freshDatabase(
+  backend: Backend,
+): Promise<{ db: Db; drop: () => Promise<void>; url?: string }> {
   if (backend === 'pglite') {
     const db = await openDb('memory://', { loadDataDir: await pgliteSnapshot() });
     return { db, drop: () => db.close() };
@@ -94,6 +103,7 @@ export async function freshDatabase(backend: Backend): Promise<{ db: Db; drop: (
   await seedDemoData(db);
   return {
     db,
+    url: url.toString(),
     async drop() {
       await db.close();
       const client = new pg.Client({ connectionString: adminUrl });

@@ -301,8 +301,12 @@ describeApi('accounts past their deletion date', (api) => {
     expect((await api.request('GET', url(id), { as: 'agent' })).statusCode).toBe(404);
     expect((await api.request('GET', '/api/users/v1/me/accounts', { as: 'fresh' })).json().data).toEqual([]);
 
-    const { purgeDeletedAccounts } = await import('./accounts.service.ts');
-    expect(await purgeDeletedAccounts(api.db)).toEqual([id]);
+    // The hourly purge is a recurring job: its one pending occurrence falls due now.
+    const due = await api.db.query(
+      `update jobs set run_at = now() where kind = 'accounts.purge-deleted' and state = 'pending'`,
+    );
+    expect(due.rowCount).toBe(1);
+    await api.app.jobs.drain();
     const { rows } = await api.db.query('select 1 from accounts where uuid = $1', [id]);
     expect(rows).toHaveLength(0);
     expect((await api.audit(id)).map((e) => e.action)).toEqual(['account.delete', 'account.create']);

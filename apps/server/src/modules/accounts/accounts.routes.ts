@@ -4,16 +4,35 @@ import {
   beginMigration,
   createAccount,
   getAccount,
+  purgeDeletedAccounts,
   scheduleDeletion,
   updateAccount,
 } from './accounts.service.ts';
+
+declare module '../../jobs/runner.ts' {
+  interface JobKinds {
+    'accounts.purge-deleted': Record<string, never>;
+  }
+}
+
+const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * Accounts the signed-in user works in: create, read, change, schedule deletion, migrate. The routes on one
  * account name it in their path; the contract gives each its role rule, checked before the handler runs.
  */
 export function registerAccountsRoutes(deps: ModuleDeps) {
-  const { db, route } = deps;
+  const { db, route, jobs } = deps;
+
+  // Scheduled account deletions fall due while the server runs: one instance purges them every hour (deleting is
+  // idempotent).
+  jobs.define('accounts.purge-deleted', {
+    every: PURGE_INTERVAL_MS,
+    handler: async ({ log }) => {
+      const deleted = await purgeDeletedAccounts(db);
+      if (deleted.length) log.info({ accounts: deleted }, 'deleted accounts past their deletion date');
+    },
+  });
 
   route(accountsRoutes.createAccount, {
     idempotent: true,

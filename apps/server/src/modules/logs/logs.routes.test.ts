@@ -293,6 +293,21 @@ describeApi('logs API', (api) => {
     // Seed entries are younger than 400 days: a second run finds nothing.
     expect(await purgeAuditLog(api.db, { retentionDays: 400 })).toBe(0);
   });
+
+  it('runs the purge as an hourly recurring job with the configured retention', async () => {
+    await api.db.query(
+      `insert into audit_log (account_uuid, action, target, created_at)
+       select $1::uuid, 'old.entry', 'account:' || $1::text, now() - make_interval(days => 401 + g)
+         from generate_series(1, 3) g`,
+      [MUSTER],
+    );
+    const due = await api.db.query(
+      `update jobs set run_at = now() where kind = 'audit.purge' and state = 'pending'`,
+    );
+    expect(due.rowCount).toBe(1);
+    await api.app.jobs.drain();
+    expect(await count(api, `action = 'old.entry'`)).toBe(0);
+  });
 });
 
 it('sets the purge permission only in the purge', () => {

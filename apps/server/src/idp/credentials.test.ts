@@ -1,0 +1,34 @@
+import { expect, it } from 'vitest';
+import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
+import { changePassword } from './credentials.ts';
+import * as idp from './test-support.ts';
+
+idp.describeIdp('credentials changed', (ctx) => {
+  it('ends every session and grant of the person: refresh tokens from before are refused', async () => {
+    const user = DEMO_USERS.admin;
+    const laptop = new idp.CookieJar();
+    const phone = await idp.signIn(ctx.idp, new idp.CookieJar(), user.email, DEMO_PASSWORD);
+    const fromLaptop = await idp.signIn(ctx.idp, laptop, user.email, DEMO_PASSWORD);
+    // Another person's sign-in is not touched.
+    const other = await idp.signIn(ctx.idp, new idp.CookieJar(), DEMO_USERS.employee.email, DEMO_PASSWORD);
+
+    await changePassword(ctx.db, user.id, 'A-new-and-long-Passphrase-2026');
+
+    for (const tokens of [phone.tokens, fromLaptop.tokens]) {
+      const refused = await idp.refresh(ctx.idp, tokens.body.refresh_token!);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toBe('invalid_grant');
+    }
+    // The browser's SSO session is gone: it gets the login page, not a code.
+    await expect(idp.expectSilentSignIn(ctx.idp, laptop)).rejects.toThrow();
+    expect((await idp.refresh(ctx.idp, other.tokens.body.refresh_token!)).status).toBe(200);
+    // The new password signs in again.
+    const again = await idp.signIn(
+      ctx.idp,
+      new idp.CookieJar(),
+      user.email,
+      'A-new-and-long-Passphrase-2026',
+    );
+    expect(again.tokens.status).toBe(200);
+  });
+});

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DEMO_USERS } from '../db/demo-users.ts';
+import type { Db } from '../db/client.ts';
+import { freshDatabase } from '../test/api.ts';
+import { seedDemoIdentities } from './index.ts';
+import * as idp from './test-support.ts';
+
+/** A mail server that is slow and refuses the first attempt (a temporary error), then takes the mail. */
+const SLOW_MS = 1500;
+let attempts = 0;
+let mailbox: idp.Mailbox;
+let db: Db;
+let drop: () => Promise<void>;
+let server: idp.TestIdp;
+
+beforeAll(async () => {
+  ({ db, drop } = await freshDatabase('pglite'));
+  await seedDemoIdentities(db);
+  mailbox = await idp.startMailbox({
+    refuse: async (attempt) => {
+      attempts = attempt;
+      if (attempt > 1) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, SLOW_MS));
+      return Object.assign(new Error('Try again later'), { responseCode: 451 });
+    },
+  });
+  server = await idp.startIdp(db, { env: { SMTP_URL: mailbox.url }, jobs: { backoffMs: 50, pollMs: 20 } });
+});
+
+afterAll(async () => {
+  await server?.app.close();
+  await mailbox?.close();
+  await drop?.();
+});
+
+it('answers "forgot password" without waiting for a slow, failing mail server; the mail is retried', async () => {
+  const jar = new idp.CookieJar();
+  const loginHtml = await idp.openLoginPage(server, jar, { kc_locale: 'en' });
+  const forgotHref = /id="kc-forgot-password" href="([^"]+)"/.exec(loginHtml)![1]!.replace(/&amp;/g, '&');
+  const forgotHtml = await (await idp.request(new URL(forgotHref, server.base).href, jar)).text();
+  const action = new URL(idp.formAction(forgotHtml, 'kc-reset-password-form'), server.base).href;
+
+  const started = performance.now();
+  const sent = await idp.request(action, jar, { form: { username: DEMO_USERS.owner.email } });
+  const ms = performance.now() - started;
+  expect(sent.status).toBe(200);
+  expect(await sent.text()).toContain('If an account with this email address exists');
+  expect(ms).toBeLessThan(SLOW_MS / 2);
+
+  // The runner delivers it in the background: the first attempt is refused, the retry goes through.
+  await server.jobs.drain();
+  const deadline = Date.now() + 10_000;
+  while (!mailbox.mails.length && Date.now() < deadline) await server.jobs.drain();
+  expect(mailbox.mails.map((mail) => mail.to)).toEqual([[DEMO_USERS.owner.email]]);
+  expect(attempts).toBe(2);
+  const { rows } = await db.query('select 1 from jobs where kind = $1', ['mail.send']);
+  expect(rows).toEqual([]);
+});
