@@ -145,6 +145,19 @@ async function readBatch(
  */
 export function shortBrowser(userAgent: string | null): string | null {
   if (!userAgent) return null;
+  let short = browserCache.get(userAgent);
+  if (short === undefined) {
+    short = parseBrowser(userAgent);
+    // A log holds few distinct user agents; parsing each once keeps a million-row export fast. Bounded.
+    if (browserCache.size >= 1_000) browserCache.clear();
+    browserCache.set(userAgent, short);
+  }
+  return short;
+}
+
+const browserCache = new Map<string, string | null>();
+
+function parseBrowser(userAgent: string): string | null {
   const parsed = Bowser.parse(userAgent);
   const name = parsed.browser.name;
   const major = parsed.browser.version?.split('.')[0];
