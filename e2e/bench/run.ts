@@ -3,11 +3,14 @@
  * - server start to ready: first start on an empty data folder (migrations + demo seed), then a restart;
  * - gzipped JS the browser loads for sign-in → dashboard (budget 150 KB), and the bytes Chromium actually received for
  *   it (compressed as the server sent them, headers included), beside everything received on the way;
- * - route changes with warm data in Chromium (target ≤ 100 ms, no network wait).
+ * - route changes with warm data in Chromium (target ≤ 100 ms, no network wait);
+ * - the account log with 1,000,000 entries on PostgreSQL: pages and the CSV export (apps/server/src/bench/logs.bench.ts,
+ *   which drives the server's own test harness).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import { chromium, type Page } from '@playwright/test';
 import { fillLogin, startServer } from '../fixtures.ts';
@@ -194,3 +197,15 @@ if (members) {
 } else {
   console.log('  members list on PostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
 }
+if (process.env.TEST_DATABASE_URL) {
+  // Loaded by URL: the scenario is server code (its test harness mints tokens), outside this project's sources.
+  const scenario = path.resolve(import.meta.dirname, '../../apps/server/src/bench/logs.bench.ts');
+  const logs = (await import(pathToFileURL(scenario).href)) as {
+    measureLogs(): Promise<unknown>;
+    printLogFigures(figures: unknown): void;
+  };
+  logs.printLogFigures(await logs.measureLogs());
+} else
+  console.log(
+    '  account log at 1,000,000 entries: skipped (set TEST_DATABASE_URL to a PostgreSQL admin connection)',
+  );

@@ -73,6 +73,17 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectNoSeriousViolations(page);
     });
 
+    test('log', async ({ page, server }) => {
+      await signIn(page, server, DEMO.admin.email, '/logs');
+      await expect(page.getByRole('heading', { level: 1, name: 'Protokoll' })).toBeVisible();
+      await expect(page.getByRole('table', { name: 'Protokoll' })).toBeVisible();
+      await page
+        .getByRole('button', { name: /Änderung(en)? anzeigen/ })
+        .first()
+        .click();
+      await expectNoSeriousViolations(page);
+    });
+
     test('provider login page', async ({ page, server }) => {
       await page.goto(`${server.url}/`);
       await expect(page.locator('#username')).toBeVisible();

@@ -15,9 +15,11 @@ import { createRouter, type AreaModule } from './http/route.ts';
 import './http/types.ts';
 import { getPublicJwks, registerIdentityProvider, seedDemoIdentities } from './idp/index.ts';
 import { JobRunner, type RunnerOptions } from './jobs/runner.ts';
+import { defineAuditPurge } from './audit/retention.ts';
 import { createMailer, registerDevMail } from './mail/index.ts';
 import { createFileStore } from './files/files.ts';
 import { registerAccountsRoutes } from './modules/accounts/accounts.routes.ts';
+import { registerLogsRoutes } from './modules/logs/logs.routes.ts';
 import { registerMembersRoutes } from './modules/members/members.routes.ts';
 import { registerOwnershipRoutes } from './modules/ownership/ownership.routes.ts';
 import { publicConfig, registerSystemRoutes } from './modules/system/system.routes.ts';
@@ -63,6 +65,7 @@ const MODULES: AreaModule[] = [
   registerCompanyRoutes,
   registerMembersRoutes,
   registerOwnershipRoutes,
+  registerLogsRoutes,
 ];
 
 /**
@@ -133,6 +136,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   // queue) before the database closes.
   const jobs = new JobRunner(db, { log: app.log, ...deps.jobs });
   app.decorate('jobs', jobs);
+  defineAuditPurge(jobs, db, config.auditRetentionDays);
   app.addHook('onReady', () => jobs.start());
   app.addHook('preClose', () => jobs.stop());
   app.decorateRequest('user', null);

@@ -240,6 +240,10 @@ const MATRIX: Record<string, Row> = {
     prepare: async (api) => ({ params: { id: await pendingTransfer(api) } }),
   },
   'POST /api/accounts/v1/accounts/{accountUuid}/migration/begin': { expect: ownerOnly },
+  // The log: every member reads it (lower roles see only their own entries; the handler filters).
+  'GET /api/accounts/{accountUuid}/logs/v1/entries': { expect: atLeast('EMPLOYEE') },
+  'GET /api/accounts/{accountUuid}/logs/v1/actors': { expect: atLeast('EMPLOYEE') },
+  'GET /api/accounts/{accountUuid}/logs/v1/entries.csv': { expect: atLeast('EMPLOYEE') },
   'DELETE /api/accounts/v1/accounts/{id}': { expect: ownerOnly },
   // Last: the members leave Muster AG; the owner may not (409: transfer first).
   'DELETE /api/users/v1/me/accounts/{id}': { expect: { ...atLeast('EMPLOYEE'), staff: 404 } },

@@ -37,6 +37,8 @@ export interface Config {
   devMail: boolean;
   /** METRICS_TOKEN: a bearer token that opens /metrics to other than loopback clients; null: loopback only. */
   metricsToken: string | null;
+  /** AUDIT_RETENTION_DAYS: audit log entries older than this are purged (default 400, at least 30). */
+  auditRetentionDays: number;
   /** Source maps (*.map) of the web app are served: only when ENVIRONMENT is not `prod`. */
   serveSourceMaps: boolean;
   /**
@@ -116,6 +118,16 @@ function seconds(env: Env, name: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) {
     throw new ConfigError(name, `must be a positive whole number (got "${raw}")`);
+  }
+  return value;
+}
+
+/** The audit log keeps at least 30 days; the database refuses to purge younger entries whatever is set. */
+function auditRetentionDays(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 400;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 30) {
+    throw new ConfigError('AUDIT_RETENTION_DAYS', `must be a whole number of days, at least 30 (got "${raw}")`);
   }
   return value;
 }
@@ -265,6 +277,7 @@ export function loadConfig(env: Env = process.env): Config {
     // ENVIRONMENT defaults to prod, so the local start keeps the outbox; only an explicit prod turns it off.
     devMail: demo && env.ENVIRONMENT !== 'prod',
     metricsToken: env.METRICS_TOKEN || null,
+    auditRetentionDays: auditRetentionDays(env.AUDIT_RETENTION_DAYS),
     serveSourceMaps: environment !== 'prod',
     secrets: secretsKeys(env, loopback, demo),
     sentryDsn: env.SENTRY_DSN || null,

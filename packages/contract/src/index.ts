@@ -6,11 +6,13 @@ export * from './config.ts';
 export * from './company.ts';
 export * from './members.ts';
 export * from './ownership.ts';
+export * from './logs.ts';
 
 import { usersRoutes } from './users.ts';
 import { accountsRoutes } from './accounts.ts';
 import { configRoutes } from './config.ts';
 import { companyRoutes } from './company.ts';
+import { logsRoutes } from './logs.ts';
 import { membersRoutes } from './members.ts';
 import { ownershipRoutes } from './ownership.ts';
 
@@ -22,4 +24,5 @@ export const apiRoutes = {
   ...companyRoutes,
   ...membersRoutes,
   ...ownershipRoutes,
+  ...logsRoutes,
 };

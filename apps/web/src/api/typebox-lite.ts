@@ -16,6 +16,7 @@ const Type = {
   Integer: (options?: Schema) => withOptions({ type: 'integer' }, options),
   Boolean: (options?: Schema) => withOptions({ type: 'boolean' }, options),
   Null: (options?: Schema) => withOptions({ type: 'null' }, options),
+  Unknown: (options?: Schema) => withOptions({}, options),
   Literal: (value: unknown, options?: Schema) => withOptions({ const: value }, options),
   Array: (items: Schema, options?: Schema) => withOptions({ type: 'array', items }, options),
   Union: (anyOf: Schema[], options?: Schema) => withOptions({ anyOf }, options),

@@ -1,0 +1,320 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+import type { LogEntry, LogsPage } from '@portal/contract';
+import { writeAudit } from '../../audit/audit.ts';
+import { purgeAuditLog } from '../../audit/retention.ts';
+import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
+import { describeApi, type DemoLogin, type TestApi } from '../../test/api.ts';
+
+const MUSTER = DEMO_ACCOUNTS.muster;
+const base = (account: string = MUSTER) => `/api/accounts/${account}/logs/v1`;
+
+async function page(api: TestApi, as: DemoLogin, query = '', account: string = MUSTER): Promise<LogsPage> {
+  const res = await api.request('GET', `${base(account)}/entries${query ? `?${query}` : ''}`, { as });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+/** Every entry the caller sees with these filters, page by page along the cursors. */
+async function all(api: TestApi, as: DemoLogin, filters = '', pageSize = 100): Promise<LogEntry[]> {
+  const entries: LogEntry[] = [];
+  let cursor: string | null = null;
+  do {
+    const query: string = [filters, `pageSize=${pageSize}`, cursor ? `cursor=${cursor}` : '']
+      .filter(Boolean)
+      .join('&');
+    const result = await page(api, as, query);
+    entries.push(...result.data);
+    cursor = result.meta.nextCursor;
+  } while (cursor);
+  return entries;
+}
+
+const isNewestFirst = (entries: LogEntry[]) =>
+  entries.every(
+    (e, i) =>
+      i === 0 ||
+      entries[i - 1]!.createdAt > e.createdAt ||
+      (entries[i - 1]!.createdAt === e.createdAt && BigInt(entries[i - 1]!.id) > BigInt(e.id)),
+  );
+
+async function count(api: TestApi, where = 'true', params: unknown[] = []): Promise<number> {
+  const { rows } = await api.db.query<{ n: number }>(
+    `select count(*)::int as n from audit_log where account_uuid = '${MUSTER}' and ${where}`,
+    params,
+  );
+  return rows[0]!.n;
+}
+
+describeApi('logs API', (api) => {
+  it('gives an admin the whole account log, newest first, in keyset pages without gaps or repeats', async () => {
+    const first = await page(api, 'admin');
+    expect(first.data).toHaveLength(50);
+    expect(first.meta.nextCursor).toEqual(expect.any(String));
+    const entries = await all(api, 'admin');
+    expect(entries.length).toBe(await count(api));
+    expect(new Set(entries.map((e) => e.id)).size).toBe(entries.length);
+    expect(isNewestFirst(entries)).toBe(true);
+    // Names, the readable browser and the user a target names are resolved.
+    const change = entries.find(
+      (e) => e.action === 'member.role.change' && e.targetUser?.uuid === DEMO_USERS.employee.id,
+    )!;
+    expect(change).toMatchObject({
+      actor: { uuid: DEMO_USERS.admin.id, name: DEMO_USERS.admin.name, email: DEMO_USERS.admin.email },
+      actorIsStaff: false,
+      targetUser: { name: DEMO_USERS.employee.name, email: DEMO_USERS.employee.email },
+      browser: expect.stringMatching(/^(Chrome|Firefox|Safari|Microsoft Edge) \d+ · \w+/),
+    });
+    expect(entries.some((e) => e.action === 'support.access' && e.actorIsStaff)).toBe(true);
+  });
+
+  it('shows roles below ADMIN only the entries in which they are actor or target', async () => {
+    const entries = await all(api, 'employee');
+    const own = await count(api, `(actor_uuid = $1 or target in ('user:' || $1, 'member:' || $1))`, [
+      DEMO_USERS.employee.id,
+    ]);
+    expect(own).toBeGreaterThan(5);
+    expect(own).toBeLessThan(await count(api));
+    expect(entries).toHaveLength(own);
+    for (const e of entries) {
+      expect(e.actor?.uuid === DEMO_USERS.employee.id || e.targetUser?.uuid === DEMO_USERS.employee.id).toBe(
+        true,
+      );
+    }
+    // Filters narrow, never widen: asking for the admin's entries gives only those about the employee.
+    const byAdmin = await all(api, 'employee', `actor=${DEMO_USERS.admin.id}`);
+    expect(byAdmin.length).toBeGreaterThan(0);
+    expect(byAdmin.every((e) => e.targetUser?.uuid === DEMO_USERS.employee.id)).toBe(true);
+  });
+
+  it('answers 404 to someone without access to the account, and to an unknown account', async () => {
+    for (const path of ['entries', 'entries.csv', 'actors']) {
+      const other = await api.request('GET', `${base()}/${path}`, { as: 'newowner' });
+      expect(other.statusCode).toBe(404);
+      const unknown = await api.request('GET', `${base('6f1c2b1e-0002-4000-8000-0000000000ff')}/${path}`, {
+        as: 'admin',
+      });
+      expect(unknown.statusCode).toBe(404);
+    }
+  });
+
+  it('filters by actor, action, date range and free text, on the server', async () => {
+    const byActor = await all(api, 'admin', `actor=${DEMO_USERS.coach.id}`);
+    expect(byActor.length).toBe(await count(api, 'actor_uuid = $1', [DEMO_USERS.coach.id]));
+    expect(byActor.every((e) => e.actor?.uuid === DEMO_USERS.coach.id)).toBe(true);
+
+    const byAction = await all(api, 'admin', 'action=support.access');
+    expect(byAction.length).toBe(await count(api, `action = 'support.access'`));
+    expect(byAction.every((e) => e.action === 'support.access')).toBe(true);
+
+    const from = new Date(Date.now() - 60 * 86_400_000).toISOString();
+    const to = new Date(Date.now() - 30 * 86_400_000).toISOString();
+    const inRange = await all(api, 'admin', `from=${from}&to=${to}`);
+    expect(inRange.length).toBe(
+      await count(api, 'created_at >= $1::timestamptz and created_at < $2::timestamptz', [from, to]),
+    );
+    expect(inRange.length).toBeGreaterThan(0);
+
+    // Free text: the actor's name, a value inside the change, literally (% is no wildcard).
+    const byName = await all(api, 'admin', 'q=conrad');
+    expect(byName.length).toBeGreaterThan(0);
+    expect(
+      byName.every(
+        (e) => e.actor?.uuid === DEMO_USERS.coach.id || e.targetUser?.uuid === DEMO_USERS.coach.id,
+      ),
+    ).toBe(true);
+    expect((await all(api, 'admin', `q=${encodeURIComponent('Bahnhofstrasse ')}`)).length).toBeGreaterThan(0);
+    expect(await all(api, 'admin', 'q=%25')).toHaveLength(0);
+  });
+
+  it('refuses bad filters and cursors with 422, never a 500', async () => {
+    for (const query of [
+      'cursor=bm90LWEtY3Vyc29y',
+      'action=DROP%20TABLE',
+      'actor=not-a-uuid',
+      'from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z',
+      'pageSize=1000',
+      'sort=asc',
+    ]) {
+      const res = await api.request('GET', `${base()}/entries?${query}`, { as: 'admin' });
+      expect(res.statusCode, query).toBe(422);
+    }
+  });
+
+  it('keeps the pages stable while new entries arrive: none repeated, none skipped', async () => {
+    const before = await all(api, 'admin', '', 200);
+    const pages: LogEntry[] = [];
+    let cursor: string | null = null;
+    let n = 0;
+    do {
+      const result = await page(api, 'admin', `pageSize=40${cursor ? `&cursor=${cursor}` : ''}`);
+      pages.push(...result.data);
+      cursor = result.meta.nextCursor;
+      // Between two pages, someone changes something.
+      await api.db.transaction((tx) =>
+        writeAudit(tx, {
+          accountUuid: MUSTER,
+          actor: { uuid: DEMO_USERS.owner.id },
+          action: 'account.update',
+          target: `account:${MUSTER}`,
+          after: { n: n++ },
+        }),
+      );
+    } while (cursor);
+    expect(pages.map((e) => e.id)).toEqual(before.map((e) => e.id));
+    // The new entries are there on a fresh first page.
+    expect((await page(api, 'admin', `pageSize=${n}`)).data.map((e) => e.after)).toEqual(
+      [...Array(n).keys()].reverse().map((i) => ({ n: i })),
+    );
+  });
+
+  it('records support staff opening the log, and shows it to the account', async () => {
+    const res = await api.request('GET', `${base()}/entries?pageSize=1`, { as: 'agent' });
+    expect(res.statusCode).toBe(200);
+    const newest = (await page(api, 'owner', 'action=support.access&pageSize=1')).data[0]!;
+    expect(newest).toMatchObject({ actor: { uuid: DEMO_USERS.agent.id }, actorIsStaff: true });
+    expect(newest.target).toContain('/logs/v1/entries');
+    const actors = (await api.request('GET', `${base()}/actors`, { as: 'employee' })).json().data;
+    expect(actors.map((a: { uuid: string }) => a.uuid)).toEqual(
+      expect.arrayContaining([DEMO_USERS.owner.id, DEMO_USERS.employee.id, DEMO_USERS.agent.id]),
+    );
+  });
+
+  it('exports the filtered log as CSV: BOM, localised header, neutralised formulas, every row', async () => {
+    const evil = ['=HYPERLINK("http://evil.example","x")', '+1', '-2', '@SUM(A1)', '\tTab', '\rCR'];
+    await api.db.transaction(async (tx) => {
+      for (const target of evil) {
+        await writeAudit(tx, {
+          accountUuid: MUSTER,
+          actor: { uuid: DEMO_USERS.admin.id },
+          action: 'test.formula',
+          target,
+        });
+      }
+    });
+    const res = await api.request('GET', `${base()}/entries.csv?action=test.formula&lang=en`, {
+      as: 'admin',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="log-Muster-AG-\d{4}-\d\d-\d\d\.csv"; filename\*=UTF-8''log-Muster-AG-/,
+    );
+    expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    const lines = res.body.replace(/^\uFEFF/, '').split('\n');
+    expect(lines[0]).toBe('Time (UTC),Person,Email,Action,Target,Before,After,IP address,Browser');
+    const rows = lines.slice(1, -1);
+    // Newest first; each formula start gets an apostrophe (quoted where the cell needs it).
+    expect(rows.map((line) => line.split(',')[4])).toEqual([
+      '"\'\rCR"',
+      "'\tTab",
+      "'@SUM(A1)",
+      "'-2",
+      "'+1",
+      expect.any(String),
+    ]);
+    expect(rows[5]).toContain(',"\'=HYPERLINK(""http://evil.example"",""x"")",');
+    const german = await api.request('GET', `${base()}/entries.csv?action=test.formula`, { as: 'admin' });
+    expect(german.body.replace(/^\uFEFF/, '').split('\n')[0]).toBe(
+      'Zeit (UTC),Person,E-Mail,Aktion,Ziel,Vorher,Nachher,IP-Adresse,Browser',
+    );
+  });
+
+  it('exports as many rows as the filtered log holds, in batches, and only what the role may see', async () => {
+    const csv = await api.request('GET', `${base()}/entries.csv`, { as: 'admin' });
+    // Rows never contain a raw newline (JSON and addresses do not), so lines count rows.
+    expect(csv.body.trimEnd().split('\n').length - 1).toBe(await count(api));
+    const own = await api.request('GET', `${base()}/entries.csv`, { as: 'employee' });
+    expect(own.body.trimEnd().split('\n').length - 1).toBe((await all(api, 'employee')).length);
+    const bad = await api.request(
+      'GET',
+      `${base()}/entries.csv?from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z`,
+      {
+        as: 'admin',
+      },
+    );
+    expect(bad.statusCode).toBe(422);
+  });
+
+  it('has no route that changes or deletes an entry', async () => {
+    for (const method of ['PUT', 'PATCH', 'DELETE', 'POST'] as const) {
+      const res = await api.request(method, `${base()}/entries`, { as: 'owner', body: {} });
+      expect(res.statusCode).toBe(404);
+    }
+  });
+
+  it('refuses UPDATE, DELETE and TRUNCATE of the log in the database', async () => {
+    const total = await count(api);
+    await expect(
+      api.db.query(`update audit_log set action = 'x' where account_uuid = $1`, [MUSTER]),
+    ).rejects.toThrow(/append-only/);
+    await expect(api.db.query(`delete from audit_log where account_uuid = $1`, [MUSTER])).rejects.toThrow(
+      /append-only/,
+    );
+    await expect(api.db.query('truncate audit_log')).rejects.toThrow(/append-only/);
+    // The purge's setting outside the purge: young entries still cannot go, nor can anything be updated.
+    await expect(
+      api.db.transaction(async (tx) => {
+        await tx.query(`select set_config('portal.audit_purge_before', now()::text, true)`);
+        await tx.query(`delete from audit_log where account_uuid = $1`, [MUSTER]);
+      }),
+    ).rejects.toThrow(/append-only/);
+    expect(await count(api)).toBe(total);
+    // The one change allowed: the actor reference of a deleted user becomes null, nothing else.
+    await expect(
+      api.db.query(
+        `update audit_log set actor_uuid = null, target = 'x' where id = (select max(id) from audit_log)`,
+      ),
+    ).rejects.toThrow(/append-only/);
+    await api.db.query(`update audit_log set actor_uuid = null where id = (select max(id) from audit_log)`);
+  });
+
+  it('purges entries past the retention in small batches, and nothing younger', async () => {
+    await api.db.query(
+      `insert into audit_log (account_uuid, action, target, created_at)
+       select $1::uuid, 'old.entry', 'account:' || $1::text, now() - make_interval(days => 500 + g) from generate_series(1, 25) g`,
+      [MUSTER],
+    );
+    const total = await count(api);
+    let transactions = 0;
+    const counting = {
+      ...api.db,
+      transaction: <T>(fn: Parameters<typeof api.db.transaction<T>>[0]) => {
+        transactions += 1;
+        return api.db.transaction(fn);
+      },
+    };
+    expect(await purgeAuditLog(counting, { retentionDays: 400, batchSize: 10 })).toBe(25);
+    expect(transactions).toBe(3);
+    expect(await count(api)).toBe(total - 25);
+    expect(await count(api, `action = 'old.entry'`)).toBe(0);
+    // Seed entries are younger than 400 days: a second run finds nothing.
+    expect(await purgeAuditLog(api.db, { retentionDays: 400 })).toBe(0);
+  });
+
+  it('runs the purge as an hourly recurring job with the configured retention', async () => {
+    await api.db.query(
+      `insert into audit_log (account_uuid, action, target, created_at)
+       select $1::uuid, 'old.entry', 'account:' || $1::text, now() - make_interval(days => 401 + g)
+         from generate_series(1, 3) g`,
+      [MUSTER],
+    );
+    const due = await api.db.query(
+      `update jobs set run_at = now() where kind = 'audit.purge' and state = 'pending'`,
+    );
+    expect(due.rowCount).toBe(1);
+    await api.app.jobs.drain();
+    expect(await count(api, `action = 'old.entry'`)).toBe(0);
+  });
+});
+
+it('sets the purge permission only in the purge', () => {
+  const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const users = fs
+    .readdirSync(src, { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.(ts|sql)$/.test(file) && !file.endsWith('.test.ts'))
+    .filter((file) => fs.readFileSync(path.join(src, file), 'utf8').includes('portal.audit_purge_before'));
+  expect(users.sort()).toEqual(['audit/retention.ts', 'db/migrations/010-logs.sql']);
+});

@@ -1,0 +1,63 @@
+// The logs area's data layer: pages of the account log (keyset, one query per filter set, pages appended as the
+// user asks for more), the people the actor filter offers, and the CSV export. The log is read-only: there is
+// no mutation of an entry. Errors are toasted by the query client (api/query-client.ts).
+import { infiniteQueryOptions, queryOptions, useMutation } from '@tanstack/react-query';
+import { logsRoutes, type LogsExportQuery, type LogsQuery } from '@portal/contract';
+import { apiRequest, buildHeaders, buildUrl } from '@/api/client.ts';
+import { ApiError } from '@/api/errors.ts';
+
+export type LogFilters = Omit<LogsQuery, 'cursor' | 'pageSize'>;
+
+/** The log's pages for one account and filter set, newest first; the next page continues after the last. */
+export function logsQuery(accountUuid: string, filters: LogFilters) {
+  return infiniteQueryOptions({
+    queryKey: ['logs', accountUuid, 'entries', filters],
+    queryFn: ({ pageParam, signal }) =>
+      apiRequest(logsRoutes.listLogs, { query: { ...filters, cursor: pageParam }, signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.meta.nextCursor ?? undefined,
+  });
+}
+
+export function logActorsQuery(accountUuid: string) {
+  return queryOptions({
+    queryKey: ['logs', accountUuid, 'actors'],
+    queryFn: ({ signal }) => apiRequest(logsRoutes.listLogActors, { signal }),
+    staleTime: 60_000,
+  });
+}
+
+/** The file name the server gives (RFC 6266 `filename*` first), or a fallback. */
+function fileNameOf(disposition: string | null): string {
+  const utf8 = /filename\*=UTF-8''([^;]+)/i.exec(disposition ?? '');
+  if (utf8) return decodeURIComponent(utf8[1]!);
+  return /filename="([^"]+)"/i.exec(disposition ?? '')?.[1] ?? 'log.csv';
+}
+
+/** Downloads the filtered log as CSV: the server streams it; the browser saves it under the server's name. */
+export function useExportLogs() {
+  return useMutation({
+    mutationFn: async (query: LogsExportQuery) => {
+      const response = await fetch(buildUrl(logsRoutes.exportLogs, { query }), {
+        headers: buildHeaders(false, { Accept: 'text/csv' }),
+        credentials: 'same-origin',
+      });
+      if (!response.ok) {
+        const body = (await response.json().catch(() => ({}))) as { message?: string; code?: string };
+        throw new ApiError(
+          response.status,
+          body.message ?? response.statusText,
+          body.code ?? `HTTP_${response.status}`,
+        );
+      }
+      const url = URL.createObjectURL(await response.blob());
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = fileNameOf(response.headers.get('Content-Disposition'));
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    },
+  });
+}

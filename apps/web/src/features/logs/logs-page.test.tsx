@@ -1,0 +1,132 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { logsRoutes, type Account, type LogEntry } from '@portal/contract';
+import type * as ClientModule from '@/api/client.ts';
+import { renderPage } from '@/testing/render.tsx';
+import { testAccount } from '@/testing/fixtures.ts';
+import { actionLabel, changedFields, readableKey } from './log-labels.ts';
+import LogsPage from './logs-page.tsx';
+
+// Typing, menus and expanding rows through user-event take seconds on a busy machine.
+vi.setConfig({ testTimeout: 20_000 });
+
+const apiRequest = vi.fn();
+vi.mock('@/api/client.ts', async (original) => ({
+  ...(await original<typeof ClientModule>()),
+  apiRequest: (...args: unknown[]) => apiRequest(...args),
+}));
+let account: Account;
+vi.mock('@/api/session.ts', () => ({ useCurrentAccount: () => account }));
+
+const ADMIN = {
+  uuid: '00000000-0000-4000-8000-000000000002',
+  name: 'Adrian Admin',
+  email: 'admin@example.com',
+};
+const entry = (id: number, patch: Partial<LogEntry> = {}): LogEntry => ({
+  id: String(id),
+  createdAt: '2026-11-20T09:30:00.000000Z',
+  action: 'member.role.change',
+  target: 'user:00000000-0000-4000-8000-000000000003',
+  targetUser: { uuid: '00000000-0000-4000-8000-000000000003', name: 'Emma Employee', email: 'e@example.com' },
+  actor: ADMIN,
+  actorIsStaff: false,
+  before: { role: 'EMPLOYEE', name: 'Emma' },
+  after: { role: 'ADMIN', name: 'Emma' },
+  clientAddress: '203.0.113.24',
+  userAgent: 'Mozilla/5.0',
+  browser: 'Chrome 131 · Windows',
+  ...patch,
+});
+
+beforeEach(() => {
+  account = testAccount('00000000-0000-4000-8000-000000000001', { accountRole: 'ADMIN' });
+  apiRequest.mockReset();
+  apiRequest.mockImplementation(
+    async (route: unknown, input: { query?: { cursor?: string; action?: string } }) => {
+      if (route === logsRoutes.listLogActors) return { data: [ADMIN] };
+      if (input.query?.action === 'support.access')
+        return { data: [], meta: { pageSize: 50, nextCursor: null } };
+      if (!input.query?.cursor)
+        return { data: [entry(3), entry(2)], meta: { pageSize: 2, nextCursor: 'next' } };
+      return {
+        data: [entry(1, { action: 'ownership.transfer.frobnicate', before: null, after: null })],
+        meta: { pageSize: 2, nextCursor: null },
+      };
+    },
+  );
+});
+
+describe('the log page', () => {
+  it('lists entries with label, person, target and browser, loads more along the cursor and shows a change', async () => {
+    const user = userEvent.setup();
+    await renderPage('/logs', <LogsPage />);
+    const table = await screen.findByRole('table', { name: 'Protokoll' });
+    expect(within(table).getAllByText('Rolle geändert')).toHaveLength(2);
+    expect(within(table).getAllByText('Emma Employee')).toHaveLength(2);
+    expect(within(table).getAllByText('Chrome 131 · Windows')).toHaveLength(2);
+    expect(screen.getByRole('status').textContent).toBe('2 Einträge angezeigt');
+
+    await user.click(screen.getByRole('button', { name: 'Weitere laden' }));
+    // An action without a label is shown from its key, never blank.
+    expect(await within(table).findByText('Ownership transfer frobnicate')).toBeTruthy();
+    expect(apiRequest).toHaveBeenCalledWith(
+      logsRoutes.listLogs,
+      expect.objectContaining({ query: { cursor: 'next' } }),
+    );
+    expect(screen.queryByRole('button', { name: 'Weitere laden' })).toBeNull();
+
+    const [toggle] = screen.getAllByRole('button', { name: '1 Änderung anzeigen' });
+    await user.click(toggle!);
+    expect(toggle!.getAttribute('aria-expanded')).toBe('true');
+    const changes = await screen.findByRole('table', { name: 'Änderungen: Rolle geändert' });
+    // Only the field that changed, with both values.
+    expect(within(changes).getByRole('row', { name: 'role EMPLOYEE ADMIN' })).toBeTruthy();
+    expect(within(changes).queryByText('name')).toBeNull();
+  });
+
+  it('asks the server for the chosen filters and says when nothing matches', async () => {
+    const user = userEvent.setup();
+    await renderPage('/logs', <LogsPage />);
+    await screen.findByRole('table', { name: 'Protokoll' });
+    await user.click(screen.getByRole('combobox', { name: /Aktion/ }));
+    await user.click(await screen.findByRole('option', { name: 'Zugriff durch den Support' }));
+    expect(await screen.findByText('Keine Einträge passen zu diesen Filtern.')).toBeTruthy();
+    expect(apiRequest).toHaveBeenCalledWith(
+      logsRoutes.listLogs,
+      expect.objectContaining({ query: { action: 'support.access', cursor: undefined } }),
+    );
+  });
+
+  it('refuses an end date before the start date', async () => {
+    const user = userEvent.setup();
+    await renderPage('/logs', <LogsPage />);
+    await screen.findByRole('table', { name: 'Protokoll' });
+    await user.type(screen.getByLabelText('Von'), '2026-11-20');
+    await user.type(screen.getByLabelText('Bis'), '2026-11-10');
+    await waitFor(() => expect(screen.getByText('Das Enddatum liegt vor dem Startdatum.')).toBeTruthy());
+    expect(screen.getByRole('button', { name: 'Als CSV exportieren' }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('tells a lower role that it sees only its own entries', async () => {
+    account = testAccount(account.uuid, { accountRole: 'EMPLOYEE' });
+    await renderPage('/logs', <LogsPage />);
+    expect(
+      await screen.findByText(/Sie sehen die Einträge, in denen Sie gehandelt haben oder betroffen sind/),
+    ).toBeTruthy();
+  });
+});
+
+describe('log labels', () => {
+  it('makes unknown keys readable and lists changed fields only', () => {
+    expect(readableKey('ownership.transfer.start')).toBe('Ownership transfer start');
+    expect(actionLabel(((key: string) => key) as never, 'x.y_z')).toBe('X y z');
+    expect(changedFields({ a: 1, b: 2 }, { a: 1, b: 3, c: 'x' })).toEqual([
+      { field: 'b', before: 2, after: 3 },
+      { field: 'c', before: undefined, after: 'x' },
+    ]);
+    expect(changedFields(null, null)).toEqual([]);
+    expect(changedFields('a', 'b')).toEqual([{ field: '', before: 'a', after: 'b' }]);
+  });
+});
