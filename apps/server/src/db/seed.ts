@@ -301,13 +301,14 @@ const DEMO_CLIENTS = [
 /**
  * A few hundred log entries for Muster AG over the last ten months, so the log page looks alive: changes by the
  * owner and the admin, members' own answers, and support staff opening the account. Written once, with the
- * account's first seed (a marker entry tells a later run that they exist); deterministic, no randomness.
+ * account's first seed (their client addresses tell a later run that they exist); deterministic, no randomness.
  */
 async function seedDemoLog(tx: Queryable, ids: Map<DemoLogin, string>) {
   const account = DEMO_ACCOUNTS.muster;
+  // The marker: an entry from a demo client's address (documentation ranges; nothing else writes them).
   const marker = await tx.query(
-    `select 1 from audit_log where account_uuid = $1 and action = 'company.update' limit 1`,
-    [account],
+    'select 1 from audit_log where account_uuid = $1 and client_address = $2 limit 1',
+    [account, DEMO_CLIENTS[0]!.address],
   );
   if (marker.rows.length) return;
   const id = (login: DemoLogin) => ids.get(login)!;
