@@ -127,7 +127,10 @@ function auditRetentionDays(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 400;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 30) {
-    throw new ConfigError('AUDIT_RETENTION_DAYS', `must be a whole number of days, at least 30 (got "${raw}")`);
+    throw new ConfigError(
+      'AUDIT_RETENTION_DAYS',
+      `must be a whole number of days, at least 30 (got "${raw}")`,
+    );
   }
   return value;
 }

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isEmailAddress } from './common.ts';
-import {
-  formatUid,
-  isPhoneNumber,
-  isPostcode,
-  isVatNumber,
-  isWebAddress,
-  uidProblem,
-} from './company.ts';
+import { formatUid, isPhoneNumber, isPostcode, isVatNumber, isWebAddress, uidProblem } from './company.ts';
 
 describe('Swiss UID', () => {
   // Real UIDs from the commercial register (Nestlé, Migros-Genossenschafts-Bund, Swisscom, UBS).
