@@ -11,7 +11,7 @@ import {
 } from '@portal/contract';
 import { assertNameFree, loadAccount, lockUser } from '../../access/accounts.ts';
 import { writeAudit } from '../../audit/audit.ts';
-import type { Db, Queryable } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { conflict, forbidden, invalidField, notFound } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import { cleanName } from '../../http/validation.ts';
