@@ -108,6 +108,7 @@ export class JobRunner {
   private readonly options: RunnerOptions;
   private readonly instance = randomUUID();
   private readonly running = new Map<string, Promise<void>>();
+  private readonly claiming = new Set<Promise<boolean>>();
   private started = false;
   private stopping = false;
   private timer: NodeJS.Timeout | undefined;
@@ -209,10 +210,13 @@ export class JobRunner {
       while (this.running.size < this.options.concurrency && (await this.claimAndRun())) {
         // claimed one; look for the next
       }
-      if (this.running.size === 0) {
-        if (!(await this.claimAndRun())) return;
-      } else {
+      if (this.claiming.size) {
+        // The poller of this instance is claiming right now: the job it gets runs here, so wait for it too.
+        await Promise.allSettled([...this.claiming]);
+      } else if (this.running.size) {
         await Promise.race(this.running.values());
+      } else if (!(await this.claimAndRun()) && !this.claiming.size && !this.running.size) {
+        return;
       }
     }
   }
@@ -257,7 +261,16 @@ export class JobRunner {
   }
 
   /** Claims one due job and starts it; false when none is due. */
-  private async claimAndRun(): Promise<boolean> {
+  /** Claims the next due job and starts it; tracked while the claim is under way (see drain). */
+  private claimAndRun(): Promise<boolean> {
+    const claim = this.claimNext();
+    this.claiming.add(claim);
+    const done = () => this.claiming.delete(claim);
+    claim.then(done, done);
+    return claim;
+  }
+
+  private async claimNext(): Promise<boolean> {
     const kinds = [...this.definitions.keys()];
     if (!kinds.length) return false;
     const leases = kinds.map((kind) => (this.definitions.get(kind)!.leaseMs ?? DEFAULT_LEASE_MS) / 1000);

@@ -144,6 +144,13 @@ export interface ApiOptions {
   prepare?: (app: FastifyInstance) => void;
 }
 
+/** One mail of the demo outbox. */
+export interface OutboxMail {
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+}
+
 /** One audit log entry as tests check it. */
 export interface AuditRow {
   action: string;
@@ -223,6 +230,16 @@ export class TestApi {
       headers,
       ...(options.body === undefined ? {} : { payload: options.body as InjectOptions['payload'] }),
     });
+  }
+
+  /** Mails to `recipient` in the demo outbox, oldest first, once every queued mail is delivered. */
+  async mailsTo(recipient: string): Promise<OutboxMail[]> {
+    await this.app.jobs.drain();
+    const { rows } = await this.db.query<OutboxMail>(
+      'select subject, text_body, html_body from mail_outbox where recipient = $1 order by id',
+      [recipient],
+    );
+    return rows;
   }
 
   /** Audit entries of an account, newest first. */

@@ -30,11 +30,7 @@ async function list(
 
 /** The newest mail to `to` from the demo outbox, and the token of its invitation link. */
 async function lastMail(api: TestApi, to: string) {
-  const { rows } = await api.db.query<{ subject: string; text_body: string; html_body: string }>(
-    'select subject, text_body, html_body from mail_outbox where recipient = $1 order by id desc limit 1',
-    [to],
-  );
-  const mail = rows[0]!;
+  const mail = (await api.mailsTo(to)).at(-1)!;
   const link = /https?:\/\/\S+\/invite\/verify\?\S+/.exec(mail.text_body)![0];
   return { ...mail, link, token: new URL(link).searchParams.get('token')! };
 }

@@ -51,14 +51,6 @@ async function start(api: TestApi, account: { uuid: string; name: string }, to: 
   });
 }
 
-async function mailsTo(api: TestApi, email: string) {
-  const { rows } = await api.db.query<{ subject: string; text_body: string; html_body: string }>(
-    'select subject, text_body, html_body from mail_outbox where recipient = $1 order by id',
-    [email],
-  );
-  return rows;
-}
-
 describeApi('ownership API', (api) => {
   it('shows the owner to the owner and staff; admins and employees are refused, other accounts are 404', async () => {
     const account = await team(api, { owner: 'OWNER', admin: 'ADMIN', employee: 'EMPLOYEE' });
@@ -170,7 +162,7 @@ describeApi('ownership API', (api) => {
     const days = (Date.parse(transfer.expiresAt) - Date.parse(transfer.createdAt)) / 86_400_000;
     expect(days).toBeCloseTo(7, 3);
 
-    const [mail] = await mailsTo(api, DEMO_USERS.inhaber.email);
+    const [mail] = await api.mailsTo(DEMO_USERS.inhaber.email);
     // Isabelle reads French.
     expect(mail!.subject).toContain('Reprendre la propriété');
     expect(mail!.text_body).toContain(`?uuid=${account.uuid}`);
@@ -211,7 +203,7 @@ describeApi('ownership API', (api) => {
     expect(declined.statusCode).toBe(200);
     expect(declined.json().data).toMatchObject({ status: 'DECLINED', decidedAt: expect.any(String) });
     // The owner learns the answer by mail, in her language.
-    const [told] = (await mailsTo(api, DEMO_USERS.owner.email)).reverse();
+    const [told] = (await api.mailsTo(DEMO_USERS.owner.email)).reverse();
     expect(told!.subject).toBe(`Portal: Adrian Admin hat die Inhaberschaft von «${account.name}» abgelehnt`);
     expect(told!.text_body).toContain(`/settings/ownership?uuid=${account.uuid}`);
     expect((await api.request('POST', url('accept'), { as: 'admin' })).statusCode).toBe(409);
@@ -267,7 +259,7 @@ describeApi('ownership API', (api) => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.status).toBe('ACCEPTED');
-    const [told] = (await mailsTo(api, DEMO_USERS.owner.email)).reverse();
+    const [told] = (await api.mailsTo(DEMO_USERS.owner.email)).reverse();
     expect(told!.subject).toBe(`Portal: Adrian Admin hat die Inhaberschaft von «${account.name}» angenommen`);
     expect(told!.text_body).toContain('Sie sind jetzt Administrator dieses Kontos.');
     expect(await roles(api, account.uuid)).toEqual({
