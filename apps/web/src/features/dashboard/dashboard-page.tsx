@@ -13,6 +13,7 @@ import { href } from '@/app/href.ts';
 import { logout } from '@/auth/auth.ts';
 import { formatDate } from '@/i18n/format.ts';
 import { Page } from '@/ui/page.tsx';
+import { OpenInvitations } from './open-invitations.tsx';
 import { OwnershipOffer } from './ownership-offer.tsx';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
@@ -90,6 +91,7 @@ export default function DashboardPage() {
       {account && account.invitationStatus === 'ACCEPTED' && !actingAsSupport && (
         <OwnershipOffer account={account.uuid} userUuid={me.uuid} />
       )}
+      <OpenInvitations accounts={accounts} />
       <Grid container spacing={3}>
         <Grid size={{ xs: 12, md: 7 }}>{account && <AccountCard account={account} />}</Grid>
         <Grid size={{ xs: 12, md: 5 }}>
