@@ -92,6 +92,7 @@ describe('open invitations on the dashboard', () => {
   it('lists every open invitation with its role, whichever account is selected', async () => {
     current = MUSTER;
     await renderDashboard([MUSTER, BEISPIEL, ALPHA]);
+    expect(screen.getByText('Sie gehören zu 1 Konto.')).toBeTruthy();
     expect(section().getAttribute('aria-labelledby')).toBe('dashboard-invitations');
     expect(screen.getByRole('heading', { name: 'Offene Einladungen' })).toBeTruthy();
     const items = within(section()).getAllByRole('listitem');

@@ -76,6 +76,8 @@ export default function DashboardPage() {
   const account = useCurrentAccount();
   // Staff opened a customer's account by its ID: it is not one of theirs, so the count of their own would mislead.
   const actingAsSupport = account !== null && !accounts.some((own) => own.uuid === account.uuid);
+  // The user belongs to the accounts whose invitation they accepted; open ones are listed apart.
+  const memberships = accounts.filter((own) => own.invitationStatus === 'ACCEPTED').length;
   return (
     <Page
       title={t('dashboard.greeting', { name: me.name || me.email })}
@@ -109,7 +111,7 @@ export default function DashboardPage() {
               <Typography variant="body2" sx={{ mb: 2 }}>
                 {actingAsSupport
                   ? t('dashboard.supportAccess')
-                  : t('dashboard.accountCount', { count: accounts.length })}
+                  : t('dashboard.accountCount', { count: memberships })}
               </Typography>
               <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
                 <Button component={Link} to={href('accounts')} size="small">

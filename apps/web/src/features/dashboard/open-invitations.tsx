@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
@@ -62,15 +63,17 @@ export function OpenInvitations({ accounts }: { accounts: Account[] }) {
   const open = accounts.filter((account) => account.invitationStatus === 'PENDING');
   if (open.length === 0) return null;
   return (
-    <SectionCard id="dashboard-invitations" title={t('dashboard.invitationsTitle', { count: open.length })}>
-      <Typography color="text.secondary" sx={{ mb: 1 }}>
-        {t('dashboard.invitationsIntro')}
-      </Typography>
-      <Stack component="ul" sx={{ m: 0, p: 0, listStyle: 'none' }}>
-        {open.map((account) => (
-          <InvitationRow key={account.uuid} account={account} />
-        ))}
-      </Stack>
-    </SectionCard>
+    <Box sx={{ mb: 3 }}>
+      <SectionCard id="dashboard-invitations" title={t('dashboard.invitationsTitle', { count: open.length })}>
+        <Typography color="text.secondary" sx={{ mb: 1 }}>
+          {t('dashboard.invitationsIntro', { count: open.length })}
+        </Typography>
+        <Stack component="ul" sx={{ m: 0, p: 0, listStyle: 'none' }}>
+          {open.map((account) => (
+            <InvitationRow key={account.uuid} account={account} />
+          ))}
+        </Stack>
+      </SectionCard>
+    </Box>
   );
 }
