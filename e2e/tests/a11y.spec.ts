@@ -47,6 +47,13 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectNoSeriousViolations(page);
     });
 
+    test('dashboard with an open invitation', async ({ page, server }) => {
+      await signIn(page, server, DEMO.employee.email);
+      await expect(page.getByRole('region', { name: 'Offene Einladung' })).toBeVisible();
+      expect(await bodyIsDark(page)).toBe(colorScheme === 'dark');
+      await expectNoSeriousViolations(page);
+    });
+
     test('company profile', async ({ page, server }) => {
       await signIn(page, server, DEMO.owner.email, '/settings/company-profile');
       await expect(page.getByRole('heading', { level: 1, name: 'Firmenprofil' })).toBeVisible();

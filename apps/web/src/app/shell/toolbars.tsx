@@ -6,7 +6,7 @@ import type { Account } from '@portal/contract';
 import { clearStoredAccountUuid } from '@/api/account-storage.ts';
 import { rememberCurrentPage, tokenClaims, verifyEmailUrl } from '@/auth/auth.ts';
 import { useCancelDeletion } from '@/api/account-deletion.ts';
-import { useAcceptInvitation, useDeclineInvitation } from '@/features/accounts/api.ts';
+import { useAcceptInvitation, useDeclineInvitation } from '@/api/invitations.ts';
 import { formatDate } from '@/i18n/format.ts';
 import { currentLanguage } from '@/i18n/i18n.ts';
 import { href } from '../href.ts';

@@ -1,17 +1,16 @@
-// The accounts area's data layer: every change to an account or a membership the pages and the shell make.
+// The accounts area's data layer: the changes to accounts and memberships its pages make (answering one's own
+// invitations is shared with the dashboard and the shell: api/invitations.ts).
 // Each hook is a useMutation whose mutationFn returns the API's answer as it is. Errors are toasted by the query
 // client (api/query-client.ts); only a hook whose caller is a form sets meta.silentError, and the form calls
 // `await mutateAsync(…)` in its submit so that useRuleForm puts 422 field errors on the fields. Success toasts
 // and cache updates happen in the hook's onSuccess, so every caller gets the same; a caller's own follow-up
-// (navigation) is the hook's `then`, or comes after `mutateAsync`. Busy state is the mutation's `isPending`.
+// (navigation) comes after `mutateAsync`. Busy state is the mutation's `isPending`.
 import { useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import {
   accountsRoutes,
   membersRoutes,
-  usersRoutes,
   type Account,
   type CreateAccountBody,
   type InvitationLink,
@@ -21,12 +20,8 @@ import { storeAccountUuid } from '@/api/account-storage.ts';
 import { apiRequest } from '@/api/client.ts';
 import { ApiError } from '@/api/errors.ts';
 import { accountQuery, useInvalidateSession } from '@/api/session.ts';
-import { useConfirm } from '@/ui/confirm.tsx';
 import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
-
-/** What a caller does once the change is done (e.g. navigate); pending lasts until it has finished. */
-type Then = (account: Account) => Promise<unknown> | void;
 
 /**
  * Creates an account; the creator becomes its owner and it becomes the stored account. A retry of the same
@@ -69,51 +64,6 @@ export function useLookUpAccount(): (id: string) => Promise<Account | null> {
       throw error;
     }
   };
-}
-
-/** Answers the user's own pending invitation; the session data is refetched and the answer is confirmed. */
-function useAnswerInvitation(answer: 'accept' | 'decline', then?: Then) {
-  const toast = useToast();
-  const invalidateSession = useInvalidateSession();
-  const route = answer === 'accept' ? usersRoutes.acceptInvitation : usersRoutes.declineInvitation;
-  return useMutation({
-    mutationFn: (account: Account) => apiRequest(route, { params: { id: account.uuid } }),
-    onSuccess: async (_answer, account) => {
-      await invalidateSession();
-      toast.success(
-        later(answer === 'accept' ? 'invite.accepted' : 'invite.declined', { name: account.name }),
-      );
-      await then?.(account);
-    },
-  });
-}
-
-/**
- * Accepts a pending invitation. Used by the invitations page and the shell's invitation bar alike; `then` is what
- * the caller does afterwards (the page opens the account).
- */
-export function useAcceptInvitation(then?: Then) {
-  return useAnswerInvitation('accept', then);
-}
-
-/**
- * Declines a pending invitation after the user confirms it (a new invitation is needed to join later).
- * `decline(account)` asks first; `isPending` is the request's busy state.
- */
-export function useDeclineInvitation(then?: Then) {
-  const { t } = useTranslation();
-  const confirm = useConfirm();
-  const mutation = useAnswerInvitation('decline', then);
-  const decline = async (account: Account) => {
-    const ok = await confirm({
-      title: t('invite.declineTitle'),
-      message: t('invite.declineMessage', { name: account.name }),
-      confirmLabel: t('invite.decline'),
-      destructive: true,
-    });
-    if (ok) mutation.mutate(account);
-  };
-  return { decline, isPending: mutation.isPending };
 }
 
 /** The invitation behind a mail's link (`/invite/verify?token=…`): account, role, who invited, whether it is open. */

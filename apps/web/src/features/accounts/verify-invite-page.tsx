@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -12,7 +12,7 @@ import Typography from '@mui/material/Typography';
 import LinkOffOutlined from '@mui/icons-material/LinkOffOutlined';
 import MailOutlined from '@mui/icons-material/MailOutlined';
 import type { Account } from '@portal/contract';
-import { storeAccountUuid } from '@/api/account-storage.ts';
+import { useAcceptAndOpenInvitation, useDeclineInvitation } from '@/api/invitations.ts';
 import { useMe, useMyAccounts } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
 import { signInAs } from '@/auth/auth.ts';
@@ -20,12 +20,7 @@ import { formatDate } from '@/i18n/format.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
 import { EmptyState } from '@/ui/empty-state.tsx';
 import { Page } from '@/ui/page.tsx';
-import {
-  invitationLinkQuery,
-  useAcceptInvitation,
-  useAnswerInvitationLink,
-  useDeclineInvitation,
-} from './api.ts';
+import { invitationLinkQuery, useAnswerInvitationLink } from './api.ts';
 
 /** Accept and Decline of one invitation, named with the account for screen readers. */
 function AnswerButtons({
@@ -59,12 +54,7 @@ function AnswerButtons({
 
 function Invitation({ account }: { account: Account }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  // Accepting opens the account: stored as the current one, then the guard selects it by ?uuid=.
-  const accept = useAcceptInvitation(async ({ uuid }) => {
-    storeAccountUuid(uuid);
-    await navigate(href('dashboard', undefined, { uuid }));
-  });
+  const accept = useAcceptAndOpenInvitation();
   const { decline, isPending: declining } = useDeclineInvitation();
   const busy = accept.isPending || declining;
 

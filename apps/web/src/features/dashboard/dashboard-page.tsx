@@ -13,6 +13,7 @@ import { href } from '@/app/href.ts';
 import { logout } from '@/auth/auth.ts';
 import { formatDate } from '@/i18n/format.ts';
 import { Page } from '@/ui/page.tsx';
+import { OpenInvitations } from './open-invitations.tsx';
 import { OwnershipOffer } from './ownership-offer.tsx';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
@@ -75,6 +76,8 @@ export default function DashboardPage() {
   const account = useCurrentAccount();
   // Staff opened a customer's account by its ID: it is not one of theirs, so the count of their own would mislead.
   const actingAsSupport = account !== null && !accounts.some((own) => own.uuid === account.uuid);
+  // The user belongs to the accounts whose invitation they accepted; open ones are listed apart.
+  const memberships = accounts.filter((own) => own.invitationStatus === 'ACCEPTED').length;
   return (
     <Page
       title={t('dashboard.greeting', { name: me.name || me.email })}
@@ -90,6 +93,7 @@ export default function DashboardPage() {
       {account && account.invitationStatus === 'ACCEPTED' && !actingAsSupport && (
         <OwnershipOffer account={account.uuid} userUuid={me.uuid} />
       )}
+      <OpenInvitations accounts={accounts} />
       <Grid container spacing={3}>
         <Grid size={{ xs: 12, md: 7 }}>{account && <AccountCard account={account} />}</Grid>
         <Grid size={{ xs: 12, md: 5 }}>
@@ -107,7 +111,7 @@ export default function DashboardPage() {
               <Typography variant="body2" sx={{ mb: 2 }}>
                 {actingAsSupport
                   ? t('dashboard.supportAccess')
-                  : t('dashboard.accountCount', { count: accounts.length })}
+                  : t('dashboard.accountCount', { count: memberships })}
               </Typography>
               <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
                 <Button component={Link} to={href('accounts')} size="small">
