@@ -143,9 +143,15 @@ export async function register(
 
 /**
  * After the registration form: the "check your mail" page, then the link from the verification mail (read from
- * the demo outbox once the jobs runner delivered it) opened in the same browser ends on the portal's onboarding.
+ * the demo outbox once the jobs runner delivered it) opened in the same browser ends where the sign-in was
+ * started from: the portal's onboarding, or `landing` (an invitation's page).
  */
-export async function confirmRegistration(page: Page, server: PortalServer, email: string): Promise<void> {
+export async function confirmRegistration(
+  page: Page,
+  server: PortalServer,
+  email: string,
+  landing = '/onboarding',
+): Promise<void> {
   await expect(page.locator('#kc-message')).toContainText(email);
   let link: string | undefined;
   await expect
@@ -157,7 +163,7 @@ export async function confirmRegistration(page: Page, server: PortalServer, emai
     })
     .toBeTruthy();
   await page.goto(link!);
-  await page.waitForURL(`${server.url}/onboarding`);
+  await page.waitForURL((url) => url.origin === server.url && url.pathname === landing);
 }
 
 /** A unique address for a new registration (the provider refuses one that exists). */
