@@ -19,12 +19,16 @@ export interface UserRow {
 /** The columns of a `UserRow`, for `select` and `returning`. */
 export const USER_COLUMNS = 'uuid, subject, email, name, user_role, language, email_verified, created_at';
 
-/** A user row with the last name the identity provider gave (and when), which provisioning compares against. */
+/**
+ * A user row with the last name the identity provider gave (and when) and the last sign-in, which provisioning
+ * compares against.
+ */
 interface ProvisionRow extends UserRow {
   provider_name: string | null;
   provider_name_at: Date | null;
+  last_sign_in_at: Date | null;
 }
-const PROVISION_COLUMNS = `${USER_COLUMNS}, provider_name, provider_name_at`;
+const PROVISION_COLUMNS = `${USER_COLUMNS}, provider_name, provider_name_at, last_sign_in_at`;
 
 export function toPortalUser(row: UserRow): PortalUser {
   return {
@@ -52,20 +56,6 @@ export interface TokenIdentity {
   signedInAt?: Date;
 }
 
-/**
- * Keeps the user's last sign-in (shown in the members list): the token's sign-in time, or without one its issue
- * time (a sign-in or a refresh, so at most one token lifetime off). Written only when it moves forward.
- */
-export async function recordSignIn(q: Queryable, userUuid: string, identity: TokenIdentity): Promise<void> {
-  const at = identity.signedInAt ?? identity.issuedAt;
-  if (!at) return;
-  await q.query(
-    `update users set last_sign_in_at = $2
-      where uuid = $1 and (last_sign_in_at is null or last_sign_in_at < $2)`,
-    [userUuid, at],
-  );
-}
-
 /** `de-CH` → `de`; a locale in none of the interface languages falls back to the default language, German. */
 function languageOf(locale: string | undefined): Language {
   const base = locale?.toLowerCase().split(/[-_]/)[0];
@@ -86,17 +76,21 @@ function takesProviderName(row: ProvisionRow, identity: TokenIdentity): boolean 
 /**
  * Finds the portal user of a token subject, creating it on first sight. The identity provider owns the email
  * address and its verification: they follow every token. The name is the user's own (see `takesProviderName`);
- * the language is the user's own choice after creation.
+ * the language is the user's own choice after creation. The last sign-in (shown in the members list) is the
+ * token's sign-in time, or without one its issue time (a sign-in or a refresh, so at most one token lifetime off);
+ * it only moves forward. A request whose token brings nothing new writes nothing.
  */
 export async function provisionUser(q: Queryable, identity: TokenIdentity): Promise<PortalUser> {
+  const signedInAt = identity.signedInAt ?? identity.issuedAt ?? null;
   const found = await q.query<ProvisionRow>(`select ${PROVISION_COLUMNS} from users where subject = $1`, [
     identity.subject,
   ]);
   let row = found.rows[0];
   if (!row) {
     const inserted = await q.query<UserRow>(
-      `insert into users (uuid, subject, email, name, language, email_verified, provider_name, provider_name_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict (subject) do nothing returning ${USER_COLUMNS}`,
+      `insert into users (uuid, subject, email, name, language, email_verified, provider_name, provider_name_at,
+                          last_sign_in_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9) on conflict (subject) do nothing returning ${USER_COLUMNS}`,
       [
         crypto.randomUUID(),
         identity.subject,
@@ -106,6 +100,7 @@ export async function provisionUser(q: Queryable, identity: TokenIdentity): Prom
         identity.emailVerified ?? false,
         identity.name ?? null,
         identity.name === undefined ? null : (identity.issuedAt ?? null),
+        signedInAt,
       ],
     );
     // A concurrent first request may have inserted it.
@@ -118,13 +113,22 @@ export async function provisionUser(q: Queryable, identity: TokenIdentity): Prom
   const email = identity.email ?? row.email;
   const emailVerified = identity.emailVerified ?? row.email_verified;
   const newName = takesProviderName(row, identity);
-  if (email !== row.email || emailVerified !== row.email_verified || newName) {
+  const newSignIn = signedInAt !== null && (!row.last_sign_in_at || row.last_sign_in_at < signedInAt);
+  if (email !== row.email || emailVerified !== row.email_verified || newName || newSignIn) {
     const updated = await q.query<ProvisionRow>(
       `update users set email = $2, email_verified = $3, updated_at = now(),
               name = coalesce($4, name), provider_name = coalesce($4, provider_name),
-              provider_name_at = case when $4::text is null then provider_name_at else $5::timestamptz end
+              provider_name_at = case when $4::text is null then provider_name_at else $5::timestamptz end,
+              last_sign_in_at = greatest(last_sign_in_at, $6::timestamptz)
         where uuid = $1 returning ${PROVISION_COLUMNS}`,
-      [row.uuid, email, emailVerified, newName ? identity.name! : null, identity.issuedAt ?? null],
+      [
+        row.uuid,
+        email,
+        emailVerified,
+        newName ? identity.name! : null,
+        identity.issuedAt ?? null,
+        signedInAt,
+      ],
     );
     row = updated.rows[0] ?? row;
   }

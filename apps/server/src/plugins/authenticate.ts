@@ -8,7 +8,7 @@ import {
   type JWTVerifyGetKey,
 } from 'jose';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { provisionUser, recordSignIn, type TokenIdentity } from '../access/users.ts';
+import { provisionUser, type TokenIdentity } from '../access/users.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { bearerToken } from '../http/bearer.ts';
@@ -114,6 +114,5 @@ export function createAuthenticate(options: { config: Config; db: Db; getKey: JW
       clientAddress: request.ip,
       userAgent: request.headers['user-agent'],
     };
-    await recordSignIn(db, request.user.uuid, identity);
   };
 }

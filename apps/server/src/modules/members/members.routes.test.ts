@@ -54,6 +54,24 @@ describeApi('members API', (api) => {
     expect(coaches.data.map((row) => row.email)).toEqual(['coach@example.com']);
   });
 
+  it('shows when a member last signed in, moving only forward', async () => {
+    const lastSignIn = async () => {
+      const res = await api.request('GET', `${base()}/members/${DEMO_USERS.unverified.id}`, { as: 'admin' });
+      return res.json().data.lastSignInAt as string | null;
+    };
+    const signInAt = async (issuedAt: number) => {
+      const token = await api.token('unverified', { issuedAt });
+      await api.request('GET', '/api/users/v1/me', { token });
+    };
+    await signInAt(-600);
+    const first = await lastSignIn();
+    expect(Date.now() - Date.parse(first!)).toBeGreaterThan(590_000);
+    await signInAt(-3600); // an older token (another tab) changes nothing
+    expect(await lastSignIn()).toBe(first);
+    await signInAt(-60);
+    expect(Date.parse((await lastSignIn())!)).toBeGreaterThan(Date.parse(first!));
+  });
+
   it('pages, searches and filters on the server', async () => {
     const page = await list(api, '?pageSize=2&page=2');
     expect(page.data).toHaveLength(2);
