@@ -17,6 +17,7 @@ import { getPublicJwks, registerIdentityProvider, seedDemoIdentities } from './i
 import { JobRunner, type RunnerOptions } from './jobs/runner.ts';
 import { defineAuditPurge } from './audit/retention.ts';
 import { createMailer, registerDevMail } from './mail/index.ts';
+import { createNotifier } from './notifications/notifier.ts';
 import { createFileStore } from './files/files.ts';
 import { registerAccountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerLogsRoutes } from './modules/logs/logs.routes.ts';
@@ -185,9 +186,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   const mailer = createMailer(config, db, jobs);
   const files = createFileStore(config.filesDir);
+  const notifier = createNotifier();
   registerSystemRoutes(app, { config, db, route });
   for (const register of [...MODULES, ...(deps.modules ?? [])])
-    register({ db, route, mailer, jobs, secrets, files });
+    register({ db, route, mailer, jobs, secrets, files, notifier });
 
   if (config.oidc.embedded) {
     await registerIdentityProvider(app, { config, db, mailer, jobs });

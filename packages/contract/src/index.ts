@@ -7,6 +7,7 @@ export * from './company.ts';
 export * from './members.ts';
 export * from './ownership.ts';
 export * from './logs.ts';
+export * from './notifications.ts';
 
 import { usersRoutes } from './users.ts';
 import { accountsRoutes } from './accounts.ts';

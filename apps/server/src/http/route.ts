@@ -16,6 +16,7 @@ import type { Db } from '../db/client.ts';
 import type { FileStore } from '../files/files.ts';
 import type { JobRunner } from '../jobs/runner.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import type { Notifier } from '../notifications/notifier.ts';
 import type { Secrets } from '../secrets/secrets.ts';
 import { checkRequestText } from './text.ts';
 import type { AccountAccess, PortalUser } from './types.ts';
@@ -154,6 +155,8 @@ export interface ModuleDeps {
   secrets: Secrets;
   /** Uploaded files of the account (logos, attachments): one store, in the database or a folder. */
   files: FileStore;
+  /** Writes notifications (type key + parameters) in the transaction of the change that causes them. */
+  notifier: Notifier;
 }
 
 /** An area module: registers its contract routes, e.g. `registerAccountsRoutes`. */
