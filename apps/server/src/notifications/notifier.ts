@@ -4,10 +4,14 @@ import type { Queryable } from '../db/client.ts';
 /** The PostgreSQL channel that carries "a notification was written" to every instance's live streams. */
 export const NOTIFICATIONS_CHANNEL = 'portal_notifications';
 
-/** The channel's payload: enough for an instance to know whose stream to wake; the stream reads the rows. */
+/**
+ * The channel's payload: enough for an instance to know whose streams to wake; the stream reads the rows. With
+ * `id`, that notification was written; without, the user's notifications changed state (read, unread, archived),
+ * so every open tab refreshes its list and badge.
+ */
 export interface NotificationSignal {
   userUuid: string;
-  id: string;
+  id?: string;
 }
 
 export interface NewNotification<T extends NotificationType> {
@@ -25,6 +29,13 @@ export interface Notifier {
    * it exists, is signalled to live streams and mailed exactly when that change commits.
    */
   notify<T extends NotificationType>(tx: Queryable, notification: NewNotification<T>): Promise<void>;
+  /** Tells the user's live streams that their notifications changed state; call it in the changing transaction. */
+  changed(tx: Queryable, userUuid: string): Promise<void>;
+}
+
+function signal(tx: Queryable, payload: NotificationSignal) {
+  // NOTIFY inside a transaction is delivered at its commit, and not at all when it rolls back.
+  return tx.query('select pg_notify($1, $2)', [NOTIFICATIONS_CHANNEL, JSON.stringify(payload)]);
 }
 
 export function createNotifier(): Notifier {
@@ -38,11 +49,10 @@ export function createNotifier(): Notifier {
          returning id::text, user_uuid`,
         [accountUuid, recipients, type, JSON.stringify(params)],
       );
-      // NOTIFY inside a transaction is delivered at its commit, and not at all when it rolls back.
-      for (const row of rows) {
-        const signal: NotificationSignal = { userUuid: row.user_uuid, id: row.id };
-        await tx.query('select pg_notify($1, $2)', [NOTIFICATIONS_CHANNEL, JSON.stringify(signal)]);
-      }
+      for (const row of rows) await signal(tx, { userUuid: row.user_uuid, id: row.id });
+    },
+    async changed(tx, userUuid) {
+      await signal(tx, { userUuid });
     },
   };
 }
