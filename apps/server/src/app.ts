@@ -22,6 +22,7 @@ import { createFileStore } from './files/files.ts';
 import { registerAccountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerLogsRoutes } from './modules/logs/logs.routes.ts';
 import { registerMembersRoutes } from './modules/members/members.routes.ts';
+import { registerNotificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { registerOwnershipRoutes } from './modules/ownership/ownership.routes.ts';
 import { publicConfig, registerSystemRoutes } from './modules/system/system.routes.ts';
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
@@ -67,6 +68,7 @@ const MODULES: AreaModule[] = [
   registerMembersRoutes,
   registerOwnershipRoutes,
   registerLogsRoutes,
+  registerNotificationsRoutes,
 ];
 
 /**
@@ -186,7 +188,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   const mailer = createMailer(config, db, jobs);
   const files = createFileStore(config.filesDir);
-  const notifier = createNotifier();
+  const notifier = createNotifier({ db, jobs, mailer, config });
   registerSystemRoutes(app, { config, db, route });
   for (const register of [...MODULES, ...(deps.modules ?? [])])
     register({ db, route, mailer, jobs, secrets, files, notifier });

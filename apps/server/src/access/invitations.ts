@@ -7,6 +7,7 @@ import { writeAudit } from '../audit/audit.ts';
 import type { Queryable } from '../db/client.ts';
 import { conflict, forbidden, HttpError, notFound } from '../http/errors.ts';
 import type { PortalUser } from '../http/types.ts';
+import type { Notifier } from '../notifications/notifier.ts';
 
 /** A new one-time link token (256 random bits, URL-safe) and the hash that is stored instead of it. */
 export function newInvitationToken(): { token: string; hash: string } {
@@ -60,6 +61,7 @@ export async function answerInvitation(
   user: PortalUser,
   key: InvitationKey,
   answer: 'ACCEPTED' | 'DECLINED',
+  notifier: Notifier,
 ): Promise<string> {
   const { rows } =
     'token' in key
@@ -115,5 +117,29 @@ export async function answerInvitation(
       ...(answer === 'ACCEPTED' ? { user: user.uuid, role: invitation.role } : {}),
     },
   });
+  // The account's admins and above learn the answer (the one who answered is not told about themselves).
+  const admins = await tx.query<{ user_uuid: string }>(
+    `select user_uuid from account_members
+      where account_uuid = $1 and role in ('ADMIN', 'DC', 'OWNER') and invitation_status = 'ACCEPTED'
+        and user_uuid <> $2`,
+    [invitation.account_uuid, user.uuid],
+  );
+  const recipients = admins.rows.map((row) => row.user_uuid);
+  const accountUuid = invitation.account_uuid;
+  if (answer === 'ACCEPTED') {
+    await notifier.notify(tx, {
+      accountUuid,
+      userUuids: recipients,
+      type: 'invitation.accepted',
+      params: { email: invitation.email, name: user.name, role: invitation.role },
+    });
+  } else {
+    await notifier.notify(tx, {
+      accountUuid,
+      userUuids: recipients,
+      type: 'invitation.declined',
+      params: { email: invitation.email, role: invitation.role },
+    });
+  }
   return invitation.account_uuid;
 }

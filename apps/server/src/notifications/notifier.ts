@@ -1,5 +1,20 @@
-import type { NotificationParams, NotificationType } from '@portal/contract';
-import type { Queryable } from '../db/client.ts';
+import {
+  NOTIFICATION_EMAIL_DEFAULTS,
+  type NotificationParams,
+  type NotificationType,
+} from '@portal/contract';
+import type { Config } from '../config.ts';
+import type { Db, Queryable } from '../db/client.ts';
+import type { JobRunner } from '../jobs/runner.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { notificationMail } from './mails.ts';
+
+declare module '../jobs/runner.ts' {
+  interface JobKinds {
+    /** Mail one notification to its recipient, rendered in their language when the job runs. */
+    'notifications.mail': { notificationUuid: string };
+  }
+}
 
 /** The PostgreSQL channel that carries "a notification was written" to every instance's live streams. */
 export const NOTIFICATIONS_CHANNEL = 'portal_notifications';
@@ -38,7 +53,57 @@ function signal(tx: Queryable, payload: NotificationSignal) {
   return tx.query('select pg_notify($1, $2)', [NOTIFICATIONS_CHANNEL, JSON.stringify(payload)]);
 }
 
-export function createNotifier(): Notifier {
+export interface NotifierOptions {
+  db: Db;
+  jobs: JobRunner;
+  mailer: Mailer;
+  config: Pick<Config, 'publicUrl' | 'productName'>;
+}
+
+/** The mail of one notification, rendered in the recipient's language when the job runs; its link opens it. */
+async function mailNotification({ db, mailer, config }: NotifierOptions, uuid: string) {
+  const { rows } = await db.query<{
+    type: string;
+    params: Record<string, unknown>;
+    account_uuid: string | null;
+    account_name: string | null;
+    email: string;
+    name: string;
+    language: string;
+  }>(
+    `select n.type, n.params, n.account_uuid, a.name as account_name, u.email, u.name, u.language
+       from notifications n join users u on u.uuid = n.user_uuid left join accounts a on a.uuid = n.account_uuid
+      where n.uuid = $1 and n.archived_at is null`,
+    [uuid],
+  );
+  const row = rows[0];
+  // Archived (or gone with its user or account) before the job ran: nothing left to tell.
+  if (!row) return;
+  const account = row.account_uuid ? `?uuid=${row.account_uuid}` : '';
+  await mailer.send(
+    notificationMail({
+      to: { email: row.email, name: row.name, language: row.language },
+      type: row.type,
+      params: row.params,
+      accountName: row.account_name,
+      link: `${config.publicUrl}/inbox/${uuid}${account}`,
+      product: config.productName,
+    }),
+  );
+}
+
+/**
+ * The notifier. notify() also queues a `notifications.mail` job per recipient who gets the type by email (their
+ * choice in notification_preferences, else the type's default), in the same transaction. Without options (tools,
+ * tests of the bare notifier) nothing is mailed.
+ */
+export function createNotifier(options?: NotifierOptions): Notifier {
+  const jobs = options?.jobs;
+  if (options) {
+    jobs!.define('notifications.mail', {
+      handler: ({ payload }) => mailNotification(options, payload.notificationUuid),
+    });
+  }
   return {
     async notify(tx, { accountUuid, userUuids, type, params }) {
       const recipients = [...new Set(userUuids)];
@@ -50,6 +115,20 @@ export function createNotifier(): Notifier {
         [accountUuid, recipients, type, JSON.stringify(params)],
       );
       for (const row of rows) await signal(tx, { userUuid: row.user_uuid, id: row.id });
+      if (!jobs) return;
+      const mailed = await tx.query<{ uuid: string }>(
+        `select n.uuid from notifications n
+           left join notification_preferences p on p.user_uuid = n.user_uuid and p.type = n.type
+          where n.id = any($1::bigint[]) and coalesce(p.email, $2)`,
+        [rows.map((row) => row.id), NOTIFICATION_EMAIL_DEFAULTS.includes(type)],
+      );
+      for (const { uuid } of mailed.rows) {
+        await jobs.enqueue(
+          'notifications.mail',
+          { notificationUuid: uuid },
+          { tx, uniqueKey: `notification:${uuid}` },
+        );
+      }
     },
     async changed(tx, userUuid) {
       await signal(tx, { userUuid });

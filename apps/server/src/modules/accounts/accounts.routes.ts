@@ -22,7 +22,7 @@ const PURGE_INTERVAL_MS = 60 * 60 * 1000;
  * account name it in their path; the contract gives each its role rule, checked before the handler runs.
  */
 export function registerAccountsRoutes(deps: ModuleDeps) {
-  const { db, route, jobs } = deps;
+  const { db, route, jobs, notifier } = deps;
 
   // Scheduled account deletions fall due while the server runs: one instance purges them every hour (deleting is
   // idempotent).
@@ -49,13 +49,13 @@ export function registerAccountsRoutes(deps: ModuleDeps) {
 
   route(accountsRoutes.updateAccount, {
     handler: async (request) => ({
-      data: await updateAccount(db, request.user, request.account, request.body),
+      data: await updateAccount(db, notifier, request.user, request.account, request.body),
     }),
   });
 
   route(accountsRoutes.deleteAccount, {
     handler: async (request) => {
-      const { account, message } = await scheduleDeletion(db, request.user, request.account);
+      const { account, message } = await scheduleDeletion(db, notifier, request.user, request.account);
       return { data: account, message };
     },
   });

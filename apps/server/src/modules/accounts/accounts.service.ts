@@ -11,7 +11,8 @@ import {
 } from '@portal/contract';
 import { assertNameFree, loadAccount, lockUser } from '../../access/accounts.ts';
 import { writeAudit } from '../../audit/audit.ts';
-import type { Db } from '../../db/client.ts';
+import type { Notifier } from '../../notifications/notifier.ts';
+import type { Db, Queryable } from '../../db/client.ts';
 import { conflict, forbidden, invalidField, notFound } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import { cleanName } from '../../http/validation.ts';
@@ -65,6 +66,7 @@ type ProfileField = keyof typeof PROFILE_FIELDS;
  */
 export async function updateAccount(
   db: Db,
+  notifier: Notifier,
   user: PortalUser,
   access: AccountAccess,
   body: UpdateAccountBody,
@@ -156,22 +158,38 @@ export async function updateAccount(
         before: { availableUntil: iso(current.available_until) },
         after: { availableUntil: null },
       });
+      await notifier.notify(tx, {
+        accountUuid,
+        userUuids: await memberUuids(tx, accountUuid),
+        type: 'account.deletion_cancelled',
+        params: { accountName: name ?? current.name, cancelledBy: user.name },
+      });
     }
     return loadAccount(tx, user, access);
   });
 }
 
+/** The account's members (every accepted one), whom a deletion or its cancellation concerns. */
+async function memberUuids(q: Queryable, accountUuid: string): Promise<string[]> {
+  const { rows } = await q.query<{ user_uuid: string }>(
+    `select user_uuid from account_members where account_uuid = $1 and invitation_status = 'ACCEPTED'`,
+    [accountUuid],
+  );
+  return rows.map((row) => row.user_uuid);
+}
+
 /** DELETE schedules the deletion in 30 days (the route admits the owner only); repeating it keeps the first date. */
 export async function scheduleDeletion(
   db: Db,
+  notifier: Notifier,
   user: PortalUser,
   access: AccountAccess,
 ): Promise<{ account: Account; message: string }> {
   const { accountUuid } = access;
   const account = await db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ available_until: Date }>(
+    const { rows } = await tx.query<{ available_until: Date; name: string }>(
       `update accounts set available_until = now() + make_interval(days => $2), updated_at = now()
-        where uuid = $1 and available_until is null returning available_until`,
+        where uuid = $1 and available_until is null returning available_until, name`,
       [accountUuid, ACCOUNT_DELETION_DAYS],
     );
     if (rows[0]) {
@@ -182,6 +200,16 @@ export async function scheduleDeletion(
         target: `account:${accountUuid}`,
         before: { availableUntil: null },
         after: { availableUntil: iso(rows[0].available_until) },
+      });
+      await notifier.notify(tx, {
+        accountUuid,
+        userUuids: await memberUuids(tx, accountUuid),
+        type: 'account.deletion_scheduled',
+        params: {
+          accountName: rows[0].name,
+          availableUntil: iso(rows[0].available_until),
+          scheduledBy: user.name,
+        },
       });
     }
     return loadAccount(tx, user, access);

@@ -46,7 +46,7 @@ async function sendMails(mailer: Mailer, config: Config, mails: PendingMail[]) {
  * the invitation link a mail carries, answered by the invited person.
  */
 export function registerMembersRoutes(deps: ModuleDeps) {
-  const { db, route, mailer } = deps;
+  const { db, route, mailer, notifier } = deps;
 
   route(membersRoutes.listMembers, {
     handler: async (request) => listMembers(db, request.user, request.account, request.query),
@@ -60,19 +60,19 @@ export function registerMembersRoutes(deps: ModuleDeps) {
 
   route(membersRoutes.updateMember, {
     handler: async (request) => ({
-      data: await updateMember(db, request.user, request.account, request.params.id, request.body),
+      data: await updateMember(db, notifier, request.user, request.account, request.params.id, request.body),
     }),
   });
 
   route(membersRoutes.removeMember, {
     handler: async (request, reply) =>
-      noContent(reply, removeMember(db, request.user, request.account, request.params.id)),
+      noContent(reply, removeMember(db, notifier, request.user, request.account, request.params.id)),
   });
 
   route(membersRoutes.invite, {
     idempotent: true,
     handler: async (request, reply) => {
-      const { members, mails } = await invite(db, request.user, request.account, request.body);
+      const { members, mails } = await invite(db, notifier, request.user, request.account, request.body);
       await sendMails(mailer, request.server.config, mails);
       reply.code(201);
       return { data: members, meta: { total: members.length, page: 1, pageSize: members.length } };
@@ -104,6 +104,7 @@ export function registerMembersRoutes(deps: ModuleDeps) {
           request.user,
           { token: request.params.token },
           'ACCEPTED',
+          notifier,
         );
         return (await listAccountsOf(tx, request.user)).find((a) => a.uuid === accountUuid);
       });
@@ -115,7 +116,7 @@ export function registerMembersRoutes(deps: ModuleDeps) {
   route(membersRoutes.declineInvitationLink, {
     handler: async (request, reply) => {
       await db.transaction((tx) =>
-        answerInvitation(tx, request.user, { token: request.params.token }, 'DECLINED'),
+        answerInvitation(tx, request.user, { token: request.params.token }, 'DECLINED', notifier),
       );
       reply.code(204);
       return null;

@@ -25,6 +25,7 @@ import type { Db, Queryable } from '../../db/client.ts';
 import { conflict, forbidden, HttpError, invalidField, notFound } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import { mailPassage } from '../../mail/user-text.ts';
+import type { Notifier } from '../../notifications/notifier.ts';
 import type { InvitationMail } from './invitation-mail.ts';
 
 interface MemberRow {
@@ -159,6 +160,14 @@ export async function listMembers(
   return { data: rows.map((row) => toMember(row, user)), meta: { total, page, pageSize } };
 }
 
+/** The account's name, for the notifications that carry it. */
+async function accountName(q: Queryable, accountUuid: string): Promise<string> {
+  const { rows } = await q.query<{ name: string }>('select name from accounts where uuid = $1', [
+    accountUuid,
+  ]);
+  return rows[0]?.name ?? '';
+}
+
 async function lockedMember(q: Queryable, access: AccountAccess, id: string): Promise<MemberRow> {
   // The membership row is locked first, for the rest of the transaction: changes to one member run one after
   // another, and each reads what the previous one left.
@@ -209,6 +218,7 @@ function checkChangeable(member: MemberRow, user: PortalUser, what: 'change' | '
  */
 export async function updateMember(
   db: Db,
+  notifier: Notifier,
   user: PortalUser,
   access: AccountAccess,
   id: string,
@@ -232,12 +242,29 @@ export async function updateMember(
       before: { role: member.role },
       after: { role: body.role },
     });
+    await notifier.notify(tx, {
+      accountUuid: access.accountUuid,
+      userUuids: [id],
+      type: 'member.role_changed',
+      params: {
+        accountName: await accountName(tx, access.accountUuid),
+        role: body.role,
+        previousRole: member.role,
+        changedBy: user.name,
+      },
+    });
     return toMember({ ...member, role: body.role }, user);
   });
 }
 
 /** Removes a member (not the owner, not oneself); their access ends with the next request. */
-export async function removeMember(db: Db, user: PortalUser, access: AccountAccess, id: string) {
+export async function removeMember(
+  db: Db,
+  notifier: Notifier,
+  user: PortalUser,
+  access: AccountAccess,
+  id: string,
+) {
   await db.transaction(async (tx) => {
     const member = await lockedMember(tx, access, id);
     checkChangeable(member, user, 'remove');
@@ -251,6 +278,13 @@ export async function removeMember(db: Db, user: PortalUser, access: AccountAcce
       action: 'member.remove',
       target: `user:${id}`,
       before: { email: member.email, role: member.role },
+    });
+    // Personal: the removed person no longer reaches the account, so it shows in the inbox of their others.
+    await notifier.notify(tx, {
+      accountUuid: null,
+      userUuids: [id],
+      type: 'member.removed',
+      params: { accountName: await accountName(tx, access.accountUuid), removedBy: user.name },
     });
   });
 }
@@ -333,6 +367,7 @@ async function insertInvitation(
  */
 export async function invite(
   db: Db,
+  notifier: Notifier,
   user: PortalUser,
   access: AccountAccess,
   body: InviteBody,
@@ -415,6 +450,18 @@ export async function invite(
         after: { email, role: body.role, invitationStatus: 'PENDING', ...(note ? { note: true } : {}) },
       });
     }
+    // Invited people the portal already knows find the invitation in their inbox too (personal: they are not
+    // members of the account yet).
+    const known = await tx.query<{ uuid: string }>(
+      'select uuid from users where lower(email) = any($1::text[])',
+      [emails],
+    );
+    await notifier.notify(tx, {
+      accountUuid: null,
+      userUuids: known.rows.map((row) => row.uuid),
+      type: 'invitation.received',
+      params: { accountName: account.name, invitedBy: user.name, role: body.role },
+    });
     return { members: created, mails };
   });
   return result;

@@ -18,7 +18,7 @@ import {
  * declines; the owner can cancel it until then. The contract gives each route its role rule; who answers a
  * transfer is checked in the service.
  */
-export function registerOwnershipRoutes({ db, route, mailer }: ModuleDeps) {
+export function registerOwnershipRoutes({ db, route, mailer, notifier }: ModuleDeps) {
   /**
    * Mails go out after the change has committed. One that fails is logged, not undone: the offer and its answer
    * stand, and both show in the portal (the recipient's dashboard, the owner's ownership page).
@@ -71,6 +71,7 @@ export function registerOwnershipRoutes({ db, route, mailer }: ModuleDeps) {
     handler: async (request, reply) => {
       const { transfer, recipientLanguage } = await startTransfer(
         db,
+        notifier,
         request.user,
         request.account,
         request.body,
@@ -93,13 +94,13 @@ export function registerOwnershipRoutes({ db, route, mailer }: ModuleDeps) {
 
   route(ownershipRoutes.cancelTransfer, {
     handler: async (request) => ({
-      data: await closeTransfer(db, request.user, request.account, request.params.id, 'CANCELLED'),
+      data: await closeTransfer(db, notifier, request.user, request.account, request.params.id, 'CANCELLED'),
     }),
   });
 
   route(ownershipRoutes.acceptTransfer, {
     handler: async (request) => {
-      const transfer = await acceptTransfer(db, request.user, request.account, request.params.id);
+      const transfer = await acceptTransfer(db, notifier, request.user, request.account, request.params.id);
       await mailAnswer(request, transfer);
       return { data: transfer };
     },
@@ -107,7 +108,14 @@ export function registerOwnershipRoutes({ db, route, mailer }: ModuleDeps) {
 
   route(ownershipRoutes.declineTransfer, {
     handler: async (request) => {
-      const transfer = await closeTransfer(db, request.user, request.account, request.params.id, 'DECLINED');
+      const transfer = await closeTransfer(
+        db,
+        notifier,
+        request.user,
+        request.account,
+        request.params.id,
+        'DECLINED',
+      );
       await mailAnswer(request, transfer);
       return { data: transfer };
     },

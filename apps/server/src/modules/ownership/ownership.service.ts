@@ -12,6 +12,7 @@ import { writeAudit } from '../../audit/audit.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import { conflict, forbidden, HttpError, invalidField, notFound } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
+import type { Notifier } from '../../notifications/notifier.ts';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
@@ -161,6 +162,7 @@ export interface StartedTransfer {
  */
 export async function startTransfer(
   db: Db,
+  notifier: Notifier,
   user: PortalUser,
   access: AccountAccess,
   body: StartTransferBody,
@@ -199,6 +201,12 @@ export async function startTransfer(
       target: `transfer:${uuid}`,
       before: null,
       after: { status: 'PENDING', toUserUuid: body.toUserUuid, expiresAt: transfer.expiresAt },
+    });
+    await notifier.notify(tx, {
+      accountUuid,
+      userUuids: [body.toUserUuid],
+      type: 'ownership.transfer_requested',
+      params: { accountName, requestedBy: user.name },
     });
     return { transfer, recipientLanguage: rows[0].language };
   });
@@ -248,6 +256,7 @@ function assertRecipient(user: PortalUser, access: AccountAccess, transfer: Owne
  */
 export async function closeTransfer(
   db: Db,
+  notifier: Notifier,
   user: PortalUser,
   access: AccountAccess,
   uuid: string,
@@ -256,6 +265,14 @@ export async function closeTransfer(
   return db.transaction(async (tx) => {
     const transfer = await lockPending(tx, access.accountUuid, uuid);
     if (status === 'DECLINED') assertRecipient(user, access, transfer);
+    if (status === 'CANCELLED') {
+      await notifier.notify(tx, {
+        accountUuid: transfer.accountUuid,
+        userUuids: [transfer.to.uuid],
+        type: 'ownership.transfer_cancelled',
+        params: { accountName: transfer.accountName, cancelledBy: user.name },
+      });
+    }
     return decide(tx, user, transfer, status);
   });
 }
@@ -266,6 +283,7 @@ export async function closeTransfer(
  */
 export async function acceptTransfer(
   db: Db,
+  notifier: Notifier,
   user: PortalUser,
   access: AccountAccess,
   uuid: string,
@@ -308,6 +326,12 @@ export async function acceptTransfer(
         after: { role: after },
       });
     }
+    await notifier.notify(tx, {
+      accountUuid,
+      userUuids: [transfer.from.uuid],
+      type: 'ownership.transfer_accepted',
+      params: { accountName: transfer.accountName, acceptedBy: user.name },
+    });
     return decide(tx, user, transfer, 'ACCEPTED');
   });
 }

@@ -5,7 +5,7 @@ import { answerInvitation, leaveAccount, listMyAccounts, toUser, updateMe } from
 
 /** The signed-in user: the me resource, their accounts and their invitations. */
 export function registerUsersRoutes(deps: ModuleDeps) {
-  const { db, route } = deps;
+  const { db, route, notifier } = deps;
 
   route(usersRoutes.getMe, {
     handler: async (request) => ({ data: toUser(request.user) }),
@@ -28,7 +28,7 @@ export function registerUsersRoutes(deps: ModuleDeps) {
 
   route(usersRoutes.acceptInvitation, {
     handler: async (request) => {
-      const account = await answerInvitation(db, request.user, request.params.id, 'ACCEPTED');
+      const account = await answerInvitation(db, request.user, request.params.id, 'ACCEPTED', notifier);
       if (!account) throw notFound();
       return { data: account };
     },
@@ -36,7 +36,7 @@ export function registerUsersRoutes(deps: ModuleDeps) {
 
   route(usersRoutes.declineInvitation, {
     handler: async (request, reply) => {
-      await answerInvitation(db, request.user, request.params.id, 'DECLINED');
+      await answerInvitation(db, request.user, request.params.id, 'DECLINED', notifier);
       reply.code(204);
       return null;
     },

@@ -3,6 +3,7 @@ import { listAccountsOf } from '../../access/accounts.ts';
 import { answerInvitation as answerInvitationOf } from '../../access/invitations.ts';
 import { setOwnName, USER_COLUMNS, toPortalUser, type UserRow } from '../../access/users.ts';
 import { writeAudit } from '../../audit/audit.ts';
+import type { Notifier } from '../../notifications/notifier.ts';
 import type { Db } from '../../db/client.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import type { PortalUser } from '../../http/types.ts';
@@ -72,9 +73,10 @@ export async function answerInvitation(
   user: PortalUser,
   accountUuid: string,
   answer: 'ACCEPTED' | 'DECLINED',
+  notifier: Notifier,
 ): Promise<Account | null> {
   return db.transaction(async (tx) => {
-    await answerInvitationOf(tx, user, { accountUuid }, answer);
+    await answerInvitationOf(tx, user, { accountUuid }, answer, notifier);
     if (answer === 'DECLINED') return null;
     return (await listAccountsOf(tx, user)).find((account) => account.uuid === accountUuid) ?? null;
   });

@@ -1,0 +1,220 @@
+import {
+  NOTIFICATION_TYPES,
+  NOTIFICATIONS_PAGE_SIZE,
+  TERMS_VERSION,
+  emailsByDefault,
+  type Notification,
+  type NotificationPreference,
+  type NotificationsQuery,
+  type UpdateNotificationPreferencesBody,
+} from '@portal/contract';
+import type { Db, Queryable } from '../../db/client.ts';
+import { notFound } from '../../http/errors.ts';
+import type { AccountAccess, PortalUser } from '../../http/types.ts';
+import type { Notifier } from '../../notifications/notifier.ts';
+
+interface NotificationRow {
+  uuid: string;
+  type: string;
+  params: Record<string, unknown>;
+  account_uuid: string | null;
+  created_at: Date;
+  read_at: Date | null;
+}
+
+const COLUMNS = 'n.uuid, n.type, n.params, n.account_uuid, n.created_at, n.read_at';
+
+/**
+ * The caller's inbox in one account ($1 user, $2 account): the account's notifications addressed to them and
+ * their personal ones (no account), not archived. Nothing else is ever visible: another user's or another
+ * account's notification is simply not found.
+ */
+const INBOX = `n.user_uuid = $1 and (n.account_uuid = $2 or n.account_uuid is null) and n.archived_at is null`;
+
+function toNotification(row: NotificationRow): Notification {
+  return {
+    uuid: row.uuid,
+    type: row.type,
+    params: row.params,
+    accountUuid: row.account_uuid,
+    createdAt: new Date(row.created_at).toISOString(),
+    readAt: row.read_at ? new Date(row.read_at).toISOString() : null,
+  };
+}
+
+/** A page of the inbox: unread first, then newest (the creation order breaks ties), with the filtered total. */
+export async function listNotifications(
+  db: Db,
+  user: PortalUser,
+  access: AccountAccess,
+  query: NotificationsQuery,
+): Promise<{ data: Notification[]; meta: { total: number; page: number; pageSize: number } }> {
+  const page = query.page ?? 1;
+  const pageSize = query.pageSize ?? NOTIFICATIONS_PAGE_SIZE;
+  const where = `${INBOX} and ($3::boolean is not true or n.read_at is null) and ($4::text is null or n.type = $4)`;
+  const params = [user.uuid, access.accountUuid, query.unread ?? null, query.type ?? null];
+  const [count, list] = await Promise.all([
+    db.query<{ total: string }>(`select count(*) as total from notifications n where ${where}`, params),
+    db.query<NotificationRow>(
+      `select ${COLUMNS} from notifications n where ${where}
+        order by (n.read_at is null) desc, n.id desc limit $5 offset $6`,
+      [...params, pageSize, (page - 1) * pageSize],
+    ),
+  ]);
+  return {
+    data: list.rows.map(toNotification),
+    meta: { total: Number(count.rows[0]!.total), page, pageSize },
+  };
+}
+
+async function findNotification(q: Queryable, user: PortalUser, access: AccountAccess, uuid: string) {
+  const { rows } = await q.query<NotificationRow>(
+    `select ${COLUMNS} from notifications n where ${INBOX} and n.uuid = $3`,
+    [user.uuid, access.accountUuid, uuid],
+  );
+  if (!rows[0]) throw notFound('No such notification');
+  return rows[0];
+}
+
+export async function getNotification(
+  db: Db,
+  user: PortalUser,
+  access: AccountAccess,
+  uuid: string,
+): Promise<Notification> {
+  return toNotification(await findNotification(db, user, access, uuid));
+}
+
+/** Marks one notification read (keeping the first read time) or unread; the user's open tabs are told. */
+export async function setRead(
+  db: Db,
+  notifier: Notifier,
+  user: PortalUser,
+  access: AccountAccess,
+  uuid: string,
+  read: boolean,
+): Promise<Notification> {
+  return db.transaction(async (tx) => {
+    const before = await findNotification(tx, user, access, uuid);
+    if ((before.read_at !== null) === read) return toNotification(before);
+    const { rows } = await tx.query<NotificationRow>(
+      `update notifications n set read_at = case when $2 then now() else null end where n.uuid = $1
+       returning ${COLUMNS}`,
+      [uuid, read],
+    );
+    await notifier.changed(tx, user.uuid);
+    return toNotification(rows[0]!);
+  });
+}
+
+/** Archives one notification: it leaves the inbox and the unread count for good. */
+export async function archiveNotification(
+  db: Db,
+  notifier: Notifier,
+  user: PortalUser,
+  access: AccountAccess,
+  uuid: string,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await findNotification(tx, user, access, uuid);
+    await tx.query('update notifications set archived_at = now() where uuid = $1', [uuid]);
+    await notifier.changed(tx, user.uuid);
+  });
+}
+
+/** Marks every unread notification of the inbox (the account's and the personal ones) read. */
+export async function markAllRead(
+  db: Db,
+  notifier: Notifier,
+  user: PortalUser,
+  access: AccountAccess,
+): Promise<number> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query(
+      `update notifications n set read_at = now() where ${INBOX} and n.read_at is null returning n.id`,
+      [user.uuid, access.accountUuid],
+    );
+    if (rows.length > 0) await notifier.changed(tx, user.uuid);
+    return rows.length;
+  });
+}
+
+export async function unreadCount(db: Db, user: PortalUser, access: AccountAccess): Promise<number> {
+  const { rows } = await db.query<{ count: string }>(
+    `select count(*) as count from notifications n where ${INBOX} and n.read_at is null`,
+    [user.uuid, access.accountUuid],
+  );
+  return Number(rows[0]!.count);
+}
+
+/** The user's email setting of every known type: their choice, else the type's default. */
+export async function getPreferences(db: Queryable, user: PortalUser): Promise<NotificationPreference[]> {
+  const { rows } = await db.query<{ type: string; email: boolean }>(
+    'select type, email from notification_preferences where user_uuid = $1',
+    [user.uuid],
+  );
+  const chosen = new Map(rows.map((row) => [row.type, row.email]));
+  return NOTIFICATION_TYPES.map((type) => ({ type, email: chosen.get(type) ?? emailsByDefault(type) }));
+}
+
+/** Stores the named types' settings; the others keep theirs. */
+export async function updatePreferences(
+  db: Db,
+  user: PortalUser,
+  body: UpdateNotificationPreferencesBody,
+): Promise<NotificationPreference[]> {
+  return db.transaction(async (tx) => {
+    for (const { type, email } of body.preferences) {
+      await tx.query(
+        `insert into notification_preferences (user_uuid, type, email) values ($1, $2, $3)
+         on conflict (user_uuid, type) do update set email = excluded.email`,
+        [user.uuid, type, email],
+      );
+    }
+    return getPreferences(tx, user);
+  });
+}
+
+/**
+ * Terms to accept: an account in use (it has accepted terms on record) whose current owner has not accepted the
+ * current version of the terms or the privacy policy — a new version came into force, or the owner changed. Its
+ * owner gets one notification per version and account; running again writes nothing new.
+ */
+export async function notifyTermsToAccept(db: Db, notifier: Notifier): Promise<number> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{
+      account_uuid: string;
+      account_name: string;
+      owner_uuid: string;
+      agb: boolean;
+      privacy: boolean;
+    }>(
+      `select a.uuid as account_uuid, a.name as account_name, o.user_uuid as owner_uuid,
+              exists (select 1 from terms_acceptances t where t.account_uuid = a.uuid and t.kind = 'agb'
+                         and t.version = $1 and t.accepted_by = o.user_uuid) as agb,
+              exists (select 1 from terms_acceptances t where t.account_uuid = a.uuid and t.kind = 'privacy'
+                         and t.version = $1 and t.accepted_by = o.user_uuid) as privacy
+         from accounts a
+         join account_members o on o.account_uuid = a.uuid and o.role = 'OWNER' and o.invitation_status = 'ACCEPTED'
+        where (a.available_until is null or a.available_until > now())
+          and exists (select 1 from terms_acceptances t where t.account_uuid = a.uuid)
+          and not exists (select 1 from notifications n where n.account_uuid = a.uuid
+                             and n.user_uuid = o.user_uuid and n.type = 'terms.to_accept'
+                             and n.params ->> 'version' = $1)`,
+      [TERMS_VERSION],
+    );
+    let written = 0;
+    for (const row of rows) {
+      if (row.agb && row.privacy) continue;
+      const kind = row.agb ? 'privacy' : row.privacy ? 'agb' : 'all';
+      await notifier.notify(tx, {
+        accountUuid: row.account_uuid,
+        userUuids: [row.owner_uuid],
+        type: 'terms.to_accept',
+        params: { kind, version: TERMS_VERSION },
+      });
+      written += 1;
+    }
+    return written;
+  });
+}

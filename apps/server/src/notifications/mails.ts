@@ -1,0 +1,410 @@
+import { isLanguage, isNotificationType, type Language, type NotificationType } from '@portal/contract';
+import { escapeHtml } from '../http/html.ts';
+import type { MailMessage } from '../mail/mailer.ts';
+import { mailText } from '../mail/user-text.ts';
+
+/**
+ * The one place that knows how each notification type reads in a mail, in each language. The web renders the
+ * same notifications from its messages (section `notifications`); both read the stored type and parameters.
+ */
+
+/** The parameters as a mail shows them: people's text through `mailText` (left out when it could become a link). */
+interface Shown {
+  account: string | undefined;
+  person: string | undefined;
+  role: string;
+  previousRole: string;
+  date: string;
+  kind: string;
+  version: string;
+  ticket: string;
+}
+
+interface LanguageTexts {
+  greeting: (name: string | undefined) => string;
+  action: string;
+  why: string;
+  someone: string;
+  account: (account: string | undefined) => string;
+  roles: Record<string, string>;
+  kinds: Record<string, string>;
+  types: Record<NotificationType, (p: Shown) => [subject: string, body: string]>;
+  /** A type this version does not know (written by a newer instance). */
+  unknown: [subject: string, body: string];
+}
+
+const TEXTS: Record<Language, LanguageTexts> = {
+  de: {
+    greeting: (name) => (name === undefined ? 'Guten Tag' : `Guten Tag ${name}`),
+    action: 'Im Portal öffnen',
+    why: 'Sie erhalten diese E-Mail, weil Sie sie für diese Art von Mitteilung eingeschaltet haben. Sie können das in Ihrem Profil unter «Mitteilungen» ändern.',
+    someone: 'Jemand',
+    account: (account) => (account === undefined ? 'einem Konto' : `«${account}»`),
+    roles: {
+      EMPLOYEE: 'Mitarbeiter/in',
+      ADMIN: 'Administrator/in',
+      DC: 'Digital Coach',
+      OWNER: 'Inhaber/in',
+    },
+    kinds: {
+      agb: 'der AGB',
+      privacy: 'der Datenschutzerklärung',
+      all: 'der AGB und der Datenschutzerklärung',
+    },
+    types: {
+      'invitation.received': (p) => [
+        `Einladung zu ${p.account}`,
+        `${p.person} lädt Sie ein, ${p.account} als ${p.role} beizutreten.`,
+      ],
+      'invitation.accepted': (p) => [
+        `${p.person} hat Ihre Einladung angenommen`,
+        `${p.person} ist dem Konto jetzt als ${p.role} beigetreten.`,
+      ],
+      'invitation.declined': (p) => [
+        'Eine Einladung wurde abgelehnt',
+        `Die Einladung als ${p.role} wurde abgelehnt.`,
+      ],
+      'member.role_changed': (p) => [
+        `Ihre Rolle in ${p.account} wurde geändert`,
+        `${p.person} hat Ihre Rolle in ${p.account} von ${p.previousRole} zu ${p.role} geändert.`,
+      ],
+      'member.removed': (p) => [
+        `Sie wurden aus ${p.account} entfernt`,
+        `${p.person} hat Sie aus ${p.account} entfernt. Sie haben keinen Zugang mehr zu diesem Konto.`,
+      ],
+      'ownership.transfer_requested': (p) => [
+        `Inhaberschaft von ${p.account} übernehmen?`,
+        `${p.person} möchte Ihnen die Inhaberschaft von ${p.account} übertragen. Sie können annehmen oder ablehnen.`,
+      ],
+      'ownership.transfer_accepted': (p) => [
+        `Inhaberschaft von ${p.account} übertragen`,
+        `${p.person} hat die Inhaberschaft von ${p.account} angenommen. Sie sind jetzt Administrator/in.`,
+      ],
+      'ownership.transfer_cancelled': (p) => [
+        `Übertragung von ${p.account} zurückgezogen`,
+        `${p.person} hat das Angebot, Ihnen die Inhaberschaft von ${p.account} zu übertragen, zurückgezogen.`,
+      ],
+      'account.deletion_scheduled': (p) => [
+        `${p.account} wird gelöscht`,
+        `${p.person} hat die Löschung von ${p.account} veranlasst. Das Konto ist noch bis am ${p.date} verfügbar.`,
+      ],
+      'account.deletion_cancelled': (p) => [
+        `Löschung von ${p.account} abgebrochen`,
+        `${p.person} hat die Löschung von ${p.account} abgebrochen. Das Konto bleibt bestehen.`,
+      ],
+      'terms.to_accept': (p) => [
+        `Neue Version ${p.kind} zu akzeptieren`,
+        `Die Version ${p.version} ${p.kind} ist in Kraft. Bitte lesen und akzeptieren Sie sie für ${p.account}.`,
+      ],
+      'ticket.answered': (p) => [
+        `Antwort auf Ihre Anfrage ${p.ticket}`,
+        `Der Support hat auf Ihre Anfrage ${p.ticket} geantwortet.`,
+      ],
+      'ticket.waiting_for_customer': (p) => [
+        `Ihre Anfrage ${p.ticket} wartet auf Sie`,
+        `Der Support braucht Ihre Antwort, um die Anfrage ${p.ticket} weiter zu bearbeiten.`,
+      ],
+      'ticket.solved': (p) => [
+        `Ihre Anfrage ${p.ticket} ist gelöst`,
+        `Der Support hat Ihre Anfrage ${p.ticket} als gelöst markiert. Sie können sie innert 14 Tagen wieder eröffnen.`,
+      ],
+    },
+    unknown: ['Neue Mitteilung', 'Im Portal wartet eine neue Mitteilung auf Sie.'],
+  },
+  en: {
+    greeting: (name) => (name === undefined ? 'Hello' : `Hello ${name}`),
+    action: 'Open in the portal',
+    why: 'You receive this email because you switched it on for this kind of notification. You can change that in your profile under “Notifications”.',
+    someone: 'Someone',
+    account: (account) => (account === undefined ? 'an account' : `“${account}”`),
+    roles: { EMPLOYEE: 'employee', ADMIN: 'administrator', DC: 'digital coach', OWNER: 'owner' },
+    kinds: { agb: 'terms', privacy: 'privacy policy', all: 'terms and privacy policy' },
+    types: {
+      'invitation.received': (p) => [
+        `Invitation to ${p.account}`,
+        `${p.person} invites you to join ${p.account} as ${p.role}.`,
+      ],
+      'invitation.accepted': (p) => [
+        `${p.person} accepted your invitation`,
+        `${p.person} has joined the account as ${p.role}.`,
+      ],
+      'invitation.declined': (p) => [
+        'An invitation was declined',
+        `The invitation as ${p.role} was declined.`,
+      ],
+      'member.role_changed': (p) => [
+        `Your role in ${p.account} changed`,
+        `${p.person} changed your role in ${p.account} from ${p.previousRole} to ${p.role}.`,
+      ],
+      'member.removed': (p) => [
+        `You were removed from ${p.account}`,
+        `${p.person} removed you from ${p.account}. You no longer have access to this account.`,
+      ],
+      'ownership.transfer_requested': (p) => [
+        `Take over the ownership of ${p.account}?`,
+        `${p.person} would like to transfer the ownership of ${p.account} to you. You can accept or decline.`,
+      ],
+      'ownership.transfer_accepted': (p) => [
+        `Ownership of ${p.account} transferred`,
+        `${p.person} accepted the ownership of ${p.account}. You are an administrator now.`,
+      ],
+      'ownership.transfer_cancelled': (p) => [
+        `Transfer of ${p.account} withdrawn`,
+        `${p.person} withdrew the offer to transfer the ownership of ${p.account} to you.`,
+      ],
+      'account.deletion_scheduled': (p) => [
+        `${p.account} will be deleted`,
+        `${p.person} scheduled the deletion of ${p.account}. The account remains available until ${p.date}.`,
+      ],
+      'account.deletion_cancelled': (p) => [
+        `Deletion of ${p.account} cancelled`,
+        `${p.person} cancelled the deletion of ${p.account}. The account stays.`,
+      ],
+      'terms.to_accept': (p) => [
+        `New ${p.kind} to accept`,
+        `Version ${p.version} of the ${p.kind} is in force. Please read and accept it for ${p.account}.`,
+      ],
+      'ticket.answered': (p) => [
+        `Reply to your request ${p.ticket}`,
+        `Support replied to your request ${p.ticket}.`,
+      ],
+      'ticket.waiting_for_customer': (p) => [
+        `Your request ${p.ticket} is waiting for you`,
+        `Support needs your answer to continue with the request ${p.ticket}.`,
+      ],
+      'ticket.solved': (p) => [
+        `Your request ${p.ticket} is solved`,
+        `Support marked your request ${p.ticket} as solved. You can reopen it within 14 days.`,
+      ],
+    },
+    unknown: ['New notification', 'A new notification is waiting for you in the portal.'],
+  },
+  fr: {
+    greeting: (name) => (name === undefined ? 'Bonjour' : `Bonjour ${name}`),
+    action: 'Ouvrir dans le portail',
+    why: 'Vous recevez cet e-mail parce que vous l’avez activé pour ce type de notification. Vous pouvez le modifier dans votre profil sous « Notifications ».',
+    someone: 'Quelqu’un',
+    account: (account) => (account === undefined ? 'un compte' : `« ${account} »`),
+    roles: {
+      EMPLOYEE: 'collaborateur/trice',
+      ADMIN: 'administrateur/trice',
+      DC: 'coach numérique',
+      OWNER: 'propriétaire',
+    },
+    kinds: {
+      agb: 'des CG',
+      privacy: 'de la déclaration de protection des données',
+      all: 'des CG et de la déclaration de protection des données',
+    },
+    types: {
+      'invitation.received': (p) => [
+        `Invitation à ${p.account}`,
+        `${p.person} vous invite à rejoindre ${p.account} en tant que ${p.role}.`,
+      ],
+      'invitation.accepted': (p) => [
+        `${p.person} a accepté votre invitation`,
+        `${p.person} a rejoint le compte en tant que ${p.role}.`,
+      ],
+      'invitation.declined': (p) => [
+        'Une invitation a été refusée',
+        `L’invitation en tant que ${p.role} a été refusée.`,
+      ],
+      'member.role_changed': (p) => [
+        `Votre rôle dans ${p.account} a changé`,
+        `${p.person} a changé votre rôle dans ${p.account} de ${p.previousRole} à ${p.role}.`,
+      ],
+      'member.removed': (p) => [
+        `Vous avez été retiré de ${p.account}`,
+        `${p.person} vous a retiré de ${p.account}. Vous n’avez plus accès à ce compte.`,
+      ],
+      'ownership.transfer_requested': (p) => [
+        `Reprendre la propriété de ${p.account} ?`,
+        `${p.person} souhaite vous transférer la propriété de ${p.account}. Vous pouvez accepter ou refuser.`,
+      ],
+      'ownership.transfer_accepted': (p) => [
+        `Propriété de ${p.account} transférée`,
+        `${p.person} a accepté la propriété de ${p.account}. Vous êtes maintenant administrateur/trice.`,
+      ],
+      'ownership.transfer_cancelled': (p) => [
+        `Transfert de ${p.account} retiré`,
+        `${p.person} a retiré l’offre de vous transférer la propriété de ${p.account}.`,
+      ],
+      'account.deletion_scheduled': (p) => [
+        `${p.account} sera supprimé`,
+        `${p.person} a programmé la suppression de ${p.account}. Le compte reste disponible jusqu’au ${p.date}.`,
+      ],
+      'account.deletion_cancelled': (p) => [
+        `Suppression de ${p.account} annulée`,
+        `${p.person} a annulé la suppression de ${p.account}. Le compte est conservé.`,
+      ],
+      'terms.to_accept': (p) => [
+        `Nouvelle version ${p.kind} à accepter`,
+        `La version ${p.version} ${p.kind} est en vigueur. Veuillez la lire et l’accepter pour ${p.account}.`,
+      ],
+      'ticket.answered': (p) => [
+        `Réponse à votre demande ${p.ticket}`,
+        `Le support a répondu à votre demande ${p.ticket}.`,
+      ],
+      'ticket.waiting_for_customer': (p) => [
+        `Votre demande ${p.ticket} attend votre réponse`,
+        `Le support a besoin de votre réponse pour poursuivre la demande ${p.ticket}.`,
+      ],
+      'ticket.solved': (p) => [
+        `Votre demande ${p.ticket} est résolue`,
+        `Le support a marqué votre demande ${p.ticket} comme résolue. Vous pouvez la rouvrir dans les 14 jours.`,
+      ],
+    },
+    unknown: ['Nouvelle notification', 'Une nouvelle notification vous attend dans le portail.'],
+  },
+  it: {
+    greeting: (name) => (name === undefined ? 'Buongiorno' : `Buongiorno ${name}`),
+    action: 'Apri nel portale',
+    why: 'Riceve questa e-mail perché l’ha attivata per questo tipo di notifica. Può modificarlo nel suo profilo alla voce «Notifiche».',
+    someone: 'Qualcuno',
+    account: (account) => (account === undefined ? 'un account' : `«${account}»`),
+    roles: {
+      EMPLOYEE: 'collaboratore/trice',
+      ADMIN: 'amministratore/trice',
+      DC: 'coach digitale',
+      OWNER: 'titolare',
+    },
+    kinds: {
+      agb: 'delle CG',
+      privacy: 'dell’informativa sulla protezione dei dati',
+      all: 'delle CG e dell’informativa sulla protezione dei dati',
+    },
+    types: {
+      'invitation.received': (p) => [
+        `Invito a ${p.account}`,
+        `${p.person} la invita a unirsi a ${p.account} come ${p.role}.`,
+      ],
+      'invitation.accepted': (p) => [
+        `${p.person} ha accettato il suo invito`,
+        `${p.person} si è unito/a all’account come ${p.role}.`,
+      ],
+      'invitation.declined': (p) => [
+        'Un invito è stato rifiutato',
+        `L’invito come ${p.role} è stato rifiutato.`,
+      ],
+      'member.role_changed': (p) => [
+        `Il suo ruolo in ${p.account} è cambiato`,
+        `${p.person} ha cambiato il suo ruolo in ${p.account} da ${p.previousRole} a ${p.role}.`,
+      ],
+      'member.removed': (p) => [
+        `È stato/a rimosso/a da ${p.account}`,
+        `${p.person} l’ha rimosso/a da ${p.account}. Non ha più accesso a questo account.`,
+      ],
+      'ownership.transfer_requested': (p) => [
+        `Assumere la titolarità di ${p.account}?`,
+        `${p.person} desidera trasferirle la titolarità di ${p.account}. Può accettare o rifiutare.`,
+      ],
+      'ownership.transfer_accepted': (p) => [
+        `Titolarità di ${p.account} trasferita`,
+        `${p.person} ha accettato la titolarità di ${p.account}. Ora è amministratore/trice.`,
+      ],
+      'ownership.transfer_cancelled': (p) => [
+        `Trasferimento di ${p.account} ritirato`,
+        `${p.person} ha ritirato l’offerta di trasferirle la titolarità di ${p.account}.`,
+      ],
+      'account.deletion_scheduled': (p) => [
+        `${p.account} sarà cancellato`,
+        `${p.person} ha programmato la cancellazione di ${p.account}. L’account resta disponibile fino al ${p.date}.`,
+      ],
+      'account.deletion_cancelled': (p) => [
+        `Cancellazione di ${p.account} annullata`,
+        `${p.person} ha annullato la cancellazione di ${p.account}. L’account resta.`,
+      ],
+      'terms.to_accept': (p) => [
+        `Nuova versione ${p.kind} da accettare`,
+        `È in vigore la versione ${p.version} ${p.kind}. La legga e la accetti per ${p.account}.`,
+      ],
+      'ticket.answered': (p) => [
+        `Risposta alla sua richiesta ${p.ticket}`,
+        `Il supporto ha risposto alla sua richiesta ${p.ticket}.`,
+      ],
+      'ticket.waiting_for_customer': (p) => [
+        `La sua richiesta ${p.ticket} attende una risposta`,
+        `Il supporto ha bisogno della sua risposta per proseguire con la richiesta ${p.ticket}.`,
+      ],
+      'ticket.solved': (p) => [
+        `La sua richiesta ${p.ticket} è risolta`,
+        `Il supporto ha segnato la sua richiesta ${p.ticket} come risolta. Può riaprirla entro 14 giorni.`,
+      ],
+    },
+    unknown: ['Nuova notifica', 'Una nuova notifica la attende nel portale.'],
+  },
+};
+
+const LOCALES: Record<Language, string> = { de: 'de-CH', en: 'en-GB', fr: 'fr-CH', it: 'it-CH' };
+
+export interface NotificationMail {
+  to: { email: string; name: string; language: string };
+  type: string;
+  params: Record<string, unknown>;
+  /** The account's name, for a notification of an account whose parameters do not name it. */
+  accountName: string | null;
+  /** The notification in the portal (its inbox page). */
+  link: string;
+  product: string;
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** The subject and sentence of one notification in one language, as the mail shows them. */
+export function notificationMailText(
+  language: Language,
+  type: string,
+  params: Record<string, unknown>,
+  accountName: string | null = null,
+): { subject: string; body: string } {
+  const t = TEXTS[language];
+  const date = Date.parse(text(params.availableUntil));
+  const shown: Shown = {
+    account: t.account(mailText(text(params.accountName) || (accountName ?? ''))),
+    person:
+      mailText(
+        text(
+          params.invitedBy ??
+            params.name ??
+            params.changedBy ??
+            params.removedBy ??
+            params.requestedBy ??
+            params.acceptedBy ??
+            params.cancelledBy ??
+            params.scheduledBy,
+        ),
+      ) ?? t.someone,
+    role: t.roles[text(params.role)] ?? text(params.role),
+    previousRole: t.roles[text(params.previousRole)] ?? text(params.previousRole),
+    date: Number.isNaN(date)
+      ? ''
+      : new Intl.DateTimeFormat(LOCALES[language], { dateStyle: 'long', timeZone: 'Europe/Zurich' }).format(
+          date,
+        ),
+    kind: t.kinds[text(params.kind)] ?? t.kinds.all!,
+    version: text(params.version),
+    ticket: [
+      typeof params.ticketNumber === 'number' ? `#${params.ticketNumber}` : '',
+      mailText(text(params.subject)) === undefined ? '' : `«${mailText(text(params.subject))}»`,
+    ]
+      .filter(Boolean)
+      .join(' '),
+  };
+  const [subject, body] = isNotificationType(type) ? t.types[type](shown) : t.unknown;
+  return { subject, body };
+}
+
+/** The mail of one notification in the recipient's language: greeting, the sentence, the link, why it came. */
+export function notificationMail(mail: NotificationMail): MailMessage {
+  const language: Language = isLanguage(mail.to.language) ? mail.to.language : 'de';
+  const t = TEXTS[language];
+  const { subject, body } = notificationMailText(language, mail.type, mail.params, mail.accountName);
+  const greeting = `${t.greeting(mailText(mail.to.name))},`;
+  const text = [greeting, '', body, '', mail.link, '', t.why, '', `— ${mail.product}`].join('\n');
+  const html = `<!doctype html><html lang="${language}"><body>
+<p>${escapeHtml(greeting)}</p><p>${escapeHtml(body)}</p>
+<p><a href="${escapeHtml(mail.link)}">${escapeHtml(t.action)}</a></p>
+<p>${escapeHtml(t.why)}</p><p>— ${escapeHtml(mail.product)}</p>
+</body></html>`;
+  return { to: mail.to.email, subject: `${mail.product}: ${subject}`, text, html };
+}
