@@ -143,7 +143,7 @@ const TABLE = [
     path: 'inbox',
     titleKey: 'routes.inbox',
     access: account,
-    page: () => import('@/features/inbox/inbox-page.tsx'),
+    page: () => import('@/features/notifications/inbox-page.tsx'),
     nav: { group: 'main', position: 2, icon: InboxOutlined },
   },
   {
@@ -151,7 +151,8 @@ const TABLE = [
     path: 'inbox/:uuid',
     titleKey: 'routes.inboxItem',
     access: account,
-    page: () => import('@/features/inbox/inbox-item-page.tsx'),
+    page: () => import('@/features/notifications/inbox-item-page.tsx'),
+    paramsAsProps: true,
   },
   {
     name: 'invite-verify',

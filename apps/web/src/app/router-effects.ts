@@ -6,7 +6,21 @@ import type { RouteEntry } from './route-table.ts';
 import { getVersionState, subscribeVersion } from './version-check.ts';
 import { href } from './href.ts';
 
-/** The document title "{page} | {product}" from the route table, updated on navigation and language. */
+// The unread notifications of the current account, shown before the title: "(3) Inbox | Portal".
+let unreadInTitle = 0;
+let updateTitle: (() => void) | null = null;
+
+/** Sets the unread count the document title shows (0 shows none); the shell passes the server's count. */
+export function setUnreadInTitle(count: number): void {
+  if (count === unreadInTitle) return;
+  unreadInTitle = count;
+  updateTitle?.();
+}
+
+/**
+ * The document title "{page} | {product}" from the route table, updated on navigation and language, with the
+ * unread notifications in front when there are any.
+ */
 export function syncDocumentTitle(router: DataRouter): () => void {
   const update = () => {
     const matches = router.state.matches;
@@ -15,13 +29,16 @@ export function syncDocumentTitle(router: DataRouter): () => void {
       .map((m) => (m.route.handle as { entry?: RouteEntry } | undefined)?.entry)
       .find(Boolean);
     const product = config().productName;
-    document.title = entry ? `${i18n.t(entry.titleKey)} | ${product}` : product;
+    const title = entry ? `${i18n.t(entry.titleKey)} | ${product}` : product;
+    document.title = unreadInTitle > 0 ? `(${unreadInTitle}) ${title}` : title;
   };
+  updateTitle = update;
   update();
   const unsubscribe = router.subscribe(update);
   i18n.on('languageChanged', update);
   i18n.on('loaded', update);
   return () => {
+    if (updateTitle === update) updateTitle = null;
     unsubscribe();
     i18n.off('languageChanged', update);
     i18n.off('loaded', update);

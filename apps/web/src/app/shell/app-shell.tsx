@@ -1,6 +1,7 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, Outlet, useNavigation } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
@@ -9,6 +10,7 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import MenuIcon from '@mui/icons-material/Menu';
+import { unreadCountQuery } from '@/api/notifications.ts';
 import { useCurrentAccount, useMe } from '@/api/session.ts';
 import { config } from '@/config.ts';
 import { AccountSwitcher } from './account-switcher.tsx';
@@ -17,12 +19,26 @@ import { SideNav, visibleNavItems } from './side-nav.tsx';
 import { AccountDeletionBar, EmailVerificationBar, InvitationBar, NewVersionBar } from './toolbars.tsx';
 import { UserMenu } from './user-menu.tsx';
 import { href } from '../href.ts';
+import { setUnreadInTitle } from '../router-effects.ts';
 
 const DRAWER_WIDTH = 248;
 // Only small screens use the drawer; wide ones never load it.
 const NavDrawer = lazy(() => import('./nav-drawer.tsx'));
 // The thin progress bar appears only while a navigation runs.
 const NavigationProgress = lazy(() => import('./navigation-progress.tsx'));
+
+/** The current account's unread notifications in the document title, as the server counts them. */
+function useUnreadInTitle(accountUuid: string | undefined) {
+  const { data: count = 0 } = useQuery({
+    ...unreadCountQuery(accountUuid ?? ''),
+    enabled: Boolean(accountUuid),
+  });
+  const shown = accountUuid ? count : 0;
+  useEffect(() => {
+    setUnreadInTitle(shown);
+    return () => setUnreadInTitle(0);
+  }, [shown]);
+}
 
 /** The application shell: toolbars, app bar, side navigation, the routed page. */
 export function AppShell() {
@@ -33,6 +49,7 @@ export function AppShell() {
   const navigation = useNavigation();
   const me = useMe();
   const account = useCurrentAccount();
+  useUnreadInTitle(account?.uuid);
 
   // Without an account (onboarding, staff) there may be nothing to navigate to: no empty column then.
   const hasNav = Object.values(

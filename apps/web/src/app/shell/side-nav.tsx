@@ -1,5 +1,7 @@
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import Badge from '@mui/material/Badge';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
@@ -7,6 +9,8 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import type { AccountRole, UserRole } from '@portal/contract';
+import { unreadCountQuery } from '@/api/notifications.ts';
+import { useCurrentAccount } from '@/api/session.ts';
 import { canAccess } from '../navigation-rules.ts';
 import { ROUTES, pathPatternOf, type NavGroup, type RouteEntry } from '../route-table.ts';
 
@@ -40,6 +44,28 @@ function isActive(entry: RouteEntry, pathname: string): boolean {
   // The dashboard is active only on "/"; other items also for their sub-pages.
   if (href === '/') return pathname === '/';
   return pathname === href || pathname.startsWith(`${href}/`);
+}
+
+/** The inbox item's unread count, as the server counts it (refetched whenever a notification changes). */
+function UnreadBadge({ label }: { label: string }) {
+  const { t } = useTranslation();
+  const account = useCurrentAccount();
+  const { data: count = 0 } = useQuery({
+    ...unreadCountQuery(account?.uuid ?? ''),
+    enabled: Boolean(account),
+  });
+  return (
+    <Badge
+      badgeContent={count}
+      max={99}
+      color="error"
+      data-testid="inbox-badge"
+      slotProps={{ badge: { 'aria-label': t('notifications.unreadBadge', { count }) } as object }}
+      sx={{ '& .MuiBadge-badge': { right: -16, top: '50%' } }}
+    >
+      {label}
+    </Badge>
+  );
 }
 
 export function SideNav({
@@ -87,7 +113,15 @@ export function SideNav({
                     <ListItemIcon sx={{ minWidth: 36 }}>
                       <Icon fontSize="small" />
                     </ListItemIcon>
-                    <ListItemText primary={t(entry.titleKey)} />
+                    <ListItemText
+                      primary={
+                        entry.name === 'inbox' && hasAccount ? (
+                          <UnreadBadge label={t(entry.titleKey)} />
+                        ) : (
+                          t(entry.titleKey)
+                        )
+                      }
+                    />
                   </ListItemButton>
                 </ListItem>
               );

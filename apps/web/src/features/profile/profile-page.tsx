@@ -12,6 +12,7 @@ import { FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
 import { Page } from '@/ui/page.tsx';
 import { LinkAlert, SectionCard } from '@/ui/section-card.tsx';
+import { NotificationPreferences } from './notification-preferences.tsx';
 import { useThemeMode } from '@/ui/theme.tsx';
 import { LANGUAGE_NAMES, useLanguage, useLeaveAccount, useSaveName } from './api.ts';
 
@@ -142,6 +143,7 @@ export default function ProfilePage() {
             </TextField>
           </Stack>
         </SectionCard>
+        <NotificationPreferences />
         {member && <LeaveAccount account={member} />}
       </Stack>
     </Page>

@@ -1,0 +1,115 @@
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import ArchiveOutlined from '@mui/icons-material/ArchiveOutlined';
+import ArrowBack from '@mui/icons-material/ArrowBack';
+import ArrowForward from '@mui/icons-material/ArrowForward';
+import MarkEmailUnreadOutlined from '@mui/icons-material/MarkEmailUnreadOutlined';
+import SearchOff from '@mui/icons-material/SearchOff';
+import { href } from '@/app/href.ts';
+import { ApiError } from '@/api/errors.ts';
+import { useCurrentAccount } from '@/api/session.ts';
+import { formatDateTime } from '@/i18n/format.ts';
+import { EmptyState } from '@/ui/empty-state.tsx';
+import { Page } from '@/ui/page.tsx';
+import { notificationQuery, useArchiveNotification, useSetNotificationRead } from './api.ts';
+import { notificationView } from './notification-text.ts';
+
+/**
+ * inbox/:uuid: one notification in the reader's language, with a link to what it is about. Opening it marks it
+ * read (once per visit); another user's, another account's or an archived notification shows "not found".
+ */
+export default function InboxItemPage({ uuid = '' }: { uuid?: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const account = useCurrentAccount()!.uuid;
+  const { data: notification, error, isPending } = useQuery(notificationQuery(account, uuid));
+  const setRead = useSetNotificationRead();
+  const archive = useArchiveNotification();
+  const markedOnOpen = useRef<string | null>(null);
+
+  const unread = notification?.readAt === null;
+  const { mutate } = setRead;
+  useEffect(() => {
+    if (unread && markedOnOpen.current !== uuid) {
+      markedOnOpen.current = uuid;
+      mutate({ uuid, read: true, quiet: true });
+    }
+  }, [unread, uuid, mutate]);
+
+  if (isPending) {
+    return (
+      <Page title={t('routes.inboxItem')}>
+        <CircularProgress aria-label={t('routes.inboxItem')} />
+      </Page>
+    );
+  }
+  if (!notification) {
+    const missing = error instanceof ApiError && error.status === 404;
+    return (
+      <Page title={t(missing ? 'notifications.notFoundTitle' : 'routes.inboxItem')}>
+        <EmptyState
+          icon={SearchOff}
+          title={t(missing ? 'notifications.notFoundTitle' : 'notifications.loadFailed')}
+          text={missing ? t('notifications.notFoundText') : ''}
+          action={{ to: href('inbox'), label: t('notifications.back') }}
+        />
+      </Page>
+    );
+  }
+
+  const view = notificationView(t, notification);
+  return (
+    <Page title={t('routes.inboxItem')}>
+      <Button component={RouterLink} to={href('inbox')} startIcon={<ArrowBack />} sx={{ mb: 2 }}>
+        {t('notifications.back')}
+      </Button>
+      <Paper variant="outlined" component="article" sx={{ p: { xs: 2, sm: 4 }, maxWidth: 760 }}>
+        <Stack direction="row" spacing={1} sx={{ mb: 2, flexWrap: 'wrap' }}>
+          <Chip size="small" variant="outlined" label={view.label} />
+          {notification.accountUuid === null && (
+            <Chip size="small" variant="outlined" label={t('notifications.personal')} />
+          )}
+        </Stack>
+        <Typography variant="h5" component="h2" sx={{ mb: 1 }}>
+          {view.title}
+        </Typography>
+        <Typography variant="body2" sx={{ color: 'text.secondary', mb: 2 }}>
+          {t('notifications.receivedAt', { date: formatDateTime(notification.createdAt) })}
+        </Typography>
+        <Typography sx={{ mb: 3 }}>{view.body}</Typography>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
+          <Button component={RouterLink} to={view.to} variant="contained" endIcon={<ArrowForward />}>
+            {view.action}
+          </Button>
+          <Button
+            variant="outlined"
+            startIcon={<MarkEmailUnreadOutlined />}
+            disabled={setRead.isPending || unread}
+            onClick={() => setRead.mutate({ uuid, read: false })}
+          >
+            {t('notifications.markUnread')}
+          </Button>
+          <Button
+            variant="outlined"
+            startIcon={<ArchiveOutlined />}
+            disabled={archive.isPending}
+            onClick={async () => {
+              await archive.mutateAsync(uuid);
+              await navigate(href('inbox'));
+            }}
+          >
+            {t('notifications.archive')}
+          </Button>
+        </Stack>
+      </Paper>
+    </Page>
+  );
+}

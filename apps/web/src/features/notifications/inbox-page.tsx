@@ -1,0 +1,282 @@
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useSearchParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import ArchiveOutlined from '@mui/icons-material/ArchiveOutlined';
+import DoneAll from '@mui/icons-material/DoneAll';
+import DraftsOutlined from '@mui/icons-material/DraftsOutlined';
+import InboxOutlined from '@mui/icons-material/InboxOutlined';
+import MarkEmailUnreadOutlined from '@mui/icons-material/MarkEmailUnreadOutlined';
+import {
+  NOTIFICATIONS_PAGE_SIZE,
+  NOTIFICATIONS_PAGE_SIZE_MAX,
+  isNotificationType,
+  type Notification,
+  type NotificationsQuery,
+} from '@portal/contract';
+import { href } from '@/app/href.ts';
+import { useCurrentAccount } from '@/api/session.ts';
+import { formatDateTime } from '@/i18n/format.ts';
+import { EmptyState } from '@/ui/empty-state.tsx';
+import { Page } from '@/ui/page.tsx';
+import {
+  notificationsQuery,
+  unreadCountQuery,
+  useArchiveNotification,
+  useMarkAllNotificationsRead,
+  useSetNotificationRead,
+} from './api.ts';
+import { TYPE_OPTIONS, notificationView, typeLabel } from './notification-text.ts';
+
+const PAGE_SIZES = [10, NOTIFICATIONS_PAGE_SIZE, 50, NOTIFICATIONS_PAGE_SIZE_MAX];
+
+/** The inbox's query from the address bar (`?unread=1&type=…&page=2&size=50`), so a reload keeps the view. */
+function useInboxQuery() {
+  const [search, setSearch] = useSearchParams();
+  const pageSize = Number(search.get('size'));
+  const type = search.get('type') ?? '';
+  const query: NotificationsQuery = {
+    page: Math.max(1, Math.floor(Number(search.get('page')) || 1)),
+    pageSize: PAGE_SIZES.includes(pageSize) ? pageSize : NOTIFICATIONS_PAGE_SIZE,
+    ...(search.get('unread') === '1' ? { unread: true } : {}),
+    ...(isNotificationType(type) ? { type } : {}),
+  };
+  const update = (changes: Record<string, string | null>) =>
+    setSearch(
+      (current) => {
+        const next = new URLSearchParams(current);
+        for (const [key, value] of Object.entries(changes)) {
+          if (value === null) next.delete(key);
+          else next.set(key, value);
+        }
+        return next;
+      },
+      { replace: true },
+    );
+  return { query, update };
+}
+
+function RowActions({ notification, label }: { notification: Notification; label: string }) {
+  const { t } = useTranslation();
+  const setRead = useSetNotificationRead();
+  const archive = useArchiveNotification();
+  const read = notification.readAt !== null;
+  const toggle = read ? t('notifications.markUnread') : t('notifications.markRead');
+  return (
+    <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
+      <Tooltip title={toggle}>
+        <IconButton
+          aria-label={`${toggle}: ${label}`}
+          disabled={setRead.isPending}
+          onClick={() => setRead.mutate({ uuid: notification.uuid, read: !read })}
+        >
+          {read ? <MarkEmailUnreadOutlined fontSize="small" /> : <DraftsOutlined fontSize="small" />}
+        </IconButton>
+      </Tooltip>
+      <Tooltip title={t('notifications.archive')}>
+        <IconButton
+          aria-label={`${t('notifications.archive')}: ${label}`}
+          disabled={archive.isPending}
+          onClick={() => archive.mutate(notification.uuid)}
+        >
+          <ArchiveOutlined fontSize="small" />
+        </IconButton>
+      </Tooltip>
+    </Stack>
+  );
+}
+
+function NotificationRow({ notification }: { notification: Notification }) {
+  const { t } = useTranslation();
+  const view = notificationView(t, notification);
+  const unread = notification.readAt === null;
+  return (
+    <TableRow hover selected={unread} data-testid="notification-row" data-unread={unread}>
+      <TableCell sx={{ width: 16, pr: 0 }}>
+        {unread && (
+          <Box
+            role="img"
+            aria-label={t('notifications.unread')}
+            sx={{ width: 10, height: 10, borderRadius: '50%', bgcolor: 'primary.main' }}
+          />
+        )}
+      </TableCell>
+      <TableCell>
+        <Link
+          component={RouterLink}
+          to={href('inbox-item', { uuid: notification.uuid })}
+          underline="hover"
+          color="inherit"
+          sx={{ fontWeight: unread ? 700 : 400 }}
+        >
+          {view.title}
+        </Link>
+        <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+          {view.body}
+        </Typography>
+        <Stack direction="row" spacing={1} sx={{ mt: 0.5 }}>
+          <Chip size="small" variant="outlined" label={view.label} />
+          {notification.accountUuid === null && (
+            <Chip size="small" variant="outlined" label={t('notifications.personal')} />
+          )}
+        </Stack>
+      </TableCell>
+      <TableCell sx={{ whiteSpace: 'nowrap', color: 'text.secondary' }}>
+        {formatDateTime(notification.createdAt)}
+      </TableCell>
+      <TableCell align="right">
+        <RowActions notification={notification} label={view.title} />
+      </TableCell>
+    </TableRow>
+  );
+}
+
+/**
+ * inbox: the user's notifications in this account and their personal ones, unread first, then newest; filters
+ * (unread, type), read state and archive per row, "mark all read", paged on the server.
+ */
+export default function InboxPage() {
+  const { t } = useTranslation();
+  const account = useCurrentAccount()!.uuid;
+  const { query, update } = useInboxQuery();
+  const { data, isError, isFetching } = useQuery(notificationsQuery(account, query));
+  const { data: unread = 0 } = useQuery(unreadCountQuery(account));
+  const markAll = useMarkAllNotificationsRead();
+  const filtered = Boolean(query.unread || query.type);
+  const rows = data?.data ?? [];
+  const total = data?.meta.total ?? 0;
+  const pageSize = query.pageSize ?? NOTIFICATIONS_PAGE_SIZE;
+  const lastPage = Math.max(0, Math.ceil(total / pageSize) - 1);
+
+  const actions = (
+    <Button
+      variant="outlined"
+      startIcon={<DoneAll />}
+      disabled={unread === 0 || markAll.isPending}
+      onClick={() => markAll.mutate()}
+    >
+      {t('notifications.markAllRead')}
+    </Button>
+  );
+
+  if (data && total === 0 && !filtered && query.page === 1) {
+    return (
+      <Page title={t('routes.inbox')} actions={actions}>
+        <EmptyState
+          icon={InboxOutlined}
+          title={t('notifications.emptyTitle')}
+          text={t('notifications.emptyText')}
+          action={{ to: href('dashboard'), label: t('notifications.toDashboard') }}
+        />
+      </Page>
+    );
+  }
+
+  return (
+    <Page title={t('routes.inbox')} actions={actions}>
+      <Typography sx={{ mb: 3, color: 'text.secondary' }}>{t('notifications.intro')}</Typography>
+      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={2}
+          sx={{ mb: 2, alignItems: { sm: 'center' } }}
+          role="group"
+          aria-label={t('notifications.filters.label')}
+        >
+          <FormControlLabel
+            control={
+              <Switch
+                checked={Boolean(query.unread)}
+                onChange={(event) => update({ unread: event.target.checked ? '1' : null, page: null })}
+              />
+            }
+            label={t('notifications.filters.unreadOnly')}
+          />
+          <TextField
+            select
+            size="small"
+            label={t('notifications.filters.type')}
+            value={query.type ?? ''}
+            onChange={(event) => update({ type: event.target.value || null, page: null })}
+            sx={{ minWidth: 260 }}
+          >
+            <MenuItem value="">{t('notifications.filters.allTypes')}</MenuItem>
+            {TYPE_OPTIONS.map((type) => (
+              <MenuItem key={type} value={type}>
+                {typeLabel(t, type)}
+              </MenuItem>
+            ))}
+          </TextField>
+        </Stack>
+        <TableContainer>
+          <Table aria-label={t('routes.inbox')} aria-busy={isFetching}>
+            <TableHead>
+              <TableRow>
+                <TableCell sx={{ width: 16, pr: 0 }}>
+                  <Box component="span" sx={visuallyHidden}>
+                    {t('notifications.unread')}
+                  </Box>
+                </TableCell>
+                <TableCell>{t('notifications.columns.message')}</TableCell>
+                <TableCell>{t('notifications.columns.received')}</TableCell>
+                <TableCell align="right">{t('notifications.columns.actions')}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {rows.map((notification) => (
+                <NotificationRow key={notification.uuid} notification={notification} />
+              ))}
+              {!rows.length && !isFetching && (
+                <TableRow>
+                  <TableCell colSpan={4} sx={{ py: 4, textAlign: 'center', color: 'text.secondary' }}>
+                    {isError ? t('notifications.loadFailed') : t('notifications.noMatch')}
+                  </TableCell>
+                </TableRow>
+              )}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        <TablePagination
+          component="div"
+          count={total}
+          page={Math.min((query.page ?? 1) - 1, lastPage)}
+          rowsPerPage={pageSize}
+          rowsPerPageOptions={PAGE_SIZES}
+          onPageChange={(_event, next) => update({ page: next > 0 ? String(next + 1) : null })}
+          onRowsPerPageChange={(event) => update({ size: event.target.value, page: null })}
+        />
+      </Paper>
+    </Page>
+  );
+}
+
+const visuallyHidden = {
+  border: 0,
+  clip: 'rect(0 0 0 0)',
+  height: 1,
+  margin: -1,
+  overflow: 'hidden',
+  padding: 0,
+  position: 'absolute',
+  whiteSpace: 'nowrap',
+  width: 1,
+} as const;

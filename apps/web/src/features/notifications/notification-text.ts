@@ -1,0 +1,119 @@
+import type { TFunction } from 'i18next';
+import {
+  NOTIFICATION_TYPES,
+  isNotificationType,
+  type Notification,
+  type NotificationType,
+} from '@portal/contract';
+import { href } from '@/app/href.ts';
+import { formatDate } from '@/i18n/format.ts';
+
+/** What the inbox shows of a notification, in the reader's language: rendered now, from its type and parameters. */
+export interface NotificationView {
+  /** The type's name (filter, preferences). */
+  label: string;
+  title: string;
+  body: string;
+  /** Where the notification leads, and the link's text. */
+  to: string;
+  action: string;
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** The person a notification names, whichever parameter carries it for its type. */
+function personOf(params: Record<string, unknown>): string {
+  for (const key of [
+    'invitedBy',
+    'name',
+    'changedBy',
+    'removedBy',
+    'requestedBy',
+    'acceptedBy',
+    'cancelledBy',
+    'scheduledBy',
+  ]) {
+    if (text(params[key])) return text(params[key]);
+  }
+  return '';
+}
+
+/** The type's message key prefix, e.g. `notifications.types.invitation.received`. */
+function keyOf(type: NotificationType) {
+  return `notifications.types.${type}` as const;
+}
+
+/** The type's name for filters and preferences. */
+export function typeLabel(t: TFunction, type: NotificationType): string {
+  return t(`${keyOf(type)}.label`);
+}
+
+export const TYPE_OPTIONS = NOTIFICATION_TYPES;
+
+/**
+ * Where each type leads: what it is about, in its account (`?uuid=` makes the guard select that account; a
+ * personal notification carries none). Support tickets open their conversation.
+ */
+function linkOf(notification: Notification): string {
+  const type = notification.type as NotificationType;
+  const account = notification.accountUuid ? { uuid: notification.accountUuid } : undefined;
+  switch (type) {
+    case 'invitation.received':
+    case 'member.removed':
+      return href('accounts');
+    case 'invitation.accepted':
+    case 'invitation.declined':
+      return href('settings-user-management', undefined, account);
+    case 'ownership.transfer_accepted':
+    case 'ownership.transfer_cancelled':
+      return href('settings-ownership', undefined, account);
+    case 'terms.to_accept':
+      return href('accept-agb', undefined, account);
+    case 'ticket.answered':
+    case 'ticket.waiting_for_customer':
+    case 'ticket.solved': {
+      // The ticket's conversation page (support area): support/tickets/<ticket uuid>.
+      const query = account ? `?uuid=${encodeURIComponent(account.uuid)}` : '';
+      return `${href('support')}/tickets/${encodeURIComponent(text(notification.params.ticketUuid))}${query}`;
+    }
+    default:
+      return href('dashboard', undefined, account);
+  }
+}
+
+/** The notification as the reader sees it; a type this version does not know reads as a generic message. */
+export function notificationView(t: TFunction, notification: Notification): NotificationView {
+  const { type, params } = notification;
+  if (!isNotificationType(type)) {
+    return {
+      label: t('notifications.unknown.label'),
+      title: t('notifications.unknown.title'),
+      body: t('notifications.unknown.body'),
+      to: href('dashboard'),
+      action: t('notifications.unknown.action'),
+    };
+  }
+  const role = text(params.role);
+  const previousRole = text(params.previousRole);
+  const roleName = (value: string) =>
+    value ? t(`notifications.roles.${value}` as 'notifications.roles.ADMIN', { defaultValue: value }) : '';
+  const values = {
+    ...params,
+    person: personOf(params) || t('notifications.someone'),
+    accountName: text(params.accountName) || t('notifications.anAccount'),
+    role: roleName(role),
+    previousRole: roleName(previousRole),
+    date: text(params.availableUntil) ? formatDate(text(params.availableUntil)) : '',
+    kind: t(`notifications.kinds.${text(params.kind) || 'all'}` as 'notifications.kinds.all', {
+      defaultValue: t('notifications.kinds.all'),
+    }),
+  };
+  const key = keyOf(type);
+  return {
+    label: t(`${key}.label`),
+    title: t(`${key}.title`, values),
+    body: t(`${key}.body`, values),
+    to: linkOf(notification),
+    action: t(`${key}.action`),
+  };
+}

@@ -1,0 +1,62 @@
+import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import Alert from '@mui/material/Alert';
+import CircularProgress from '@mui/material/CircularProgress';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import Switch from '@mui/material/Switch';
+import Typography from '@mui/material/Typography';
+import { notificationPreferencesQuery, useUpdateNotificationPreferences } from '@/api/notifications.ts';
+import { SectionCard } from '@/ui/section-card.tsx';
+
+/**
+ * Which notification types also come by email: one switch per type, saved as it is switched. Notifications always
+ * appear in the inbox; without a choice of the user's own a type follows its default.
+ */
+export function NotificationPreferences() {
+  const { t } = useTranslation();
+  const { data: preferences, isError } = useQuery(notificationPreferencesQuery);
+  const update = useUpdateNotificationPreferences();
+  return (
+    <SectionCard id="profile-notifications" title={t('notifications.preferences.title')}>
+      <Typography variant="body2" sx={{ mb: 1, color: 'text.secondary' }}>
+        {t('notifications.preferences.intro')}
+      </Typography>
+      {isError && <Alert severity="error">{t('notifications.preferences.loadFailed')}</Alert>}
+      {!preferences && !isError && (
+        <CircularProgress size={24} aria-label={t('notifications.preferences.title')} />
+      )}
+      {preferences && (
+        <List dense disablePadding>
+          {preferences.map(({ type, email }) => {
+            const label = t(`notifications.types.${type}.label`);
+            return (
+              <ListItem key={type} disableGutters divider sx={{ justifyContent: 'space-between', gap: 2 }}>
+                <Typography id={`notification-type-${type}`}>{label}</Typography>
+                <FormControlLabel
+                  labelPlacement="start"
+                  control={
+                    <Switch
+                      checked={email}
+                      disabled={update.isPending}
+                      onChange={(event) => update.mutate([{ type, email: event.target.checked }])}
+                      slotProps={{
+                        input: { 'aria-label': `${label}: ${t('notifications.preferences.email')}` },
+                      }}
+                    />
+                  }
+                  label={
+                    <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+                      {t('notifications.preferences.email')}
+                    </Typography>
+                  }
+                />
+              </ListItem>
+            );
+          })}
+        </List>
+      )}
+    </SectionCard>
+  );
+}
