@@ -108,7 +108,7 @@ interface Row {
   /** A body the schema accepts, so the access rules decide. */
   body?: unknown;
   /** Runs before each caller's request: a fresh target where an allowed caller uses one up (a removed member). */
-  prepare?: (api: TestApi) => Promise<Prepared>;
+  prepare?: (api: TestApi, caller: Caller) => Promise<Prepared>;
 }
 
 /** A new member of Muster AG (no demo login), so that removing or changing one leaves the demo members alone. */
@@ -126,6 +126,17 @@ async function freshMember(api: TestApi, role: 'EMPLOYEE' | 'ADMIN' = 'EMPLOYEE'
     role,
   ]);
   return uuid;
+}
+
+/** A notification of Muster AG addressed to the caller (anonymous: to the owner), as `id`. */
+async function ownNotification(api: TestApi, caller: Caller): Promise<Prepared> {
+  const user = caller === 'anonymous' ? DEMO_USERS.owner : DEMO_USERS[LOGIN[caller]];
+  const { rows } = await api.db.query<{ uuid: string }>(
+    `insert into notifications (account_uuid, user_uuid, type, params) values ($1, $2, 'terms.to_accept', '{}')
+     returning uuid`,
+    [MUSTER, user.id],
+  );
+  return { params: { id: rows[0]!.uuid } };
 }
 
 async function freshInvitation(api: TestApi): Promise<string> {
@@ -244,6 +255,28 @@ const MATRIX: Record<string, Row> = {
   'GET /api/accounts/{accountUuid}/logs/v1/entries': { expect: atLeast('EMPLOYEE') },
   'GET /api/accounts/{accountUuid}/logs/v1/actors': { expect: atLeast('EMPLOYEE') },
   'GET /api/accounts/{accountUuid}/logs/v1/entries.csv': { expect: atLeast('EMPLOYEE') },
+  // Each caller's own notifications: every member and staff acting on the account; nobody else's (the service).
+  'GET /api/accounts/{accountUuid}/notifications/v1/notifications': { expect: atLeast('EMPLOYEE') },
+  'GET /api/accounts/{accountUuid}/notifications/v1/notifications/{id}': {
+    expect: atLeast('EMPLOYEE'),
+    prepare: ownNotification,
+  },
+  'PATCH /api/accounts/{accountUuid}/notifications/v1/notifications/{id}': {
+    expect: atLeast('EMPLOYEE'),
+    prepare: ownNotification,
+    body: { read: true },
+  },
+  'POST /api/accounts/{accountUuid}/notifications/v1/notifications/{id}/archive': {
+    expect: atLeast('EMPLOYEE'),
+    prepare: ownNotification,
+  },
+  'POST /api/accounts/{accountUuid}/notifications/v1/notifications/read-all': { expect: atLeast('EMPLOYEE') },
+  'GET /api/accounts/{accountUuid}/notifications/v1/unread-count': { expect: atLeast('EMPLOYEE') },
+  'GET /api/notifications/v1/preferences': { expect: signedIn },
+  'PUT /api/notifications/v1/preferences': {
+    expect: signedIn,
+    body: { preferences: [{ type: 'ticket.solved', email: true }] },
+  },
   'DELETE /api/accounts/v1/accounts/{id}': { expect: ownerOnly },
   // Last: the members leave Muster AG; the owner may not (409: transfer first).
   'DELETE /api/users/v1/me/accounts/{id}': { expect: { ...atLeast('EMPLOYEE'), staff: 404 } },
@@ -270,7 +303,7 @@ function urlOf(path: string, params: Record<string, string> = {}, account = MUST
 
 async function call(api: TestApi, endpoint: string, row: Row, caller: Caller, account = MUSTER) {
   const [method, path] = endpoint.split(' ') as [string, string];
-  const prepared = (await row.prepare?.(api)) ?? {};
+  const prepared = (await row.prepare?.(api, caller)) ?? {};
   const body = prepared.body ?? row.body;
   return api.request(method as 'GET', urlOf(path, { ...row.params, ...prepared.params }, account), {
     ...(caller === 'anonymous' ? {} : { as: LOGIN[caller] }),
