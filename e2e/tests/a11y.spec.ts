@@ -91,6 +91,18 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectNoSeriousViolations(page);
     });
 
+    test('inbox and a notification', async ({ page, server }) => {
+      await signIn(page, server, DEMO.admin.email, '/inbox');
+      await expect(page.getByRole('heading', { level: 1, name: 'Posteingang' })).toBeVisible();
+      await expect(page.getByTestId('notification-row').first()).toBeVisible();
+      expect(await bodyIsDark(page)).toBe(colorScheme === 'dark');
+      await expectNoSeriousViolations(page);
+      await page.getByRole('link', { name: 'Ihre Rolle in «Muster AG» wurde geändert' }).click();
+      await expect(page.getByRole('heading', { level: 1, name: 'Mitteilung' })).toBeVisible();
+      await expect(page.getByRole('heading', { level: 2 })).toBeVisible();
+      await expectNoSeriousViolations(page);
+    });
+
     test('provider login page', async ({ page, server }) => {
       await page.goto(`${server.url}/`);
       await expect(page.locator('#username')).toBeVisible();

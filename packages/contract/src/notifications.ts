@@ -64,6 +64,17 @@ export const NOTIFICATION_EMAIL_DEFAULTS: readonly NotificationType[] = [
   'ticket.waiting_for_customer',
 ];
 
+/**
+ * Types whose change sends a mail of its own to the recipient — the invitation with its one-time link, the offer
+ * of the ownership, the owner's answer to it: the notification adds no second mail, and their email setting is
+ * always on (the preferences show it fixed).
+ */
+export const NOTIFICATION_TYPES_MAILED_BY_AREA: readonly NotificationType[] = [
+  'invitation.received',
+  'ownership.transfer_requested',
+  'ownership.transfer_accepted',
+];
+
 /** Whether the type is one the contract knows (stored rows may carry a type a later version removed). */
 export function isNotificationType(value: string): value is NotificationType {
   return (NOTIFICATION_TYPES as readonly string[]).includes(value);
@@ -111,10 +122,14 @@ export type UnreadCount = Type.Static<typeof UnreadCount>;
 export const NotificationsChanged = Type.Object({ changed: Type.Integer({ minimum: 0 }) });
 export type NotificationsChanged = Type.Static<typeof NotificationsChanged>;
 
-/** One type's email setting; `email` is the user's choice or, without one, the type's default. */
+/**
+ * One type's email setting; `email` is the user's choice or, without one, the type's default. `fixed`: the area
+ * mails this type itself (NOTIFICATION_TYPES_MAILED_BY_AREA), so it cannot be switched off.
+ */
 export const NotificationPreference = Type.Object({
   type: NotificationTypeSchema,
   email: Type.Boolean(),
+  fixed: Type.Optional(Type.Boolean()),
 });
 export type NotificationPreference = Type.Static<typeof NotificationPreference>;
 

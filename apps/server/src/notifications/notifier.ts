@@ -1,5 +1,6 @@
 import {
   NOTIFICATION_EMAIL_DEFAULTS,
+  NOTIFICATION_TYPES_MAILED_BY_AREA,
   type NotificationParams,
   type NotificationType,
 } from '@portal/contract';
@@ -115,7 +116,8 @@ export function createNotifier(options?: NotifierOptions): Notifier {
         [accountUuid, recipients, type, JSON.stringify(params)],
       );
       for (const row of rows) await signal(tx, { userUuid: row.user_uuid, id: row.id });
-      if (!jobs) return;
+      // Types whose change mails the recipient itself (an invitation link, a transfer offer) get no second mail.
+      if (!jobs || NOTIFICATION_TYPES_MAILED_BY_AREA.includes(type)) return;
       const mailed = await tx.query<{ uuid: string }>(
         `select n.uuid from notifications n
            left join notification_preferences p on p.user_uuid = n.user_uuid and p.type = n.type

@@ -1,5 +1,6 @@
 import {
   NOTIFICATION_TYPES,
+  NOTIFICATION_TYPES_MAILED_BY_AREA,
   NOTIFICATIONS_PAGE_SIZE,
   TERMS_VERSION,
   emailsByDefault,
@@ -9,7 +10,7 @@ import {
   type UpdateNotificationPreferencesBody,
 } from '@portal/contract';
 import type { Db, Queryable } from '../../db/client.ts';
-import { notFound } from '../../http/errors.ts';
+import { invalidField, notFound } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
 
@@ -154,15 +155,23 @@ export async function getPreferences(db: Queryable, user: PortalUser): Promise<N
     [user.uuid],
   );
   const chosen = new Map(rows.map((row) => [row.type, row.email]));
-  return NOTIFICATION_TYPES.map((type) => ({ type, email: chosen.get(type) ?? emailsByDefault(type) }));
+  return NOTIFICATION_TYPES.map((type) =>
+    NOTIFICATION_TYPES_MAILED_BY_AREA.includes(type)
+      ? { type, email: true, fixed: true }
+      : { type, email: chosen.get(type) ?? emailsByDefault(type) },
+  );
 }
 
-/** Stores the named types' settings; the others keep theirs. */
+/** Stores the named types' settings; the others keep theirs. A type its area always mails stays on. */
 export async function updatePreferences(
   db: Db,
   user: PortalUser,
   body: UpdateNotificationPreferencesBody,
 ): Promise<NotificationPreference[]> {
+  const fixed = body.preferences.findIndex(
+    ({ type, email }) => !email && NOTIFICATION_TYPES_MAILED_BY_AREA.includes(type),
+  );
+  if (fixed >= 0) throw invalidField(`preferences.${fixed}.email`, 'alwaysMailed');
   return db.transaction(async (tx) => {
     for (const { type, email } of body.preferences) {
       await tx.query(

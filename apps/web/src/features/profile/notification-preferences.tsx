@@ -29,17 +29,24 @@ export function NotificationPreferences() {
       )}
       {preferences && (
         <List dense disablePadding>
-          {preferences.map(({ type, email }) => {
+          {preferences.map(({ type, email, fixed }) => {
             const label = t(`notifications.types.${type}.label`);
             return (
               <ListItem key={type} disableGutters divider sx={{ justifyContent: 'space-between', gap: 2 }}>
-                <Typography id={`notification-type-${type}`}>{label}</Typography>
+                <div>
+                  <Typography id={`notification-type-${type}`}>{label}</Typography>
+                  {fixed && (
+                    <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+                      {t('notifications.preferences.fixed')}
+                    </Typography>
+                  )}
+                </div>
                 <FormControlLabel
                   labelPlacement="start"
                   control={
                     <Switch
                       checked={email}
-                      disabled={update.isPending}
+                      disabled={update.isPending || fixed}
                       onChange={(event) => update.mutate([{ type, email: event.target.checked }])}
                       slotProps={{
                         input: { 'aria-label': `${label}: ${t('notifications.preferences.email')}` },

@@ -1,0 +1,62 @@
+import type { Page } from '@playwright/test';
+import { DEMO, expect, signIn, testOnOwnServer } from '../fixtures.ts';
+
+// Reading, marking and archiving change the demo notifications: the journey gets a server and database of its own.
+const test = testOnOwnServer;
+test.setTimeout(120_000);
+
+const h1 = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
+const badge = (page: Page) => page.getByTestId('inbox-badge').locator('.MuiBadge-badge');
+const rows = (page: Page) => page.getByTestId('notification-row');
+
+test('the owner reads the inbox: the badge and the title follow every change, counted by the server', async ({
+  page,
+  own,
+}) => {
+  // Olivia has three unread notifications in Muster AG (one of them personal) and four read ones.
+  await signIn(page, own, DEMO.owner.email, '/inbox');
+  await expect(h1(page, 'Posteingang')).toBeVisible();
+  await expect(badge(page)).toHaveText('3');
+  await expect(page).toHaveTitle(/^\(3\) Posteingang/);
+  await expect(rows(page)).toHaveCount(7);
+  // Unread first.
+  await expect(rows(page).nth(0)).toHaveAttribute('data-unread', 'true');
+  await expect(rows(page).nth(2)).toHaveAttribute('data-unread', 'true');
+  await expect(rows(page).nth(3)).toHaveAttribute('data-unread', 'false');
+  await expect(page.getByText('Sie wurden aus «Treuhand Alt AG» entfernt')).toBeVisible();
+
+  // Marking one read from its row.
+  await page.getByRole('button', { name: 'Als gelesen markieren: Einladung abgelehnt' }).click();
+  await expect(badge(page)).toHaveText('2');
+  await expect(page).toHaveTitle(/^\(2\) Posteingang/);
+
+  // Opening one marks it read and shows where it leads.
+  await page.getByRole('link', { name: /Uma Unverified hat die Einladung angenommen/ }).click();
+  await expect(h1(page, 'Mitteilung')).toBeVisible();
+  await expect(
+    page.getByRole('heading', { level: 2, name: 'Uma Unverified hat die Einladung angenommen' }),
+  ).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Zur Benutzerverwaltung' })).toBeVisible();
+  await expect(badge(page)).toHaveText('1');
+  await page.getByRole('link', { name: 'Zum Posteingang' }).click();
+
+  // The unread filter keeps the one left; "mark all read" empties the badge and the title's count.
+  await page.getByRole('checkbox', { name: 'Nur ungelesene' }).check();
+  await expect(rows(page)).toHaveCount(1);
+  await page.getByRole('button', { name: 'Alle als gelesen markieren' }).click();
+  await expect(page.getByText('Keine Mitteilungen passen zu den Filtern.')).toBeVisible();
+  await expect(badge(page)).toBeHidden();
+  await expect(page).toHaveTitle(/^Posteingang/);
+  await page.getByRole('checkbox', { name: 'Nur ungelesene' }).uncheck();
+
+  // Marking one unread again brings the badge back; archiving it takes it away with the row.
+  await page.getByRole('button', { name: 'Als ungelesen markieren: Einladung abgelehnt' }).click();
+  await expect(badge(page)).toHaveText('1');
+  await page.getByRole('button', { name: 'Archivieren: Einladung abgelehnt' }).click();
+  await expect(badge(page)).toBeHidden();
+  await expect(rows(page)).toHaveCount(6);
+
+  // A notification that is not there (or not hers) is "not found".
+  await page.goto('/inbox/6f1c2b1e-0000-4000-8000-0000000000ee');
+  await expect(h1(page, 'Mitteilung nicht gefunden')).toBeVisible();
+});
