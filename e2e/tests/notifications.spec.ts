@@ -13,12 +13,12 @@ test('the owner reads the inbox: the badge and the title follow every change, co
   page,
   own,
 }) => {
-  // Olivia has three unread notifications in Muster AG (one of them personal) and four read ones.
+  // Olivia has three unread notifications in Muster AG (one of them personal) and three read ones.
   await signIn(page, own, DEMO.owner.email, '/inbox');
   await expect(h1(page, 'Posteingang')).toBeVisible();
   await expect(badge(page)).toHaveText('3');
   await expect(page).toHaveTitle(/^\(3\) Posteingang/);
-  await expect(rows(page)).toHaveCount(7);
+  await expect(rows(page)).toHaveCount(6);
   // Unread first.
   await expect(rows(page).nth(0)).toHaveAttribute('data-unread', 'true');
   await expect(rows(page).nth(2)).toHaveAttribute('data-unread', 'true');
@@ -41,20 +41,20 @@ test('the owner reads the inbox: the badge and the title follow every change, co
   await page.getByRole('link', { name: 'Zum Posteingang' }).click();
 
   // The unread filter keeps the one left; "mark all read" empties the badge and the title's count.
-  await page.getByRole('checkbox', { name: 'Nur ungelesene' }).check();
+  await page.getByRole('switch', { name: 'Nur ungelesene' }).check();
   await expect(rows(page)).toHaveCount(1);
   await page.getByRole('button', { name: 'Alle als gelesen markieren' }).click();
   await expect(page.getByText('Keine Mitteilungen passen zu den Filtern.')).toBeVisible();
   await expect(badge(page)).toBeHidden();
   await expect(page).toHaveTitle(/^Posteingang/);
-  await page.getByRole('checkbox', { name: 'Nur ungelesene' }).uncheck();
+  await page.getByRole('switch', { name: 'Nur ungelesene' }).uncheck();
 
   // Marking one unread again brings the badge back; archiving it takes it away with the row.
   await page.getByRole('button', { name: 'Als ungelesen markieren: Einladung abgelehnt' }).click();
   await expect(badge(page)).toHaveText('1');
   await page.getByRole('button', { name: 'Archivieren: Einladung abgelehnt' }).click();
   await expect(badge(page)).toBeHidden();
-  await expect(rows(page)).toHaveCount(6);
+  await expect(rows(page)).toHaveCount(5);
 
   // A notification that is not there (or not hers) is "not found".
   await page.goto('/inbox/6f1c2b1e-0000-4000-8000-0000000000ee');

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
@@ -49,30 +50,46 @@ import { TYPE_OPTIONS, notificationView, typeLabel } from './notification-text.t
 
 const PAGE_SIZES = [10, NOTIFICATIONS_PAGE_SIZE, 50, NOTIFICATIONS_PAGE_SIZE_MAX];
 
-/** The inbox's query from the address bar (`?unread=1&type=…&page=2&size=50`), so a reload keeps the view. */
-function useInboxQuery() {
-  const [search, setSearch] = useSearchParams();
-  const pageSize = Number(search.get('size'));
-  const type = search.get('type') ?? '';
-  const query: NotificationsQuery = {
-    page: Math.max(1, Math.floor(Number(search.get('page')) || 1)),
+type InboxParams = Record<'unread' | 'type' | 'page' | 'size', string | null>;
+
+function toQuery(params: InboxParams): NotificationsQuery {
+  const pageSize = Number(params.size);
+  const type = params.type ?? '';
+  return {
+    page: Math.max(1, Math.floor(Number(params.page) || 1)),
     pageSize: PAGE_SIZES.includes(pageSize) ? pageSize : NOTIFICATIONS_PAGE_SIZE,
-    ...(search.get('unread') === '1' ? { unread: true } : {}),
+    ...(params.unread === '1' ? { unread: true } : {}),
     ...(isNotificationType(type) ? { type } : {}),
   };
-  const update = (changes: Record<string, string | null>) =>
+}
+
+/**
+ * The inbox's filters and page (`?unread=1&type=…&page=2&size=50`): held here, so a switch answers at once, and
+ * written to the address bar, so a reload or a shared link keeps the view.
+ */
+function useInboxQuery() {
+  const [search, setSearch] = useSearchParams();
+  const [params, setParams] = useState<InboxParams>(() => ({
+    unread: search.get('unread'),
+    type: search.get('type'),
+    page: search.get('page'),
+    size: search.get('size'),
+  }));
+  const update = (changes: Partial<InboxParams>) => {
+    setParams((current) => ({ ...current, ...changes }));
     setSearch(
       (current) => {
         const next = new URLSearchParams(current);
         for (const [key, value] of Object.entries(changes)) {
-          if (value === null) next.delete(key);
+          if (value === null || value === undefined) next.delete(key);
           else next.set(key, value);
         }
         return next;
       },
       { replace: true },
     );
-  return { query, update };
+  };
+  return { query: toQuery(params), update };
 }
 
 function RowActions({ notification, label }: { notification: Notification; label: string }) {
