@@ -235,6 +235,7 @@ export default function InboxPage() {
             value={query.type ?? ''}
             onChange={(event) => update({ type: event.target.value || null, page: null })}
             sx={{ minWidth: 260 }}
+            slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
           >
             <MenuItem value="">{t('notifications.filters.allTypes')}</MenuItem>
             {TYPE_OPTIONS.map((type) => (

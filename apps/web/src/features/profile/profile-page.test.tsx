@@ -2,9 +2,16 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
-import { usersRoutes, type Account, type User } from '@portal/contract';
+import {
+  NOTIFICATION_TYPES,
+  notificationsRoutes,
+  usersRoutes,
+  type Account,
+  type User,
+} from '@portal/contract';
 import type * as ClientModule from '@/api/client.ts';
 import { ApiError } from '@/api/errors.ts';
+import { notificationKeys } from '@/api/notifications.ts';
 import { queryKeys, setCurrentAccountUuid } from '@/api/session.ts';
 import { testAccount, testUser } from '@/testing/fixtures.ts';
 import { renderPage } from '@/testing/render.tsx';
@@ -32,6 +39,10 @@ async function renderProfile(me: User = testUser(), accounts: Account[] = [], cu
   });
   queryClient.setQueryData(queryKeys.me, me);
   queryClient.setQueryData(queryKeys.myAccounts, accounts);
+  queryClient.setQueryData(
+    notificationKeys.preferences,
+    NOTIFICATION_TYPES.map((type) => ({ type, email: type === 'ticket.answered' })),
+  );
   setCurrentAccountUuid(current);
   const rendered = await renderPage(
     '/settings/users',
@@ -114,6 +125,27 @@ describe('profile page', () => {
       '/settings/ownership/transfer',
     );
     expect(screen.queryByRole('button', { name: 'Konto verlassen' })).toBeNull();
+  });
+
+  it('switches the email of one notification type and shows what the server stored', async () => {
+    const user = userEvent.setup();
+    apiRequest.mockResolvedValue({
+      data: {
+        preferences: NOTIFICATION_TYPES.map((type) => ({
+          type,
+          email: type === 'ticket.answered' || type === 'member.removed',
+        })),
+      },
+    });
+    await renderProfile();
+    const removed = screen.getByRole('switch', { name: 'Aus Konto entfernt: Auch per E-Mail' });
+    expect(removed).toHaveProperty('checked', false);
+    await user.click(removed);
+    expect(apiRequest).toHaveBeenCalledWith(notificationsRoutes.updateNotificationPreferences, {
+      body: { preferences: [{ type: 'member.removed', email: true }] },
+    });
+    await waitFor(() => expect(removed).toHaveProperty('checked', true));
+    expect(shownToasts('success')).toEqual(['Ihre Einstellung wurde gespeichert.']);
   });
 
   it('offers no leaving without a current account', async () => {
