@@ -1,34 +1,13 @@
 import crypto from 'node:crypto';
 import { expect, it } from 'vitest';
-import { TERMS_VERSION } from '@portal/contract';
 import { DEMO_USERS } from '../../db/demo-users.ts';
+import { createTeam } from '../../test/team.ts';
 import { describeApi, type DemoLogin, type TestApi } from '../../test/api.ts';
 
 const base = (account: string) => `/api/accounts/${account}/ownership/v1`;
 const id = (login: DemoLogin) => DEMO_USERS[login].id;
 
-/** A fresh account with these members (all accepted), its terms accepted by its owner; its uuid and name. */
-async function team(api: TestApi, members: Partial<Record<DemoLogin, string>>) {
-  const uuid = crypto.randomUUID();
-  const name = `Team ${uuid.slice(0, 8)}`;
-  await api.db.query(`insert into accounts (uuid, name, country) values ($1, $2, 'CH')`, [uuid, name]);
-  for (const [login, role] of Object.entries(members)) {
-    await api.db.query(
-      `insert into account_members (account_uuid, user_uuid, role, invitation_status, accepted_at)
-       values ($1, $2, $3, 'ACCEPTED', now())`,
-      [uuid, id(login as DemoLogin), role],
-    );
-    if (role === 'OWNER') {
-      for (const kind of ['agb', 'privacy']) {
-        await api.db.query(
-          'insert into terms_acceptances (account_uuid, kind, version, accepted_by) values ($1, $2, $3, $4)',
-          [uuid, kind, TERMS_VERSION, id(login as DemoLogin)],
-        );
-      }
-    }
-  }
-  return { uuid, name };
-}
+const team = createTeam;
 
 async function roles(api: TestApi, account: string): Promise<Record<string, string>> {
   const { rows } = await api.db.query<{ user_uuid: string; role: string }>(

@@ -92,6 +92,17 @@ function useInboxQuery() {
   return { query: toQuery(params), update };
 }
 
+/** The table's one row when a page has none: why (nothing matches, or it failed to load). */
+function NoRows({ text }: { text: string }) {
+  return (
+    <TableRow>
+      <TableCell colSpan={4} align="center" sx={{ py: 4, color: 'text.secondary' }}>
+        {text}
+      </TableCell>
+    </TableRow>
+  );
+}
+
 function RowActions({ notification, label }: { notification: Notification; label: string }) {
   const { t } = useTranslation();
   const setRead = useSetNotificationRead();
@@ -264,11 +275,7 @@ export default function InboxPage() {
                 <NotificationRow key={notification.uuid} notification={notification} />
               ))}
               {!rows.length && !isFetching && (
-                <TableRow>
-                  <TableCell colSpan={4} sx={{ py: 4, textAlign: 'center', color: 'text.secondary' }}>
-                    {isError ? t('notifications.loadFailed') : t('notifications.noMatch')}
-                  </TableCell>
-                </TableRow>
+                <NoRows text={isError ? t('notifications.loadFailed') : t('notifications.noMatch')} />
               )}
             </TableBody>
           </Table>
