@@ -8,6 +8,7 @@ export * from './members.ts';
 export * from './ownership.ts';
 export * from './logs.ts';
 export * from './notifications.ts';
+export * from './support.ts';
 
 import { usersRoutes } from './users.ts';
 import { accountsRoutes } from './accounts.ts';
