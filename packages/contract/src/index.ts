@@ -17,6 +17,7 @@ import { companyRoutes } from './company.ts';
 import { logsRoutes } from './logs.ts';
 import { membersRoutes } from './members.ts';
 import { ownershipRoutes } from './ownership.ts';
+import { supportRoutes } from './support.ts';
 
 /** Every API route; a server test checks that the app registers each of them, account routes with a role rule. */
 export const apiRoutes = {
@@ -27,4 +28,5 @@ export const apiRoutes = {
   ...membersRoutes,
   ...ownershipRoutes,
   ...logsRoutes,
+  ...supportRoutes,
 };
