@@ -373,6 +373,21 @@ describeApi('support tickets API, the customer side', (api) => {
     expect(download.statusCode).toBe(404);
   });
 
+  it('seeds two demo tickets on Muster AG, one waiting for the customer, answered by the demo agent', async () => {
+    const { rows } = await api.db.query<{ subject: string; status: string; agents: string[] }>(
+      `select t.subject, t.status,
+              array(select distinct m.author_uuid::text from support_messages m
+                     where m.ticket_uuid = t.uuid and m.author_kind = 'AGENT') as agents
+         from support_tickets t where t.uuid::text like '6f1c2b1e-0005-%' order by t.uuid`,
+    );
+    expect(rows.map((row) => row.status)).toEqual(['WAITING_FOR_CUSTOMER', 'OPEN']);
+    for (const row of rows) expect(row.agents).toEqual([DEMO_USERS.agent.id]);
+    const list = await api.request('GET', `${ticketsUrl(MUSTER)}?status=WAITING_FOR_CUSTOMER`, {
+      as: 'employee',
+    });
+    expect(list.json().data.map((t: { subject: string }) => t.subject)).toContain(rows[0]!.subject);
+  });
+
   it('tells every signed-in user how to reach support, from the configuration', async () => {
     const res = await api.request('GET', '/api/support/v1/info', { as: 'employee' });
     expect(res.statusCode).toBe(200);
