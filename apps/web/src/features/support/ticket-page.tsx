@@ -66,7 +66,7 @@ function Message({ ticketUuid, message }: { ticketUuid: string; message: Support
         <Typography component="h3" variant="subtitle2">
           {message.authorName || t('support.detail.deletedUser')}
         </Typography>
-        {agent && <Chip size="small" label={t('support.detail.agent')} color="primary" variant="outlined" />}
+        {agent && <Chip size="small" label={t('support.detail.agent')} variant="outlined" />}
         <Typography variant="body2" sx={{ color: 'text.secondary' }}>
           {formatDateTime(message.createdAt)}
         </Typography>
