@@ -48,7 +48,7 @@ async function fillTexts() {
   return user;
 }
 
-describe('new ticket form', () => {
+describe('new ticket form', { timeout: 30_000 }, () => {
   it('refuses a wrong type, a file over 10 MB and a sixth file before anything is uploaded', async () => {
     await renderForm();
     choose([file('setup.exe')]);
