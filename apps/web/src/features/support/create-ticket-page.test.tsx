@@ -5,7 +5,9 @@ import { ATTACHMENT_MAX_BYTES, supportRoutes } from '@portal/contract';
 import { storeAccountUuid } from '@/api/account-storage.ts';
 import type * as ClientModule from '@/api/client.ts';
 import { ApiError } from '@/api/errors.ts';
-import { setCurrentAccountUuid } from '@/api/session.ts';
+import { createQueryClient } from '@/api/query-client.ts';
+import { queryKeys, setCurrentAccountUuid } from '@/api/session.ts';
+import { testAccount } from '@/testing/fixtures.ts';
 import { renderPage } from '@/testing/render.tsx';
 import CreateTicketPage from './create-ticket-page.tsx';
 import TicketSuccessPage from './ticket-success-page.tsx';
@@ -33,9 +35,17 @@ function choose(files: File[]) {
   fireEvent.change(input, { target: { files } });
 }
 
-async function renderForm() {
+async function renderForm(accountRole: 'EMPLOYEE' | 'SUPPORT' = 'EMPLOYEE') {
+  // The current account, as the guard leaves it: a member, no staff.
+  const queryClient = createQueryClient();
+  queryClient.setDefaultOptions({
+    queries: { retry: false, staleTime: Infinity },
+    mutations: { retry: false },
+  });
+  queryClient.setQueryData(queryKeys.myAccounts, [testAccount('a1', { accountRole })]);
   const rendered = await renderPage('/support/ticket', <CreateTicketPage />, {
     at: '/support/ticket?category=TECHNICAL',
+    queryClient,
   });
   await screen.findByRole('heading', { level: 1, name: 'Anfrage erstellen' });
   return rendered;
@@ -105,6 +115,14 @@ describe('new ticket form', { timeout: 30_000 }, () => {
       await screen.findByText('«bild.png» ist keine PDF-, PNG-, JPEG-, TXT- oder CSV-Datei.'),
     ).toBeTruthy();
     expect(screen.queryByTestId('where')).toBeNull();
+  });
+});
+
+describe('staff on a customer account', { timeout: 30_000 }, () => {
+  it("may not send a ticket in the customer's name: a note, and no way to send", async () => {
+    await renderForm('SUPPORT');
+    expect(screen.getByText(/Sie sehen dieses Konto als Support/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Anfrage senden' })).toHaveProperty('disabled', true);
   });
 });
 
