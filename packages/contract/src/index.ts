@@ -8,6 +8,7 @@ export * from './members.ts';
 export * from './ownership.ts';
 export * from './logs.ts';
 export * from './notifications.ts';
+export * from './support.ts';
 
 import { usersRoutes } from './users.ts';
 import { accountsRoutes } from './accounts.ts';
@@ -17,6 +18,7 @@ import { logsRoutes } from './logs.ts';
 import { membersRoutes } from './members.ts';
 import { ownershipRoutes } from './ownership.ts';
 import { notificationsRoutes } from './notifications.ts';
+import { supportRoutes } from './support.ts';
 
 /** Every API route; a server test checks that the app registers each of them, account routes with a role rule. */
 export const apiRoutes = {
@@ -28,4 +30,5 @@ export const apiRoutes = {
   ...ownershipRoutes,
   ...logsRoutes,
   ...notificationsRoutes,
+  ...supportRoutes,
 };

@@ -285,6 +285,21 @@ const TABLE = [
     access: account,
     page: () => import('@/features/support/ticket-success-page.tsx'),
   },
+  {
+    name: 'support-tickets',
+    path: 'support/tickets',
+    titleKey: 'routes.supportTickets',
+    access: account,
+    page: () => import('@/features/support/tickets-page.tsx'),
+  },
+  {
+    name: 'support-ticket-detail',
+    path: 'support/tickets/:ticketUuid',
+    titleKey: 'routes.supportTicketDetail',
+    access: account,
+    page: () => import('@/features/support/ticket-page.tsx'),
+    paramsAsProps: true,
+  },
   // The sign-in return paths: sent on to the location requested before sign-in.
   { name: 'oauthcb', path: 'oauthcb', titleKey: 'routes.dashboard', access: noAccount },
   { name: 'signup', path: 'signup', titleKey: 'routes.dashboard', access: noAccount },

@@ -30,6 +30,11 @@ export const LOG_ACTION_LABELS = {
   'ownership.transfer.decline': 'ownership_transfer_decline',
   'ownership.transfer.cancel': 'ownership_transfer_cancel',
   'support.access': 'support_access',
+  'support.ticket.create': 'support_ticket_create',
+  'support.ticket.reply': 'support_ticket_reply',
+  'support.ticket.reopen': 'support_ticket_reopen',
+  'support.ticket.close': 'support_ticket_close',
+  'support.ticket.consent': 'support_ticket_consent',
   'user.update': 'user_update',
 } as const;
 
