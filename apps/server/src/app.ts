@@ -18,6 +18,8 @@ import { JobRunner, type RunnerOptions } from './jobs/runner.ts';
 import { defineAuditPurge } from './audit/retention.ts';
 import { createMailer, registerDevMail } from './mail/index.ts';
 import { createNotifier } from './notifications/notifier.ts';
+import { LiveHub, type LiveOptions } from './notifications/live.ts';
+import { registerNotificationStreamRoutes } from './modules/notifications/stream.routes.ts';
 import { createFileStore } from './files/files.ts';
 import { registerAccountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerLogsRoutes } from './modules/logs/logs.routes.ts';
@@ -57,6 +59,8 @@ export interface AppDeps {
   modules?: AreaModule[];
   /** Settings of the jobs runner (tests: shorter backoff and polling). */
   jobs?: Partial<Omit<RunnerOptions, 'log'>>;
+  /** Settings of the live notifications (tests: a shorter heartbeat, fewer streams per user). */
+  live?: Partial<Omit<LiveOptions, 'log'>>;
 }
 
 /** The area modules, each registering its contract routes; a new area adds its `register…Routes` here. */
@@ -67,6 +71,7 @@ const MODULES: AreaModule[] = [
   registerMembersRoutes,
   registerOwnershipRoutes,
   registerLogsRoutes,
+  registerNotificationStreamRoutes,
 ];
 
 /**
@@ -187,9 +192,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const mailer = createMailer(config, db, jobs);
   const files = createFileStore(config.filesDir);
   const notifier = createNotifier();
+  // One listener per instance for live notifications; its streams end before the server closes.
+  const live = new LiveHub(db, { log: app.log, ...deps.live });
+  app.addHook('onReady', () => live.start());
+  app.addHook('preClose', () => live.stop());
   registerSystemRoutes(app, { config, db, route });
   for (const register of [...MODULES, ...(deps.modules ?? [])])
-    register({ db, route, mailer, jobs, secrets, files, notifier });
+    register({ db, route, mailer, jobs, secrets, files, notifier, live });
 
   if (config.oidc.embedded) {
     await registerIdentityProvider(app, { config, db, mailer, jobs });
