@@ -11,6 +11,7 @@ import { useTheme } from '@mui/material/styles';
 import MenuIcon from '@mui/icons-material/Menu';
 import { useCurrentAccount, useMe } from '@/api/session.ts';
 import { config } from '@/config.ts';
+import { useLiveNotifications } from '@/features/notifications/live/use-live-notifications.ts';
 import { AccountSwitcher } from './account-switcher.tsx';
 import { SessionExpiry } from './session-expiry.tsx';
 import { SideNav, visibleNavItems } from './side-nav.tsx';
@@ -33,6 +34,8 @@ export function AppShell() {
   const navigation = useNavigation();
   const me = useMe();
   const account = useCurrentAccount();
+  // The signed-in app keeps the tab's one live notification stream open.
+  useLiveNotifications();
 
   // Without an account (onboarding, staff) there may be nothing to navigate to: no empty column then.
   const hasNav = Object.values(
