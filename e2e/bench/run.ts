@@ -5,7 +5,9 @@
  *   it (compressed as the server sent them, headers included), beside everything received on the way;
  * - route changes with warm data in Chromium (target ≤ 100 ms, no network wait);
  * - the account log with 1,000,000 entries on PostgreSQL: pages and the CSV export (apps/server/src/bench/logs.bench.ts,
- *   which drives the server's own test harness).
+ *   which drives the server's own test harness);
+ * - live notifications: 1,000 server-sent-event clients on one instance, commit → received p99 (target ≤ 1 s) and
+ *   memory per stream (apps/server/src/bench/sse.bench.ts; PostgreSQL with TEST_DATABASE_URL, else PGlite).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -209,3 +211,12 @@ if (process.env.TEST_DATABASE_URL) {
   console.log(
     '  account log at 1,000,000 entries: skipped (set TEST_DATABASE_URL to a PostgreSQL admin connection)',
   );
+{
+  // Server code like the log scenario, loaded by URL for the same reason.
+  const scenario = path.resolve(import.meta.dirname, '../../apps/server/src/bench/sse.bench.ts');
+  const live = (await import(pathToFileURL(scenario).href)) as {
+    measureSse(): Promise<unknown>;
+    printSseFigures(figures: unknown): void;
+  };
+  live.printSseFigures(await live.measureSse());
+}
