@@ -3,6 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test as base, expect, type Page } from '@playwright/test';
+import pg from 'pg';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DEMO_PASSWORD = 'Portal-Demo-2026';
@@ -91,6 +92,17 @@ export async function startServer(
       await exited;
     },
   };
+}
+
+/** Runs `fn` with a PostgreSQL connection to `url`, closed afterwards (journeys and benches on PostgreSQL). */
+export async function withPostgres<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
 }
 
 /** Signs in through the embedded provider's login form; the page must be on the login form. */

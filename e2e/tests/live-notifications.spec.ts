@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import { test, type Page } from '@playwright/test';
-import pg from 'pg';
-import { DEMO, expect, signIn, startServer, type PortalServer } from '../fixtures.ts';
+import { DEMO, expect, signIn, startServer, withPostgres, type PortalServer } from '../fixtures.ts';
 
 // The live notification stream in a real browser: one open stream per tab at most, events written on the server
 // reach it, and it goes on across token refreshes (the server ends a stream when its token expires; the app
@@ -27,18 +26,8 @@ let stop: () => Promise<void>;
 let databaseUrl: string;
 const database = `portal_live_${crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
 
-async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
 test.beforeAll(async () => {
-  await withClient(ADMIN_URL!, (client) => client.query(`create database ${database}`));
+  await withPostgres(ADMIN_URL!, (client) => client.query(`create database ${database}`));
   const url = new URL(ADMIN_URL!);
   url.pathname = `/${database}`;
   databaseUrl = url.toString();
@@ -51,12 +40,14 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await stop?.();
   if (ADMIN_URL)
-    await withClient(ADMIN_URL, (client) => client.query(`drop database if exists ${database} with (force)`));
+    await withPostgres(ADMIN_URL, (client) =>
+      client.query(`drop database if exists ${database} with (force)`),
+    );
 });
 
 /** A notification for the owner, committed with its signal as the server's notify function writes it. */
 async function notifyOwner(subject: string): Promise<string> {
-  return withClient(databaseUrl, async (client) => {
+  return withPostgres(databaseUrl, async (client) => {
     await client.query('begin');
     const { rows } = await client.query<{ id: string }>(
       `insert into notifications (account_uuid, user_uuid, type, params)
