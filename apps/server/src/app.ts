@@ -145,6 +145,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   defineAuditPurge(jobs, db, config.auditRetentionDays);
   app.addHook('onReady', () => jobs.start());
   app.addHook('preClose', () => jobs.stop());
+  // One listener per instance for live notifications; its streams end before the server closes.
+  const live = new LiveHub(db, { log: app.log, ...deps.live });
+  app.addHook('onReady', () => live.start());
+  app.addHook('preClose', () => live.stop());
   app.decorateRequest('user', null);
   app.decorateRequest('account', null);
 
@@ -154,7 +158,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await registerCompression(app);
   await app.register(cookie);
   registerXsrf(app, config);
-  registerMetrics(app, { token: config.metricsToken, jobs });
+  registerMetrics(app, { token: config.metricsToken, jobs, live });
 
   await app.register(swagger, {
     openapi: {
@@ -192,10 +196,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const mailer = createMailer(config, db, jobs);
   const files = createFileStore(config.filesDir);
   const notifier = createNotifier();
-  // One listener per instance for live notifications; its streams end before the server closes.
-  const live = new LiveHub(db, { log: app.log, ...deps.live });
-  app.addHook('onReady', () => live.start());
-  app.addHook('preClose', () => live.stop());
   registerSystemRoutes(app, { config, db, route });
   for (const register of [...MODULES, ...(deps.modules ?? [])])
     register({ db, route, mailer, jobs, secrets, files, notifier, live });

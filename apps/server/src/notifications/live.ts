@@ -161,6 +161,11 @@ export class LiveHub {
     return this.state === 'running';
   }
 
+  /** Whether signals are heard now (false while the listening connection is being restored). */
+  get listening(): boolean {
+    return this.unlisten !== null;
+  }
+
   /** How many streams the user has open on this instance. */
   count(userUuid: string): number {
     return this.streams.get(userUuid)?.size ?? 0;

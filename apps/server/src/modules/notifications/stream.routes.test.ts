@@ -73,6 +73,10 @@ describeApi('notification stream', (api) => {
       [OWNER],
     );
     expect(ready.id).toBe(rows[0]!.id);
+    // Operators see the open streams and whether the instance hears the signals.
+    const metrics = (await api.request('GET', '/metrics')).body;
+    expect(metrics).toMatch(/^portal_live_streams [1-9]\d*$/m);
+    expect(metrics).toMatch(/^portal_live_listening 1$/m);
     stream.close();
   });
 
