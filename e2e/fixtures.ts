@@ -105,6 +105,38 @@ export async function withPostgres<T>(url: string, fn: (client: pg.Client) => Pr
   }
 }
 
+/** The live notification stream: open as long as a signed-in page is. */
+export const LIVE_STREAM_PATH = '/api/notifications/v1/stream';
+
+/**
+ * Follows the page's requests from now on; `quiet()` resolves once none has been in flight for `quietMs`. The live
+ * notification stream does not count: it stays open as long as the page, so Playwright's 'networkidle' never comes
+ * while a signed-in page is shown.
+ */
+export function watchNetwork(page: Page): { quiet: (quietMs?: number) => Promise<void> } {
+  const inFlight = new Set<object>();
+  let changed = Date.now();
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === LIVE_STREAM_PATH) return;
+    inFlight.add(request);
+    changed = Date.now();
+  });
+  const done = (request: object) => {
+    if (inFlight.delete(request)) changed = Date.now();
+  };
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  return {
+    quiet: (quietMs = 500) =>
+      expect
+        .poll(() => inFlight.size === 0 && Date.now() - changed >= quietMs, {
+          intervals: [100],
+          timeout: 30_000,
+        })
+        .toBe(true),
+  };
+}
+
 /** Signs in through the embedded provider's login form; the page must be on the login form. */
 export async function fillLogin(page: Page, email: string, password = DEMO_PASSWORD): Promise<void> {
   await page.locator('#username').fill(email);

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import { chromium, type Page } from '@playwright/test';
-import { fillLogin, startServer } from '../fixtures.ts';
+import { fillLogin, startServer, watchNetwork } from '../fixtures.ts';
 import { measureMembers, INVITATIONS, MEMBERS } from './members.ts';
 import config from '../playwright.config.ts';
 
@@ -112,6 +112,7 @@ async function measureBrowser(): Promise<{
   try {
     const page = await browser.newPage({ locale: 'de-DE' });
     const live = await watchTransfers(page, server.url);
+    const network = watchNetwork(page);
     const scriptBodies = new Map<string, number>();
     page.on('response', async (response) => {
       if (response.request().resourceType() !== 'script') return;
@@ -124,7 +125,7 @@ async function measureBrowser(): Promise<{
     await fillLogin(page, 'owner@example.com');
     await page.waitForURL(`${server.url}/`);
     await page.locator('h1').first().waitFor();
-    await page.waitForLoadState('networkidle');
+    await network.quiet();
     const jsGzipBytes = [...scriptBodies.values()].reduce((sum, size) => sum + size, 0);
     const scripts = scriptBodies.size;
     const transferred = { ...live, scripts: new Map(live.scripts) };
@@ -134,7 +135,7 @@ async function measureBrowser(): Promise<{
     for (const href of targets) {
       await page.locator(`nav a[href="${href}"]`).first().click();
       await page.waitForURL(server.url + href);
-      await page.waitForLoadState('networkidle');
+      await network.quiet();
     }
     let apiCalls = 0;
     page.on('request', (request) => {

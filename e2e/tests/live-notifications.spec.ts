@@ -1,6 +1,14 @@
 import crypto from 'node:crypto';
 import { test, type Page } from '@playwright/test';
-import { DEMO, expect, signIn, startServer, withPostgres, type PortalServer } from '../fixtures.ts';
+import {
+  DEMO,
+  LIVE_STREAM_PATH,
+  expect,
+  signIn,
+  startServer,
+  withPostgres,
+  type PortalServer,
+} from '../fixtures.ts';
 
 // The live notification stream in a real browser: one open stream per tab at most, events written on the server
 // reach it, and it goes on across token refreshes (the server ends a stream when its token expires; the app
@@ -13,7 +21,6 @@ const ADMIN_URL = process.env.TEST_DATABASE_URL;
 const OWNER_UUID = '6f1c2b1e-0001-4000-8000-000000000001';
 /** Short-lived access tokens, so that the first stream's token expires during the journey. */
 const TOKEN_TTL_S = 10;
-const STREAM_PATH = '/api/notifications/v1/stream';
 
 test.skip(
   !ADMIN_URL,
@@ -85,7 +92,7 @@ async function watchStreams(page: Page) {
     if (stream) stream.done = true;
   };
   cdp.on('Network.requestWillBeSent', ({ requestId, request }) => {
-    if (new URL(request.url).pathname !== STREAM_PATH) return;
+    if (new URL(request.url).pathname !== LIVE_STREAM_PATH) return;
     const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), v]));
     watch.streams.push({ requestId, headers, text: '', done: false });
     watch.mostOpen = Math.max(watch.mostOpen, watch.streams.filter((stream) => !stream.done).length);
@@ -111,7 +118,7 @@ function watchNotificationQueries(page: Page): string[] {
   const urls: string[] = [];
   page.on('request', (request) => {
     const { pathname } = new URL(request.url());
-    if (pathname.includes('/notifications/') && pathname !== STREAM_PATH) urls.push(pathname);
+    if (pathname.includes('/notifications/') && pathname !== LIVE_STREAM_PATH) urls.push(pathname);
   });
   return urls;
 }

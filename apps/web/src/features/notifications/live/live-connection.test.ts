@@ -154,6 +154,20 @@ describe('live notification connection', () => {
     expect(server.requests[1]!.get('Last-Event-ID')).toBe('5');
   });
 
+  it('closes the stream of a session that ended in the tab at its next message', async () => {
+    const server = fakeServer(['stream']);
+    start(server);
+    await flush();
+    server.streams[0]!.send(ready('5'));
+    await flush();
+    token = null;
+    server.streams[0]!.send(': ping\n\n');
+    await flush();
+    expect(server.streams[0]!.aborted).toBe(true);
+    await vi.advanceTimersByTimeAsync(NO_TOKEN_WAIT_MS * 3);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('tries again at once when asked (the browser is back online)', async () => {
     const server = fakeServer(['network-error', 'stream']);
     start(server);

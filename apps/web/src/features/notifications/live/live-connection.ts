@@ -142,6 +142,12 @@ export class LiveConnection {
       for (;;) {
         const { done, value } = await reader.read();
         if (done || this.stopped) break;
+        // The session ended in this tab (signed out, expired): its stream goes at the next message, a heartbeat
+        // at the latest, rather than going on with the token it was opened with.
+        if (!this.options.headers()) {
+          controller.abort();
+          break;
+        }
         clearTimeout(silence);
         silence = setTimeout(() => controller.abort(), SILENCE_MS);
         parser.feed(decoder.decode(value, { stream: true }));
