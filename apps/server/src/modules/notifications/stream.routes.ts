@@ -6,7 +6,7 @@ import type { ModuleDeps } from '../../http/route.ts';
 import { notificationsAfter, type LiveEvent, type LiveSubscriber } from '../../notifications/live.ts';
 import { SSE_HEARTBEAT, SseWriter, sseEvent } from '../../notifications/sse.ts';
 
-/** The longest delay a timer takes; a token valid longer is checked again then. */
+/** The longest delay a timer takes (about 24 days): a token valid longer ends its stream then. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** The Last-Event-ID a reconnecting client sends: a notification id, or nothing usable. */
@@ -47,13 +47,25 @@ export function registerNotificationStreamRoutes({ db, route, live }: ModuleDeps
       const writer = new SseWriter(reply.raw);
       // Events signalled while the catch-up is read wait, so nothing comes out of order or twice.
       let waiting: LiveEvent[] | null = [];
+      let shutDown = false;
       const subscriber: LiveSubscriber = {
         deliver: (event) => (waiting ? waiting.push(event) : write(writer, event)),
         heartbeat: () => writer.write(SSE_HEARTBEAT),
-        close: () => writer.end(),
+        close: () => (waiting ? (shutDown = true) : writer.end()),
       };
       // Subscribed before the catch-up is read: a notification committed meanwhile is in one or the other.
       const unsubscribe = live.subscribe(userUuid, subscriber);
+      // The stream ends with its token: it never goes on with a credential that has expired.
+      const expiry = setTimeout(
+        () => subscriber.close(),
+        Math.min(tokenExpiresAt(request.headers.authorization) - Date.now(), MAX_TIMER_MS),
+      );
+      expiry.unref();
+      const release = () => {
+        clearTimeout(expiry);
+        unsubscribe();
+      };
+      reply.raw.on('close', release);
       let catchUp: Awaited<ReturnType<typeof notificationsAfter>>;
       try {
         catchUp = await notificationsAfter(
@@ -63,21 +75,18 @@ export function registerNotificationStreamRoutes({ db, route, live }: ModuleDeps
           LIVE_REPLAY_MAX,
         );
       } catch (error) {
-        unsubscribe();
+        release();
         request.log.warn({ err: error }, 'notification stream: catch-up not read');
+        throw new HttpError(503, 'UNAVAILABLE', 'Live notifications are not available right now');
+      }
+      if (shutDown) {
+        release();
         throw new HttpError(503, 'UNAVAILABLE', 'Live notifications are not available right now');
       }
 
       reply.hijack();
-      const expiry = setTimeout(
-        () => writer.end(),
-        Math.min(tokenExpiresAt(request.headers.authorization) - Date.now(), MAX_TIMER_MS),
-      );
-      expiry.unref();
-      reply.raw.on('close', () => {
-        clearTimeout(expiry);
-        unsubscribe();
-      });
+      // The client left while the catch-up was read.
+      if (reply.raw.destroyed) return undefined as never;
       writer.open();
 
       const sent = new Set<string>();
