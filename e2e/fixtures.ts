@@ -3,6 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test as base, expect, type Page } from '@playwright/test';
+import pg from 'pg';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DEMO_PASSWORD = 'Portal-Demo-2026';
@@ -90,6 +91,49 @@ export async function startServer(
       child.kill('SIGTERM');
       await exited;
     },
+  };
+}
+
+/** Runs `fn` with a PostgreSQL connection to `url`, closed afterwards (journeys and benches on PostgreSQL). */
+export async function withPostgres<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The live notification stream: open as long as a signed-in page is. */
+export const LIVE_STREAM_PATH = '/api/notifications/v1/stream';
+
+/**
+ * Follows the page's requests from now on; `quiet()` resolves once none has been in flight for `quietMs`. The live
+ * notification stream does not count: it stays open as long as the page, so Playwright's 'networkidle' never comes
+ * while a signed-in page is shown.
+ */
+export function watchNetwork(page: Page): { quiet: (quietMs?: number) => Promise<void> } {
+  const inFlight = new Set<object>();
+  let changed = Date.now();
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === LIVE_STREAM_PATH) return;
+    inFlight.add(request);
+    changed = Date.now();
+  });
+  const done = (request: object) => {
+    if (inFlight.delete(request)) changed = Date.now();
+  };
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  return {
+    quiet: (quietMs = 500) =>
+      expect
+        .poll(() => inFlight.size === 0 && Date.now() - changed >= quietMs, {
+          intervals: [100],
+          timeout: 30_000,
+        })
+        .toBe(true),
   };
 }
 

@@ -6,23 +6,13 @@
 import crypto from 'node:crypto';
 import { chromium } from '@playwright/test';
 import pg from 'pg';
-import { DEMO, DEMO_ACCOUNTS, fillLogin, startServer } from '../fixtures.ts';
+import { DEMO, DEMO_ACCOUNTS, fillLogin, startServer, withPostgres } from '../fixtures.ts';
 import config from '../playwright.config.ts';
 
 export const MEMBERS = 5_000;
 export const INVITATIONS = 1_000;
 const RUNS = 300;
 const WARMUP = 30;
-
-async function withAdmin<T>(adminUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** The members and invitations of the scenario, added to the seeded Muster AG. */
 async function generate(url: string): Promise<void> {
@@ -81,7 +71,7 @@ export async function measureMembers(): Promise<MembersFigures | null> {
   const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (!adminUrl) return null;
   const name = `portal_bench_${crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  await withAdmin(adminUrl, (client) => client.query(`create database ${name}`));
+  await withPostgres(adminUrl, (client) => client.query(`create database ${name}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const { server, stop } = await startServer({ DATABASE_URL: url.toString() });
@@ -118,6 +108,6 @@ export async function measureMembers(): Promise<MembersFigures | null> {
   } finally {
     await browser.close();
     await stop();
-    await withAdmin(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`));
+    await withPostgres(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`));
   }
 }

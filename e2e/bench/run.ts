@@ -5,7 +5,9 @@
  *   it (compressed as the server sent them, headers included), beside everything received on the way;
  * - route changes with warm data in Chromium (target ≤ 100 ms, no network wait);
  * - the account log with 1,000,000 entries on PostgreSQL: pages and the CSV export (apps/server/src/bench/logs.bench.ts,
- *   which drives the server's own test harness).
+ *   which drives the server's own test harness);
+ * - live notifications: 1,000 server-sent-event clients on one instance, commit → received p99 (target ≤ 1 s) and
+ *   memory per stream (apps/server/src/bench/sse.bench.ts; PostgreSQL with TEST_DATABASE_URL, else PGlite).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,7 +15,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import { chromium, type Page } from '@playwright/test';
-import { fillLogin, startServer } from '../fixtures.ts';
+import { fillLogin, startServer, watchNetwork } from '../fixtures.ts';
 import { measureMembers, INVITATIONS, MEMBERS } from './members.ts';
 import config from '../playwright.config.ts';
 
@@ -110,6 +112,7 @@ async function measureBrowser(): Promise<{
   try {
     const page = await browser.newPage({ locale: 'de-DE' });
     const live = await watchTransfers(page, server.url);
+    const network = watchNetwork(page);
     const scriptBodies = new Map<string, number>();
     page.on('response', async (response) => {
       if (response.request().resourceType() !== 'script') return;
@@ -122,7 +125,7 @@ async function measureBrowser(): Promise<{
     await fillLogin(page, 'owner@example.com');
     await page.waitForURL(`${server.url}/`);
     await page.locator('h1').first().waitFor();
-    await page.waitForLoadState('networkidle');
+    await network.quiet();
     const jsGzipBytes = [...scriptBodies.values()].reduce((sum, size) => sum + size, 0);
     const scripts = scriptBodies.size;
     const transferred = { ...live, scripts: new Map(live.scripts) };
@@ -132,7 +135,7 @@ async function measureBrowser(): Promise<{
     for (const href of targets) {
       await page.locator(`nav a[href="${href}"]`).first().click();
       await page.waitForURL(server.url + href);
-      await page.waitForLoadState('networkidle');
+      await network.quiet();
     }
     let apiCalls = 0;
     page.on('request', (request) => {
@@ -209,3 +212,12 @@ if (process.env.TEST_DATABASE_URL) {
   console.log(
     '  account log at 1,000,000 entries: skipped (set TEST_DATABASE_URL to a PostgreSQL admin connection)',
   );
+{
+  // Server code like the log scenario, loaded by URL for the same reason.
+  const scenario = path.resolve(import.meta.dirname, '../../apps/server/src/bench/sse.bench.ts');
+  const live = (await import(pathToFileURL(scenario).href)) as {
+    measureSse(): Promise<unknown>;
+    printSseFigures(figures: unknown): void;
+  };
+  live.printSseFigures(await live.measureSse());
+}

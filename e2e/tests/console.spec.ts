@@ -1,5 +1,5 @@
 import type { ConsoleMessage, Page } from '@playwright/test';
-import { DEMO, DEMO_ACCOUNTS, expect, signIn, test, type PortalServer } from '../fixtures.ts';
+import { DEMO, DEMO_ACCOUNTS, expect, signIn, test, watchNetwork, type PortalServer } from '../fixtures.ts';
 
 // No page of the app writes an error or a warning to the browser console: every route of the route table as
 // owner@, and the public pages (sign-in, registration, maintenance) without a session.
@@ -53,16 +53,17 @@ function watchConsole(page: Page): string[] {
   return problems;
 }
 
-/** Waits until the page has settled: no request in flight and a heading on screen. */
-async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle');
+/** Waits until the page has settled: no request in flight (but the live stream) and a heading on screen. */
+async function settle(page: Page, network: ReturnType<typeof watchNetwork>): Promise<void> {
+  await network.quiet();
   await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
 }
 
 async function visitAll(page: Page, server: PortalServer, paths: readonly string[]): Promise<void> {
+  const network = watchNetwork(page);
   for (const path of paths) {
     await page.goto(`${server.url}${path}`);
-    await settle(page);
+    await settle(page, network);
   }
 }
 
@@ -78,7 +79,7 @@ test('no console error or warning on the public pages', async ({ page, server })
   const problems = watchConsole(page);
   // A direct load of /maintenance (no session needed).
   await page.goto(`${server.url}/maintenance`);
-  await settle(page);
+  await settle(page, watchNetwork(page));
   // The sign-in form and the registration form of the sign-in service.
   await page.goto(`${server.url}/`);
   await expect(page.locator('#username')).toBeVisible();

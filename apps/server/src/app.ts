@@ -18,6 +18,8 @@ import { JobRunner, type RunnerOptions } from './jobs/runner.ts';
 import { defineAuditPurge } from './audit/retention.ts';
 import { createMailer, registerDevMail } from './mail/index.ts';
 import { createNotifier } from './notifications/notifier.ts';
+import { LiveHub, type LiveOptions } from './notifications/live.ts';
+import { registerNotificationStreamRoutes } from './modules/notifications/stream.routes.ts';
 import { createFileStore } from './files/files.ts';
 import { registerAccountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerLogsRoutes } from './modules/logs/logs.routes.ts';
@@ -59,6 +61,8 @@ export interface AppDeps {
   modules?: AreaModule[];
   /** Settings of the jobs runner (tests: shorter backoff and polling). */
   jobs?: Partial<Omit<RunnerOptions, 'log'>>;
+  /** Settings of the live notifications (tests: a shorter heartbeat, fewer streams per user). */
+  live?: Partial<Omit<LiveOptions, 'log'>>;
 }
 
 /** The area modules, each registering its contract routes; a new area adds its `register…Routes` here. */
@@ -71,6 +75,7 @@ const MODULES: AreaModule[] = [
   registerLogsRoutes,
   registerNotificationsRoutes,
   registerSupportRoutes,
+  registerNotificationStreamRoutes,
 ];
 
 /**
@@ -144,6 +149,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   defineAuditPurge(jobs, db, config.auditRetentionDays);
   app.addHook('onReady', () => jobs.start());
   app.addHook('preClose', () => jobs.stop());
+  // One listener per instance for live notifications; its streams end before the server closes.
+  const live = new LiveHub(db, { log: app.log, ...deps.live });
+  app.addHook('onReady', () => live.start());
+  app.addHook('preClose', () => live.stop());
   app.decorateRequest('user', null);
   app.decorateRequest('account', null);
 
@@ -153,7 +162,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await registerCompression(app);
   await app.register(cookie);
   registerXsrf(app, config);
-  registerMetrics(app, { token: config.metricsToken, jobs });
+  registerMetrics(app, { token: config.metricsToken, jobs, live });
 
   await app.register(swagger, {
     openapi: {
@@ -193,7 +202,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const notifier = createNotifier({ db, jobs, mailer, config });
   registerSystemRoutes(app, { config, db, route });
   for (const register of [...MODULES, ...(deps.modules ?? [])])
-    register({ db, route, mailer, jobs, secrets, files, notifier });
+    register({ db, route, mailer, jobs, secrets, files, notifier, live });
 
   if (config.oidc.embedded) {
     await registerIdentityProvider(app, { config, db, mailer, jobs });

@@ -109,6 +109,8 @@ interface Row {
   body?: unknown;
   /** Runs before each caller's request: a fresh target where an allowed caller uses one up (a removed member). */
   prepare?: (api: TestApi, caller: Caller) => Promise<Prepared>;
+  /** An event stream: its status decides; an open one stays open until the app closes. */
+  stream?: boolean;
 }
 
 /** A new member of Muster AG (no demo login), so that removing or changing one leaves the demo members alone. */
@@ -213,6 +215,8 @@ const NEW_TICKET = {
 const MATRIX: Record<string, Row> = {
   'GET /api/config': { expect: open },
   'GET /api/users/v1/me': { expect: signedIn },
+  // The signed-in user's own notifications, live.
+  'GET /api/notifications/v1/stream': { expect: signedIn, stream: true },
   'PATCH /api/users/v1/me': { expect: signedIn, body: { language: 'de' } },
   'GET /api/users/v1/me/accounts': { expect: signedIn },
   // About one's own invitation: who has none to Muster AG (staff included) hears "no such invitation", a 404.
@@ -378,6 +382,7 @@ async function call(api: TestApi, endpoint: string, row: Row, caller: Caller, ac
   return api.request(method as 'GET', urlOf(path, { ...row.params, ...prepared.params }, account), {
     ...(caller === 'anonymous' ? {} : { as: LOGIN[caller] }),
     ...(body === undefined ? {} : { body }),
+    stream: row.stream,
   });
 }
 

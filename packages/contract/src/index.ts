@@ -9,6 +9,7 @@ export * from './ownership.ts';
 export * from './logs.ts';
 export * from './notifications.ts';
 export * from './support.ts';
+export * from './notifications-live.ts';
 
 import { usersRoutes } from './users.ts';
 import { accountsRoutes } from './accounts.ts';
@@ -19,6 +20,7 @@ import { membersRoutes } from './members.ts';
 import { ownershipRoutes } from './ownership.ts';
 import { notificationsRoutes } from './notifications.ts';
 import { supportRoutes } from './support.ts';
+import { notificationsLiveRoutes } from './notifications-live.ts';
 
 /** Every API route; a server test checks that the app registers each of them, account routes with a role rule. */
 export const apiRoutes = {
@@ -31,4 +33,5 @@ export const apiRoutes = {
   ...logsRoutes,
   ...notificationsRoutes,
   ...supportRoutes,
+  ...notificationsLiveRoutes,
 };

@@ -13,12 +13,24 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
+export type Unlisten = () => Promise<void>;
+
 /** One database interface over PGlite (embedded) and PostgreSQL (node-postgres); same SQL dialect. */
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Cheap liveness probe for /readyz. */
   ping(): Promise<void>;
+  /**
+   * LISTENs on a channel: `onPayload` gets each NOTIFY's payload once its transaction committed. PGlite listens in
+   * process; PostgreSQL on a dedicated connection of its own (not one of the pool's), whose loss is reported once to
+   * `onLost` (the listening has then ended; listen again). Resolves to the function that stops listening.
+   */
+  listen(
+    channel: string,
+    onPayload: (payload: string) => void,
+    onLost?: (error: Error) => void,
+  ): Promise<Unlisten>;
   close(): Promise<void>;
   /** PGlite only: the data directory as a tarball, to start other databases from (test snapshots). */
   dumpDataDir?(): Promise<Blob>;
@@ -50,12 +62,53 @@ function fromPglite(db: PGlite): Db {
     async ping() {
       await db.query('select 1');
     },
+    async listen(channel, onPayload) {
+      const unlisten = await db.listen(channel, onPayload);
+      return async () => {
+        if (!db.closed) await unlisten();
+      };
+    },
     async close() {
       if (!db.closed) await db.close();
     },
     dumpDataDir() {
       return db.dumpDataDir('none');
     },
+  };
+}
+
+/** A client of its own for LISTEN: a pooled one would be handed to other queries, or closed when idle. */
+async function listenOn(
+  options: pg.ClientConfig,
+  channel: string,
+  onPayload: (payload: string) => void,
+  onLost?: (error: Error) => void,
+): Promise<Unlisten> {
+  const client = new pg.Client(options);
+  let stopped = false;
+  const lost = (error: Error) => {
+    if (stopped) return;
+    stopped = true;
+    void client.end().catch(() => undefined);
+    onLost?.(error);
+  };
+  client.on('error', lost);
+  client.on('end', () => lost(new Error('the listening connection ended')));
+  client.on('notification', (message) => {
+    if (message.channel === channel) onPayload(message.payload ?? '');
+  });
+  try {
+    await client.connect();
+    await client.query(`listen ${client.escapeIdentifier(channel)}`);
+  } catch (error) {
+    stopped = true;
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  return async () => {
+    if (stopped) return;
+    stopped = true;
+    await client.end().catch(() => undefined);
   };
 }
 
@@ -88,6 +141,9 @@ function fromPool(pool: pg.Pool): Db {
     },
     async ping() {
       await pool.query('select 1');
+    },
+    listen(channel, onPayload, onLost) {
+      return listenOn({ ...pool.options, keepAlive: true }, channel, onPayload, onLost);
     },
     async close() {
       await pool.end();

@@ -16,6 +16,7 @@ import type { Db } from '../db/client.ts';
 import type { FileStore } from '../files/files.ts';
 import type { JobRunner } from '../jobs/runner.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import type { LiveHub } from '../notifications/live.ts';
 import type { Notifier } from '../notifications/notifier.ts';
 import type { Secrets } from '../secrets/secrets.ts';
 import { checkRequestText } from './text.ts';
@@ -157,6 +158,8 @@ export interface ModuleDeps {
   files: FileStore;
   /** Writes notifications (type key + parameters) in the transaction of the change that causes them. */
   notifier: Notifier;
+  /** This instance's live notification streams (the notifications area's server-sent events). */
+  live: LiveHub;
 }
 
 /** An area module: registers its contract routes, e.g. `registerAccountsRoutes`. */

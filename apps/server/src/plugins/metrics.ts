@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isLoopbackHost } from '../config.ts';
 import type { JobRunner } from '../jobs/runner.ts';
+import type { LiveHub } from '../notifications/live.ts';
 import { plainNotFound } from './error-handler.ts';
 
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -35,7 +36,10 @@ export function metricsReader(token: string | null) {
  * Prometheus text metrics of this instance at /metrics: requests by route and status, request durations,
  * process uptime and memory, for loopback clients and holders of METRICS_TOKEN. Labels use the route pattern, never the raw URL, so the series stay bounded.
  */
-export function registerMetrics(app: FastifyInstance, options: { token: string | null; jobs?: JobRunner }) {
+export function registerMetrics(
+  app: FastifyInstance,
+  options: { token: string | null; jobs?: JobRunner; live?: LiveHub },
+) {
   const mayRead = metricsReader(options.token);
   const requests = new Map<string, number>();
   const durations = new Map<string, Series>();
@@ -81,6 +85,16 @@ export function registerMetrics(app: FastifyInstance, options: { token: string |
       );
     }
     if (options.jobs) lines.push(...(await jobLines(options.jobs)));
+    if (options.live) {
+      lines.push(
+        '# HELP portal_live_streams Live notification streams open on this instance.',
+        '# TYPE portal_live_streams gauge',
+        `portal_live_streams ${options.live.size}`,
+        '# HELP portal_live_listening 1 while this instance listens for notification signals, else 0.',
+        '# TYPE portal_live_listening gauge',
+        `portal_live_listening ${options.live.listening ? 1 : 0}`,
+      );
+    }
     const memory = process.memoryUsage();
     lines.push(
       '# HELP process_uptime_seconds Seconds since the process started.',

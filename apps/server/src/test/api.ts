@@ -13,6 +13,7 @@ import {
   generateKeyPair,
   type CryptoKey,
   type JWTPayload,
+  type JWTVerifyGetKey,
 } from 'jose';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
@@ -133,6 +134,11 @@ export interface ApiRequest {
   headers?: Record<string, string>;
   /** Send the XSRF cookie and header (default true). */
   xsrf?: boolean;
+  /**
+   * An event stream: the answer is returned when its headers arrive, with an empty body when it is open (it then
+   * stays open until the app closes) and the whole body when it was refused.
+   */
+  stream?: boolean;
 }
 
 export interface ApiOptions {
@@ -165,6 +171,9 @@ export class TestApi {
   db!: Db;
   config!: Config;
   private drop!: () => Promise<void>;
+  private url?: string;
+  private getKey!: JWTVerifyGetKey;
+  private readonly others: { app: FastifyInstance; db: Db }[] = [];
   private key!: CryptoKey;
   private foreign!: CryptoKey;
 
@@ -178,19 +187,37 @@ export class TestApi {
     ]);
     this.key = keys.privateKey;
     this.foreign = foreign.privateKey;
-    ({ db: this.db, drop: this.drop } = database);
+    ({ db: this.db, drop: this.drop, url: this.url } = database);
     const jwk = { ...(await exportJWK(keys.publicKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
     this.config = testConfig(options.env);
+    this.getKey = createLocalJWKSet({ keys: [jwk] });
     this.app = await buildApp(this.config, {
       db: this.db,
-      getKey: createLocalJWKSet({ keys: [jwk] }),
+      getKey: this.getKey,
       modules: options.modules,
     });
     options.prepare?.(this.app);
     await this.app.ready();
   }
 
+  /**
+   * PostgreSQL only: another instance of the app on the same database, with connections of its own (as a second
+   * server behind a load balancer); it accepts this harness's tokens and stops with it.
+   */
+  async secondInstance(): Promise<FastifyInstance> {
+    if (!this.url) throw new Error('a second instance needs PostgreSQL');
+    const db = await openDb(this.url);
+    const app = await buildApp(this.config, { db, getKey: this.getKey });
+    this.others.push({ app, db });
+    await app.ready();
+    return app;
+  }
+
   async stop(): Promise<void> {
+    for (const other of this.others.splice(0)) {
+      await other.app.close();
+      await other.db.close();
+    }
     await this.app?.close();
     await this.drop?.();
   }
@@ -224,12 +251,18 @@ export class TestApi {
       headers.cookie = [headers.cookie, `XSRF-TOKEN=${XSRF}`].filter(Boolean).join('; ');
       headers['x-xsrf-token'] ??= XSRF;
     }
-    return this.app.inject({
+    const request: InjectOptions = {
       method,
       url,
       headers,
       ...(options.body === undefined ? {} : { payload: options.body as InjectOptions['payload'] }),
-    });
+    };
+    if (!options.stream) return this.app.inject(request);
+    const response = await this.app.inject({ ...request, payloadAsStream: true });
+    const chunks: Buffer[] = [];
+    if (response.statusCode === 200) response.stream().destroy();
+    else for await (const chunk of response.stream()) chunks.push(Buffer.from(chunk as Uint8Array));
+    return Object.assign(response, { body: Buffer.concat(chunks).toString() });
   }
 
   /** Mails to `recipient` in the demo outbox, oldest first, once every queued mail is delivered. */

@@ -13,6 +13,7 @@ import MenuIcon from '@mui/icons-material/Menu';
 import { unreadCountQuery } from '@/api/notifications.ts';
 import { useCurrentAccount, useMe } from '@/api/session.ts';
 import { config } from '@/config.ts';
+import { useLiveNotifications } from '@/features/notifications/live/use-live-notifications.ts';
 import { AccountSwitcher } from './account-switcher.tsx';
 import { SessionExpiry } from './session-expiry.tsx';
 import { SideNav, visibleNavItems } from './side-nav.tsx';
@@ -50,6 +51,8 @@ export function AppShell() {
   const me = useMe();
   const account = useCurrentAccount();
   useUnreadInTitle(account?.uuid);
+  // The signed-in app keeps the tab's one live notification stream open.
+  useLiveNotifications();
 
   // Without an account (onboarding, staff) there may be nothing to navigate to: no empty column then.
   const hasNav = Object.values(
