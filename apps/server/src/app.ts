@@ -16,6 +16,7 @@ import './http/types.ts';
 import { getPublicJwks, registerIdentityProvider, seedDemoIdentities } from './idp/index.ts';
 import { JobRunner, type RunnerOptions } from './jobs/runner.ts';
 import { defineAuditPurge } from './audit/retention.ts';
+import { defineFailedJobPurge } from './jobs/retention.ts';
 import { createMailer, registerDevMail } from './mail/index.ts';
 import { createNotifier } from './notifications/notifier.ts';
 import { createFileStore } from './files/files.ts';
@@ -138,6 +139,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const jobs = new JobRunner(db, { log: app.log, ...deps.jobs });
   app.decorate('jobs', jobs);
   defineAuditPurge(jobs, db, config.auditRetentionDays);
+  defineFailedJobPurge(jobs, db);
   app.addHook('onReady', () => jobs.start());
   app.addHook('preClose', () => jobs.stop());
   app.decorateRequest('user', null);
