@@ -4,7 +4,7 @@ import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { csvLine, logsCsv, neutraliseFormula } from './logs.csv.ts';
-import { shortBrowser } from './logs.service.ts';
+import { EXPORT_SLOTS, exportSlot, shortBrowser } from './logs.service.ts';
 
 const entry = (n: number): LogEntry => ({
   id: String(n),
@@ -122,6 +122,29 @@ describe('the log export', () => {
     await stream[Symbol.asyncIterator]().next();
     stream.destroy();
     await expect.poll(() => finished).toBe(true);
+  });
+
+  it('lets a few exports hold a database connection at once; the next waits until one ends', async () => {
+    const db = {};
+    const held = await Promise.all(Array.from({ length: EXPORT_SLOTS }, () => exportSlot(db)));
+    let got = false;
+    const waiting = exportSlot(db).then((release) => {
+      got = true;
+      return release;
+    });
+    // Another database has slots of its own.
+    (await exportSlot({}))();
+    expect(got).toBe(false);
+    held[0]!();
+    held[0]!(); // giving a slot back twice frees it once
+    const release = await waiting;
+    expect(got).toBe(true);
+    let third = false;
+    void exportSlot(db).then(() => (third = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(third).toBe(false);
+    release();
+    await expect.poll(() => third).toBe(true);
   });
 
   it('names the browser in short', () => {

@@ -289,6 +289,32 @@ class TargetUsers {
 }
 
 /**
+ * Exports that read through a cursor at once, per database: each holds a pooled connection for as long as its
+ * client reads, and the pool (10) must keep room for every other request. A further export waits for a slot.
+ */
+export const EXPORT_SLOTS = 3;
+
+const exportSlots = new WeakMap<object, { free: number; waiting: (() => void)[] }>();
+
+/** Waits for an export slot of `db`; the returned function gives it back (once, whatever it is called). */
+export async function exportSlot(db: object): Promise<() => void> {
+  let slots = exportSlots.get(db);
+  if (!slots) exportSlots.set(db, (slots = { free: EXPORT_SLOTS, waiting: [] }));
+  const own = slots;
+  if (own.free > 0) own.free -= 1;
+  else await new Promise<void>((resolve) => own.waiting.push(resolve));
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    // The slot passes straight to the next waiting export, or becomes free.
+    const next = own.waiting.shift();
+    if (next) next();
+    else own.free += 1;
+  };
+}
+
+/**
  * The filtered log as batches of entries, newest first; the caller holds one batch at a time and the next is read
  * only when it asks. On PostgreSQL one query read through a database cursor (one snapshot: entries written after
  * the export started are not part of it). PGlite, a single connection that a held cursor would block for every
@@ -309,7 +335,12 @@ export async function* readLogBatches(
   };
   if (db.cursor) {
     const { sql, params } = logQuery(EXPORT_SELECT, user, access, filters);
-    for await (const rows of db.cursor<LogRow>(sql, params, batchSize)) yield await entries(rows);
+    const release = await exportSlot(db);
+    try {
+      for await (const rows of db.cursor<LogRow>(sql, params, batchSize)) yield await entries(rows);
+    } finally {
+      release();
+    }
     return;
   }
   let position: Position | undefined;
