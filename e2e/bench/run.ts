@@ -161,6 +161,30 @@ async function measureBrowser(): Promise<{
   }
 }
 
+/** The account log at 1,000,000 entries, on PostgreSQL only. */
+async function logFigures(): Promise<void> {
+  if (!process.env.TEST_DATABASE_URL) {
+    console.log(
+      '  account log at 1,000,000 entries: skipped (set TEST_DATABASE_URL to a PostgreSQL admin connection)',
+    );
+    return;
+  }
+  // Loaded by URL: the scenario is server code (its test harness mints tokens), outside this project's sources.
+  const scenario = path.resolve(import.meta.dirname, '../../apps/server/src/bench/logs.bench.ts');
+  const logs = (await import(pathToFileURL(scenario).href)) as {
+    measureLogs(): Promise<unknown>;
+    printLogFigures(figures: unknown): void;
+  };
+  logs.printLogFigures(await logs.measureLogs());
+}
+
+// `npm run bench -- logs` measures the account log alone.
+if (process.argv[2] === 'logs') {
+  console.log('Portal benchmark (account log only)');
+  await logFigures();
+  process.exit(0);
+}
+
 const startup = await measureStartup();
 const browserFigures = await measureBrowser();
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
@@ -200,18 +224,7 @@ if (members) {
 } else {
   console.log('  members list on PostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
 }
-if (process.env.TEST_DATABASE_URL) {
-  // Loaded by URL: the scenario is server code (its test harness mints tokens), outside this project's sources.
-  const scenario = path.resolve(import.meta.dirname, '../../apps/server/src/bench/logs.bench.ts');
-  const logs = (await import(pathToFileURL(scenario).href)) as {
-    measureLogs(): Promise<unknown>;
-    printLogFigures(figures: unknown): void;
-  };
-  logs.printLogFigures(await logs.measureLogs());
-} else
-  console.log(
-    '  account log at 1,000,000 entries: skipped (set TEST_DATABASE_URL to a PostgreSQL admin connection)',
-  );
+await logFigures();
 {
   // Server code like the log scenario, loaded by URL for the same reason.
   const scenario = path.resolve(import.meta.dirname, '../../apps/server/src/bench/sse.bench.ts');

@@ -16,6 +16,7 @@ import './http/types.ts';
 import { getPublicJwks, registerIdentityProvider, seedDemoIdentities } from './idp/index.ts';
 import { JobRunner, type RunnerOptions } from './jobs/runner.ts';
 import { defineAuditPurge } from './audit/retention.ts';
+import { defineFailedJobPurge } from './jobs/retention.ts';
 import { createMailer, registerDevMail } from './mail/index.ts';
 import { createNotifier } from './notifications/notifier.ts';
 import { LiveHub, type LiveOptions } from './notifications/live.ts';
@@ -147,6 +148,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const jobs = new JobRunner(db, { log: app.log, ...deps.jobs });
   app.decorate('jobs', jobs);
   defineAuditPurge(jobs, db, config.auditRetentionDays);
+  defineFailedJobPurge(jobs, db);
   app.addHook('onReady', () => jobs.start());
   app.addHook('preClose', () => jobs.stop());
   // One listener per instance for live notifications; its streams end before the server closes.

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import Cursor from 'pg-cursor';
 
 export interface QueryResult<T> {
   rows: T[];
@@ -34,6 +35,12 @@ export interface Db extends Queryable {
   close(): Promise<void>;
   /** PGlite only: the data directory as a tarball, to start other databases from (test snapshots). */
   dumpDataDir?(): Promise<Blob>;
+  /**
+   * PostgreSQL only: the rows of one query read through a database cursor, `batchSize` rows at a time, on a
+   * connection of its own that is held until the rows are read or the caller stops (return/throw ends the cursor
+   * and gives the connection back). The next batch is read only when the caller asks for it.
+   */
+  cursor?<T>(sql: string, params: unknown[], batchSize: number): AsyncGenerator<T[]>;
 }
 
 function fromPglite(db: PGlite): Db {
@@ -144,6 +151,40 @@ function fromPool(pool: pg.Pool): Db {
     },
     listen(channel, onPayload, onLost) {
       return listenOn({ ...pool.options, keepAlive: true }, channel, onPayload, onLost);
+    },
+    async *cursor<T>(sql: string, params: unknown[], batchSize: number) {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        const cursor = client.query(new Cursor<T>(sql, params));
+        try {
+          // The next batch is asked for before this one is handed over, so the database produces it while the
+          // caller works on this one: one batch ahead, no more.
+          let next: Promise<T[]> | undefined = cursor.read(batchSize);
+          try {
+            for (;;) {
+              const rows: T[] = await next;
+              next = undefined;
+              if (rows.length === 0) return;
+              next = cursor.read(batchSize);
+              // A failure of the read ahead surfaces at the next await, or in the `finally` below.
+              next.catch(() => undefined);
+              yield rows;
+            }
+          } finally {
+            // The read ahead completes before the cursor closes (the protocol takes one thing at a time).
+            if (next) await next.catch((error: Error) => (broken = error));
+          }
+        } finally {
+          await cursor.close().catch((error: Error) => (broken ??= error));
+        }
+      } catch (error) {
+        broken ??= error as Error;
+        throw error;
+      } finally {
+        // A connection whose cursor failed may be mid-protocol: it is closed instead of going back to the pool.
+        client.release(broken);
+      }
     },
     async close() {
       await pool.end();

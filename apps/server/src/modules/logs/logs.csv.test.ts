@@ -1,7 +1,10 @@
+import { buffer } from 'node:stream/consumers';
 import type { LogEntry } from '@portal/contract';
+import { stringify } from 'csv-stringify/sync';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { logsCsv, neutraliseFormula } from './logs.csv.ts';
-import { shortBrowser } from './logs.service.ts';
+import { csvLine, logsCsv, neutraliseFormula } from './logs.csv.ts';
+import { EXPORT_SLOTS, exportSlot, shortBrowser } from './logs.service.ts';
 
 const entry = (n: number): LogEntry => ({
   id: String(n),
@@ -45,6 +48,103 @@ describe('the log export', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(pulled).toBe(settled);
     await reader.return?.();
+  });
+
+  it('writes every row as csv-stringify does (the library the export used before): same quoting, same bytes', () => {
+    const cell = fc.oneof(
+      fc.string({
+        unit: fc.constantFrom(',', '"', '\r', '\n', '\t', '=', '+', '-', '@', "'", ' ', 'a', 'ü', '😀'),
+      }),
+      fc.string({ unit: 'binary', maxLength: 20 }),
+    );
+    fc.assert(
+      fc.property(fc.array(cell, { minLength: 1, maxLength: 9 }), (cells) => {
+        expect(csvLine(cells)).toBe(stringify([cells], { cast: { string: neutraliseFormula } }));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('makes the whole file the same way: BOM, header, rows, also when there are no rows', async () => {
+    const entries = [entry(1), { ...entry(2), actor: null, before: null, target: '=cmd|"/c calc"!A0' }];
+    const expected = stringify(
+      entries.map((e) => [
+        e.createdAt,
+        e.actor?.name ?? '',
+        e.actor?.email ?? '',
+        e.action,
+        e.target ?? '',
+        e.before ? JSON.stringify(e.before) : '',
+        JSON.stringify(e.after),
+        e.clientAddress ?? '',
+        '',
+      ]),
+      {
+        bom: true,
+        header: true,
+        columns: [
+          'Time (UTC)',
+          'Person',
+          'Email',
+          'Action',
+          'Target',
+          'Before',
+          'After',
+          'IP address',
+          'Browser',
+        ],
+        cast: { string: neutraliseFormula },
+      },
+    );
+    async function* twoBatches() {
+      yield [entries[0]!];
+      yield [];
+      yield [entries[1]!];
+    }
+    // Bytes, not decoded text: a decoder would drop the byte order mark.
+    expect((await buffer(logsCsv(twoBatches(), 'en'))).toString('utf8')).toBe(expected);
+    async function* none() {}
+    expect((await buffer(logsCsv(none(), 'de'))).toString('utf8')).toBe(
+      '\uFEFFZeit (UTC),Person,E-Mail,Aktion,Ziel,Vorher,Nachher,IP-Adresse,Browser\n',
+    );
+  });
+
+  it('stops reading when the download is abandoned (the cursor gives its connection back)', async () => {
+    let finished = false;
+    async function* endless() {
+      try {
+        for (let batch = 0; ; batch += 1) yield [entry(batch)];
+      } finally {
+        finished = true;
+      }
+    }
+    const stream = logsCsv(endless(), 'de');
+    await stream[Symbol.asyncIterator]().next();
+    stream.destroy();
+    await expect.poll(() => finished).toBe(true);
+  });
+
+  it('lets a few exports hold a database connection at once; the next waits until one ends', async () => {
+    const db = {};
+    const held = await Promise.all(Array.from({ length: EXPORT_SLOTS }, () => exportSlot(db)));
+    let got = false;
+    const waiting = exportSlot(db).then((release) => {
+      got = true;
+      return release;
+    });
+    // Another database has slots of its own.
+    (await exportSlot({}))();
+    expect(got).toBe(false);
+    held[0]!();
+    held[0]!(); // giving a slot back twice frees it once
+    const release = await waiting;
+    expect(got).toBe(true);
+    let third = false;
+    void exportSlot(db).then(() => (third = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(third).toBe(false);
+    release();
+    await expect.poll(() => third).toBe(true);
   });
 
   it('names the browser in short', () => {

@@ -1,12 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { buffer } from 'node:stream/consumers';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import type { LogEntry, LogsPage } from '@portal/contract';
 import { writeAudit } from '../../audit/audit.ts';
 import { purgeAuditLog } from '../../audit/retention.ts';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
+import type { PortalUser } from '../../http/types.ts';
 import { describeApi, type DemoLogin, type TestApi } from '../../test/api.ts';
+import { logsCsv } from './logs.csv.ts';
+import { readLogBatches } from './logs.service.ts';
 
 const MUSTER = DEMO_ACCOUNTS.muster;
 const base = (account: string = MUSTER) => `/api/accounts/${account}/logs/v1`;
@@ -236,6 +240,65 @@ describeApi('logs API', (api) => {
       },
     );
     expect(bad.statusCode).toBe(422);
+  });
+
+  it('gives the same file read through the cursor (PostgreSQL) as read in keyset batches (PGlite), and names target users as the pages do', async () => {
+    const nobody = '6f1c2b1e-0001-4000-8000-0000000000ee';
+    await api.db.transaction(async (tx) => {
+      for (const target of [
+        `user:${'-'.repeat(36)}`, // the uuid's length, but no uuid: names nobody and breaks nothing
+        `member:${DEMO_USERS.employee.id.toUpperCase()}`,
+        `user:${nobody}`, // a user that no longer exists
+        `user:${DEMO_USERS.coach.id}x`,
+      ]) {
+        await writeAudit(tx, {
+          accountUuid: MUSTER,
+          actor: { uuid: DEMO_USERS.admin.id },
+          action: 'test.target',
+          target,
+        });
+      }
+    });
+    const pages = await all(api, 'admin', 'action=test.target');
+    expect(pages.map((e) => e.targetUser)).toEqual([
+      null,
+      { uuid: nobody, name: null, email: null },
+      { uuid: DEMO_USERS.employee.id, name: DEMO_USERS.employee.name, email: DEMO_USERS.employee.email },
+      null,
+    ]);
+
+    const served = await api.request('GET', `${base()}/entries.csv?lang=en`, { as: 'admin' });
+    expect(served.statusCode).toBe(200);
+    const admin = { uuid: DEMO_USERS.admin.id } as PortalUser;
+    const access = { accountUuid: MUSTER, role: 'ADMIN' as const, viaStaff: false };
+    // The same database without its cursor, in small batches: the keyset way, across many batch boundaries.
+    const keyset = { query: api.db.query.bind(api.db), exec: api.db.exec.bind(api.db) };
+    const file = await buffer(logsCsv(readLogBatches(keyset, admin, access, {}, 7), 'en'));
+    expect(served.rawPayload.equals(file)).toBe(true);
+
+    // The file's target column is what the pages show: the named user's email, else the target itself.
+    const lines = served.body.split('\n');
+    const everything = await all(api, 'admin');
+    expect(lines.length - 2).toBe(everything.length);
+    const targets = lines.slice(1, -1).map((line) => line.split(',')[4]);
+    expect(targets.slice(0, 4)).toEqual([
+      `user:${DEMO_USERS.coach.id}x`,
+      `user:${nobody}`,
+      DEMO_USERS.employee.email,
+      `user:${'-'.repeat(36)}`,
+    ]);
+  });
+
+  it('gives the connection of the cursor back when the reader stops early, every time', async () => {
+    if (!api.db.cursor) return; // PGlite reads in keyset batches and holds no connection
+    // More early stops than the pool has connections: one kept each time would leave none for the last ones.
+    for (let i = 0; i < 12; i += 1) {
+      const batches = api.db.cursor('select g from generate_series(1, 100000) g', [], 10);
+      expect((await batches.next()).value).toHaveLength(10);
+      await batches.return(undefined);
+    }
+    const { rows } = await api.db.query<{ n: number }>('select 1 as n');
+    expect(rows).toEqual([{ n: 1 }]);
   });
 
   it('has no route that changes or deletes an entry', async () => {

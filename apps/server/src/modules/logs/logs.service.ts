@@ -11,7 +11,7 @@ import {
   type LogsPage,
   type LogsQuery,
 } from '@portal/contract';
-import type { Queryable } from '../../db/client.ts';
+import type { Db, Queryable } from '../../db/client.ts';
 import { invalidField } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
 
@@ -30,9 +30,10 @@ interface LogRow {
   actor_name: string | null;
   actor_email: string | null;
   actor_is_staff: boolean;
-  target_uuid: string | null;
-  target_name: string | null;
-  target_email: string | null;
+  /** The target's user, from the pages' join (the export resolves it per batch instead). */
+  target_uuid?: string | null;
+  target_name?: string | null;
+  target_email?: string | null;
 }
 
 /** A keyset position: the (created_at, id) of the last entry of a page; created_at with microseconds. */
@@ -59,21 +60,47 @@ function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** The user a target names: `user:<uuid>` and `member:<uuid>` name the user with that uuid. */
-const TARGET_USER_SQL = `case when a.target ~ '^(user|member):[0-9a-fA-F-]{36}$'
+/**
+ * The user a target names: `user:<uuid>` and `member:<uuid>` name the user with that uuid (written as PostgreSQL
+ * writes a uuid: 8-4-4-4-12 hexadecimal digits). Anything else names no user, and never breaks the query.
+ */
+const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+const TARGET_USER_SQL = `case when a.target ~ '^(user|member):${UUID}$'
   then substr(a.target, strpos(a.target, ':') + 1)::uuid end`;
+const TARGET_USER = new RegExp(`^(?:user|member):(${UUID})$`);
 
-const SELECT = `
-  select a.id::text as id,
+/** The uuid of the user `target` names, as the database writes it (lower case); null when it names none. */
+export function targetUserUuid(target: string | null): string | null {
+  const match = target ? TARGET_USER.exec(target) : null;
+  return match ? match[1]!.toLowerCase() : null;
+}
+
+/** The columns both the pages and the export read; `u` is the actor. */
+const COLUMNS = `a.id::text as id,
          to_char(a.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at,
          a.action, a.target, a.before, a.after, a.client_address, a.user_agent,
-         a.actor_uuid, u.name as actor_name, u.email as actor_email,
+         a.actor_uuid, u.name as actor_name, u.email as actor_email`;
+
+const SELECT = `
+  select ${COLUMNS},
          (u.user_role = any($2::text[]) and m.user_uuid is null) as actor_is_staff,
          ${TARGET_USER_SQL} as target_uuid, tu.name as target_name, tu.email as target_email
     from audit_log a
     left join users u on u.uuid = a.actor_uuid
     left join account_members m on m.account_uuid = a.account_uuid and m.user_uuid = a.actor_uuid
     left join users tu on tu.uuid = ${TARGET_USER_SQL}`;
+
+/**
+ * The export reads the same entries without the target user's join: matching each target against the uuid
+ * pattern costs the database microseconds a row, which bounded a million-row export; the export resolves target
+ * users per batch instead (`TargetUsers`), where a log's few distinct targets are looked up once.
+ */
+const EXPORT_SELECT = `
+  select ${COLUMNS},
+         (u.user_role = any($2::text[]) and m.user_uuid is null) as actor_is_staff
+    from audit_log a
+    left join users u on u.uuid = a.actor_uuid
+    left join account_members m on m.account_uuid = a.account_uuid and m.user_uuid = a.actor_uuid`;
 
 /**
  * The conditions of a log query: the account; for roles below ADMIN only the entries in which the caller is actor
@@ -103,7 +130,8 @@ function whereOf(
     const p = add(containsPattern(q));
     conditions.push(
       `(a.action ilike ${p} or a.target ilike ${p} or u.name ilike ${p} or u.email ilike ${p}
-        or tu.name ilike ${p} or tu.email ilike ${p} or a.client_address ilike ${p} or a.user_agent ilike ${p}
+        or exists (select 1 from users tu where tu.uuid = ${TARGET_USER_SQL} and (tu.name ilike ${p} or tu.email ilike ${p}))
+        or a.client_address ilike ${p} or a.user_agent ilike ${p}
         or a.before::text ilike ${p} or a.after::text ilike ${p})`,
     );
   }
@@ -121,22 +149,33 @@ export function checkRange(filters: Filters): void {
   }
 }
 
+/** The query of the filtered log, newest first, after `position` when given; `limit` rows when given. */
+function logQuery(
+  select: string,
+  user: PortalUser,
+  access: AccountAccess,
+  filters: Filters,
+  position?: Position,
+  limit?: number,
+): { sql: string; params: unknown[] } {
+  const params: unknown[] = [access.accountUuid, STAFF_USER_ROLES];
+  const where = whereOf(user, access, filters, params, position);
+  const sql = `${select} where ${where} order by a.created_at desc, a.id desc`;
+  return { sql: limit === undefined ? sql : `${sql} limit ${Number(limit)}`, params };
+}
+
 /** One batch of entries after `position` (or from the newest), newest first. */
 async function readBatch(
   q: Queryable,
+  select: string,
   user: PortalUser,
   access: AccountAccess,
   filters: Filters,
   limit: number,
   position?: Position,
 ): Promise<LogRow[]> {
-  const params: unknown[] = [access.accountUuid, STAFF_USER_ROLES];
-  const where = whereOf(user, access, filters, params, position);
-  const { rows } = await q.query<LogRow>(
-    `${SELECT} where ${where} order by a.created_at desc, a.id desc limit ${Number(limit)}`,
-    params,
-  );
-  return rows;
+  const { sql, params } = logQuery(select, user, access, filters, position, limit);
+  return (await q.query<LogRow>(sql, params)).rows;
 }
 
 /**
@@ -171,13 +210,17 @@ function person(uuid: string | null, name: string | null, email: string | null):
   return uuid ? { uuid, name, email } : null;
 }
 
-export function toEntry(row: LogRow): LogEntry {
+/** An entry as the API gives it; `targetUser` from the row's join unless the caller resolved it. */
+export function toEntry(
+  row: LogRow,
+  targetUser = person(row.target_uuid ?? null, row.target_name ?? null, row.target_email ?? null),
+): LogEntry {
   return {
     id: row.id,
     createdAt: row.created_at,
     action: row.action,
     target: row.target,
-    targetUser: person(row.target_uuid, row.target_name, row.target_email),
+    targetUser,
     actor: person(row.actor_uuid, row.actor_name, row.actor_email),
     actorIsStaff: row.actor_is_staff === true,
     before: row.before ?? null,
@@ -199,11 +242,11 @@ export async function listLogs(
   checkRange(filters);
   const position = cursor ? decodeCursor(cursor) : undefined;
   // One more than asked tells whether a next page exists.
-  const rows = await readBatch(q, user, access, filters, pageSize + 1, position);
+  const rows = await readBatch(q, SELECT, user, access, filters, pageSize + 1, position);
   const page = rows.slice(0, pageSize);
   const last = page[page.length - 1];
   return {
-    data: page.map(toEntry),
+    data: page.map((row) => toEntry(row)),
     meta: {
       pageSize,
       nextCursor:
@@ -213,21 +256,97 @@ export async function listLogs(
 }
 
 /**
- * The filtered log as batches of entries, newest first, read by keyset (one query per batch, the same on PGlite
- * and PostgreSQL): the caller holds one batch at a time. Entries written after the export started are newer than
- * its first batch and are not part of it.
+ * The names of the users that targets name, looked up per batch and kept for the rest of the export: a log names
+ * few distinct users, so a million rows need a handful of lookups instead of a join per row.
+ */
+class TargetUsers {
+  private readonly known = new Map<string, LogPerson>();
+
+  constructor(private readonly q: Queryable) {}
+
+  /** Looks up the users the batch's targets name that were not seen before. */
+  async load(rows: LogRow[]): Promise<void> {
+    const missing = new Set<string>();
+    for (const row of rows) {
+      const uuid = targetUserUuid(row.target);
+      if (uuid && !this.known.has(uuid)) missing.add(uuid);
+    }
+    if (!missing.size) return;
+    const { rows: users } = await this.q.query<LogPerson>(
+      'select uuid::text as uuid, name, email from users where uuid = any($1::uuid[])',
+      [[...missing]],
+    );
+    // A uuid without a user (deleted) still names someone, as on the pages: a person without name and email.
+    for (const uuid of missing) this.known.set(uuid, { uuid, name: null, email: null });
+    for (const found of users) this.known.set(found.uuid, found);
+  }
+
+  /** The user `target` names, as the pages' join gives it; null when it names none. */
+  of(target: string | null): LogPerson | null {
+    const uuid = targetUserUuid(target);
+    return uuid ? this.known.get(uuid)! : null;
+  }
+}
+
+/**
+ * Exports that read through a cursor at once, per database: each holds a pooled connection for as long as its
+ * client reads, and the pool (10) must keep room for every other request. A further export waits for a slot.
+ */
+export const EXPORT_SLOTS = 3;
+
+const exportSlots = new WeakMap<object, { free: number; waiting: (() => void)[] }>();
+
+/** Waits for an export slot of `db`; the returned function gives it back (once, whatever it is called). */
+export async function exportSlot(db: object): Promise<() => void> {
+  let slots = exportSlots.get(db);
+  if (!slots) exportSlots.set(db, (slots = { free: EXPORT_SLOTS, waiting: [] }));
+  const own = slots;
+  if (own.free > 0) own.free -= 1;
+  else await new Promise<void>((resolve) => own.waiting.push(resolve));
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    // The slot passes straight to the next waiting export, or becomes free.
+    const next = own.waiting.shift();
+    if (next) next();
+    else own.free += 1;
+  };
+}
+
+/**
+ * The filtered log as batches of entries, newest first; the caller holds one batch at a time and the next is read
+ * only when it asks. On PostgreSQL one query read through a database cursor (one snapshot: entries written after
+ * the export started are not part of it). PGlite, a single connection that a held cursor would block for every
+ * other request, reads the same query in keyset batches instead (one query per batch; entries written meanwhile
+ * are newer than the first batch and not part of it either). Both give the same entries, so the same file.
  */
 export async function* readLogBatches(
-  q: Queryable,
+  db: Queryable & Pick<Db, 'cursor'>,
   user: PortalUser,
   access: AccountAccess,
   filters: Omit<LogsExportQuery, 'lang'>,
-  batchSize = 2_000,
+  batchSize = 1_000,
 ): AsyncGenerator<LogEntry[]> {
+  const targets = new TargetUsers(db);
+  const entries = async (rows: LogRow[]) => {
+    await targets.load(rows);
+    return rows.map((row) => toEntry(row, targets.of(row.target)));
+  };
+  if (db.cursor) {
+    const { sql, params } = logQuery(EXPORT_SELECT, user, access, filters);
+    const release = await exportSlot(db);
+    try {
+      for await (const rows of db.cursor<LogRow>(sql, params, batchSize)) yield await entries(rows);
+    } finally {
+      release();
+    }
+    return;
+  }
   let position: Position | undefined;
   for (;;) {
-    const rows = await readBatch(q, user, access, filters, batchSize, position);
-    if (rows.length) yield rows.map(toEntry);
+    const rows = await readBatch(db, EXPORT_SELECT, user, access, filters, batchSize, position);
+    if (rows.length) yield await entries(rows);
     if (rows.length < batchSize) return;
     const last = rows[rows.length - 1]!;
     position = { createdAt: last.created_at, id: last.id };
