@@ -71,11 +71,8 @@ function linkOf(notification: Notification): string {
       return href('accept-agb', undefined, account);
     case 'ticket.answered':
     case 'ticket.waiting_for_customer':
-    case 'ticket.solved': {
-      // The ticket's conversation page (support area): support/tickets/<ticket uuid>.
-      const query = account ? `?uuid=${encodeURIComponent(account.uuid)}` : '';
-      return `${href('support')}/tickets/${encodeURIComponent(text(notification.params.ticketUuid))}${query}`;
-    }
+    case 'ticket.solved':
+      return href('support-ticket-detail', { ticketUuid: text(notification.params.ticketUuid) }, account);
     default:
       return href('dashboard', undefined, account);
   }
