@@ -467,10 +467,10 @@ async function seedDemoTickets(tx: Queryable, ids: Map<DemoLogin, string>) {
     const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000);
     const first = ticket.messages[0]!;
     const last = ticket.messages.at(-1)!;
-    await tx.query(
+    const inserted = await tx.query<{ number: string }>(
       `insert into support_tickets (uuid, account_uuid, created_by, category, severity, subject, status,
                                     staff_access_consent, assignee_uuid, created_at, updated_at, awaiting_agent_since)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) returning number::text`,
       [
         ticket.uuid,
         account,
@@ -519,6 +519,28 @@ async function seedDemoTickets(tx: Queryable, ids: Map<DemoLogin, string>) {
       await tx.query(
         'insert into support_attachments (file_uuid, message_id, ticket_uuid) values ($1, $2, $3)',
         [fileUuid, rows[0]!.id, ticket.uuid],
+      );
+    }
+    // The creator heard of the agent's last answer: unread while the ticket waits for them.
+    const answer = ticket.messages.findLast((message) => message.agent);
+    if (answer) {
+      const waiting = ticket.status === 'WAITING_FOR_CUSTOMER';
+      const params = {
+        ticketUuid: ticket.uuid,
+        ticketNumber: Number(inserted.rows[0]!.number),
+        subject: ticket.subject,
+      };
+      await tx.query(
+        `insert into notifications (account_uuid, user_uuid, type, params, created_at, read_at)
+         values ($1, $2, $3, $4, $5, case when $6 then null else $5::timestamptz end)`,
+        [
+          account,
+          ids.get(ticket.createdBy),
+          waiting ? 'ticket.waiting_for_customer' : 'ticket.answered',
+          JSON.stringify(params),
+          at(answer.minutesAgo),
+          waiting,
+        ],
       );
     }
   }
