@@ -21,6 +21,7 @@ import { createNotifier } from './notifications/notifier.ts';
 import { createFileStore } from './files/files.ts';
 import { registerAccountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerLogsRoutes } from './modules/logs/logs.routes.ts';
+import { registerSupportAgentRoutes } from './modules/support/agent.routes.ts';
 import { registerMembersRoutes } from './modules/members/members.routes.ts';
 import { registerOwnershipRoutes } from './modules/ownership/ownership.routes.ts';
 import { publicConfig, registerSystemRoutes } from './modules/system/system.routes.ts';
@@ -67,6 +68,7 @@ const MODULES: AreaModule[] = [
   registerMembersRoutes,
   registerOwnershipRoutes,
   registerLogsRoutes,
+  registerSupportAgentRoutes,
 ];
 
 /**

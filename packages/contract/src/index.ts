@@ -8,6 +8,7 @@ export * from './members.ts';
 export * from './ownership.ts';
 export * from './logs.ts';
 export * from './notifications.ts';
+export * from './support-agent.ts';
 
 import { usersRoutes } from './users.ts';
 import { accountsRoutes } from './accounts.ts';
@@ -16,6 +17,7 @@ import { companyRoutes } from './company.ts';
 import { logsRoutes } from './logs.ts';
 import { membersRoutes } from './members.ts';
 import { ownershipRoutes } from './ownership.ts';
+import { supportAgentRoutes } from './support-agent.ts';
 
 /** Every API route; a server test checks that the app registers each of them, account routes with a role rule. */
 export const apiRoutes = {
@@ -26,4 +28,5 @@ export const apiRoutes = {
   ...membersRoutes,
   ...ownershipRoutes,
   ...logsRoutes,
+  ...supportAgentRoutes,
 };
