@@ -8,6 +8,7 @@ export * from './members.ts';
 export * from './ownership.ts';
 export * from './logs.ts';
 export * from './notifications.ts';
+export * from './support.ts';
 export * from './support-agent.ts';
 
 import { usersRoutes } from './users.ts';
