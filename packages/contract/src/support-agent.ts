@@ -1,11 +1,16 @@
 import Type from 'typebox';
-import { DateTime, Entity, ErrorBody, List, USER_ROLES, Uuid, hasLevel, type UserRole } from './common.ts';
+import { Entity, ErrorBody, List, USER_ROLES, Uuid, hasLevel, type UserRole } from './common.ts';
+import { FileBytes } from './company.ts';
+import {
+  SupportCategorySchema,
+  SupportMessage,
+  SupportSeveritySchema,
+  SupportTicket,
+  TICKET_BODY_MAX,
+  TICKET_STATUSES,
+  TicketStatusSchema,
+} from './support.ts';
 import { defineRoute } from './route.ts';
-
-/** Statuses of a ticket, in the order of its life. */
-export const AGENT_TICKET_STATUSES = ['OPEN', 'WAITING_FOR_CUSTOMER', 'SOLVED', 'CLOSED'] as const;
-export type AgentTicketStatus = (typeof AGENT_TICKET_STATUSES)[number];
-export const AgentTicketStatusSchema = Type.Enum(AGENT_TICKET_STATUSES);
 
 /**
  * What support staff may do with tickets, each with the lowest user role that may (user roles are a level
@@ -33,15 +38,13 @@ export function mayBeAssignee(role: UserRole | null | undefined): boolean {
   return maySupport(role, 'assignSelf');
 }
 
-/** Longest reply or internal note, in characters. */
-export const AGENT_MESSAGE_MAX = 10_000;
 /** Largest page of the queue. */
 export const QUEUE_PAGE_SIZE_MAX = 100;
 /** Longest waiting time a filter can ask for, in hours (a year). */
 export const QUEUE_WAITING_HOURS_MAX = 8_760;
 
 /** `ACTIVE`: open or waiting for the customer (the default); `ALL`: every status. */
-export const QUEUE_STATUS_FILTERS = ['ACTIVE', ...AGENT_TICKET_STATUSES, 'ALL'] as const;
+export const QUEUE_STATUS_FILTERS = ['ACTIVE', ...TICKET_STATUSES, 'ALL'] as const;
 export type QueueStatusFilter = (typeof QUEUE_STATUS_FILTERS)[number];
 
 /** `mine`: assigned to the caller; `unassigned`: to nobody; or one agent's uuid. */
@@ -50,8 +53,8 @@ export const QueueAssignee = Type.Union([Type.Enum(['mine', 'unassigned'] as con
 export const QueueQuery = Type.Object(
   {
     status: Type.Optional(Type.Enum(QUEUE_STATUS_FILTERS)),
-    severity: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
-    category: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+    severity: Type.Optional(SupportSeveritySchema),
+    category: Type.Optional(SupportCategorySchema),
     assignee: Type.Optional(QueueAssignee),
     /** Only tickets whose customer has waited for an answer at least this many hours. */
     waitingHours: Type.Optional(Type.Integer({ minimum: 1, maximum: QUEUE_WAITING_HOURS_MAX })),
@@ -62,68 +65,33 @@ export const QueueQuery = Type.Object(
 );
 export type QueueQuery = Type.Static<typeof QueueQuery>;
 
-const Person = Type.Object({ uuid: Uuid, name: Type.String(), email: Type.String() });
-const NullablePerson = Type.Union([Person, Type.Null()]);
-
-/** A ticket as the queue lists it (across accounts). */
-export const QueueTicket = Type.Object({
-  uuid: Uuid,
-  number: Type.Integer(),
-  subject: Type.String(),
-  category: Type.String(),
-  severity: Type.String(),
-  status: AgentTicketStatusSchema,
-  accountUuid: Uuid,
-  accountName: Type.String(),
-  assignee: NullablePerson,
-  /** Since when the customer's last word waits for an agent; null when nothing waits. */
-  awaitingAgentSince: Type.Union([DateTime, Type.Null()]),
-  staffAccessConsent: Type.Boolean(),
-  createdAt: DateTime,
-  updatedAt: DateTime,
-});
+/** A ticket as agents see it across accounts: with its account's name; counts include internal notes. */
+export const QueueTicket = Type.Object({ ...SupportTicket.properties, accountName: Type.String() });
 export type QueueTicket = Type.Static<typeof QueueTicket>;
 
-export const AgentAttachment = Type.Object({
-  uuid: Uuid,
-  fileName: Type.String(),
-  contentType: Type.String(),
-  size: Type.Integer(),
+/** One ticket for agents: the whole conversation, internal notes included and marked (`internal`). */
+export const AgentTicketDetail = Type.Object({
+  ticket: QueueTicket,
+  messages: Type.Array(SupportMessage),
 });
-export type AgentAttachment = Type.Static<typeof AgentAttachment>;
-
-/** One message of the conversation as agents see it: internal notes included, and marked. */
-export const AgentMessage = Type.Object({
-  uuid: Uuid,
-  authorKind: Type.Enum(['CUSTOMER', 'AGENT'] as const),
-  author: NullablePerson,
-  /** An agents-only note: never shown to the customer, never in a notification. */
-  internal: Type.Boolean(),
-  body: Type.String(),
-  attachments: Type.Array(AgentAttachment),
-  createdAt: DateTime,
-});
-export type AgentMessage = Type.Static<typeof AgentMessage>;
-
-export const AgentTicket = Type.Object({
-  ...QueueTicket.properties,
-  createdBy: NullablePerson,
-  solvedAt: Type.Union([DateTime, Type.Null()]),
-  messages: Type.Array(AgentMessage),
-});
-export type AgentTicket = Type.Static<typeof AgentTicket>;
+export type AgentTicketDetail = Type.Static<typeof AgentTicketDetail>;
 
 /** A staff user who can own tickets (for the assign control). */
-export const SupportAgent = Type.Object({ ...Person.properties, isSelf: Type.Boolean() });
+export const SupportAgent = Type.Object({
+  uuid: Uuid,
+  name: Type.String(),
+  email: Type.String(),
+  isSelf: Type.Boolean(),
+});
 export type SupportAgent = Type.Static<typeof SupportAgent>;
 
-const MessageText = Type.String({ minLength: 1, maxLength: AGENT_MESSAGE_MAX });
+const MessageText = Type.String({ minLength: 1, maxLength: TICKET_BODY_MAX });
 
 export const AgentReplyBody = Type.Object(
   {
     body: MessageText,
     /** Sets the status in the same step (e.g. answer and wait for the customer). */
-    status: Type.Optional(AgentTicketStatusSchema),
+    status: Type.Optional(TicketStatusSchema),
   },
   { additionalProperties: false },
 );
@@ -132,10 +100,7 @@ export type AgentReplyBody = Type.Static<typeof AgentReplyBody>;
 export const AgentNoteBody = Type.Object({ body: MessageText }, { additionalProperties: false });
 export type AgentNoteBody = Type.Static<typeof AgentNoteBody>;
 
-export const AgentStatusBody = Type.Object(
-  { status: AgentTicketStatusSchema },
-  { additionalProperties: false },
-);
+export const AgentStatusBody = Type.Object({ status: TicketStatusSchema }, { additionalProperties: false });
 export type AgentStatusBody = Type.Static<typeof AgentStatusBody>;
 
 export const AgentAssignBody = Type.Object(
@@ -145,6 +110,7 @@ export const AgentAssignBody = Type.Object(
 export type AgentAssignBody = Type.Static<typeof AgentAssignBody>;
 
 const TicketParams = Type.Object({ ticketUuid: Uuid });
+const AttachmentParams = Type.Object({ ticketUuid: Uuid, fileUuid: Uuid });
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ErrorBody };
 const tags = ['support-agent'];
 
@@ -167,7 +133,7 @@ export const supportAgentRoutes = {
     summary: 'One ticket with its whole conversation, internal notes included (support staff)',
     tags,
     params: TicketParams,
-    response: { 200: Entity(AgentTicket), ...errors },
+    response: { 200: Entity(AgentTicketDetail), ...errors },
   }),
   agentReply: defineRoute({
     method: 'POST',
@@ -176,7 +142,7 @@ export const supportAgentRoutes = {
     tags,
     params: TicketParams,
     body: AgentReplyBody,
-    response: { 201: Entity(AgentTicket), ...errors, 409: ErrorBody },
+    response: { 201: Entity(AgentTicketDetail), ...errors, 409: ErrorBody },
   }),
   agentNote: defineRoute({
     method: 'POST',
@@ -185,7 +151,7 @@ export const supportAgentRoutes = {
     tags,
     params: TicketParams,
     body: AgentNoteBody,
-    response: { 201: Entity(AgentTicket), ...errors },
+    response: { 201: Entity(AgentTicketDetail), ...errors },
   }),
   agentStatus: defineRoute({
     method: 'PUT',
@@ -194,7 +160,7 @@ export const supportAgentRoutes = {
     tags,
     params: TicketParams,
     body: AgentStatusBody,
-    response: { 200: Entity(AgentTicket), ...errors, 409: ErrorBody },
+    response: { 200: Entity(AgentTicketDetail), ...errors, 409: ErrorBody },
   }),
   agentAssign: defineRoute({
     method: 'PUT',
@@ -203,7 +169,15 @@ export const supportAgentRoutes = {
     tags,
     params: TicketParams,
     body: AgentAssignBody,
-    response: { 200: Entity(AgentTicket), ...errors },
+    response: { 200: Entity(AgentTicketDetail), ...errors },
+  }),
+  agentAttachment: defineRoute({
+    method: 'GET',
+    path: '/support/v1/agent/tickets/{ticketUuid}/attachments/{fileUuid}',
+    summary: "An attachment of a ticket's conversation, internal notes' included (support staff)",
+    tags,
+    params: AttachmentParams,
+    response: { 200: FileBytes, ...errors },
   }),
   agentList: defineRoute({
     method: 'GET',

@@ -1,4 +1,5 @@
 import { supportAgentRoutes } from '@portal/contract';
+import { sendFile } from '../../files/files.ts';
 import type { ModuleDeps } from '../../http/route.ts';
 import {
   addInternalNote,
@@ -7,6 +8,7 @@ import {
   getAgentTicket,
   listAgents,
   listQueue,
+  readAgentAttachment,
   replyToTicket,
 } from './agent.service.ts';
 
@@ -14,7 +16,7 @@ import {
  * The agents' side of support, across accounts: the queue, a ticket with its conversation, and replies, internal
  * notes, status and assignment. The caller's user role decides (the service refuses with 403).
  */
-export function registerSupportAgentRoutes({ db, route, notifier }: ModuleDeps) {
+export function registerSupportAgentRoutes({ db, route, notifier, files }: ModuleDeps) {
   route(supportAgentRoutes.agentQueue, {
     handler: async (request) => listQueue(db, request.user, request.query),
   });
@@ -55,6 +57,17 @@ export function registerSupportAgentRoutes({ db, route, notifier }: ModuleDeps) 
     handler: async (request) => ({
       data: await assignTicket(db, request.user, request.params.ticketUuid, request.body),
     }),
+  });
+
+  route(supportAgentRoutes.agentAttachment, {
+    handler: async (request, reply) => {
+      const { ticketUuid, fileUuid } = request.params;
+      return sendFile(
+        request,
+        reply,
+        await readAgentAttachment(db, files, request.user, ticketUuid, fileUuid),
+      );
+    },
   });
 
   route(supportAgentRoutes.agentList, {

@@ -8,23 +8,32 @@ import {
   maySupport,
   mayBeAssignee,
   type AgentAssignBody,
-  type AgentMessage,
   type AgentNoteBody,
   type AgentReplyBody,
-  type AgentTicket,
-  type AgentTicketStatus,
+  type AgentTicketDetail,
   type NotificationType,
   type QueueQuery,
   type QueueTicket,
   type SupportAction,
   type SupportAgent,
+  type TicketStatus,
   type UserRole,
 } from '@portal/contract';
 import { writeAudit } from '../../audit/audit.ts';
 import type { Db, Queryable } from '../../db/client.ts';
+import type { FileStore, StoredFile } from '../../files/files.ts';
 import { HttpError, forbidden, invalidField, notFound } from '../../http/errors.ts';
 import type { PortalUser } from '../../http/types.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
+import {
+  TICKET_JOINS,
+  insertMessage,
+  isVisibleAttachment,
+  readTicketDetail,
+  ticketColumns,
+  toTicket,
+  type TicketRow,
+} from './tickets.store.ts';
 
 const ACTION_DENIED: Record<SupportAction, string> = {
   read: 'This needs a support role',
@@ -45,65 +54,10 @@ const closedConflict = () => new HttpError(409, 'CONFLICT', 'A closed ticket can
 /** An account past its scheduled deletion is gone, its tickets with it. */
 const LIVE_ACCOUNT = '(a.available_until is null or a.available_until > now())';
 
-const iso = (value: Date | string) => new Date(value).toISOString();
-const isoOrNull = (value: Date | string | null) => (value === null ? null : iso(value));
-
-interface PersonColumns {
-  uuid: string | null;
-  name: string | null;
-  email: string | null;
-}
-const person = ({ uuid, name, email }: PersonColumns) =>
-  uuid ? { uuid, name: name ?? '', email: email ?? '' } : null;
-
-interface TicketRow {
-  uuid: string;
-  number: string;
-  subject: string;
-  category: string;
-  severity: string;
-  status: AgentTicketStatus;
-  account_uuid: string;
-  account_name: string;
-  assignee_uuid: string | null;
-  assignee_name: string | null;
-  assignee_email: string | null;
-  awaiting_agent_since: Date | null;
-  staff_access_consent: boolean;
-  created_at: Date;
-  updated_at: Date;
-  solved_at: Date | null;
-  created_by: string | null;
-  creator_name: string | null;
-  creator_email: string | null;
-}
-
-const TICKET_SELECT = `select t.uuid, t.number, t.subject, t.category, t.severity, t.status, t.account_uuid,
-    a.name as account_name, t.assignee_uuid, asg.name as assignee_name, asg.email as assignee_email,
-    t.awaiting_agent_since, t.staff_access_consent, t.created_at, t.updated_at, t.solved_at,
-    t.created_by, cr.name as creator_name, cr.email as creator_email
-  from support_tickets t
-  join accounts a on a.uuid = t.account_uuid
-  left join users asg on asg.uuid = t.assignee_uuid
-  left join users cr on cr.uuid = t.created_by`;
-
-function toQueueTicket(row: TicketRow): QueueTicket {
-  return {
-    uuid: row.uuid,
-    number: Number(row.number),
-    subject: row.subject,
-    category: row.category,
-    severity: row.severity,
-    status: row.status,
-    accountUuid: row.account_uuid,
-    accountName: row.account_name,
-    assignee: person({ uuid: row.assignee_uuid, name: row.assignee_name, email: row.assignee_email }),
-    awaitingAgentSince: isoOrNull(row.awaiting_agent_since),
-    staffAccessConsent: row.staff_access_consent,
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
-  };
-}
+/** A ticket across accounts: the store's columns (internal notes counted) and the account's name. */
+const QUEUE_FROM = `from support_tickets t join accounts a on a.uuid = t.account_uuid ${TICKET_JOINS}`;
+type QueueRow = TicketRow & { account_name: string };
+const toQueueTicket = (row: QueueRow): QueueTicket => ({ ...toTicket(row), accountName: row.account_name });
 
 /**
  * One page of the queue across accounts, longest waiting first: tickets whose customer waits for an answer by
@@ -133,11 +87,11 @@ export async function listQueue(
     where.push(`t.awaiting_agent_since <= now() - make_interval(hours => ${add(query.waitingHours)}::int)`);
   const filter = where.join(' and ');
   const count = await db.query<{ total: string }>(
-    `select count(*) as total from support_tickets t join accounts a on a.uuid = t.account_uuid where ${filter}`,
+    `select count(*) as total ${QUEUE_FROM} where ${filter}`,
     values,
   );
-  const { rows } = await db.query<TicketRow>(
-    `${TICKET_SELECT} where ${filter}
+  const { rows } = await db.query<QueueRow>(
+    `select ${ticketColumns(true)}, a.name as account_name ${QUEUE_FROM} where ${filter}
       order by t.awaiting_agent_since asc nulls last, t.updated_at asc, t.number asc
       limit ${add(pageSize)} offset ${add((page - 1) * pageSize)}`,
     values,
@@ -145,75 +99,41 @@ export async function listQueue(
   return { data: rows.map(toQueueTicket), meta: { total: Number(count.rows[0]!.total), page, pageSize } };
 }
 
-async function ticketRow(q: Queryable, ticketUuid: string, lock = false): Promise<TicketRow> {
-  const { rows } = await q.query<TicketRow>(
-    `${TICKET_SELECT} where t.uuid = $1 and ${LIVE_ACCOUNT}${lock ? ' for update of t' : ''}`,
+/** What a change needs to know of a ticket, locked for the change's transaction. */
+interface TicketFacts {
+  uuid: string;
+  number: string;
+  subject: string;
+  status: TicketStatus;
+  account_uuid: string;
+  created_by: string | null;
+  assignee_uuid: string | null;
+  updated_at: Date;
+}
+
+async function lockTicket(tx: Queryable, ticketUuid: string): Promise<TicketFacts> {
+  const { rows } = await tx.query<TicketFacts>(
+    `select t.uuid, t.number, t.subject, t.status, t.account_uuid, t.created_by, t.assignee_uuid, t.updated_at
+       from support_tickets t join accounts a on a.uuid = t.account_uuid
+      where t.uuid = $1 and ${LIVE_ACCOUNT} for update of t`,
     [ticketUuid],
   );
   if (!rows[0]) throw notFound('No such ticket');
   return rows[0];
 }
 
-interface MessageRow extends PersonColumns {
-  id: string;
-  message_uuid: string;
-  author_kind: 'CUSTOMER' | 'AGENT';
-  internal: boolean;
-  body: string;
-  created_at: Date;
-}
-
-interface AttachmentRow {
-  message_id: string;
-  uuid: string;
-  file_name: string;
-  content_type: string;
-  size: number;
-}
-
-/** The whole conversation of a ticket, oldest first, internal notes included and marked. */
-async function conversation(q: Queryable, ticketUuid: string): Promise<AgentMessage[]> {
-  const [messages, files] = await Promise.all([
-    q.query<MessageRow>(
-      `select m.id, m.uuid as message_uuid, m.author_kind, m.internal, m.body, m.created_at,
-              u.uuid, u.name, u.email
-         from support_messages m left join users u on u.uuid = m.author_uuid
-        where m.ticket_uuid = $1 order by m.id`,
-      [ticketUuid],
-    ),
-    q.query<AttachmentRow>(
-      `select s.message_id, f.uuid, f.file_name, f.content_type, f.size
-         from support_attachments s join files f on f.uuid = s.file_uuid
-        where s.ticket_uuid = $1 order by f.created_at, f.uuid`,
-      [ticketUuid],
-    ),
-  ]);
-  return messages.rows.map((row) => ({
-    uuid: row.message_uuid,
-    authorKind: row.author_kind,
-    author: person(row),
-    internal: row.internal,
-    body: row.body,
-    attachments: files.rows
-      .filter((file) => file.message_id === row.id)
-      .map((file) => ({
-        uuid: file.uuid,
-        fileName: file.file_name,
-        contentType: file.content_type,
-        size: Number(file.size),
-      })),
-    createdAt: iso(row.created_at),
-  }));
-}
-
-async function agentTicket(q: Queryable, ticketUuid: string): Promise<AgentTicket> {
-  const row = await ticketRow(q, ticketUuid);
-  return {
-    ...toQueueTicket(row),
-    createdBy: person({ uuid: row.created_by, name: row.creator_name, email: row.creator_email }),
-    solvedAt: isoOrNull(row.solved_at),
-    messages: await conversation(q, ticketUuid),
-  };
+/** The ticket with its whole conversation, internal notes included, and its account's name. */
+async function agentTicket(q: Queryable, ticketUuid: string): Promise<AgentTicketDetail> {
+  const { rows } = await q.query<{ name: string }>(
+    `select a.name from support_tickets t join accounts a on a.uuid = t.account_uuid
+      where t.uuid = $1 and ${LIVE_ACCOUNT}`,
+    [ticketUuid],
+  );
+  const detail = rows[0]
+    ? await readTicketDetail(q, ticketUuid, { accountUuid: null, includeInternal: true })
+    : null;
+  if (!detail) throw notFound('No such ticket');
+  return { ticket: { ...detail.ticket, accountName: rows[0]!.name }, messages: detail.messages };
 }
 
 const ticketTarget = (ticketUuid: string) => `ticket:${ticketUuid}`;
@@ -222,12 +142,16 @@ const ticketTarget = (ticketUuid: string) => `ticket:${ticketUuid}`;
  * A ticket as agents see it. Reading a customer's conversation is access to their data: it is written to the
  * customer's log like any staff access.
  */
-export async function getAgentTicket(db: Db, user: PortalUser, ticketUuid: string): Promise<AgentTicket> {
+export async function getAgentTicket(
+  db: Db,
+  user: PortalUser,
+  ticketUuid: string,
+): Promise<AgentTicketDetail> {
   requireSupport(user, 'read');
   return db.transaction(async (tx) => {
     const ticket = await agentTicket(tx, ticketUuid);
     await writeAudit(tx, {
-      accountUuid: ticket.accountUuid,
+      accountUuid: ticket.ticket.accountUuid,
       actor: user,
       action: 'support.access',
       target: ticketTarget(ticketUuid),
@@ -237,7 +161,7 @@ export async function getAgentTicket(db: Db, user: PortalUser, ticketUuid: strin
 }
 
 /** What a status change tells the customer; other statuses (back to open) tell them nothing. */
-const STATUS_NOTIFICATION: Partial<Record<AgentTicketStatus, NotificationType>> = {
+const STATUS_NOTIFICATION: Partial<Record<TicketStatus, NotificationType>> = {
   WAITING_FOR_CUSTOMER: 'ticket.waiting_for_customer',
   SOLVED: 'ticket.solved',
 };
@@ -246,7 +170,7 @@ const STATUS_NOTIFICATION: Partial<Record<AgentTicketStatus, NotificationType>> 
  * Tells the ticket's creator, while they are still a member of its account. The parameters name the ticket only:
  * never a message's text.
  */
-async function notifyCreator(tx: Queryable, notifier: Notifier, row: TicketRow, type: NotificationType) {
+async function notifyCreator(tx: Queryable, notifier: Notifier, row: TicketFacts, type: NotificationType) {
   if (!row.created_by) return;
   const { rows } = await tx.query(
     `select 1 from account_members where account_uuid = $1 and user_uuid = $2 and invitation_status = 'ACCEPTED'`,
@@ -265,7 +189,7 @@ async function notifyCreator(tx: Queryable, notifier: Notifier, row: TicketRow, 
  * Sets the status of a locked ticket. Solving records when (the customer may reopen for a while after); open
  * means an agent owes an answer again, every other status means nobody waits for an agent.
  */
-async function setStatus(tx: Queryable, row: TicketRow, status: AgentTicketStatus) {
+async function setStatus(tx: Queryable, row: TicketFacts, status: TicketStatus) {
   await tx.query(
     `update support_tickets
         set status = $2, updated_at = now(),
@@ -276,18 +200,16 @@ async function setStatus(tx: Queryable, row: TicketRow, status: AgentTicketStatu
   );
 }
 
-async function insertMessage(
-  tx: Queryable,
-  user: PortalUser,
-  ticketUuid: string,
-  body: string,
-  internal: boolean,
-) {
-  await tx.query(
-    `insert into support_messages (ticket_uuid, author_uuid, author_kind, internal, body)
-     values ($1, $2, 'AGENT', $3, $4)`,
-    [ticketUuid, user.uuid, internal, body],
-  );
+/** An agent's message (an answer or an internal note), through the store. */
+function agentMessage(tx: Queryable, user: PortalUser, ticketUuid: string, body: string, internal: boolean) {
+  return insertMessage(tx, {
+    ticketUuid,
+    authorUuid: user.uuid,
+    authorKind: 'AGENT',
+    internal,
+    body,
+    fileUuids: [],
+  });
 }
 
 /**
@@ -300,12 +222,12 @@ export async function replyToTicket(
   user: PortalUser,
   ticketUuid: string,
   input: AgentReplyBody,
-): Promise<AgentTicket> {
+): Promise<AgentTicketDetail> {
   requireSupport(user, 'reply');
   return db.transaction(async (tx) => {
-    const row = await ticketRow(tx, ticketUuid, true);
+    const row = await lockTicket(tx, ticketUuid);
     if (row.status === 'CLOSED') throw closedConflict();
-    await insertMessage(tx, user, ticketUuid, input.body, false);
+    await agentMessage(tx, user, ticketUuid, input.body, false);
     const status = input.status && input.status !== row.status ? input.status : null;
     if (status) await setStatus(tx, row, status);
     // The answer settles what the customer waited for, whatever the status.
@@ -335,11 +257,16 @@ export async function addInternalNote(
   user: PortalUser,
   ticketUuid: string,
   input: AgentNoteBody,
-): Promise<AgentTicket> {
+): Promise<AgentTicketDetail> {
   requireSupport(user, 'note');
   return db.transaction(async (tx) => {
-    const row = await ticketRow(tx, ticketUuid, true);
-    await insertMessage(tx, user, ticketUuid, input.body, true);
+    const row = await lockTicket(tx, ticketUuid);
+    await agentMessage(tx, user, ticketUuid, input.body, true);
+    // The customer sees when their ticket last changed: a note leaves no trace there.
+    await tx.query('update support_tickets set updated_at = $2 where uuid = $1', [
+      ticketUuid,
+      row.updated_at,
+    ]);
     await writeAudit(tx, {
       accountUuid: row.account_uuid,
       actor: user,
@@ -356,11 +283,11 @@ export async function changeTicketStatus(
   notifier: Notifier,
   user: PortalUser,
   ticketUuid: string,
-  status: AgentTicketStatus,
-): Promise<AgentTicket> {
+  status: TicketStatus,
+): Promise<AgentTicketDetail> {
   requireSupport(user, 'status');
   return db.transaction(async (tx) => {
-    const row = await ticketRow(tx, ticketUuid, true);
+    const row = await lockTicket(tx, ticketUuid);
     if (row.status === status) return agentTicket(tx, ticketUuid);
     if (row.status === 'CLOSED') throw closedConflict();
     await setStatus(tx, row, status);
@@ -394,10 +321,10 @@ export async function assignTicket(
   user: PortalUser,
   ticketUuid: string,
   { assigneeUuid }: AgentAssignBody,
-): Promise<AgentTicket> {
+): Promise<AgentTicketDetail> {
   requireSupport(user, 'assignSelf');
   return db.transaction(async (tx) => {
-    const row = await ticketRow(tx, ticketUuid, true);
+    const row = await lockTicket(tx, ticketUuid);
     const current = row.assignee_uuid;
     if (current === assigneeUuid) return agentTicket(tx, ticketUuid);
     const aboutSelfOnly =
@@ -431,4 +358,26 @@ export async function listAgents(db: Queryable, user: PortalUser): Promise<Suppo
     [USER_ROLES.filter(mayBeAssignee)],
   );
   return rows.map((row) => ({ ...row, isSelf: row.uuid === user.uuid }));
+}
+
+/** An attachment of a ticket's conversation for staff; 404 when the file is no attachment of that ticket. */
+export async function readAgentAttachment(
+  db: Queryable,
+  files: FileStore,
+  user: PortalUser,
+  ticketUuid: string,
+  fileUuid: string,
+): Promise<{ file: StoredFile; content: Buffer }> {
+  requireSupport(user, 'read');
+  const { rows } = await db.query<{ account_uuid: string }>(
+    `select t.account_uuid from support_tickets t join accounts a on a.uuid = t.account_uuid
+      where t.uuid = $1 and ${LIVE_ACCOUNT}`,
+    [ticketUuid],
+  );
+  const found =
+    rows[0] && (await isVisibleAttachment(db, ticketUuid, fileUuid, true))
+      ? await files.read(db, rows[0].account_uuid, fileUuid)
+      : null;
+  if (!found) throw notFound();
+  return found;
 }
