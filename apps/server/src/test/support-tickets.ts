@@ -72,3 +72,21 @@ export async function staffUser(
   );
   return { uuid, as };
 }
+
+/** Attaches a small text file to the ticket's first message; the file's uuid. */
+export async function insertTestAttachment(api: TestApi, ticketUuid: string): Promise<string> {
+  const uuid = crypto.randomUUID();
+  const content = Buffer.from('log line\n');
+  await api.db.query(
+    `insert into files (uuid, account_uuid, purpose, content_type, size, sha256, file_name, content)
+     select $1, account_uuid, 'support-attachment', 'text/plain', $2, $3, 'log.txt', $4
+       from support_tickets where uuid = $5`,
+    [uuid, content.length, crypto.createHash('sha256').update(content).digest('hex'), content, ticketUuid],
+  );
+  await api.db.query(
+    `insert into support_attachments (file_uuid, message_id, ticket_uuid)
+     select $1, min(id), $2 from support_messages where ticket_uuid = $2`,
+    [uuid, ticketUuid],
+  );
+  return uuid;
+}

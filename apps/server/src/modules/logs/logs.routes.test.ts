@@ -7,6 +7,7 @@ import { writeAudit } from '../../audit/audit.ts';
 import { purgeAuditLog } from '../../audit/retention.ts';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
 import { describeApi, type DemoLogin, type TestApi } from '../../test/api.ts';
+import { allowStaff } from '../../test/support-tickets.ts';
 
 const MUSTER = DEMO_ACCOUNTS.muster;
 const base = (account: string = MUSTER) => `/api/accounts/${account}/logs/v1`;
@@ -171,6 +172,7 @@ describeApi('logs API', (api) => {
   });
 
   it('records support staff opening the log, and shows it to the account', async () => {
+    await allowStaff(api, MUSTER, DEMO_USERS.owner.id);
     const res = await api.request('GET', `${base()}/entries?pageSize=1`, { as: 'agent' });
     expect(res.statusCode).toBe(200);
     const newest = (await page(api, 'owner', 'action=support.access&pageSize=1')).data[0]!;
