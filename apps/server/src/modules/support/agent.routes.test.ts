@@ -227,8 +227,12 @@ describeApi('support agents API', (api) => {
     const bodies = await api.db.query(`select 1 from notifications where params::text like '%Secret reply%'`);
     expect(bodies.rows).toHaveLength(0);
 
-    const empty = await api.request('POST', `${url}/replies`, { as: 'agent', body: { body: '' } });
-    expect(empty.statusCode).toBe(422);
+    for (const body of ['', '   \n ']) {
+      const empty = await api.request('POST', `${url}/replies`, { as: 'agent', body: { body } });
+      expect(empty.statusCode).toBe(422);
+      expect(empty.json().details.fields).toEqual({ body: expect.any(String) });
+    }
+    expect((await api.request('GET', url, { as: 'agent' })).json().data.messages).toHaveLength(3);
   });
 
   it('notifies waiting-for-customer and solved on a status change, nothing for open or the same status', async () => {

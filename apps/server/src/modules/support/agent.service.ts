@@ -200,8 +200,9 @@ async function setStatus(tx: Queryable, row: TicketFacts, status: TicketStatus) 
   );
 }
 
-/** An agent's message (an answer or an internal note), through the store. */
+/** An agent's message (an answer or an internal note), through the store. A text of only spaces is none. */
 function agentMessage(tx: Queryable, user: PortalUser, ticketUuid: string, body: string, internal: boolean) {
+  if (!body.trim()) throw invalidField('body', 'required');
   return insertMessage(tx, {
     ticketUuid,
     authorUuid: user.uuid,

@@ -30,6 +30,10 @@ export const LOG_ACTION_LABELS = {
   'ownership.transfer.decline': 'ownership_transfer_decline',
   'ownership.transfer.cancel': 'ownership_transfer_cancel',
   'support.access': 'support_access',
+  'support.agent.reply': 'support_agent_reply',
+  'support.agent.note': 'support_agent_note',
+  'support.agent.status': 'support_agent_status',
+  'support.agent.assign': 'support_agent_assign',
   'user.update': 'user_update',
 } as const;
 
