@@ -27,6 +27,7 @@ import { registerOwnershipRoutes } from './modules/ownership/ownership.routes.ts
 import { publicConfig, registerSystemRoutes } from './modules/system/system.routes.ts';
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
 import { registerCompanyRoutes } from './modules/company/company.routes.ts';
+import { registerSupportRoutes } from './modules/support/support.routes.ts';
 import { createAccountScope } from './plugins/account-scope.ts';
 import { createAuthenticate, refreshingLocalJwks, remoteJwks } from './plugins/authenticate.ts';
 import { createSecrets } from './secrets/secrets.ts';
@@ -68,6 +69,7 @@ const MODULES: AreaModule[] = [
   registerMembersRoutes,
   registerOwnershipRoutes,
   registerLogsRoutes,
+  registerSupportRoutes,
   registerSupportAgentRoutes,
 ];
 

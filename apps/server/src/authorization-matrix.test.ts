@@ -169,6 +169,45 @@ async function pendingTransfer(api: TestApi): Promise<string> {
 
 const UNKNOWN_TOKEN = 'matrix-token-nobody-holds';
 
+/** A new ticket of Muster AG opened by the employee (whom every other member may see too), with a text file. */
+async function employeeTicket(api: TestApi): Promise<{ ticketUuid: string; fileUuid: string }> {
+  const ticketUuid = crypto.randomUUID();
+  const fileUuid = crypto.randomUUID();
+  await api.db.query(
+    `insert into support_tickets (uuid, account_uuid, created_by, category, severity, subject)
+     values ($1, $2, $3, 'OTHER', 'LOW', 'Matrix')`,
+    [ticketUuid, MUSTER, DEMO_USERS.employee.id],
+  );
+  await api.db.query(
+    `insert into files (uuid, account_uuid, purpose, content_type, size, sha256, file_name, content)
+     values ($1, $2, 'support-attachment', 'text/plain', 4, 'x', 'note.txt', $3)`,
+    [fileUuid, MUSTER, Buffer.from('note')],
+  );
+  const { rows } = await api.db.query<{ id: string }>(
+    `insert into support_messages (ticket_uuid, author_uuid, author_kind, body)
+     values ($1, $2, 'CUSTOMER', 'A ticket for the matrix') returning id`,
+    [ticketUuid, DEMO_USERS.employee.id],
+  );
+  await api.db.query(
+    'insert into support_attachments (file_uuid, message_id, ticket_uuid) values ($1, $2, $3)',
+    [fileUuid, rows[0]!.id, ticketUuid],
+  );
+  return { ticketUuid, fileUuid };
+}
+/** The customer's own changes: staff who opened the account work tickets from the queue instead. */
+const customerChange: Expectations = { ...atLeast('EMPLOYEE'), staff: 403 };
+const onEmployeeTicket = async (api: TestApi) => ({
+  params: { ticketUuid: (await employeeTicket(api)).ticketUuid },
+});
+const NEW_TICKET = {
+  category: 'TECHNICAL',
+  severity: 'NORMAL',
+  subject: 'Matrix ticket',
+  description: 'Something to look at',
+  staffAccessConsent: false,
+  attachments: [],
+};
+
 /** A fresh open ticket of Muster AG (no consent of its own), for the agents' endpoints. */
 async function musterTicket(api: TestApi): Promise<{ params: { ticketUuid: string } }> {
   const ticket = await insertTestTicket(api, { account: MUSTER, createdBy: DEMO_USERS.owner.id });
@@ -263,6 +302,37 @@ const MATRIX: Record<string, Row> = {
   'GET /api/accounts/{accountUuid}/logs/v1/entries': { expect: atLeast('EMPLOYEE') },
   'GET /api/accounts/{accountUuid}/logs/v1/actors': { expect: atLeast('EMPLOYEE') },
   'GET /api/accounts/{accountUuid}/logs/v1/entries.csv': { expect: atLeast('EMPLOYEE') },
+  'GET /api/support/v1/info': { expect: signedIn },
+  // Every member reaches the tickets (an EMPLOYEE only their own; the handler filters).
+  'GET /api/accounts/{accountUuid}/support/v1/tickets': { expect: atLeast('EMPLOYEE') },
+  'POST /api/accounts/{accountUuid}/support/v1/tickets': { expect: customerChange, body: NEW_TICKET },
+  'GET /api/accounts/{accountUuid}/support/v1/tickets/{ticketUuid}': {
+    expect: atLeast('EMPLOYEE'),
+    prepare: onEmployeeTicket,
+  },
+  'GET /api/accounts/{accountUuid}/support/v1/tickets/{ticketUuid}/attachments/{fileUuid}': {
+    expect: atLeast('EMPLOYEE'),
+    prepare: async (api) => ({ params: await employeeTicket(api) }),
+  },
+  'POST /api/accounts/{accountUuid}/support/v1/tickets/{ticketUuid}/messages': {
+    expect: customerChange,
+    body: { body: 'More detail', attachments: [] },
+    prepare: onEmployeeTicket,
+  },
+  'PUT /api/accounts/{accountUuid}/support/v1/tickets/{ticketUuid}/consent': {
+    expect: customerChange,
+    body: { staffAccessConsent: true },
+    prepare: onEmployeeTicket,
+  },
+  'POST /api/accounts/{accountUuid}/support/v1/tickets/{ticketUuid}/close': {
+    expect: customerChange,
+    prepare: onEmployeeTicket,
+  },
+  // An open ticket cannot be reopened: the callers who pass the access rules hear 409.
+  'POST /api/accounts/{accountUuid}/support/v1/tickets/{ticketUuid}/reopen': {
+    expect: customerChange,
+    prepare: onEmployeeTicket,
+  },
   'GET /api/support/v1/agent/tickets': { expect: supportStaff },
   'GET /api/support/v1/agent/agents': { expect: supportStaff },
   'GET /api/support/v1/agent/tickets/{ticketUuid}': { expect: supportStaff, prepare: musterTicket },

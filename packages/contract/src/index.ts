@@ -18,6 +18,7 @@ import { companyRoutes } from './company.ts';
 import { logsRoutes } from './logs.ts';
 import { membersRoutes } from './members.ts';
 import { ownershipRoutes } from './ownership.ts';
+import { supportRoutes } from './support.ts';
 import { supportAgentRoutes } from './support-agent.ts';
 
 /** Every API route; a server test checks that the app registers each of them, account routes with a role rule. */
@@ -29,5 +30,6 @@ export const apiRoutes = {
   ...membersRoutes,
   ...ownershipRoutes,
   ...logsRoutes,
+  ...supportRoutes,
   ...supportAgentRoutes,
 };

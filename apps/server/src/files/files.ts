@@ -16,6 +16,9 @@ const EXTENSIONS = {
   'image/png': 'png',
   'image/jpeg': 'jpg',
   'image/svg+xml': 'svg',
+  'application/pdf': 'pdf',
+  'text/plain': 'txt',
+  'text/csv': 'csv',
 } as const;
 export type FileType = keyof typeof EXTENSIONS;
 
@@ -69,21 +72,39 @@ export async function checkUpload(
     if (!allowed.types.includes(type)) throw new UploadRefused('fileType');
     return { contentType: type, content, fileName: fileNameFor(sentName, type) };
   }
-  if (!allowed.types.includes('image/svg+xml')) throw new UploadRefused('fileType');
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(content);
   } catch {
     throw new UploadRefused('fileType');
   }
-  if (!looksLikeSvg(text)) throw new UploadRefused('fileType');
-  const clean = sanitizeSvg(text);
-  if (!clean) throw new UploadRefused('fileType');
-  return {
-    contentType: 'image/svg+xml',
-    content: Buffer.from(clean, 'utf8'),
-    fileName: fileNameFor(sentName, 'image/svg+xml'),
-  };
+  if (allowed.types.includes('image/svg+xml') && looksLikeSvg(text)) {
+    const clean = sanitizeSvg(text);
+    if (!clean) throw new UploadRefused('fileType');
+    return {
+      contentType: 'image/svg+xml',
+      content: Buffer.from(clean, 'utf8'),
+      fileName: fileNameFor(sentName, 'image/svg+xml'),
+    };
+  }
+  // Plain text is valid UTF-8 without NUL bytes and is no markup a browser would render (HTML, SVG, XML); among
+  // text, the sent name's extension alone tells CSV from TXT.
+  const type: FileType = /\.csv$/i.test(sentName.trim()) ? 'text/csv' : 'text/plain';
+  if (!allowed.types.includes(type) || text.includes('\0') || looksLikeMarkup(text)) {
+    throw new UploadRefused('fileType');
+  }
+  return { contentType: type, content, fileName: fileNameFor(sentName, type) };
+}
+
+/**
+ * Whether text starts like a document a browser sniffs as HTML or XML (the WHATWG sniffing patterns: a tag such
+ * as <html, <script, <svg, <!-- or <?xml after optional whitespace and byte order mark).
+ */
+export function looksLikeMarkup(text: string): boolean {
+  const start = text.replace(/^\uFEFF?[\s]*/, '').slice(0, 64);
+  return /^<(?:!doctype\s+html|html|head|script|iframe|h1|div|font|table|a|style|title|b|body|br|p|svg|math|object|embed|img|meta|link|form|!--|\?xml)(?=[\s>/]|$)/i.test(
+    start,
+  );
 }
 
 export interface FileStore {
@@ -204,7 +225,11 @@ export function sendFile(
 ): Buffer {
   const etag = `"${file.sha256}"`;
   reply
-    .header('Content-Type', file.contentType)
+    // Text is stored only when it is valid UTF-8.
+    .header(
+      'Content-Type',
+      file.contentType.startsWith('text/') ? `${file.contentType}; charset=utf-8` : file.contentType,
+    )
     .header('X-Content-Type-Options', 'nosniff')
     .header('Content-Disposition', contentDisposition(kind, file.fileName))
     .header(

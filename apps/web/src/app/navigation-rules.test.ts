@@ -98,6 +98,8 @@ describe('route table', () => {
     ['/support/info', 'support-info'],
     ['/support/ticket', 'support-ticket'],
     ['/support/ticket/success', 'support-ticket-success'],
+    ['/support/tickets', 'support-tickets'],
+    ['/support/tickets/t1', 'support-ticket-detail'],
     ['/oauthcb', 'oauthcb'],
     ['/signup', 'signup'],
     ['/maintenance', 'maintenance'],

@@ -286,6 +286,21 @@ const TABLE = [
     access: account,
     page: () => import('@/features/support/ticket-success-page.tsx'),
   },
+  {
+    name: 'support-tickets',
+    path: 'support/tickets',
+    titleKey: 'routes.supportTickets',
+    access: account,
+    page: () => import('@/features/support/tickets-page.tsx'),
+  },
+  {
+    name: 'support-ticket-detail',
+    path: 'support/tickets/:ticketUuid',
+    titleKey: 'routes.supportTicketDetail',
+    access: account,
+    page: () => import('@/features/support/ticket-page.tsx'),
+    paramsAsProps: true,
+  },
   // The agents' side of support: staff user roles only, with or without an account of their own (the queue
   // spans every account).
   {

@@ -48,6 +48,8 @@ create index support_messages_ticket_idx on support_messages (ticket_uuid, id);
 create table support_attachments (
   file_uuid uuid primary key references files (uuid) on delete cascade,
   message_id bigint not null references support_messages (id) on delete cascade,
-  ticket_uuid uuid not null references support_tickets (uuid) on delete cascade
+  ticket_uuid uuid not null references support_tickets (uuid) on delete cascade,
+  -- The order in which the files were attached to the message.
+  position smallint not null default 0
 );
 create index support_attachments_message_idx on support_attachments (message_id);

@@ -297,6 +297,41 @@ describeApi('support agents API', (api) => {
     expect(await notificationsOf(api, gone.uuid, left.uuid)).toEqual([]);
   });
 
+  it('never lets an internal note reach the customer: not the ticket, the list, the log or a notification', async () => {
+    const marker = `note-${crypto.randomUUID()}`;
+    const ticket = await insertTestTicket(api, { account: MUSTER, createdBy: OWNER, body: 'Customer text' });
+    const agentUrl = `${AGENT}/tickets/${ticket.uuid}`;
+    await api.request('POST', `${agentUrl}/notes`, { as: 'agent', body: { body: `Internal ${marker}` } });
+    await api.request('POST', `${agentUrl}/replies`, {
+      as: 'agent',
+      body: { body: 'Public answer', status: 'SOLVED' },
+    });
+    await api.request('POST', `${agentUrl}/notes`, { as: support.as, body: { body: `Later ${marker}` } });
+
+    const customer = `/api/accounts/${MUSTER}/support/v1/tickets`;
+    const detail = await api.request('GET', `${customer}/${ticket.uuid}`, { as: 'owner' });
+    expect(detail.statusCode).toBe(200);
+    expect(detail.json().data.messages.map((m: { body: string }) => m.body)).toEqual([
+      'Customer text',
+      'Public answer',
+    ]);
+    expect(detail.json().data.ticket.messageCount).toBe(2);
+    const list = await api.request('GET', `${customer}?pageSize=100`, { as: 'owner' });
+    const log = await api.request('GET', `/api/accounts/${MUSTER}/logs/v1/entries?pageSize=100`, {
+      as: 'owner',
+    });
+    for (const answer of [detail, list, log]) expect(answer.body).not.toContain(marker);
+    const notes = await api.db.query(`select params from notifications where params::text like $1`, [
+      `%${marker}%`,
+    ]);
+    expect(notes.rows).toEqual([]);
+    expect((await notificationsOf(api, OWNER, ticket.uuid)).map((n) => n.type)).toEqual(['ticket.solved']);
+    // Agents read both notes.
+    const agentView = await api.request('GET', agentUrl, { as: 'agent' });
+    expect(agentView.body).toContain(`Internal ${marker}`);
+    expect(agentView.body).toContain(`Later ${marker}`);
+  });
+
   it('lets an agent take a free ticket and give it back; handing over is a manager’s', async () => {
     const agentUuid = DEMO_USERS.agent.id;
     const ticket = await insertTestTicket(api, { account: MUSTER, createdBy: OWNER });

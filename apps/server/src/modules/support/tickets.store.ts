@@ -145,10 +145,10 @@ export async function insertMessage(
     [input.ticketUuid, input.authorUuid, input.authorKind, input.internal, input.body],
   );
   const message = rows[0]!;
-  for (const fileUuid of input.fileUuids) {
+  for (const [position, fileUuid] of input.fileUuids.entries()) {
     await tx.query(
-      'insert into support_attachments (file_uuid, message_id, ticket_uuid) values ($1, $2, $3)',
-      [fileUuid, message.id, input.ticketUuid],
+      'insert into support_attachments (file_uuid, message_id, ticket_uuid, position) values ($1, $2, $3, $4)',
+      [fileUuid, message.id, input.ticketUuid, position],
     );
   }
   await tx.query('update support_tickets set updated_at = now() where uuid = $1', [input.ticketUuid]);
@@ -227,7 +227,7 @@ export async function readConversation(
        join support_messages m on m.id = a.message_id
        join files f on f.uuid = a.file_uuid
       where a.ticket_uuid = $1${visible}
-      order by f.created_at, f.uuid`,
+      order by a.message_id, a.position`,
     [ticketUuid],
   );
   const byMessage = new Map<string, SupportAttachment[]>();

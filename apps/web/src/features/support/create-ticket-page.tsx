@@ -1,6 +1,158 @@
-import { PagePlaceholder } from '@/ui/page-placeholder.tsx';
+import { useMemo, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { Link as RouterLink } from 'react-router';
+import {
+  SUPPORT_CATEGORIES,
+  SUPPORT_SEVERITIES,
+  TICKET_BODY_MAX,
+  TICKET_SUBJECT_MAX,
+  type SupportCategory,
+  type SupportSeverity,
+} from '@portal/contract';
+import { ApiError } from '@/api/client.ts';
+import { href } from '@/app/href.ts';
+import { FormCheckbox, FormSelect, FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
+import { Page } from '@/ui/page.tsx';
+import { useCreateTicket } from './api.ts';
+import { AttachmentsField } from './attachments-field.tsx';
+import { useAttachmentErrors } from './attachment-errors.ts';
 
-/** New support ticket; filled by the support area. */
+interface TicketForm {
+  category: SupportCategory | '';
+  severity: SupportSeverity;
+  subject: string;
+  description: string;
+  staffAccessConsent: boolean;
+}
+
+/** The state the success page reads: the number of the ticket just created (a direct visit has none). */
+export interface CreatedTicketState {
+  ticketNumber: number;
+  ticketUuid: string;
+}
+
+const isCategory = (value: string | null): value is SupportCategory =>
+  (SUPPORT_CATEGORIES as readonly string[]).includes(value ?? '');
+
+/**
+ * A new ticket: category, subject, description, severity, up to five attachments and the consent to staff
+ * opening the account while the ticket is open. The category can be preset by the link (`?category=BILLING`).
+ */
 export default function CreateTicketPage() {
-  return <PagePlaceholder area="supportTicket" />;
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const preset = searchParams.get('category');
+  const form = useRuleForm<TicketForm>({
+    defaultValues: {
+      category: isCategory(preset) ? preset : '',
+      severity: 'NORMAL',
+      subject: '',
+      description: '',
+      staffAccessConsent: false,
+    },
+  });
+  const [files, setFiles] = useState<File[]>([]);
+  const [fileProblem, setFileProblem] = useState<string | null>(null);
+  const attachmentErrors = useAttachmentErrors();
+  const create = useCreateTicket();
+
+  const categories = useMemo(
+    () => SUPPORT_CATEGORIES.map((value) => ({ value, label: t(`support.categories.${value}.label`) })),
+    [t],
+  );
+  const severities = useMemo(
+    () =>
+      SUPPORT_SEVERITIES.map((value) => ({
+        value,
+        label: `${t(`support.severities.${value}`)} – ${t(`support.severityHelp.${value}`)}`,
+      })),
+    [t],
+  );
+
+  const onSubmit = async (values: TicketForm) => {
+    if (fileProblem) return;
+    try {
+      const { data } = await create.mutateAsync({
+        category: values.category as SupportCategory,
+        severity: values.severity,
+        subject: values.subject.trim(),
+        description: values.description.trim(),
+        staffAccessConsent: values.staffAccessConsent,
+        files,
+      });
+      const state: CreatedTicketState = { ticketNumber: data.ticket.number, ticketUuid: data.ticket.uuid };
+      await navigate(href('support-ticket-success'), { state });
+    } catch (error) {
+      if (error instanceof ApiError && attachmentErrors.apply(error, files, setFileProblem)) {
+        if (!Object.keys(error.fields ?? {}).some((field) => !field.startsWith('attachments'))) return;
+      }
+      throw error;
+    }
+  };
+
+  const busy = create.isPending;
+  return (
+    <Page title={t('routes.supportTicket')}>
+      <RuleForm form={form} onSubmit={onSubmit} aria-label={t('routes.supportTicket')}>
+        <Stack spacing={2.5} sx={{ maxWidth: 640 }}>
+          <Typography sx={{ color: 'text.secondary' }}>{t('support.form.intro')}</Typography>
+          <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+            {t('forms.requiredHint')}
+          </Typography>
+          <FormSelect
+            name="category"
+            label={t('support.form.category')}
+            rules="required"
+            options={categories}
+          />
+          <FormTextField
+            name="subject"
+            label={t('support.form.subject')}
+            rules={`required|max:${TICKET_SUBJECT_MAX}`}
+            helperText={t('support.form.subjectHelp')}
+          />
+          <FormTextField
+            name="description"
+            label={t('support.form.description')}
+            rules={`required|max:${TICKET_BODY_MAX}`}
+            helperText={t('support.form.descriptionHelp')}
+            multiline
+            minRows={6}
+          />
+          <FormSelect
+            name="severity"
+            label={t('support.form.severity')}
+            rules="required"
+            options={severities}
+          />
+          <AttachmentsField
+            files={files}
+            onChange={setFiles}
+            error={fileProblem}
+            onProblem={setFileProblem}
+            disabled={busy}
+          />
+          <FormCheckbox
+            name="staffAccessConsent"
+            label={t('support.form.consent')}
+            fieldLabel={t('support.form.consent')}
+            helperText={t('support.form.consentHelp')}
+          />
+          <Stack direction="row" spacing={1.5}>
+            <Button type="submit" variant="contained" disabled={busy}>
+              {busy ? t('support.form.submitting') : t('support.form.submit')}
+            </Button>
+            <Button component={RouterLink} to={href('support')} disabled={busy}>
+              {t('common.cancel')}
+            </Button>
+          </Stack>
+        </Stack>
+      </RuleForm>
+    </Page>
+  );
 }

@@ -234,7 +234,7 @@ export default function AgentTicketPage({ ticketUuid = '' }: { ticketUuid?: stri
             <Fact label={t('supportAgent.severity')}>
               <SeverityChip severity={ticket.severity} />
             </Fact>
-            <Fact label={t('supportAgent.category')}>{t(`supportAgent.categories.${ticket.category}`)}</Fact>
+            <Fact label={t('supportAgent.category')}>{t(`support.categories.${ticket.category}.label`)}</Fact>
             <Fact label={t('supportAgent.createdBy')}>
               {ticket.createdBy?.name ?? t('supportAgent.deletedUser')}
             </Fact>

@@ -142,7 +142,7 @@ export default function QueuePage() {
             { value: '', label: t('supportAgent.any') },
             ...SUPPORT_SEVERITIES.map((value: SupportSeverity) => ({
               value,
-              label: t(`supportAgent.severities.${value}`),
+              label: t(`support.severities.${value}`),
             })),
           ]}
         />
@@ -154,7 +154,7 @@ export default function QueuePage() {
             { value: '', label: t('supportAgent.any') },
             ...SUPPORT_CATEGORIES.map((value: SupportCategory) => ({
               value,
-              label: t(`supportAgent.categories.${value}`),
+              label: t(`support.categories.${value}.label`),
             })),
           ]}
         />
@@ -205,7 +205,7 @@ export default function QueuePage() {
                     {ticket.subject}
                   </Link>
                   <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-                    {t(`supportAgent.categories.${ticket.category}`)}
+                    {t(`support.categories.${ticket.category}.label`)}
                   </Typography>
                 </TableCell>
                 <TableCell>{ticket.accountName}</TableCell>

@@ -36,7 +36,7 @@ export function SeverityChip({ severity }: { severity: SupportSeverity }) {
       size="small"
       variant={severity === 'CRITICAL' ? 'filled' : 'outlined'}
       color={SEVERITY_COLOR[severity]}
-      label={t(`supportAgent.severities.${severity}`)}
+      label={t(`support.severities.${severity}`)}
     />
   );
 }

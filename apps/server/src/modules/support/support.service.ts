@@ -1,0 +1,393 @@
+import {
+  ACCOUNT_ROLES,
+  ACTIVE_TICKET_STATUSES,
+  ATTACHMENTS_PER_MESSAGE_MAX,
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENT_TYPES,
+  TICKET_REOPEN_DAYS,
+  canReopen,
+  hasLevel,
+  type AttachmentUpload,
+  type ConsentBody,
+  type CreateTicketBody,
+  type ReplyBody,
+  type SupportTicket,
+  type SupportTicketDetail,
+  type TicketStatus,
+  type TicketsQuery,
+} from '@portal/contract';
+import { writeAudit } from '../../audit/audit.ts';
+import type { Db, Queryable } from '../../db/client.ts';
+import {
+  UploadRefused,
+  checkUpload,
+  type CheckedUpload,
+  type FileStore,
+  type StoredFile,
+} from '../../files/files.ts';
+import { HttpError, forbidden, notFound } from '../../http/errors.ts';
+import type { AccountAccess, PortalUser } from '../../http/types.ts';
+import {
+  TICKET_JOINS,
+  insertMessage,
+  insertTicket,
+  isVisibleAttachment,
+  readTicket,
+  readTicketDetail,
+  ticketColumns,
+  toTicket,
+  type TicketRow,
+} from './tickets.store.ts';
+
+// The customer's side of support: a member of the account opens tickets, replies, reopens, closes and gives or
+// withdraws consent to staff access. Customers never read agents' internal notes. ADMIN and above see every
+// ticket of the account; an EMPLOYEE only their own (anything else is "not found", as another account's is).
+
+const ATTACHMENT_PURPOSE = 'support-attachment';
+
+/** Whether the caller sees every ticket of the account (ADMIN and above, staff acting as SUPPORT included). */
+const seesAllTickets = (access: AccountAccess) => hasLevel(ACCOUNT_ROLES, access.role, 'ADMIN');
+
+/**
+ * Changes on this side are the customer's own words and choices: staff who opened the account answer from the
+ * support queue instead, so nothing they do is recorded as the customer's.
+ */
+function customerOnly(access: AccountAccess) {
+  if (access.viaStaff) throw forbidden('Support staff work tickets from the support queue');
+}
+
+/** 422 with one message key per refused field (the web form's rules use the same keys). */
+const invalid = (fields: Record<string, string>) =>
+  new HttpError(422, 'VALIDATION_FAILED', `Invalid: ${Object.keys(fields).join(', ')}`, fields);
+
+const ATTACHMENT_PROBLEMS = {
+  fileTooLarge: 'attachmentTooLarge',
+  fileType: 'attachmentType',
+  fileEmpty: 'attachmentEmpty',
+} as const;
+
+/**
+ * Checks every attachment of a message (at most five, each at most 10 MB, PDF, PNG, JPEG, TXT or CSV judged
+ * from the content) and adds the problems under `attachments` / `attachments.<n>`.
+ */
+async function checkAttachments(
+  uploads: readonly AttachmentUpload[],
+  problems: Record<string, string>,
+): Promise<CheckedUpload[]> {
+  if (uploads.length > ATTACHMENTS_PER_MESSAGE_MAX) {
+    problems.attachments = 'attachmentsTooMany';
+    return [];
+  }
+  const checked: CheckedUpload[] = [];
+  for (const [index, upload] of uploads.entries()) {
+    try {
+      const bytes = Buffer.from(upload.content, 'base64');
+      checked.push(
+        await checkUpload(bytes, upload.fileName, {
+          types: ATTACHMENT_TYPES,
+          maxBytes: ATTACHMENT_MAX_BYTES,
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof UploadRefused)) throw error;
+      problems[`attachments.${index}`] = ATTACHMENT_PROBLEMS[error.problem];
+    }
+  }
+  return checked;
+}
+
+async function keepFiles(
+  tx: Queryable,
+  files: FileStore,
+  user: PortalUser,
+  accountUuid: string,
+  uploads: readonly CheckedUpload[],
+): Promise<StoredFile[]> {
+  const stored: StoredFile[] = [];
+  for (const upload of uploads) {
+    stored.push(
+      await files.put(tx, { ...upload, accountUuid, purpose: ATTACHMENT_PURPOSE, createdBy: user.uuid }),
+    );
+  }
+  return stored;
+}
+
+const fileSummary = (file: StoredFile) => ({
+  uuid: file.uuid,
+  fileName: file.fileName,
+  contentType: file.contentType,
+  size: file.size,
+});
+
+export async function listTickets(
+  db: Db,
+  user: PortalUser,
+  access: AccountAccess,
+  query: TicketsQuery,
+): Promise<{ data: SupportTicket[]; meta: { total: number; page: number; pageSize: number } }> {
+  const page = query.page ?? 1;
+  const pageSize = query.pageSize ?? 25;
+  const params: unknown[] = [access.accountUuid];
+  const add = (value: unknown) => `$${params.push(value)}`;
+  const where = ['t.account_uuid = $1'];
+  if (!seesAllTickets(access)) where.push(`t.created_by = ${add(user.uuid)}`);
+  if (query.status) where.push(`t.status = ${add(query.status)}`);
+  if (query.state === 'active') where.push(`t.status = any(${add(ACTIVE_TICKET_STATUSES)}::text[])`);
+  const filter = where.join(' and ');
+  const count = await db.query<{ total: string }>(
+    `select count(*) as total from support_tickets t where ${filter}`,
+    params,
+  );
+  const { rows } = await db.query<TicketRow>(
+    `select ${ticketColumns(false)}
+       from support_tickets t
+       ${TICKET_JOINS}
+      where ${filter}
+      order by t.created_at desc, t.uuid
+      limit ${add(pageSize)} offset ${add((page - 1) * pageSize)}`,
+    params,
+  );
+  return { data: rows.map(toTicket), meta: { total: Number(count.rows[0]!.total), page, pageSize } };
+}
+
+/** The ticket as the caller may see it (locked for a change when asked), or 404. */
+async function visibleTicket(
+  q: Queryable,
+  user: PortalUser,
+  access: AccountAccess,
+  ticketUuid: string,
+  forUpdate = false,
+): Promise<SupportTicket> {
+  const ticket = await readTicket(q, ticketUuid, {
+    accountUuid: access.accountUuid,
+    includeInternal: false,
+    forUpdate,
+  });
+  if (!ticket) throw notFound('No such ticket');
+  if (!seesAllTickets(access) && ticket.createdBy?.uuid !== user.uuid) throw notFound('No such ticket');
+  return ticket;
+}
+
+/** The ticket and its conversation as a customer reads it: never with internal notes. */
+async function customerDetail(
+  q: Queryable,
+  access: AccountAccess,
+  ticketUuid: string,
+): Promise<SupportTicketDetail> {
+  const detail = await readTicketDetail(q, ticketUuid, {
+    accountUuid: access.accountUuid,
+    includeInternal: false,
+  });
+  if (!detail) throw notFound('No such ticket');
+  return detail;
+}
+
+export async function getTicket(
+  db: Db,
+  user: PortalUser,
+  access: AccountAccess,
+  ticketUuid: string,
+): Promise<SupportTicketDetail> {
+  await visibleTicket(db, user, access, ticketUuid);
+  return customerDetail(db, access, ticketUuid);
+}
+
+export async function createTicket(
+  db: Db,
+  files: FileStore,
+  user: PortalUser,
+  access: AccountAccess,
+  body: CreateTicketBody,
+): Promise<SupportTicketDetail> {
+  customerOnly(access);
+  const problems: Record<string, string> = {};
+  const subject = body.subject.trim();
+  const description = body.description.trim();
+  if (!subject) problems.subject = 'required';
+  if (!description) problems.description = 'required';
+  const uploads = await checkAttachments(body.attachments, problems);
+  if (Object.keys(problems).length) throw invalid(problems);
+
+  return db.transaction(async (tx) => {
+    const stored = await keepFiles(tx, files, user, access.accountUuid, uploads);
+    const created = await insertTicket(tx, {
+      accountUuid: access.accountUuid,
+      createdBy: user.uuid,
+      category: body.category,
+      severity: body.severity,
+      subject,
+      staffAccessConsent: body.staffAccessConsent,
+      body: description,
+      fileUuids: stored.map((file) => file.uuid),
+    });
+    await writeAudit(tx, {
+      accountUuid: access.accountUuid,
+      actor: user,
+      action: 'support.ticket.create',
+      target: `ticket:${created.uuid}`,
+      after: {
+        number: created.number,
+        category: body.category,
+        severity: body.severity,
+        subject,
+        staffAccessConsent: body.staffAccessConsent,
+        attachments: stored.map(fileSummary),
+      },
+    });
+    return customerDetail(tx, access, created.uuid);
+  });
+}
+
+export async function replyToTicket(
+  db: Db,
+  files: FileStore,
+  user: PortalUser,
+  access: AccountAccess,
+  ticketUuid: string,
+  body: ReplyBody,
+): Promise<SupportTicketDetail> {
+  customerOnly(access);
+  const problems: Record<string, string> = {};
+  const text = body.body.trim();
+  if (!text) problems.body = 'required';
+  const uploads = await checkAttachments(body.attachments, problems);
+  // A ticket the caller may not see is "not found" before any problem of the input is named.
+  await visibleTicket(db, user, access, ticketUuid);
+  if (Object.keys(problems).length) throw invalid(problems);
+
+  return db.transaction(async (tx) => {
+    const ticket = await visibleTicket(tx, user, access, ticketUuid, true);
+    if (ticket.status === 'SOLVED' || ticket.status === 'CLOSED') {
+      throw new HttpError(409, 'TICKET_NOT_OPEN', 'Reopen the ticket to reply', { body: 'ticketNotOpen' });
+    }
+    const stored = await keepFiles(tx, files, user, access.accountUuid, uploads);
+    const message = await insertMessage(tx, {
+      ticketUuid,
+      authorUuid: user.uuid,
+      authorKind: 'CUSTOMER',
+      internal: false,
+      body: text,
+      fileUuids: stored.map((file) => file.uuid),
+    });
+    // The customer's word now waits for an agent: the ticket is open again, waiting since the first unanswered
+    // word.
+    await tx.query(
+      `update support_tickets
+          set status = 'OPEN', awaiting_agent_since = coalesce(awaiting_agent_since, now())
+        where uuid = $1`,
+      [ticketUuid],
+    );
+    await writeAudit(tx, {
+      accountUuid: access.accountUuid,
+      actor: user,
+      action: 'support.ticket.reply',
+      target: `ticket:${ticketUuid}`,
+      before: { status: ticket.status },
+      after: { status: 'OPEN', message: message.uuid, attachments: stored.map(fileSummary) },
+    });
+    return customerDetail(tx, access, ticketUuid);
+  });
+}
+
+/** Changes a ticket's status (and what goes with it) in one transaction with its audit entry. */
+async function changeStatus(
+  db: Db,
+  user: PortalUser,
+  access: AccountAccess,
+  ticketUuid: string,
+  action: string,
+  decide: (ticket: SupportTicket) => { status: TicketStatus; set: string },
+): Promise<SupportTicketDetail> {
+  customerOnly(access);
+  return db.transaction(async (tx) => {
+    const ticket = await visibleTicket(tx, user, access, ticketUuid, true);
+    const { status, set } = decide(ticket);
+    await tx.query(`update support_tickets set status = $2, updated_at = now(), ${set} where uuid = $1`, [
+      ticketUuid,
+      status,
+    ]);
+    await writeAudit(tx, {
+      accountUuid: access.accountUuid,
+      actor: user,
+      action,
+      target: `ticket:${ticketUuid}`,
+      before: { status: ticket.status },
+      after: { status },
+    });
+    return customerDetail(tx, access, ticketUuid);
+  });
+}
+
+/** A solved ticket can be reopened within 14 days; it then waits for an agent again. */
+export function reopenTicket(db: Db, user: PortalUser, access: AccountAccess, ticketUuid: string) {
+  return changeStatus(db, user, access, ticketUuid, 'support.ticket.reopen', (ticket) => {
+    if (!canReopen(ticket)) {
+      throw new HttpError(
+        409,
+        'TICKET_NOT_REOPENABLE',
+        `Only a ticket solved within the last ${TICKET_REOPEN_DAYS} days can be reopened`,
+      );
+    }
+    return { status: 'OPEN', set: 'solved_at = null, awaiting_agent_since = now()' };
+  });
+}
+
+/** The customer closes a ticket that needs no more help; a closed ticket stays closed. */
+export function closeTicket(db: Db, user: PortalUser, access: AccountAccess, ticketUuid: string) {
+  return changeStatus(db, user, access, ticketUuid, 'support.ticket.close', (ticket) => {
+    if (ticket.status === 'CLOSED') {
+      throw new HttpError(409, 'TICKET_CLOSED', 'The ticket is already closed');
+    }
+    return { status: 'CLOSED', set: 'awaiting_agent_since = null' };
+  });
+}
+
+/**
+ * Gives or withdraws the consent to staff opening the account. Withdrawing is always possible; giving it only
+ * while the ticket is open (consent holds only then).
+ */
+export async function setConsent(
+  db: Db,
+  user: PortalUser,
+  access: AccountAccess,
+  ticketUuid: string,
+  body: ConsentBody,
+): Promise<SupportTicketDetail> {
+  customerOnly(access);
+  return db.transaction(async (tx) => {
+    const ticket = await visibleTicket(tx, user, access, ticketUuid, true);
+    if (body.staffAccessConsent && !ACTIVE_TICKET_STATUSES.includes(ticket.status)) {
+      throw new HttpError(409, 'TICKET_NOT_OPEN', 'Consent can only be given while the ticket is open');
+    }
+    if (ticket.staffAccessConsent === body.staffAccessConsent) return customerDetail(tx, access, ticketUuid);
+    await tx.query(
+      'update support_tickets set staff_access_consent = $2, updated_at = now() where uuid = $1',
+      [ticketUuid, body.staffAccessConsent],
+    );
+    await writeAudit(tx, {
+      accountUuid: access.accountUuid,
+      actor: user,
+      action: 'support.ticket.consent',
+      target: `ticket:${ticketUuid}`,
+      before: { staffAccessConsent: ticket.staffAccessConsent },
+      after: { staffAccessConsent: body.staffAccessConsent },
+    });
+    return customerDetail(tx, access, ticketUuid);
+  });
+}
+
+/** An attachment of a ticket the caller may read (never one of an internal note), or 404. */
+export async function readAttachment(
+  db: Db,
+  files: FileStore,
+  user: PortalUser,
+  access: AccountAccess,
+  ticketUuid: string,
+  fileUuid: string,
+) {
+  await visibleTicket(db, user, access, ticketUuid);
+  if (!(await isVisibleAttachment(db, ticketUuid, fileUuid, false))) throw notFound('No such attachment');
+  const found = await files.read(db, access.accountUuid, fileUuid);
+  if (!found) throw notFound('No such attachment');
+  return found;
+}

@@ -1,0 +1,297 @@
+import { useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import Typography from '@mui/material/Typography';
+import AttachFile from '@mui/icons-material/AttachFile';
+import {
+  ACTIVE_TICKET_STATUSES,
+  TICKET_BODY_MAX,
+  TICKET_REOPEN_DAYS,
+  canReopen,
+  type SupportMessage,
+  type SupportTicket,
+} from '@portal/contract';
+import { ApiError } from '@/api/client.ts';
+import { href } from '@/app/href.ts';
+import { FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
+import { formatDate, formatDateTime } from '@/i18n/format.ts';
+import { useConfirm } from '@/ui/confirm.tsx';
+import { Page } from '@/ui/page.tsx';
+import { SectionCard } from '@/ui/section-card.tsx';
+import { useToast } from '@/ui/toast.tsx';
+import {
+  downloadAttachment,
+  ticketQuery,
+  useCloseTicket,
+  useReopenTicket,
+  useReplyToTicket,
+  useSetConsent,
+} from './api.ts';
+import { useAttachmentErrors } from './attachment-errors.ts';
+import { AttachmentsField } from './attachments-field.tsx';
+import { formatFileSize } from './labels.ts';
+import { StatusChip } from './status-chip.tsx';
+
+const DAY = 24 * 3600 * 1000;
+
+/** One message of the conversation: who wrote it and when, its text and its files. */
+function Message({ ticketUuid, message }: { ticketUuid: string; message: SupportMessage }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const agent = message.authorKind === 'AGENT';
+  return (
+    <Paper
+      component="li"
+      variant="outlined"
+      sx={{
+        p: 2,
+        listStyle: 'none',
+        ml: agent ? 0 : { sm: 6 },
+        mr: agent ? { sm: 6 } : 0,
+        bgcolor: agent ? 'action.hover' : 'background.paper',
+      }}
+    >
+      <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
+        <Typography component="h3" variant="subtitle2">
+          {message.authorName || t('support.detail.deletedUser')}
+        </Typography>
+        {agent && <Chip size="small" label={t('support.detail.agent')} color="primary" variant="outlined" />}
+        <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+          {formatDateTime(message.createdAt)}
+        </Typography>
+      </Stack>
+      <Typography sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{message.body}</Typography>
+      {message.attachments.length > 0 && (
+        <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap', mt: 1.5 }}>
+          {message.attachments.map((file) => (
+            <Button
+              key={file.uuid}
+              size="small"
+              variant="outlined"
+              startIcon={<AttachFile />}
+              aria-label={t('support.detail.download', {
+                name: file.fileName,
+                size: formatFileSize(file.size),
+              })}
+              onClick={() => {
+                downloadAttachment(ticketUuid, file).catch((error: unknown) =>
+                  toast.error(error instanceof Error ? error.message : String(error)),
+                );
+              }}
+              sx={{ textTransform: 'none' }}
+            >
+              {file.fileName} ({formatFileSize(file.size)})
+            </Button>
+          ))}
+        </Stack>
+      )}
+    </Paper>
+  );
+}
+
+/** The reply form: text and up to five files; sending a reply puts the ticket back in support's queue. */
+function ReplyForm({ ticket }: { ticket: SupportTicket }) {
+  const { t } = useTranslation();
+  const form = useRuleForm<{ body: string }>({ defaultValues: { body: '' } });
+  const [files, setFiles] = useState<File[]>([]);
+  const [fileProblem, setFileProblem] = useState<string | null>(null);
+  const attachmentErrors = useAttachmentErrors();
+  const reply = useReplyToTicket(ticket.uuid);
+
+  const onSubmit = async ({ body }: { body: string }) => {
+    if (fileProblem) return;
+    try {
+      await reply.mutateAsync({ body: body.trim(), files });
+      form.reset({ body: '' });
+      setFiles([]);
+    } catch (error) {
+      if (error instanceof ApiError && attachmentErrors.apply(error, files, setFileProblem)) return;
+      throw error;
+    }
+  };
+
+  return (
+    <SectionCard id="ticket-reply" title={t('support.detail.reply')}>
+      <RuleForm form={form} onSubmit={onSubmit} aria-label={t('support.detail.reply')}>
+        <Stack spacing={2}>
+          <FormTextField
+            name="body"
+            label={t('support.detail.replyLabel')}
+            rules={`required|max:${TICKET_BODY_MAX}`}
+            multiline
+            minRows={4}
+          />
+          <AttachmentsField
+            files={files}
+            onChange={setFiles}
+            error={fileProblem}
+            onProblem={setFileProblem}
+            disabled={reply.isPending}
+          />
+          <div>
+            <Button type="submit" variant="contained" disabled={reply.isPending}>
+              {reply.isPending ? t('support.detail.sending') : t('support.detail.send')}
+            </Button>
+          </div>
+        </Stack>
+      </RuleForm>
+    </SectionCard>
+  );
+}
+
+/** The consent to support staff opening the account while this ticket is open; switched by any reader. */
+function ConsentSwitch({ ticket }: { ticket: SupportTicket }) {
+  const { t } = useTranslation();
+  const consent = useSetConsent(ticket.uuid);
+  const active = ACTIVE_TICKET_STATUSES.includes(ticket.status);
+  return (
+    <Box>
+      <FormControlLabel
+        control={
+          <Switch
+            checked={ticket.staffAccessConsent}
+            disabled={consent.isPending || (!active && !ticket.staffAccessConsent)}
+            onChange={(event) => consent.mutate(event.target.checked)}
+            slotProps={{ input: { 'aria-describedby': 'ticket-consent-help' } }}
+          />
+        }
+        label={t('support.form.consent')}
+      />
+      <FormHelperText id="ticket-consent-help">
+        {active ? t('support.form.consentHelp') : t('support.detail.consentInactive')}
+      </FormHelperText>
+    </Box>
+  );
+}
+
+/** What the status means for the customer, with the reopen period of a solved ticket. */
+function StatusNotice({ ticket }: { ticket: SupportTicket }) {
+  const { t } = useTranslation();
+  if (ticket.status === 'WAITING_FOR_CUSTOMER') {
+    return <Alert severity="warning">{t('support.detail.waitingNotice')}</Alert>;
+  }
+  if (ticket.status === 'SOLVED') {
+    const until = ticket.solvedAt
+      ? new Date(new Date(ticket.solvedAt).getTime() + TICKET_REOPEN_DAYS * DAY)
+      : null;
+    return (
+      <Alert severity="success">
+        {canReopen(ticket) && until
+          ? t('support.detail.solvedNotice', { date: formatDate(until) })
+          : t('support.detail.solvedLate')}
+      </Alert>
+    );
+  }
+  if (ticket.status === 'CLOSED') return <Alert severity="info">{t('support.detail.closedNotice')}</Alert>;
+  return null;
+}
+
+/** A ticket with its conversation, its status, reopen and close, the consent switch and the reply form. */
+export default function TicketPage({ ticketUuid = '' }: { ticketUuid?: string }) {
+  const { t } = useTranslation();
+  const confirm = useConfirm();
+  const detail = useQuery({ ...ticketQuery(ticketUuid), meta: { silentError: true }, retry: false });
+  const reopen = useReopenTicket(ticketUuid);
+  const close = useCloseTicket(ticketUuid);
+
+  if (detail.isPending) {
+    return (
+      <Page title={t('routes.supportTicketDetail')}>
+        <CircularProgress aria-label={t('support.detail.loading')} />
+      </Page>
+    );
+  }
+  if (detail.isError) {
+    const missing = detail.error instanceof ApiError && detail.error.status === 404;
+    return (
+      <Page title={t('routes.supportTicketDetail')}>
+        <Alert
+          severity={missing ? 'info' : 'error'}
+          action={
+            <Button color="inherit" component={RouterLink} to={href('support-tickets')}>
+              {t('support.home.allTickets')}
+            </Button>
+          }
+        >
+          {missing ? t('support.detail.notFound') : t('support.detail.loadError')}
+        </Alert>
+      </Page>
+    );
+  }
+
+  const { ticket, messages } = detail.data;
+  const active = ACTIVE_TICKET_STATUSES.includes(ticket.status);
+  const onClose = async () => {
+    const ok = await confirm({
+      title: t('support.detail.closeTitle', { number: ticket.number }),
+      message: t('support.detail.closeMessage'),
+      confirmLabel: t('support.detail.close'),
+    });
+    if (ok) close.mutate();
+  };
+
+  const actions = (
+    <>
+      {canReopen(ticket) && (
+        <Button variant="outlined" onClick={() => reopen.mutate()} disabled={reopen.isPending}>
+          {t('support.detail.reopen')}
+        </Button>
+      )}
+      {ticket.status !== 'CLOSED' && (
+        <Button variant="outlined" color="inherit" onClick={() => void onClose()} disabled={close.isPending}>
+          {t('support.detail.close')}
+        </Button>
+      )}
+    </>
+  );
+
+  return (
+    <Page title={ticket.subject} actions={actions}>
+      <Stack spacing={3}>
+        <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+          <StatusChip status={ticket.status} />
+          <Typography sx={{ color: 'text.secondary' }}>
+            {t('support.detail.meta', {
+              number: ticket.number,
+              category: t(`support.categories.${ticket.category}.label`),
+              severity: t(`support.severities.${ticket.severity}`),
+              name: ticket.createdBy?.name || t('support.detail.deletedUser'),
+              date: formatDateTime(ticket.createdAt),
+            })}
+          </Typography>
+        </Stack>
+        <StatusNotice ticket={ticket} />
+        <ConsentSwitch ticket={ticket} />
+        <Box component="section" aria-labelledby="ticket-conversation">
+          <Typography id="ticket-conversation" component="h2" variant="h6" sx={{ mb: 1.5 }}>
+            {t('support.detail.conversation')}
+          </Typography>
+          <Stack component="ol" spacing={1.5} sx={{ p: 0, m: 0 }}>
+            {messages.map((message) => (
+              <Message key={message.uuid} ticketUuid={ticket.uuid} message={message} />
+            ))}
+          </Stack>
+        </Box>
+        {active && <ReplyForm ticket={ticket} />}
+        {ticket.status !== 'CLOSED' && !active && !canReopen(ticket) && (
+          <Box>
+            <Button component={RouterLink} to={href('support-ticket')} variant="outlined">
+              {t('support.home.newTicket')}
+            </Button>
+          </Box>
+        )}
+      </Stack>
+    </Page>
+  );
+}
