@@ -214,7 +214,7 @@ export default function AgentTicketPage({ ticketUuid = '' }: { ticketUuid?: stri
         sx={{
           display: 'grid',
           gap: 3,
-          gridTemplateColumns: { xs: '1fr', md: 'minmax(0, 1fr) 320px' },
+          gridTemplateColumns: { xs: '1fr', md: 'minmax(0, 1fr) 360px' },
           alignItems: 'start',
         }}
       >

@@ -98,13 +98,7 @@ export function Composer({
                 ]}
               />
             )}
-            <Button
-              type="submit"
-              variant="contained"
-              color={mode === 'note' ? 'warning' : 'primary'}
-              disabled={busy}
-              sx={{ ml: { sm: 'auto' } }}
-            >
+            <Button type="submit" variant="contained" disabled={busy} sx={{ ml: { sm: 'auto' } }}>
               {mode === 'reply' ? t('supportAgent.sendReply') : t('supportAgent.saveNote')}
             </Button>
           </Stack>

@@ -39,7 +39,15 @@ function Message({ ticketUuid, message }: { ticketUuid: string; message: Support
           {author}
         </Typography>
         {kind === 'note' ? (
-          <Chip size="small" color="warning" icon={<LockOutlined />} label={t('supportAgent.internalNote')} />
+          <Chip
+            size="small"
+            variant="outlined"
+            color="warning"
+            icon={<LockOutlined />}
+            label={t('supportAgent.internalNote')}
+            // Coloured chip text falls below the contrast minimum; the outline and icon carry the colour.
+            sx={{ '& .MuiChip-label': { color: 'text.primary' }, fontWeight: 600 }}
+          />
         ) : (
           <Chip size="small" variant="outlined" label={t(`supportAgent.authorKind.${kind}`)} />
         )}

@@ -16,6 +16,12 @@ const SEVERITY_COLOR: Record<SupportSeverity, ChipProps['color']> = {
   CRITICAL: 'error',
 };
 
+/**
+ * The label keeps the text colour: coloured chip text (orange, or red on dark) falls below the contrast minimum,
+ * while the coloured outline only repeats what the text says.
+ */
+const readable = { '& .MuiChip-label': { color: 'text.primary' } } as const;
+
 /** A ticket's status as a labelled chip (the colour only repeats what the text says). */
 export function StatusChip({ status }: { status: TicketStatus }) {
   const { t } = useTranslation();
@@ -25,6 +31,7 @@ export function StatusChip({ status }: { status: TicketStatus }) {
       variant="outlined"
       color={STATUS_COLOR[status]}
       label={t(`supportAgent.statuses.${status}`)}
+      sx={readable}
     />
   );
 }
@@ -37,6 +44,7 @@ export function SeverityChip({ severity }: { severity: SupportSeverity }) {
       variant={severity === 'CRITICAL' ? 'filled' : 'outlined'}
       color={SEVERITY_COLOR[severity]}
       label={t(`support.severities.${severity}`)}
+      sx={severity === 'CRITICAL' ? undefined : readable}
     />
   );
 }
