@@ -107,6 +107,38 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectNoSeriousViolations(page);
     });
 
+    test('support: home, information, new ticket, tickets, a ticket and the confirmation', async ({
+      page,
+      server,
+    }) => {
+      await signIn(page, server, DEMO.admin.email, '/support');
+      await expect(page.getByRole('table', { name: 'Offene Anfragen' })).toBeVisible();
+      expect(await bodyIsDark(page)).toBe(colorScheme === 'dark');
+      await expectNoSeriousViolations(page);
+
+      await page.getByRole('link', { name: 'Kontakt und Zeiten' }).click();
+      await expect(page.getByRole('heading', { level: 1, name: 'Support-Informationen' })).toBeVisible();
+      await expect(page.getByRole('table', { name: 'Antwortzeiten' })).toBeVisible();
+      await expectNoSeriousViolations(page);
+
+      await page.goto('/support/ticket');
+      await page.getByRole('button', { name: 'Anfrage senden' }).click();
+      await expect(page.getByRole('textbox', { name: /^Betreff/ })).toHaveAttribute('aria-invalid', 'true');
+      await expectNoSeriousViolations(page);
+
+      await page.goto('/support/tickets');
+      await expect(page.getByRole('table', { name: 'Anfragen' })).toBeVisible();
+      await expectNoSeriousViolations(page);
+
+      await page.getByRole('link', { name: 'CSV-Export des Protokolls bricht ab' }).click();
+      await expect(page.getByRole('heading', { level: 2, name: 'Verlauf' })).toBeVisible();
+      await expectNoSeriousViolations(page);
+
+      await page.goto('/support/ticket/success');
+      await expect(page.getByRole('heading', { name: 'Vielen Dank für Ihre Anfrage.' })).toBeVisible();
+      await expectNoSeriousViolations(page);
+    });
+
     test('provider login page', async ({ page, server }) => {
       await page.goto(`${server.url}/`);
       await expect(page.locator('#username')).toBeVisible();

@@ -86,6 +86,9 @@ describe('loadConfig', () => {
       [{ OIDC_ISSUER: 'https://sso.example.com/' }, 'OIDC_ISSUER'],
       [{ MAINTENANCE: 'maybe' }, 'MAINTENANCE'],
       [{ TRUST_PROXY: 'everyone!' }, 'TRUST_PROXY'],
+      [{ SUPPORT_HOURS: 'Mo-Fr 8-17' }, 'SUPPORT_HOURS'],
+      [{ SUPPORT_HOURS: '5-1 08:00-17:00 Europe/Zurich' }, 'SUPPORT_HOURS'],
+      [{ SUPPORT_RESPONSE_HOURS: 'LOW=40,NORMAL=16,HIGH=8' }, 'SUPPORT_RESPONSE_HOURS'],
     ];
     for (const [env, variable] of cases) {
       expect(() => loadConfig(env)).toThrow(ConfigError);
@@ -102,5 +105,27 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }).trustProxy).toBe('10.0.0.0/8,127.0.0.1');
+  });
+
+  it("reads support's contact, hours and response times, with defaults for a fresh start", () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://www.portal.example.ch', SECRETS_KEYS }).support).toEqual({
+      email: 'support@portal.example.ch',
+      phone: null,
+      hours: { days: [1, 2, 3, 4, 5], from: '08:00', to: '17:00', timeZone: 'Europe/Zurich' },
+      responseHours: { LOW: 40, NORMAL: 16, HIGH: 8, CRITICAL: 2 },
+    });
+    expect(loadConfig({}).support.email).toBe('support@example.com');
+    const custom = loadConfig({
+      SUPPORT_EMAIL: 'hilfe@example.ch',
+      SUPPORT_PHONE: '+41 44 555 12 34',
+      SUPPORT_HOURS: '1-6 07:30-18:00 Europe/Berlin',
+      SUPPORT_RESPONSE_HOURS: 'CRITICAL=1, HIGH=4,NORMAL=8,LOW=24',
+    }).support;
+    expect(custom).toEqual({
+      email: 'hilfe@example.ch',
+      phone: '+41 44 555 12 34',
+      hours: { days: [1, 2, 3, 4, 5, 6], from: '07:30', to: '18:00', timeZone: 'Europe/Berlin' },
+      responseHours: { LOW: 24, NORMAL: 8, HIGH: 4, CRITICAL: 1 },
+    });
   });
 });

@@ -138,6 +138,13 @@ function auditRetentionDays(raw: string | undefined): number {
   return value;
 }
 
+/** support@ the public host's domain; a local start (an address or a name without a dot) gets an example one. */
+function defaultSupportEmail(publicUrl: string): string {
+  const host = new URL(publicUrl).hostname;
+  const local = !host.includes('.') || /^[\d.]+$/.test(host) || host.startsWith('[');
+  return `support@${local ? 'example.com' : host.replace(/^www\./, '')}`;
+}
+
 /**
  * Support's contact data. SUPPORT_HOURS is "<first day>-<last day> HH:MM-HH:MM <time zone>" with ISO days (1 =
  * Monday), default "1-5 08:00-17:00 Europe/Zurich"; SUPPORT_RESPONSE_HOURS the first-response time per severity in
@@ -171,7 +178,7 @@ function supportInfo(env: Env, publicUrl: string): SupportInfo {
   const from = Number(hours[1]);
   const to = Number(hours[2]);
   return {
-    email: env.SUPPORT_EMAIL || `support@${new URL(publicUrl).hostname}`,
+    email: env.SUPPORT_EMAIL || defaultSupportEmail(publicUrl),
     phone: env.SUPPORT_PHONE || null,
     hours: {
       days: Array.from({ length: to - from + 1 }, (_, i) => from + i),

@@ -203,18 +203,23 @@ export const UpdateCompanyBody = Type.Object(
 );
 export type UpdateCompanyBody = Type.Static<typeof UpdateCompanyBody>;
 
-/** Base64 text of at most LOGO_MAX_BYTES bytes, with room for a little more so the server can name the limit. */
-const LOGO_BASE64_MAX = Math.ceil((LOGO_MAX_BYTES * 1.1) / 3) * 4;
+/** Base64 text of a file of at most `maxBytes` bytes, with room for a little more so the server can name the limit. */
+export const base64MaxLength = (maxBytes: number) => Math.ceil((maxBytes * 1.1) / 3) * 4;
 
-export const UploadLogoBody = Type.Object(
-  {
-    /** The chosen file's name, kept for downloads; its type is read from the content. */
-    fileName: Type.String({ minLength: 1, maxLength: FILE_NAME_MAX }),
-    /** The file, base64-encoded. */
-    content: Type.String({ minLength: 1, maxLength: LOGO_BASE64_MAX, contentEncoding: 'base64' }),
-  },
-  { additionalProperties: false },
-);
+/** An uploaded file in a JSON body: its name and its bytes in base64 (its type is read from the content). */
+export function FileUpload(maxBytes: number) {
+  return Type.Object(
+    {
+      /** The chosen file's name, kept for downloads; its type is read from the content. */
+      fileName: Type.String({ minLength: 1, maxLength: FILE_NAME_MAX }),
+      /** The file, base64-encoded. */
+      content: Type.String({ minLength: 1, maxLength: base64MaxLength(maxBytes), contentEncoding: 'base64' }),
+    },
+    { additionalProperties: false },
+  );
+}
+
+export const UploadLogoBody = FileUpload(LOGO_MAX_BYTES);
 export type UploadLogoBody = Type.Static<typeof UploadLogoBody>;
 
 /** Bytes of a file (served with its own Content-Type). */

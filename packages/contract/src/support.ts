@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { DateTime, Entity, ErrorBody, List, Uuid } from './common.ts';
-import { FILE_NAME_MAX, FileBytes } from './company.ts';
+import { FileBytes, FileUpload, base64MaxLength } from './company.ts';
 import { defineRoute } from './route.ts';
 
 // Support tickets: a member of an account asks for help, support staff (agents) answer in the same conversation.
@@ -106,23 +106,12 @@ export const SupportTicketDetail = Type.Object({
 });
 export type SupportTicketDetail = Type.Static<typeof SupportTicketDetail>;
 
-/** Base64 text of at most ATTACHMENT_MAX_BYTES bytes, with room for a little more so the server names the limit. */
-const ATTACHMENT_BASE64_MAX = Math.ceil((ATTACHMENT_MAX_BYTES * 1.01) / 3) * 4;
-
-export const AttachmentUpload = Type.Object(
-  {
-    /** The chosen file's name; the type is read from the content. */
-    fileName: Type.String({ minLength: 1, maxLength: FILE_NAME_MAX }),
-    /** The file, base64-encoded. */
-    content: Type.String({ minLength: 1, maxLength: ATTACHMENT_BASE64_MAX, contentEncoding: 'base64' }),
-  },
-  { additionalProperties: false },
-);
+export const AttachmentUpload = FileUpload(ATTACHMENT_MAX_BYTES);
 export type AttachmentUpload = Type.Static<typeof AttachmentUpload>;
 
 /** Largest request body of a message with attachments: five files in base64 plus the texts. */
 export const SUPPORT_BODY_LIMIT =
-  ATTACHMENTS_PER_MESSAGE_MAX * ATTACHMENT_BASE64_MAX + 4 * TICKET_BODY_MAX + 64 * 1024;
+  ATTACHMENTS_PER_MESSAGE_MAX * base64MaxLength(ATTACHMENT_MAX_BYTES) + 4 * TICKET_BODY_MAX + 64 * 1024;
 
 export const CreateTicketBody = Type.Object(
   {

@@ -296,7 +296,10 @@ describeApi('company profile API', (api) => {
     expect(res.json().data.logo).toBeNull();
     expect((await api.audit(MUSTER))[0]).toMatchObject({ action: 'company.logo.remove' });
     expect((await api.request('GET', logoUrl(MUSTER), { as: 'admin' })).statusCode).toBe(404);
-    const { rows } = await api.db.query(`select 1 from files where account_uuid = $1`, [MUSTER]);
+    const { rows } = await api.db.query(
+      `select 1 from files where account_uuid = $1 and purpose = 'company-logo'`,
+      [MUSTER],
+    );
     expect(rows).toEqual([]);
   });
 
@@ -325,7 +328,7 @@ describeApi(
       const res = await api.request('PUT', logoUrl(MUSTER), { as: 'admin', body: upload('logo.png', PNG) });
       expect(res.statusCode).toBe(200);
       const { rows } = await api.db.query<{ content: unknown }>(
-        `select content from files where account_uuid = $1`,
+        `select content from files where account_uuid = $1 and purpose = 'company-logo'`,
         [MUSTER],
       );
       expect(rows).toEqual([{ content: null }]);

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
@@ -14,6 +15,7 @@ import {
   type SupportSeverity,
 } from '@portal/contract';
 import { ApiError } from '@/api/client.ts';
+import { useCurrentAccount } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
 import { FormCheckbox, FormSelect, FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
 import { Page } from '@/ui/page.tsx';
@@ -60,6 +62,8 @@ export default function CreateTicketPage() {
   const [fileProblem, setFileProblem] = useState<string | null>(null);
   const attachmentErrors = useAttachmentErrors();
   const create = useCreateTicket();
+  // Staff who opened the account do not write tickets in the customer's name (the server refuses it too).
+  const staff = useCurrentAccount()?.accountRole === 'SUPPORT';
 
   const categories = useMemo(
     () => SUPPORT_CATEGORIES.map((value) => ({ value, label: t(`support.categories.${value}.label`) })),
@@ -100,6 +104,7 @@ export default function CreateTicketPage() {
     <Page title={t('routes.supportTicket')}>
       <RuleForm form={form} onSubmit={onSubmit} aria-label={t('routes.supportTicket')}>
         <Stack spacing={2.5} sx={{ maxWidth: 640 }}>
+          {staff && <Alert severity="info">{t('support.staffReadOnly')}</Alert>}
           <Typography sx={{ color: 'text.secondary' }}>{t('support.form.intro')}</Typography>
           <Typography variant="body2" sx={{ color: 'text.secondary' }}>
             {t('forms.requiredHint')}
@@ -144,7 +149,7 @@ export default function CreateTicketPage() {
             helperText={t('support.form.consentHelp')}
           />
           <Stack direction="row" spacing={1.5}>
-            <Button type="submit" variant="contained" disabled={busy}>
+            <Button type="submit" variant="contained" disabled={busy || staff}>
               {busy ? t('support.form.submitting') : t('support.form.submit')}
             </Button>
             <Button component={RouterLink} to={href('support')} disabled={busy}>

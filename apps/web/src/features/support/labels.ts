@@ -1,4 +1,4 @@
-import type { ChipProps } from '@mui/material/Chip';
+import type { SvgIconProps } from '@mui/material/SvgIcon';
 import type { TicketStatus } from '@portal/contract';
 import { formatNumber } from '@/i18n/format.ts';
 
@@ -19,10 +19,10 @@ export function formatFileSize(bytes: number): string {
   });
 }
 
-/** The colour of a status chip: what needs the customer stands out, finished tickets recede. */
-export const STATUS_COLORS: Record<TicketStatus, ChipProps['color']> = {
+/** The colour of a status chip's dot: what needs the customer stands out, finished tickets recede. */
+export const STATUS_COLORS: Record<TicketStatus, SvgIconProps['color']> = {
   OPEN: 'info',
   WAITING_FOR_CUSTOMER: 'warning',
   SOLVED: 'success',
-  CLOSED: 'default',
+  CLOSED: 'disabled',
 };

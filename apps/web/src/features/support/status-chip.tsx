@@ -1,16 +1,20 @@
 import { useTranslation } from 'react-i18next';
 import Chip from '@mui/material/Chip';
+import FiberManualRecord from '@mui/icons-material/FiberManualRecord';
 import type { TicketStatus } from '@portal/contract';
 import { STATUS_COLORS } from './labels.ts';
 
-/** A ticket's status as a small labelled chip. */
+/**
+ * A ticket's status as a small labelled chip. The text keeps the theme's text colour (readable in both themes);
+ * a dot carries the status colour.
+ */
 export function StatusChip({ status }: { status: TicketStatus }) {
   const { t } = useTranslation();
   return (
     <Chip
       size="small"
       variant="outlined"
-      color={STATUS_COLORS[status]}
+      icon={<FiberManualRecord color={STATUS_COLORS[status]} sx={{ fontSize: 12 }} />}
       label={t(`support.statuses.${status}`)}
     />
   );

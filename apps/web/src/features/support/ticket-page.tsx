@@ -23,6 +23,7 @@ import {
   type SupportTicket,
 } from '@portal/contract';
 import { ApiError } from '@/api/client.ts';
+import { useCurrentAccount } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
 import { FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
 import { formatDate, formatDateTime } from '@/i18n/format.ts';
@@ -66,7 +67,7 @@ function Message({ ticketUuid, message }: { ticketUuid: string; message: Support
         <Typography component="h3" variant="subtitle2">
           {message.authorName || t('support.detail.deletedUser')}
         </Typography>
-        {agent && <Chip size="small" label={t('support.detail.agent')} color="primary" variant="outlined" />}
+        {agent && <Chip size="small" label={t('support.detail.agent')} variant="outlined" />}
         <Typography variant="body2" sx={{ color: 'text.secondary' }}>
           {formatDateTime(message.createdAt)}
         </Typography>
@@ -151,7 +152,7 @@ function ReplyForm({ ticket }: { ticket: SupportTicket }) {
 }
 
 /** The consent to support staff opening the account while this ticket is open; switched by any reader. */
-function ConsentSwitch({ ticket }: { ticket: SupportTicket }) {
+function ConsentSwitch({ ticket, readOnly }: { ticket: SupportTicket; readOnly: boolean }) {
   const { t } = useTranslation();
   const consent = useSetConsent(ticket.uuid);
   const active = ACTIVE_TICKET_STATUSES.includes(ticket.status);
@@ -161,7 +162,7 @@ function ConsentSwitch({ ticket }: { ticket: SupportTicket }) {
         control={
           <Switch
             checked={ticket.staffAccessConsent}
-            disabled={consent.isPending || (!active && !ticket.staffAccessConsent)}
+            disabled={readOnly || consent.isPending || (!active && !ticket.staffAccessConsent)}
             onChange={(event) => consent.mutate(event.target.checked)}
             slotProps={{ input: { 'aria-describedby': 'ticket-consent-help' } }}
           />
@@ -204,6 +205,9 @@ export default function TicketPage({ ticketUuid = '' }: { ticketUuid?: string })
   const detail = useQuery({ ...ticketQuery(ticketUuid), meta: { silentError: true }, retry: false });
   const reopen = useReopenTicket(ticketUuid);
   const close = useCloseTicket(ticketUuid);
+  // Staff who opened the account read the ticket; they answer it from the support queue (the server refuses
+  // their changes here).
+  const staff = useCurrentAccount()?.accountRole === 'SUPPORT';
 
   if (detail.isPending) {
     return (
@@ -241,7 +245,7 @@ export default function TicketPage({ ticketUuid = '' }: { ticketUuid?: string })
     if (ok) close.mutate();
   };
 
-  const actions = (
+  const actions = staff ? undefined : (
     <>
       {canReopen(ticket) && (
         <Button variant="outlined" onClick={() => reopen.mutate()} disabled={reopen.isPending}>
@@ -271,8 +275,9 @@ export default function TicketPage({ ticketUuid = '' }: { ticketUuid?: string })
             })}
           </Typography>
         </Stack>
+        {staff && <Alert severity="info">{t('support.staffReadOnly')}</Alert>}
         <StatusNotice ticket={ticket} />
-        <ConsentSwitch ticket={ticket} />
+        <ConsentSwitch ticket={ticket} readOnly={staff} />
         <Box component="section" aria-labelledby="ticket-conversation">
           <Typography id="ticket-conversation" component="h2" variant="h6" sx={{ mb: 1.5 }}>
             {t('support.detail.conversation')}
@@ -283,8 +288,8 @@ export default function TicketPage({ ticketUuid = '' }: { ticketUuid?: string })
             ))}
           </Stack>
         </Box>
-        {active && <ReplyForm ticket={ticket} />}
-        {ticket.status !== 'CLOSED' && !active && !canReopen(ticket) && (
+        {active && !staff && <ReplyForm ticket={ticket} />}
+        {ticket.status !== 'CLOSED' && !active && !canReopen(ticket) && !staff && (
           <Box>
             <Button component={RouterLink} to={href('support-ticket')} variant="outlined">
               {t('support.home.newTicket')}

@@ -68,6 +68,7 @@ export default function TicketsPage() {
           }}
           sx={{ maxWidth: 280 }}
           size="small"
+          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
         >
           <MenuItem value="">{t('support.list.anyStatus')}</MenuItem>
           {TICKET_STATUSES.map((value) => (
