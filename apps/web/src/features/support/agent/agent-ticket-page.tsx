@@ -6,10 +6,8 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import ArrowBack from '@mui/icons-material/ArrowBack';
 import OpenInNew from '@mui/icons-material/OpenInNew';
@@ -25,6 +23,7 @@ import { href } from '@/app/href.ts';
 import { ApiError } from '@/api/errors.ts';
 import { useMe } from '@/api/session.ts';
 import { formatDateTime } from '@/i18n/format.ts';
+import { FilterSelect } from '@/ui/filter-select.tsx';
 import { Page } from '@/ui/page.tsx';
 import { agentTicketQuery, supportAgentsQuery, useAgentAssign, useAgentStatus } from './api.ts';
 import { Composer } from './composer.tsx';
@@ -45,37 +44,61 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
   );
 }
 
-/** Changes the status: the new one is chosen, then applied. A closed ticket is final. */
-function StatusControl({ ticket, userRole }: { ticket: QueueTicket; userRole: UserRole }) {
+/** A choice that takes effect only when applied (a status or an owner is never changed by a slip of the list). */
+function ApplyChoice<V extends string>({
+  label,
+  current,
+  options,
+  disabled,
+  busy,
+  onApply,
+}: {
+  label: string;
+  current: V;
+  options: { value: V; label: string }[];
+  disabled: boolean;
+  busy: boolean;
+  onApply: (value: V) => void;
+}) {
   const { t } = useTranslation();
-  const change = useAgentStatus(ticket.uuid);
-  const [chosen, setChosen] = useState<TicketStatus>(ticket.status);
-  const allowed = maySupport(userRole, 'status') && ticket.status !== 'CLOSED';
+  const [chosen, setChosen] = useState<V>(current);
   return (
     <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
-      <TextField
-        select
-        size="small"
-        label={t('supportAgent.changeStatus')}
+      <FilterSelect
+        label={label}
         value={chosen}
-        disabled={!allowed}
-        onChange={(event) => setChosen(event.target.value as TicketStatus)}
+        disabled={disabled}
+        onChange={setChosen}
         sx={{ flex: 1 }}
-      >
-        {TICKET_STATUSES.map((status) => (
-          <MenuItem key={status} value={status}>
-            {t(`supportAgent.statuses.${status}`)}
-          </MenuItem>
-        ))}
-      </TextField>
+        options={options}
+      />
       <Button
         variant="outlined"
-        disabled={!allowed || chosen === ticket.status || change.isPending}
-        onClick={() => change.mutate(chosen)}
+        disabled={disabled || chosen === current || busy}
+        onClick={() => onApply(chosen)}
       >
         {t('supportAgent.apply')}
       </Button>
     </Stack>
+  );
+}
+
+/** Changes the status. A closed ticket is final. */
+function StatusControl({ ticket, userRole }: { ticket: QueueTicket; userRole: UserRole }) {
+  const { t } = useTranslation();
+  const change = useAgentStatus(ticket.uuid);
+  return (
+    <ApplyChoice<TicketStatus>
+      label={t('supportAgent.changeStatus')}
+      current={ticket.status}
+      disabled={!maySupport(userRole, 'status') || ticket.status === 'CLOSED'}
+      busy={change.isPending}
+      onApply={(status) => change.mutate(status)}
+      options={TICKET_STATUSES.map((status) => ({
+        value: status,
+        label: t(`supportAgent.statuses.${status}`),
+      }))}
+    />
   );
 }
 
@@ -96,7 +119,6 @@ function AssignControl({
   const assign = useAgentAssign(ticket.uuid);
   const agents = useQuery(supportAgentsQuery).data ?? [];
   const current = ticket.assignee?.uuid ?? '';
-  const [chosen, setChosen] = useState<string>(current);
   const manager = maySupport(userRole, 'assignOther');
   const mayChange = manager || (maySupport(userRole, 'assignSelf') && (!current || current === myUuid));
   const options = [
@@ -112,39 +134,20 @@ function AssignControl({
     options.push({ value: current, label: ticket.assignee!.name });
   return (
     <Stack spacing={1}>
-      <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
-        <TextField
-          select
-          size="small"
-          label={t('supportAgent.assignee')}
-          value={chosen}
-          disabled={!mayChange}
-          onChange={(event) => setChosen(event.target.value)}
-          sx={{ flex: 1 }}
-        >
-          {options.map((option) => (
-            <MenuItem key={option.value} value={option.value}>
-              {option.label}
-            </MenuItem>
-          ))}
-        </TextField>
-        <Button
-          variant="outlined"
-          disabled={!mayChange || chosen === current || assign.isPending}
-          onClick={() => assign.mutate(chosen || null)}
-        >
-          {t('supportAgent.apply')}
-        </Button>
-      </Stack>
+      <ApplyChoice
+        label={t('supportAgent.assignee')}
+        current={current}
+        disabled={!mayChange}
+        busy={assign.isPending}
+        onApply={(uuid) => assign.mutate(uuid || null)}
+        options={options}
+      />
       {!current && maySupport(userRole, 'assignSelf') && (
         <Button
           size="small"
           sx={{ alignSelf: 'flex-start' }}
           disabled={assign.isPending}
-          onClick={() => {
-            setChosen(myUuid);
-            assign.mutate(myUuid);
-          }}
+          onClick={() => assign.mutate(myUuid)}
         >
           {t('supportAgent.takeTicket')}
         </Button>

@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -13,7 +12,6 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
   QUEUE_PAGE_SIZE_MAX,
@@ -26,11 +24,13 @@ import {
   type SupportSeverity,
 } from '@portal/contract';
 import { href } from '@/app/href.ts';
+import { FilterSelect } from '@/ui/filter-select.tsx';
 import { Page } from '@/ui/page.tsx';
 import { queueQuery, supportAgentsQuery } from './api.ts';
 import { waitingText } from './labels.ts';
 import { SeverityChip, StatusChip } from './ticket-chips.tsx';
 
+const COLUMNS = ['number', 'subject', 'account', 'severity', 'status', 'assignee', 'waiting'] as const;
 const PAGE_SIZES = [10, 25, 50, QUEUE_PAGE_SIZE_MAX];
 /** Waiting times the filter offers, in hours. */
 const WAITING_CHOICES = [1, 4, 24, 72];
@@ -57,35 +57,6 @@ function readQuery(params: URLSearchParams): QueueQuery {
     page: Number.isInteger(page) && page > 0 ? page : 1,
     pageSize: PAGE_SIZES.includes(pageSize) ? pageSize : 25,
   };
-}
-
-function Filter({
-  label,
-  value,
-  onChange,
-  options,
-}: {
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  options: { value: string; label: string }[];
-}) {
-  return (
-    <TextField
-      select
-      size="small"
-      label={label}
-      value={value}
-      onChange={(event) => onChange(event.target.value)}
-      sx={{ minWidth: 190 }}
-    >
-      {options.map((option) => (
-        <MenuItem key={option.value} value={option.value}>
-          {option.label}
-        </MenuItem>
-      ))}
-    </TextField>
-  );
 }
 
 /**
@@ -125,7 +96,7 @@ export default function QueuePage() {
         direction="row"
         sx={{ gap: 2, flexWrap: 'wrap', mb: 2 }}
       >
-        <Filter
+        <FilterSelect
           label={t('supportAgent.status')}
           value={query.status ?? 'ACTIVE'}
           onChange={(value) => set('status', value === 'ACTIVE' ? undefined : value)}
@@ -134,7 +105,7 @@ export default function QueuePage() {
             label: t(`supportAgent.statusFilter.${value}`),
           }))}
         />
-        <Filter
+        <FilterSelect
           label={t('supportAgent.severity')}
           value={query.severity ?? ''}
           onChange={(value) => set('severity', value)}
@@ -146,7 +117,7 @@ export default function QueuePage() {
             })),
           ]}
         />
-        <Filter
+        <FilterSelect
           label={t('supportAgent.category')}
           value={query.category ?? ''}
           onChange={(value) => set('category', value)}
@@ -158,7 +129,7 @@ export default function QueuePage() {
             })),
           ]}
         />
-        <Filter
+        <FilterSelect
           label={t('supportAgent.assignee')}
           value={query.assignee ?? ''}
           onChange={(value) => set('assignee', value)}
@@ -169,7 +140,7 @@ export default function QueuePage() {
             ...agents.filter((a) => !a.isSelf).map((a) => ({ value: a.uuid, label: a.name || a.email })),
           ]}
         />
-        <Filter
+        <FilterSelect
           label={t('supportAgent.waiting')}
           value={query.waitingHours ? String(query.waitingHours) : ''}
           onChange={(value) => set('waitingHours', value)}
@@ -187,13 +158,9 @@ export default function QueuePage() {
         <Table size="small" aria-label={t('routes.supportQueue')}>
           <TableHead>
             <TableRow>
-              <TableCell>{t('supportAgent.number')}</TableCell>
-              <TableCell>{t('supportAgent.subject')}</TableCell>
-              <TableCell>{t('supportAgent.account')}</TableCell>
-              <TableCell>{t('supportAgent.severity')}</TableCell>
-              <TableCell>{t('supportAgent.status')}</TableCell>
-              <TableCell>{t('supportAgent.assignee')}</TableCell>
-              <TableCell>{t('supportAgent.waiting')}</TableCell>
+              {COLUMNS.map((column) => (
+                <TableCell key={column}>{t(`supportAgent.${column}`)}</TableCell>
+              ))}
             </TableRow>
           </TableHead>
           <TableBody>
@@ -229,7 +196,10 @@ export default function QueuePage() {
             ))}
             {!rows.length && !isFetching && (
               <TableRow>
-                <TableCell colSpan={7} sx={{ py: 4, textAlign: 'center', color: 'text.secondary' }}>
+                <TableCell
+                  colSpan={COLUMNS.length}
+                  sx={{ py: 4, textAlign: 'center', color: 'text.secondary' }}
+                >
                   {isError
                     ? t('supportAgent.loadFailed')
                     : filtered
