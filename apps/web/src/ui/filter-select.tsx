@@ -26,6 +26,8 @@ export function FilterSelect<V extends string>({
       value={value}
       disabled={disabled}
       onChange={(event) => onChange(event.target.value as V)}
+      // The "all" choice has the empty value: it is shown like any other choice, under its label.
+      slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
       sx={sx ?? { minWidth: 180 }}
     >
       {options.map((option) => (

@@ -63,17 +63,18 @@ function ApplyChoice<V extends string>({
   const { t } = useTranslation();
   const [chosen, setChosen] = useState<V>(current);
   return (
-    <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
+    <Stack spacing={1}>
       <FilterSelect
         label={label}
         value={chosen}
         disabled={disabled}
         onChange={setChosen}
-        sx={{ flex: 1 }}
+        sx={{ width: '100%' }}
         options={options}
       />
       <Button
         variant="outlined"
+        sx={{ alignSelf: 'flex-end' }}
         disabled={disabled || chosen === current || busy}
         onClick={() => onApply(chosen)}
       >
