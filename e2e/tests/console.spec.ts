@@ -36,6 +36,9 @@ const APP_PATHS = [
   '/support/info',
   '/support/ticket',
   '/support/ticket/success',
+  '/support/tickets',
+  // A demo ticket of Muster AG.
+  '/support/tickets/6f1c2b1e-0005-4000-8000-000000000002',
   '/no-such-page',
 ];
 
