@@ -47,6 +47,22 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectNoSeriousViolations(page);
     });
 
+    test('support queue and a ticket for staff', async ({ page, server }) => {
+      await signIn(page, server, DEMO.agent.email, '/support/queue');
+      await expect(page.getByRole('heading', { level: 1, name: 'Support-Warteschlange' })).toBeVisible();
+      await expect(page.getByRole('link', { name: 'CSV-Export des Protokolls bricht ab' })).toBeVisible();
+      expect(await bodyIsDark(page)).toBe(colorScheme === 'dark');
+      await expectNoSeriousViolations(page);
+
+      await page.getByRole('link', { name: 'CSV-Export des Protokolls bricht ab' }).click();
+      await expect(page.getByRole('heading', { level: 2, name: 'Verlauf' })).toBeVisible();
+      await expectNoSeriousViolations(page);
+      // The composer in its internal-note look.
+      await page.getByRole('button', { name: 'Interne Notiz' }).click();
+      await expect(page.getByRole('textbox', { name: 'Interne Notiz' })).toBeVisible();
+      await expectNoSeriousViolations(page);
+    });
+
     test('dashboard with an open invitation', async ({ page, server }) => {
       await signIn(page, server, DEMO.employee.email);
       await expect(page.getByRole('region', { name: 'Offene Einladung' })).toBeVisible();

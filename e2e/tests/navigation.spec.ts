@@ -111,7 +111,7 @@ test('?uuid= selects that account', async ({ page, server }) => {
   await expect(accountSwitcher(page)).toHaveText(/Beispiel GmbH/);
 });
 
-test('agent@ (staff) is never sent to onboarding and opens any account by ?uuid= as Support', async ({
+test('agent@ (staff) is never sent to onboarding and opens a consenting account by ?uuid= as Support', async ({
   page,
   server,
 }) => {
@@ -130,9 +130,16 @@ test('agent@ (staff) is never sent to onboarding and opens any account by ?uuid=
   await accountSwitcher(page).click();
   await expect(page.getByRole('menuitem', { name: /Muster AG.*Support/ })).toBeVisible();
   await expect(page.getByText('Kein Konto gefunden')).toHaveCount(0);
+
+  // Neu Sàrl allows support in no open request: the accounts page says so instead of staying silent.
+  await page.goto(`/?uuid=${DEMO_ACCOUNTS.neu.uuid}`);
+  await page.waitForURL((url) => url.pathname === '/accounts');
+  const field = page.getByRole('textbox', { name: 'Konto-ID' });
+  await expect(field).toHaveValue(DEMO_ACCOUNTS.neu.uuid);
+  await expect(page.getByText(/Dieses Konto können Sie nicht öffnen/)).toBeVisible();
 });
 
-test('staff open an account by ID; an ID without an account is said on the field', async ({
+test('staff open an account by ID while the customer allows it; otherwise it is said on the field', async ({
   page,
   server,
 }) => {
@@ -141,14 +148,22 @@ test('staff open an account by ID; an ID without an account is said on the field
   const field = form.getByRole('textbox', { name: 'Konto-ID' });
   await field.fill('6f1c2b1e-0002-4000-8000-00000000ffff');
   await form.getByRole('button', { name: 'Konto öffnen' }).click();
-  await expect(form.getByText('Es gibt kein Konto mit dieser ID.')).toBeVisible();
+  const refused = form.getByText(/Dieses Konto können Sie nicht öffnen/);
+  await expect(refused).toBeVisible();
   await expect(field).toHaveAttribute('aria-invalid', 'true');
   expect(location(page)).toBe('/accounts');
 
+  // Beispiel GmbH exists, but allows support in no open request: the same message.
   await field.fill(DEMO_ACCOUNTS.beispiel.uuid);
   await form.getByRole('button', { name: 'Konto öffnen' }).click();
-  await page.waitForURL(`${server.url}/?uuid=${DEMO_ACCOUNTS.beispiel.uuid}`);
-  await expect(accountSwitcher(page)).toHaveText(/Beispiel GmbH.*Support/);
+  await expect(refused).toBeVisible();
+  expect(location(page)).toBe('/accounts');
+
+  // Muster AG's open request allows it.
+  await field.fill(DEMO_ACCOUNTS.muster.uuid);
+  await form.getByRole('button', { name: 'Konto öffnen' }).click();
+  await page.waitForURL(`${server.url}/?uuid=${DEMO_ACCOUNTS.muster.uuid}`);
+  await expect(accountSwitcher(page)).toHaveText(/Muster AG.*Support/);
 });
 
 test('legacy /v3 links and ncr/lesson?uuid= links land on the right page', async ({ page, server }) => {

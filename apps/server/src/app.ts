@@ -24,6 +24,7 @@ import { registerNotificationStreamRoutes } from './modules/notifications/stream
 import { createFileStore } from './files/files.ts';
 import { registerAccountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerLogsRoutes } from './modules/logs/logs.routes.ts';
+import { registerSupportAgentRoutes } from './modules/support/agent.routes.ts';
 import { registerMembersRoutes } from './modules/members/members.routes.ts';
 import { registerNotificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { registerOwnershipRoutes } from './modules/ownership/ownership.routes.ts';
@@ -77,6 +78,7 @@ const MODULES: AreaModule[] = [
   registerNotificationsRoutes,
   registerSupportRoutes,
   registerNotificationStreamRoutes,
+  registerSupportAgentRoutes,
 ];
 
 /**

@@ -3,9 +3,10 @@
 // route whose rule drifts fails here; a route without a row fails too, so every new endpoint is decided on.
 // A caller who may not see the account gets the same 404 as for an account that does not exist.
 import crypto from 'node:crypto';
-import { expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, DEMO_USERS } from './db/demo-users.ts';
 import { describeApi, type DemoLogin, type TestApi } from './test/api.ts';
+import { allowStaff, insertTestAttachment, insertTestTicket } from './test/support-tickets.ts';
 
 /** The callers: each a demo login, except anonymous. */
 const CALLERS = ['anonymous', 'employee', 'admin', 'coach', 'owner', 'otherAccount', 'staff'] as const;
@@ -16,7 +17,9 @@ const LOGIN: Record<Exclude<Caller, 'anonymous'>, DemoLogin> = {
   coach: 'coach', // DC of Muster AG
   owner: 'owner', // OWNER of Muster AG
   otherAccount: 'newowner', // OWNER of Neu Sàrl only, no member of Muster AG
-  staff: 'agent', // SUPPORT_AGENT: acts on any account as SUPPORT
+  // SUPPORT_AGENT: acts on a customer's account as SUPPORT while the customer allows it (the suite's Muster AG
+  // has an open ticket with that consent; the last test takes it away).
+  staff: 'agent',
 };
 
 /** `ok`: passes the access rules (the handler answers: 2xx, or 409 for a state rule of its own). */
@@ -54,6 +57,16 @@ function atLeast(role: 'EMPLOYEE' | 'ADMIN' | 'OWNER'): Expectations {
 }
 /** About the caller's own invitation to the account: members answer from the handler, everyone else 404. */
 const ownInvitation: Expectations = { ...atLeast('EMPLOYEE'), staff: 404 };
+/** Support staff across accounts (the agents' side of support): customers are refused whatever their role. */
+const supportStaff: Expectations = {
+  anonymous: 401,
+  employee: 403,
+  admin: 403,
+  coach: 403,
+  owner: 403,
+  otherAccount: 403,
+  staff: 'ok',
+};
 /** The owner only (staff, acting as SUPPORT, too are refused). */
 const ownerOnly: Expectations = { ...atLeast('OWNER'), staff: 403 };
 
@@ -208,6 +221,12 @@ const NEW_TICKET = {
   attachments: [],
 };
 
+/** A fresh open ticket of Muster AG (no consent of its own), for the agents' endpoints. */
+async function musterTicket(api: TestApi): Promise<{ params: { ticketUuid: string } }> {
+  const ticket = await insertTestTicket(api, { account: MUSTER, createdBy: DEMO_USERS.owner.id });
+  return { params: { ticketUuid: ticket.uuid } };
+}
+
 /**
  * One row per endpoint of the OpenAPI document. Rows run in this order and may change data (a caller allowed to
  * change something does change it), so the ones that end something come last.
@@ -351,6 +370,36 @@ const MATRIX: Record<string, Row> = {
     expect: customerChange,
     prepare: onEmployeeTicket,
   },
+  'GET /api/support/v1/agent/tickets': { expect: supportStaff },
+  'GET /api/support/v1/agent/agents': { expect: supportStaff },
+  'GET /api/support/v1/agent/tickets/{ticketUuid}': { expect: supportStaff, prepare: musterTicket },
+  'GET /api/support/v1/agent/tickets/{ticketUuid}/attachments/{fileUuid}': {
+    expect: supportStaff,
+    prepare: async (api) => {
+      const { params } = await musterTicket(api);
+      return { params: { ...params, fileUuid: await insertTestAttachment(api, params.ticketUuid) } };
+    },
+  },
+  'POST /api/support/v1/agent/tickets/{ticketUuid}/replies': {
+    expect: supportStaff,
+    body: { body: 'Matrix answer' },
+    prepare: musterTicket,
+  },
+  'POST /api/support/v1/agent/tickets/{ticketUuid}/notes': {
+    expect: supportStaff,
+    body: { body: 'Matrix note' },
+    prepare: musterTicket,
+  },
+  'PUT /api/support/v1/agent/tickets/{ticketUuid}/status': {
+    expect: supportStaff,
+    body: { status: 'WAITING_FOR_CUSTOMER' },
+    prepare: musterTicket,
+  },
+  'PUT /api/support/v1/agent/tickets/{ticketUuid}/assignee': {
+    expect: supportStaff,
+    body: { assigneeUuid: DEMO_USERS.agent.id },
+    prepare: musterTicket,
+  },
   'DELETE /api/accounts/v1/accounts/{id}': { expect: ownerOnly },
   // Last: the members leave Muster AG; the owner may not (409: transfer first).
   'DELETE /api/users/v1/me/accounts/{id}': { expect: { ...atLeast('EMPLOYEE'), staff: 404 } },
@@ -387,6 +436,8 @@ async function call(api: TestApi, endpoint: string, row: Row, caller: Caller, ac
 }
 
 describeApi('the authorization matrix', (api) => {
+  beforeAll(() => allowStaff(api, MUSTER, DEMO_USERS.owner.id));
+
   it('has a row for every endpoint of the OpenAPI document, and none for an endpoint that is gone', async () => {
     const documented = await endpoints(api);
     expect(documented.filter((endpoint) => !(endpoint in MATRIX))).toEqual([]);
@@ -421,6 +472,19 @@ describeApi('the authorization matrix', (api) => {
       const hidden = await call(api, endpoint, row, 'otherAccount');
       const missing = await call(api, endpoint, row, 'otherAccount', UNKNOWN_ACCOUNT);
       expect([hidden.statusCode, hidden.body], endpoint).toEqual([missing.statusCode, missing.body]);
+    }
+  });
+
+  it('answers support staff as for an account that does not exist once no active ticket allows them in', async () => {
+    await api.db.query('update support_tickets set staff_access_consent = false where account_uuid = $1', [
+      MUSTER,
+    ]);
+    for (const [endpoint, row] of Object.entries(MATRIX)) {
+      if (row.expect.otherAccount !== 404) continue;
+      const refused = await call(api, endpoint, row, 'staff');
+      const missing = await call(api, endpoint, row, 'staff', UNKNOWN_ACCOUNT);
+      expect(refused.statusCode, endpoint).toBe(404);
+      expect([refused.statusCode, refused.body], endpoint).toEqual([missing.statusCode, missing.body]);
     }
   });
 });

@@ -10,6 +10,7 @@ export * from './logs.ts';
 export * from './notifications.ts';
 export * from './support.ts';
 export * from './notifications-live.ts';
+export * from './support-agent.ts';
 
 import { usersRoutes } from './users.ts';
 import { accountsRoutes } from './accounts.ts';
@@ -21,6 +22,7 @@ import { ownershipRoutes } from './ownership.ts';
 import { notificationsRoutes } from './notifications.ts';
 import { supportRoutes } from './support.ts';
 import { notificationsLiveRoutes } from './notifications-live.ts';
+import { supportAgentRoutes } from './support-agent.ts';
 
 /** Every API route; a server test checks that the app registers each of them, account routes with a role rule. */
 export const apiRoutes = {
@@ -34,4 +36,5 @@ export const apiRoutes = {
   ...notificationsRoutes,
   ...supportRoutes,
   ...notificationsLiveRoutes,
+  ...supportAgentRoutes,
 };

@@ -7,6 +7,7 @@ import {
   type AccountRole,
   type InvitationStatus,
   type Language,
+  type UserRole,
 } from '@portal/contract';
 import type { Queryable } from '../db/client.ts';
 import { conflict, notFound } from '../http/errors.ts';
@@ -82,16 +83,34 @@ export async function listAccountsOf(q: Queryable, user: PortalUser): Promise<Ac
 }
 
 /**
- * The caller's access to an account: an ACCEPTED membership, or staff acting as SUPPORT. Null when the account
- * does not exist or the caller may not see it — callers answer 404 either way, never revealing existence.
+ * Whether staff with this user role may open an account they are no member of, acting as SUPPORT: the platform
+ * administrator always; support roles only while the customer allows it on one of the account's tickets that is
+ * still being worked (neither solved nor closed).
+ */
+function staffMayOpen(userRole: UserRole, consented: boolean): boolean {
+  if (!isStaffRole(userRole)) return false;
+  return userRole === 'PORTAL_ADMIN' || consented;
+}
+
+/**
+ * The caller's access to an account: an ACCEPTED membership, or staff acting as SUPPORT (see staffMayOpen). Null
+ * when the account does not exist or the caller may not see it — callers answer 404 either way, never revealing
+ * existence.
  */
 export async function accessFor(
   q: Queryable,
   user: PortalUser,
   accountUuid: string,
 ): Promise<AccountAccess | null> {
-  const { rows } = await q.query<{ role: AccountRole | null; invitation_status: InvitationStatus | null }>(
-    `select m.role, m.invitation_status
+  const { rows } = await q.query<{
+    role: AccountRole | null;
+    invitation_status: InvitationStatus | null;
+    consented: boolean;
+  }>(
+    `select m.role, m.invitation_status,
+            exists (select 1 from support_tickets t
+                     where t.account_uuid = a.uuid and t.staff_access_consent
+                       and t.status not in ('SOLVED', 'CLOSED')) as consented
        from accounts a left join account_members m on m.account_uuid = a.uuid and m.user_uuid = $2
       where a.uuid = $1 and ${NOT_EXPIRED}`,
     [accountUuid, user.uuid],
@@ -100,7 +119,7 @@ export async function accessFor(
   if (!row) return null;
   if (row.role && row.invitation_status === 'ACCEPTED')
     return { accountUuid, role: row.role, viaStaff: false };
-  if (isStaffRole(user.userRole)) return { accountUuid, role: 'SUPPORT', viaStaff: true };
+  if (staffMayOpen(user.userRole, row.consented)) return { accountUuid, role: 'SUPPORT', viaStaff: true };
   return null;
 }
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { accountParamOf, apiRoutes, defineRoute, Entity, ErrorBody, type RouteDef } from '@portal/contract';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../db/demo-users.ts';
 import { describeApi } from '../test/api.ts';
+import { allowStaff } from '../test/support-tickets.ts';
 import { createRouter, routeUrl, type AreaModule, type Hook } from './route.ts';
 
 const contractRoutes = Object.entries(apiRoutes as Record<string, RouteDef>);
@@ -82,7 +83,8 @@ describeApi(
       expect((await api.request('GET', path(DEMO_ACCOUNTS.muster))).statusCode).toBe(401);
     });
 
-    it('let staff in as SUPPORT, audited', async () => {
+    it('let staff in as SUPPORT while the customer allows it on a ticket, audited', async () => {
+      await allowStaff(api, DEMO_ACCOUNTS.neu, DEMO_USERS.newowner.id);
       const staff = await api.request('GET', path(DEMO_ACCOUNTS.neu), { as: 'agent' });
       expect(staff.json().data.role).toBe('SUPPORT');
       expect((await api.audit(DEMO_ACCOUNTS.neu))[0]).toMatchObject({
@@ -103,6 +105,7 @@ describeApi(
         expect(denied.statusCode).toBe(403);
         expect(denied.json().message).toBe('Only the owner can clear the notes');
       }
+      await allowStaff(api, DEMO_ACCOUNTS.muster, DEMO_USERS.owner.id);
       const before = (await api.audit(DEMO_ACCOUNTS.muster)).length;
       expect((await api.request('DELETE', path(DEMO_ACCOUNTS.muster), { as: 'agent' })).statusCode).toBe(403);
       expect(await api.audit(DEMO_ACCOUNTS.muster)).toHaveLength(before);

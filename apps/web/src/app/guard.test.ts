@@ -162,5 +162,13 @@ describe('guard loader', () => {
     await settle(again.router);
     expect(where(again.router)).toBe('/accounts');
     expect(sessionStorage.getItem('accountUuid')).toBeNull();
+
+    // An account the server does not open for staff (unknown, or the customer does not allow it) is said on the
+    // accounts page instead of being silently passed over.
+    sessionStorage.setItem('accountUuid', 'x1');
+    const refused = setup('/billing?uuid=refused1');
+    await settle(refused.router);
+    expect(where(refused.router)).toBe('/accounts?notOpened=refused1');
+    expect(sessionStorage.getItem('accountUuid')).toBe('x1');
   });
 });

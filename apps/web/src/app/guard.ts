@@ -7,6 +7,7 @@ import {
   getStoredAccountUuids,
   storeAccountUuid,
 } from '@/api/account-storage.ts';
+import { ApiError } from '@/api/errors.ts';
 import { accountQuery, meQuery, myAccountsQuery, setCurrentAccountUuid } from '@/api/session.ts';
 import { REQUESTED_LOCATION_KEY } from '@/auth/requested-location.ts';
 import { i18n } from '@/i18n/i18n.ts';
@@ -52,10 +53,15 @@ async function loadSession(queryClient: QueryClient): Promise<{ user: User; acco
   }
 }
 
+/** The query parameter that tells the accounts page which account a staff user could not open. */
+export const NOT_OPENED_KEY = 'notOpened';
+
 /**
- * Staff may open any account by uuid (acting with account role SUPPORT): load the URL's account, else the stored
- * one, when it is not in their own list. A stored account that cannot be loaded (e.g. removed) is forgotten and
- * the next candidate is tried.
+ * Staff may open a customer's account by uuid (acting with account role SUPPORT, while the customer allows it):
+ * load the URL's account, else the stored one, when it is not in their own list. A stored account that cannot
+ * be loaded (e.g. removed, or no longer allowed) is forgotten and the next candidate is tried. The URL's account
+ * that the server does not open (404: unknown, or not allowed) is returned as `refused`, so the user is told
+ * instead of silently landing elsewhere.
  */
 async function loadStaffAccounts(
   queryClient: QueryClient,
@@ -63,8 +69,8 @@ async function loadStaffAccounts(
   accounts: readonly Account[],
   query: URLSearchParams,
   stored: StoredAccount,
-): Promise<Account[]> {
-  if (!isStaff(user)) return [];
+): Promise<{ external: Account[]; refused: string | null }> {
+  if (!isStaff(user)) return { external: [], refused: null };
   const own = new Set(accounts.map((account) => account.uuid));
   const fromUrl = query.get('uuid') ?? query.get('app_instance_uuid');
   const candidates = [
@@ -76,14 +82,18 @@ async function loadStaffAccounts(
   );
   for (const candidate of candidates) {
     try {
-      return [
-        await queryClient.ensureQueryData({ ...accountQuery(candidate.uuid), revalidateIfStale: true }),
-      ];
-    } catch {
+      const account = await queryClient.ensureQueryData({
+        ...accountQuery(candidate.uuid),
+        revalidateIfStale: true,
+      });
+      return { external: [account], refused: null };
+    } catch (error) {
       if (candidate.stored) clearStoredAccountUuid();
+      else if (error instanceof ApiError && error.status === 404)
+        return { external: [], refused: candidate.uuid };
     }
   }
-  return [];
+  return { external: [], refused: null };
 }
 
 /** The root loader: runs before every navigation, loading what the pure rules of navigation-rules.ts decide on. */
@@ -119,10 +129,12 @@ export function createGuardLoader({ queryClient, committedHref }: GuardContext) 
     }
 
     const stored = getStoredAccountUuids();
-    const external =
+    const { external, refused } =
       session && match.entry.access.needsAccount
         ? await loadStaffAccounts(queryClient, session.user, session.accounts, url.searchParams, stored)
-        : [];
+        : { external: [], refused: null };
+    // Staff asked for an account the server does not open for them: the accounts page says so.
+    if (refused) throw redirect(href('accounts', undefined, { [NOT_OPENED_KEY]: refused }));
     // Read again: loading a staff account may have forgotten a stored one.
     const decision = decideNavigation({ target, match, session, stored: getStoredAccountUuids(), external });
 

@@ -111,7 +111,7 @@ describe('route table', () => {
     expect(matchRoute(path)).toBeNull();
   });
 
-  it('needs an account everywhere except the account, invitation, onboarding, own settings, error and sign-in routes', () => {
+  it('needs an account everywhere except the account, invitation, onboarding, own settings, error, sign-in and support queue routes', () => {
     const free = ROUTES.filter((r) => !r.access.needsAccount).map((r) => r.name);
     expect(free.sort()).toEqual(
       [
@@ -126,6 +126,8 @@ describe('route table', () => {
         'onboarding',
         'settings-users',
         'signup',
+        'support-queue',
+        'support-queue-ticket',
       ].sort(),
     );
   });
@@ -311,6 +313,17 @@ describe('before every navigation', () => {
     ).toMatchObject({
       kind: 'allow',
     });
+  });
+
+  it('6. opens the support queue for staff user roles only, with or without an account', () => {
+    for (const role of ['SUPPORT', 'SUPPORT_AGENT', 'SUPPORT_MANAGER', 'PORTAL_ADMIN'] as const) {
+      expect(guard('/support/queue', { accounts: [], role })).toMatchObject({ kind: 'allow' });
+      expect(guard('/support/queue/t1', { role })).toMatchObject({ kind: 'allow' });
+    }
+    for (const role of ['STANDARD', 'DC', 'TEACHER'] as const) {
+      expect(guard('/support/queue', { role })).toEqual({ kind: 'redirect', to: '/' });
+      expect(guard('/support/queue/t1', { role })).toEqual({ kind: 'redirect', to: '/' });
+    }
   });
 
   it('5. sends an owner whose account lacks accepted terms to /accept-agb with the wanted location', () => {

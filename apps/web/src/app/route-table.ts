@@ -13,6 +13,7 @@ import ManageAccountsOutlined from '@mui/icons-material/ManageAccountsOutlined';
 import VpnKeyOutlined from '@mui/icons-material/VpnKeyOutlined';
 import ExtensionOutlined from '@mui/icons-material/ExtensionOutlined';
 import StorefrontOutlined from '@mui/icons-material/StorefrontOutlined';
+import HeadsetMicOutlined from '@mui/icons-material/HeadsetMicOutlined';
 import type { AccountRole, UserRole } from '@portal/contract';
 
 /** Who may open a route. */
@@ -62,6 +63,7 @@ const account: AccessRule = { needsAccount: true };
 const admin: AccessRule = { needsAccount: true, minAccountRole: 'ADMIN' };
 const owner: AccessRule = { needsAccount: true, minAccountRole: 'OWNER' };
 const noAccount: AccessRule = { needsAccount: false };
+const staff: AccessRule = { needsAccount: false, minUserRole: 'SUPPORT' };
 
 /**
  * Every route of the app, one row each. The router, the guard, the side navigation, link building (`href`) and
@@ -298,6 +300,24 @@ const TABLE = [
     titleKey: 'routes.supportTicketDetail',
     access: account,
     page: () => import('@/features/support/ticket-page.tsx'),
+    paramsAsProps: true,
+  },
+  // The agents' side of support: staff user roles only, with or without an account of their own (the queue
+  // spans every account).
+  {
+    name: 'support-queue',
+    path: 'support/queue',
+    titleKey: 'routes.supportQueue',
+    access: staff,
+    page: () => import('@/features/support/agent/queue-page.tsx'),
+    nav: { group: 'main', position: 7, icon: HeadsetMicOutlined },
+  },
+  {
+    name: 'support-queue-ticket',
+    path: 'support/queue/:ticketUuid',
+    titleKey: 'routes.supportQueueTicket',
+    access: staff,
+    page: () => import('@/features/support/agent/agent-ticket-page.tsx'),
     paramsAsProps: true,
   },
   // The sign-in return paths: sent on to the location requested before sign-in.

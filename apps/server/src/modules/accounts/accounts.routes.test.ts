@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
 import { describeApi } from '../../test/api.ts';
+import { allowStaff } from '../../test/support-tickets.ts';
 
 const url = (id: string) => `/api/accounts/v1/accounts/${id}`;
 const NEW = { name: 'Startup GmbH', country: 'DE', preferredLanguage: 'de' };
@@ -261,7 +262,9 @@ describeApi('accounts API', (api) => {
     expect((await api.audit(DEMO_ACCOUNTS.muster))[0]).toMatchObject({ action: 'account.migration.begin' });
   });
 
-  it('lets staff open any account as SUPPORT, and audits every access', async () => {
+  it('lets staff open an account as SUPPORT while the customer allows it on a ticket, auditing every access', async () => {
+    expect((await api.request('GET', url(DEMO_ACCOUNTS.neu), { as: 'agent' })).statusCode).toBe(404);
+    await allowStaff(api, DEMO_ACCOUNTS.neu, DEMO_USERS.newowner.id);
     const res = await api.request('GET', url(DEMO_ACCOUNTS.neu), { as: 'agent' });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({

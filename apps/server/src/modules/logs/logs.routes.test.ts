@@ -9,6 +9,7 @@ import { purgeAuditLog } from '../../audit/retention.ts';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
 import type { PortalUser } from '../../http/types.ts';
 import { describeApi, type DemoLogin, type TestApi } from '../../test/api.ts';
+import { allowStaff } from '../../test/support-tickets.ts';
 import { logsCsv } from './logs.csv.ts';
 import { readLogBatches } from './logs.service.ts';
 
@@ -175,6 +176,7 @@ describeApi('logs API', (api) => {
   });
 
   it('records support staff opening the log, and shows it to the account', async () => {
+    await allowStaff(api, MUSTER, DEMO_USERS.owner.id);
     const res = await api.request('GET', `${base()}/entries?pageSize=1`, { as: 'agent' });
     expect(res.statusCode).toBe(200);
     const newest = (await page(api, 'owner', 'action=support.access&pageSize=1')).data[0]!;

@@ -3,6 +3,7 @@ import { expect, it } from 'vitest';
 import { DEMO_USERS } from '../../db/demo-users.ts';
 import { createTeam } from '../../test/team.ts';
 import { describeApi, type DemoLogin, type TestApi } from '../../test/api.ts';
+import { allowStaff } from '../../test/support-tickets.ts';
 
 const base = (account: string) => `/api/accounts/${account}/ownership/v1`;
 const id = (login: DemoLogin) => DEMO_USERS[login].id;
@@ -45,6 +46,8 @@ describeApi('ownership API', (api) => {
     expect((await api.request('GET', `${base(account.uuid)}/ownership`, { as: 'inhaber' })).statusCode).toBe(
       404,
     );
+    // Staff, once the customer allows them in on a ticket.
+    await allowStaff(api, account.uuid, id('owner'));
     expect((await api.request('GET', `${base(account.uuid)}/ownership`, { as: 'agent' })).statusCode).toBe(
       200,
     );
@@ -85,6 +88,7 @@ describeApi('ownership API', (api) => {
   it('lets only the owner start a transfer: employees, admins and staff get 403, other accounts 404', async () => {
     const account = await team(api, { owner: 'OWNER', admin: 'ADMIN', employee: 'EMPLOYEE' });
     const body = { toUserUuid: id('admin'), confirmAccountName: account.name };
+    await allowStaff(api, account.uuid, id('owner'));
     for (const as of ['employee', 'admin', 'agent'] as const) {
       const res = await api.request('POST', `${base(account.uuid)}/transfers`, { as, body });
       expect(res.statusCode).toBe(403);
@@ -170,6 +174,7 @@ describeApi('ownership API', (api) => {
     const account = await team(api, { owner: 'OWNER', admin: 'ADMIN', inhaber: 'ADMIN' });
     const transfer = (await start(api, account)).json().data;
     const url = (verb: string) => `${base(account.uuid)}/transfers/${transfer.uuid}/${verb}`;
+    await allowStaff(api, account.uuid, id('owner'));
     for (const as of ['owner', 'inhaber', 'agent'] as const) {
       expect((await api.request('POST', url('accept'), { as })).statusCode).toBe(403);
       expect((await api.request('POST', url('decline'), { as })).statusCode).toBe(403);

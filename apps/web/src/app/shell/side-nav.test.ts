@@ -25,6 +25,12 @@ describe('side navigation', () => {
     expect(names(visibleNavItems('OWNER', 'STANDARD', true)).settings).toContain('settings-ownership');
   });
 
+  it('adds the support queue for staff, also without an account', () => {
+    expect(names(visibleNavItems('SUPPORT', 'SUPPORT_AGENT', true)).main).toContain('support-queue');
+    expect(names(visibleNavItems(null, 'SUPPORT', false)).main).toEqual(['support-queue']);
+    expect(names(visibleNavItems('OWNER', 'TEACHER', true)).main).not.toContain('support-queue');
+  });
+
   it('shows a user without an account only their own settings', () => {
     expect(names(visibleNavItems(null, 'STANDARD', false))).toEqual({
       main: [],

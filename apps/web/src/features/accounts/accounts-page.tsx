@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import List from '@mui/material/List';
@@ -46,6 +46,7 @@ export default function AccountsPage() {
   const staff = isStaffRole(useMe().userRole);
   const accounts = useMyAccounts();
   const current = useCurrentAccount();
+  const notOpened = useSearchParams()[0].get('notOpened');
   const regions = new Intl.DisplayNames([i18n.resolvedLanguage ?? 'de'], { type: 'region' });
 
   return (
@@ -58,7 +59,8 @@ export default function AccountsPage() {
       }
     >
       <Typography sx={{ mb: 3, color: 'text.secondary' }}>{t('accounts.intro')}</Typography>
-      {staff && <OpenAccountForm />}
+      {/* The guard sends staff here with ?notOpened=<id> when it could not open that account for them. */}
+      {staff && <OpenAccountForm key={notOpened ?? ''} notOpened={notOpened} />}
       {accounts.length === 0 ? (
         <Alert severity="info">
           {t('accounts.empty')} {staff ? t('accounts.staffEmptyHint') : t('accounts.emptyHint')}

@@ -143,13 +143,29 @@ describe('accounts page for staff', () => {
     const { router } = await renderPage('/accounts', <AccountsPage />);
     const field = screen.getByRole('textbox', { name: 'Konto-ID' });
     await user.type(field, '6f1c2b1e-0002-4000-8000-00000000ffff{Enter}');
-    expect(await screen.findByText('Es gibt kein Konto mit dieser ID.')).toBeTruthy();
+    expect(
+      await screen.findByText(
+        'Dieses Konto können Sie nicht öffnen: Es gibt kein Konto mit dieser ID, oder der Kunde erlaubt den Zugriff in keiner offenen Anfrage.',
+      ),
+    ).toBeTruthy();
     expect(field.getAttribute('aria-invalid')).toBe('true');
     expect(document.activeElement).toBe(field);
     expect(router.state.location.pathname).toBe('/accounts');
     expect(apiRequest).toHaveBeenCalledWith(
       expect.objectContaining({ path: expect.stringContaining('accounts') }),
       expect.objectContaining({ params: { id: '6f1c2b1e-0002-4000-8000-00000000ffff' } }),
+    );
+  });
+
+  it('says which account the guard could not open (?notOpened=), with the ID in the field', async () => {
+    userRole = 'SUPPORT_AGENT';
+    const id = '6f1c2b1e-0002-4000-8000-00000000ffff';
+    await renderPage('/accounts', <AccountsPage />, { at: `/accounts?notOpened=${id}` });
+    const field = screen.getByRole('textbox', { name: 'Konto-ID' });
+    expect((field as HTMLInputElement).value).toBe(id);
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(field.getAttribute('aria-describedby')!)?.textContent).toContain(
+      'Dieses Konto können Sie nicht öffnen',
     );
   });
 

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
@@ -16,15 +17,20 @@ interface OpenAccountValues {
 }
 
 /**
- * Staff user roles open any account by its ID: `/?uuid=<id>` lets the guard load it with account role
- * SUPPORT, and the server audits the access. The account is looked up first, so an ID without an account is
- * said on the field instead of a navigation that goes nowhere.
+ * Staff user roles open a customer's account by its ID, while the customer allows it on an open ticket:
+ * `/?uuid=<id>` lets the guard load it with account role SUPPORT, and the server audits the access. The account
+ * is looked up first, so an ID the server does not open is said on the field instead of a navigation that goes
+ * nowhere. `notOpened` is an ID the guard could not open (a link): it is shown with the same message.
  */
-export function OpenAccountForm() {
+export function OpenAccountForm({ notOpened }: { notOpened?: string | null }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const lookUp = useLookUpAccount();
-  const form = useRuleForm<OpenAccountValues>({ defaultValues: { accountId: '' } });
+  const form = useRuleForm<OpenAccountValues>({ defaultValues: { accountId: notOpened ?? '' } });
+  const { setError } = form;
+  useEffect(() => {
+    if (notOpened) setError('accountId', { type: 'server', message: later('accounts.openById.notFound') });
+  }, [notOpened, setError]);
   const isUuid: RuleFunction = (value) =>
     UUID.test(String(value).trim()) || later('accounts.openById.invalid');
 

@@ -5,6 +5,7 @@ import { infiniteQueryOptions, queryOptions, useMutation } from '@tanstack/react
 import { logsRoutes, type LogsExportQuery, type LogsQuery } from '@portal/contract';
 import { apiRequest, buildHeaders, buildUrl } from '@/api/client.ts';
 import { ApiError } from '@/api/errors.ts';
+import { saveFile } from '@/api/save-file.ts';
 
 export type LogFilters = Omit<LogsQuery, 'cursor' | 'pageSize'>;
 
@@ -50,14 +51,7 @@ export function useExportLogs() {
           body.code ?? `HTTP_${response.status}`,
         );
       }
-      const url = URL.createObjectURL(await response.blob());
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = fileNameOf(response.headers.get('Content-Disposition'));
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      saveFile(await response.blob(), fileNameOf(response.headers.get('Content-Disposition')));
     },
   });
 }

@@ -35,6 +35,10 @@ export const LOG_ACTION_LABELS = {
   'support.ticket.reopen': 'support_ticket_reopen',
   'support.ticket.close': 'support_ticket_close',
   'support.ticket.consent': 'support_ticket_consent',
+  'support.agent.reply': 'support_agent_reply',
+  'support.agent.note': 'support_agent_note',
+  'support.agent.status': 'support_agent_status',
+  'support.agent.assign': 'support_agent_assign',
   'user.update': 'user_update',
 } as const;
 

@@ -28,6 +28,7 @@ import {
   type MembersQuery,
 } from '@portal/contract';
 import { href } from '@/app/href.ts';
+import { FilterSelect } from '@/ui/filter-select.tsx';
 import { formatDate, formatDateTime } from '@/i18n/format.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
 import { membersQuery, useRemoveMember, useResendInvitation, useRevokeInvitation } from './api.ts';
@@ -180,36 +181,6 @@ function StatusCell({ member }: { member: Member }) {
         {until}
       </Typography>
     </Stack>
-  );
-}
-
-/** A filter of the list: one choice of `options`, the first of them "all". */
-function FilterSelect<V extends string>({
-  label,
-  value,
-  onChange,
-  options,
-}: {
-  label: string;
-  value: V;
-  onChange: (value: V) => void;
-  options: { value: V; label: string }[];
-}) {
-  return (
-    <TextField
-      select
-      size="small"
-      label={label}
-      value={value}
-      onChange={(event) => onChange(event.target.value as V)}
-      sx={{ minWidth: 180 }}
-    >
-      {options.map((option) => (
-        <MenuItem key={option.value} value={option.value}>
-          {option.label}
-        </MenuItem>
-      ))}
-    </TextField>
   );
 }
 

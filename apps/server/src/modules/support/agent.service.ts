@@ -1,0 +1,384 @@
+// The agents' side of support: the queue across accounts, one ticket with its whole conversation, and what staff
+// do with it. Who may do what is the user role's level (SUPPORT_ACTION_ROLES in the contract). Every change is
+// written to the customer's audit log, and what the customer must hear about (an answer, a status that asks them
+// or tells them it is done) becomes a notification to the ticket's creator, in the change's transaction.
+// Internal notes stay here: no customer answer, notification or audit entry ever carries their text.
+import {
+  USER_ROLES,
+  maySupport,
+  mayBeAssignee,
+  type AgentAssignBody,
+  type AgentNoteBody,
+  type AgentReplyBody,
+  type AgentTicketDetail,
+  type NotificationType,
+  type QueueQuery,
+  type QueueTicket,
+  type SupportAction,
+  type SupportAgent,
+  type TicketStatus,
+  type UserRole,
+} from '@portal/contract';
+import { writeAudit } from '../../audit/audit.ts';
+import type { Db, Queryable } from '../../db/client.ts';
+import type { FileStore, StoredFile } from '../../files/files.ts';
+import { HttpError, forbidden, invalidField, notFound } from '../../http/errors.ts';
+import type { PortalUser } from '../../http/types.ts';
+import type { Notifier } from '../../notifications/notifier.ts';
+import {
+  TICKET_JOINS,
+  insertMessage,
+  isVisibleAttachment,
+  readTicketDetail,
+  ticketColumns,
+  toTicket,
+  type TicketRow,
+} from './tickets.store.ts';
+
+const ACTION_DENIED: Record<SupportAction, string> = {
+  read: 'This needs a support role',
+  note: 'This needs a support role',
+  reply: 'Answering customers needs the SUPPORT_AGENT role',
+  status: 'Changing the status needs the SUPPORT_AGENT role',
+  assignSelf: 'Taking tickets needs the SUPPORT_AGENT role',
+  assignOther: 'Only a support manager can give a ticket to another agent',
+};
+
+/** Refuses (403) a caller whose user role may not do `action`. */
+export function requireSupport(user: PortalUser, action: SupportAction): void {
+  if (!maySupport(user.userRole, action)) throw forbidden(ACTION_DENIED[action]);
+}
+
+const closedConflict = () => new HttpError(409, 'CONFLICT', 'A closed ticket cannot change any more');
+
+/** An account past its scheduled deletion is gone, its tickets with it. */
+const LIVE_ACCOUNT = '(a.available_until is null or a.available_until > now())';
+
+/** A ticket across accounts: the store's columns (internal notes counted) and the account's name. */
+const QUEUE_FROM = `from support_tickets t join accounts a on a.uuid = t.account_uuid ${TICKET_JOINS}`;
+type QueueRow = TicketRow & { account_name: string };
+const toQueueTicket = (row: QueueRow): QueueTicket => ({ ...toTicket(row), accountName: row.account_name });
+
+/**
+ * One page of the queue across accounts, longest waiting first: tickets whose customer waits for an answer by
+ * the time they started waiting, then the others by their last change. Without a status filter it shows the
+ * active tickets (open or waiting for the customer).
+ */
+export async function listQueue(
+  db: Queryable,
+  user: PortalUser,
+  query: QueueQuery,
+): Promise<{ data: QueueTicket[]; meta: { total: number; page: number; pageSize: number } }> {
+  requireSupport(user, 'read');
+  const page = query.page ?? 1;
+  const pageSize = query.pageSize ?? 25;
+  const values: unknown[] = [];
+  const add = (value: unknown) => `$${values.push(value)}`;
+  const where = [LIVE_ACCOUNT];
+  const status = query.status ?? 'ACTIVE';
+  if (status === 'ACTIVE') where.push(`t.status in ('OPEN', 'WAITING_FOR_CUSTOMER')`);
+  else if (status !== 'ALL') where.push(`t.status = ${add(status)}`);
+  if (query.severity) where.push(`t.severity = ${add(query.severity)}`);
+  if (query.category) where.push(`t.category = ${add(query.category)}`);
+  if (query.assignee === 'unassigned') where.push('t.assignee_uuid is null');
+  else if (query.assignee)
+    where.push(`t.assignee_uuid = ${add(query.assignee === 'mine' ? user.uuid : query.assignee)}`);
+  if (query.waitingHours)
+    where.push(`t.awaiting_agent_since <= now() - make_interval(hours => ${add(query.waitingHours)}::int)`);
+  const filter = where.join(' and ');
+  const count = await db.query<{ total: string }>(
+    `select count(*) as total ${QUEUE_FROM} where ${filter}`,
+    values,
+  );
+  const { rows } = await db.query<QueueRow>(
+    `select ${ticketColumns(true)}, a.name as account_name ${QUEUE_FROM} where ${filter}
+      order by t.awaiting_agent_since asc nulls last, t.updated_at asc, t.number asc
+      limit ${add(pageSize)} offset ${add((page - 1) * pageSize)}`,
+    values,
+  );
+  return { data: rows.map(toQueueTicket), meta: { total: Number(count.rows[0]!.total), page, pageSize } };
+}
+
+/** What a change needs to know of a ticket, locked for the change's transaction. */
+interface TicketFacts {
+  uuid: string;
+  number: string;
+  subject: string;
+  status: TicketStatus;
+  account_uuid: string;
+  created_by: string | null;
+  assignee_uuid: string | null;
+  updated_at: Date;
+}
+
+async function lockTicket(tx: Queryable, ticketUuid: string): Promise<TicketFacts> {
+  const { rows } = await tx.query<TicketFacts>(
+    `select t.uuid, t.number, t.subject, t.status, t.account_uuid, t.created_by, t.assignee_uuid, t.updated_at
+       from support_tickets t join accounts a on a.uuid = t.account_uuid
+      where t.uuid = $1 and ${LIVE_ACCOUNT} for update of t`,
+    [ticketUuid],
+  );
+  if (!rows[0]) throw notFound('No such ticket');
+  return rows[0];
+}
+
+/** The ticket with its whole conversation, internal notes included, and its account's name. */
+async function agentTicket(q: Queryable, ticketUuid: string): Promise<AgentTicketDetail> {
+  const { rows } = await q.query<{ name: string }>(
+    `select a.name from support_tickets t join accounts a on a.uuid = t.account_uuid
+      where t.uuid = $1 and ${LIVE_ACCOUNT}`,
+    [ticketUuid],
+  );
+  const detail = rows[0]
+    ? await readTicketDetail(q, ticketUuid, { accountUuid: null, includeInternal: true })
+    : null;
+  if (!detail) throw notFound('No such ticket');
+  return { ticket: { ...detail.ticket, accountName: rows[0]!.name }, messages: detail.messages };
+}
+
+const ticketTarget = (ticketUuid: string) => `ticket:${ticketUuid}`;
+
+/**
+ * A ticket as agents see it. Reading a customer's conversation is access to their data: it is written to the
+ * customer's log like any staff access.
+ */
+export async function getAgentTicket(
+  db: Db,
+  user: PortalUser,
+  ticketUuid: string,
+): Promise<AgentTicketDetail> {
+  requireSupport(user, 'read');
+  return db.transaction(async (tx) => {
+    const ticket = await agentTicket(tx, ticketUuid);
+    await writeAudit(tx, {
+      accountUuid: ticket.ticket.accountUuid,
+      actor: user,
+      action: 'support.access',
+      target: ticketTarget(ticketUuid),
+    });
+    return ticket;
+  });
+}
+
+/** What a status change tells the customer; other statuses (back to open) tell them nothing. */
+const STATUS_NOTIFICATION: Partial<Record<TicketStatus, NotificationType>> = {
+  WAITING_FOR_CUSTOMER: 'ticket.waiting_for_customer',
+  SOLVED: 'ticket.solved',
+};
+
+/**
+ * Tells the ticket's creator, while they are still a member of its account. The parameters name the ticket only:
+ * never a message's text.
+ */
+async function notifyCreator(tx: Queryable, notifier: Notifier, row: TicketFacts, type: NotificationType) {
+  if (!row.created_by) return;
+  const { rows } = await tx.query(
+    `select 1 from account_members where account_uuid = $1 and user_uuid = $2 and invitation_status = 'ACCEPTED'`,
+    [row.account_uuid, row.created_by],
+  );
+  if (!rows.length) return;
+  await notifier.notify(tx, {
+    accountUuid: row.account_uuid,
+    userUuids: [row.created_by],
+    type: type as 'ticket.answered',
+    params: { ticketUuid: row.uuid, ticketNumber: Number(row.number), subject: row.subject },
+  });
+}
+
+/**
+ * Sets the status of a locked ticket. Solving records when (the customer may reopen for a while after); open
+ * means an agent owes an answer again, every other status means nobody waits for an agent.
+ */
+async function setStatus(tx: Queryable, row: TicketFacts, status: TicketStatus) {
+  await tx.query(
+    `update support_tickets
+        set status = $2, updated_at = now(),
+            solved_at = case when $2 = 'SOLVED' then now() else solved_at end,
+            awaiting_agent_since = case when $2 = 'OPEN' then coalesce(awaiting_agent_since, now()) else null end
+      where uuid = $1`,
+    [row.uuid, status],
+  );
+}
+
+/** An agent's message (an answer or an internal note), through the store. A text of only spaces is none. */
+function agentMessage(tx: Queryable, user: PortalUser, ticketUuid: string, body: string, internal: boolean) {
+  if (!body.trim()) throw invalidField('body', 'required');
+  return insertMessage(tx, {
+    ticketUuid,
+    authorUuid: user.uuid,
+    authorKind: 'AGENT',
+    internal,
+    body,
+    fileUuids: [],
+  });
+}
+
+/**
+ * An agent's answer to the customer, optionally with a new status. The creator hears of it once: through the new
+ * status's notification when the status changes to one that has one, else as "answered".
+ */
+export async function replyToTicket(
+  db: Db,
+  notifier: Notifier,
+  user: PortalUser,
+  ticketUuid: string,
+  input: AgentReplyBody,
+): Promise<AgentTicketDetail> {
+  requireSupport(user, 'reply');
+  return db.transaction(async (tx) => {
+    const row = await lockTicket(tx, ticketUuid);
+    if (row.status === 'CLOSED') throw closedConflict();
+    await agentMessage(tx, user, ticketUuid, input.body, false);
+    const status = input.status && input.status !== row.status ? input.status : null;
+    if (status) await setStatus(tx, row, status);
+    // The answer settles what the customer waited for, whatever the status.
+    else
+      await tx.query(
+        `update support_tickets set updated_at = now(), awaiting_agent_since = null where uuid = $1`,
+        [ticketUuid],
+      );
+    await notifyCreator(tx, notifier, row, (status && STATUS_NOTIFICATION[status]) || 'ticket.answered');
+    await writeAudit(tx, {
+      accountUuid: row.account_uuid,
+      actor: user,
+      action: 'support.agent.reply',
+      target: ticketTarget(ticketUuid),
+      ...(status ? { before: { status: row.status }, after: { status } } : {}),
+    });
+    return agentTicket(tx, ticketUuid);
+  });
+}
+
+/**
+ * An internal note: for agents only. It changes neither the ticket's status nor its last-change time (which the
+ * customer sees), and tells nobody; the customer's log records that staff wrote one, never its text.
+ */
+export async function addInternalNote(
+  db: Db,
+  user: PortalUser,
+  ticketUuid: string,
+  input: AgentNoteBody,
+): Promise<AgentTicketDetail> {
+  requireSupport(user, 'note');
+  return db.transaction(async (tx) => {
+    const row = await lockTicket(tx, ticketUuid);
+    await agentMessage(tx, user, ticketUuid, input.body, true);
+    // The customer sees when their ticket last changed: a note leaves no trace there.
+    await tx.query('update support_tickets set updated_at = $2 where uuid = $1', [
+      ticketUuid,
+      row.updated_at,
+    ]);
+    await writeAudit(tx, {
+      accountUuid: row.account_uuid,
+      actor: user,
+      action: 'support.agent.note',
+      target: ticketTarget(ticketUuid),
+    });
+    return agentTicket(tx, ticketUuid);
+  });
+}
+
+/** A new status; the same one again changes nothing. A closed ticket is final. */
+export async function changeTicketStatus(
+  db: Db,
+  notifier: Notifier,
+  user: PortalUser,
+  ticketUuid: string,
+  status: TicketStatus,
+): Promise<AgentTicketDetail> {
+  requireSupport(user, 'status');
+  return db.transaction(async (tx) => {
+    const row = await lockTicket(tx, ticketUuid);
+    if (row.status === status) return agentTicket(tx, ticketUuid);
+    if (row.status === 'CLOSED') throw closedConflict();
+    await setStatus(tx, row, status);
+    const type = STATUS_NOTIFICATION[status];
+    if (type) await notifyCreator(tx, notifier, row, type);
+    await writeAudit(tx, {
+      accountUuid: row.account_uuid,
+      actor: user,
+      action: 'support.agent.status',
+      target: ticketTarget(ticketUuid),
+      before: { status: row.status },
+      after: { status },
+    });
+    return agentTicket(tx, ticketUuid);
+  });
+}
+
+async function roleOf(q: Queryable, userUuid: string): Promise<UserRole | null> {
+  const { rows } = await q.query<{ user_role: UserRole }>('select user_role from users where uuid = $1', [
+    userUuid,
+  ]);
+  return rows[0]?.user_role ?? null;
+}
+
+/**
+ * Who owns a ticket. An agent takes a free ticket (or one of their own) and gives their own back; taking one from
+ * another agent, or giving one to someone else, is a manager's. The new owner must be able to answer customers.
+ */
+export async function assignTicket(
+  db: Db,
+  user: PortalUser,
+  ticketUuid: string,
+  { assigneeUuid }: AgentAssignBody,
+): Promise<AgentTicketDetail> {
+  requireSupport(user, 'assignSelf');
+  return db.transaction(async (tx) => {
+    const row = await lockTicket(tx, ticketUuid);
+    const current = row.assignee_uuid;
+    if (current === assigneeUuid) return agentTicket(tx, ticketUuid);
+    const aboutSelfOnly =
+      (current === null || current === user.uuid) && (assigneeUuid ?? user.uuid) === user.uuid;
+    if (!aboutSelfOnly) requireSupport(user, 'assignOther');
+    if (assigneeUuid && !mayBeAssignee(await roleOf(tx, assigneeUuid))) {
+      throw invalidField('assigneeUuid', 'is no support agent');
+    }
+    await tx.query(`update support_tickets set assignee_uuid = $2, updated_at = now() where uuid = $1`, [
+      ticketUuid,
+      assigneeUuid,
+    ]);
+    await writeAudit(tx, {
+      accountUuid: row.account_uuid,
+      actor: user,
+      action: 'support.agent.assign',
+      target: ticketTarget(ticketUuid),
+      before: { assignee: current },
+      after: { assignee: assigneeUuid },
+    });
+    return agentTicket(tx, ticketUuid);
+  });
+}
+
+/** Staff users who can own tickets, by name. */
+export async function listAgents(db: Queryable, user: PortalUser): Promise<SupportAgent[]> {
+  requireSupport(user, 'read');
+  const { rows } = await db.query<{ uuid: string; name: string; email: string }>(
+    `select uuid, name, email from users where user_role = any($1::text[])
+      order by lower(name), email, uuid limit 500`,
+    [USER_ROLES.filter(mayBeAssignee)],
+  );
+  return rows.map((row) => ({ ...row, isSelf: row.uuid === user.uuid }));
+}
+
+/** An attachment of a ticket's conversation for staff; 404 when the file is no attachment of that ticket. */
+export async function readAgentAttachment(
+  db: Queryable,
+  files: FileStore,
+  user: PortalUser,
+  ticketUuid: string,
+  fileUuid: string,
+): Promise<{ file: StoredFile; content: Buffer }> {
+  requireSupport(user, 'read');
+  const { rows } = await db.query<{ account_uuid: string }>(
+    `select t.account_uuid from support_tickets t join accounts a on a.uuid = t.account_uuid
+      where t.uuid = $1 and ${LIVE_ACCOUNT}`,
+    [ticketUuid],
+  );
+  const found =
+    rows[0] && (await isVisibleAttachment(db, ticketUuid, fileUuid, true))
+      ? await files.read(db, rows[0].account_uuid, fileUuid)
+      : null;
+  if (!found) throw notFound();
+  return found;
+}
