@@ -15,6 +15,14 @@ test('the agent replies from the queue and writes an internal note the customer 
   page,
   own,
 }) => {
+  // The customer (the ticket's creator) keeps the inbox open in a browser of their own the whole time.
+  const customer = await page.context().browser()!.newContext({ locale: 'de-DE', baseURL: own.url });
+  const admin = await customer.newPage();
+  await signIn(admin, own, DEMO.admin.email, `/inbox?uuid=${DEMO_ACCOUNTS.muster.uuid}`);
+  await expect(h1(admin, 'Posteingang')).toBeVisible();
+  const badge = admin.getByTestId('inbox-badge').locator('.MuiBadge-badge');
+  await expect(badge).toHaveText('1');
+
   await signIn(page, own, DEMO.agent.email, '/');
   await page
     .getByRole('navigation', { name: 'Hauptnavigation' })
@@ -49,6 +57,11 @@ test('the agent replies from the queue and writes an internal note the customer 
     page.getByRole('listitem', { name: `Antwort von ${DEMO.agent.name} (Support)` }).last(),
   ).toContainText('Der Fehler ist behoben.');
 
+  // The answer reaches the customer's open inbox without a reload, and the badge counts it.
+  await expect(admin.getByTestId('notification-row').first()).toContainText(/Anfrage #\d+ wartet auf Sie/);
+  await expect(badge).toHaveText('2');
+  await expect(admin).toHaveTitle(/^\(2\) Posteingang/);
+
   // The internal note, marked in words.
   await page.getByRole('button', { name: 'Interne Notiz' }).click();
   await page.getByRole('textbox', { name: 'Interne Notiz' }).fill('Ursache: Proxy-Timeout, Ticket INFRA-42.');
@@ -70,13 +83,13 @@ test('the agent replies from the queue and writes an internal note the customer 
     ).toEqual([]);
   }
 
-  // The customer (the ticket's creator) reads the reply, not the note.
-  await page.context().clearCookies();
-  const customer = await page.context().browser()!.newContext({ locale: 'de-DE', baseURL: own.url });
-  const admin = await customer.newPage();
-  await signIn(admin, own, DEMO.admin.email, `/?uuid=${DEMO_ACCOUNTS.muster.uuid}`);
-  await admin.goto('/support/tickets');
-  await admin.getByRole('link', { name: SUBJECT }).click();
+  // The customer follows the notification to the ticket and reads the reply, not the note; the inbox's internal
+  // note produced no second notification.
+  await expect(badge).toHaveText('2');
+  await admin.getByRole('link', { name: /Anfrage #\d+ wartet auf Sie/ }).click();
+  await expect(admin.getByRole('link', { name: 'Anfrage öffnen' })).toBeVisible();
+  await admin.getByRole('link', { name: 'Anfrage öffnen' }).click();
+  await expect(admin).toHaveURL(/\/support\/tickets\//);
   await expect(admin.getByText('Der Fehler ist behoben.')).toBeVisible();
   await expect(admin.getByText('Proxy-Timeout')).toHaveCount(0);
   await customer.close();
