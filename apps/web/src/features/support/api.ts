@@ -13,6 +13,7 @@ import {
 } from '@portal/contract';
 import { getSessionAccountUuid } from '@/api/account-storage.ts';
 import { apiFile, apiRequest } from '@/api/client.ts';
+import { saveFile } from '@/api/save-file.ts';
 import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
 
@@ -153,12 +154,5 @@ export async function downloadAttachment(ticketUuid: string, file: { uuid: strin
   const blob = await apiFile(supportRoutes.getTicketAttachment, {
     params: { ticketUuid, fileUuid: file.uuid },
   });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = file.fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveFile(blob, file.fileName);
 }

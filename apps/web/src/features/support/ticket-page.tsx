@@ -13,7 +13,6 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
-import AttachFile from '@mui/icons-material/AttachFile';
 import {
   ACTIVE_TICKET_STATUSES,
   TICKET_BODY_MAX,
@@ -40,8 +39,8 @@ import {
   useSetConsent,
 } from './api.ts';
 import { useAttachmentErrors } from './attachment-errors.ts';
+import { AttachmentButtons } from './attachment-buttons.tsx';
 import { AttachmentsField } from './attachments-field.tsx';
-import { formatFileSize } from './labels.ts';
 import { StatusChip } from './status-chip.tsx';
 
 const DAY = 24 * 3600 * 1000;
@@ -73,30 +72,14 @@ function Message({ ticketUuid, message }: { ticketUuid: string; message: Support
         </Typography>
       </Stack>
       <Typography sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{message.body}</Typography>
-      {message.attachments.length > 0 && (
-        <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap', mt: 1.5 }}>
-          {message.attachments.map((file) => (
-            <Button
-              key={file.uuid}
-              size="small"
-              variant="outlined"
-              startIcon={<AttachFile />}
-              aria-label={t('support.detail.download', {
-                name: file.fileName,
-                size: formatFileSize(file.size),
-              })}
-              onClick={() => {
-                downloadAttachment(ticketUuid, file).catch((error: unknown) =>
-                  toast.error(error instanceof Error ? error.message : String(error)),
-                );
-              }}
-              sx={{ textTransform: 'none' }}
-            >
-              {file.fileName} ({formatFileSize(file.size)})
-            </Button>
-          ))}
-        </Stack>
-      )}
+      <AttachmentButtons
+        attachments={message.attachments}
+        onDownload={(file) => {
+          downloadAttachment(ticketUuid, file).catch((error: unknown) =>
+            toast.error(error instanceof Error ? error.message : String(error)),
+          );
+        }}
+      />
     </Paper>
   );
 }

@@ -29,7 +29,7 @@ import { agentTicketQuery, supportAgentsQuery, useAgentAssign, useAgentStatus } 
 import { Composer } from './composer.tsx';
 import { Conversation } from './conversation.tsx';
 import { waitingText } from './labels.ts';
-import { SeverityChip, StatusChip } from './ticket-chips.tsx';
+import { AgentStatusChip, SeverityChip } from './ticket-chips.tsx';
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -233,7 +233,7 @@ export default function AgentTicketPage({ ticketUuid = '' }: { ticketUuid?: stri
           <Box component="dl" sx={{ m: 0 }}>
             <Fact label={t('supportAgent.account')}>{ticket.accountName}</Fact>
             <Fact label={t('supportAgent.status')}>
-              <StatusChip status={ticket.status} />
+              <AgentStatusChip status={ticket.status} />
             </Fact>
             <Fact label={t('supportAgent.severity')}>
               <SeverityChip severity={ticket.severity} />

@@ -1,17 +1,15 @@
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { alpha } from '@mui/material/styles';
-import AttachFileOutlined from '@mui/icons-material/AttachFileOutlined';
 import LockOutlined from '@mui/icons-material/LockOutlined';
 import type { SupportMessage } from '@portal/contract';
 import { formatDateTime } from '@/i18n/format.ts';
+import { AttachmentButtons } from '../attachment-buttons.tsx';
 import { useDownloadAttachment } from './api.ts';
-import { sizeText } from './labels.ts';
 
 function Message({ ticketUuid, message }: { ticketUuid: string; message: SupportMessage }) {
   const { t } = useTranslation();
@@ -56,23 +54,11 @@ function Message({ ticketUuid, message }: { ticketUuid: string; message: Support
         </Typography>
       </Stack>
       <Typography sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{message.body}</Typography>
-      {message.attachments.length > 0 && (
-        <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap', mt: 1.5 }}>
-          {message.attachments.map((file) => (
-            <Button
-              key={file.uuid}
-              size="small"
-              variant="outlined"
-              startIcon={<AttachFileOutlined />}
-              disabled={download.isPending}
-              onClick={() => download.mutate(file)}
-              aria-label={t('supportAgent.download', { name: file.fileName })}
-            >
-              {file.fileName} ({sizeText(t, file.size)})
-            </Button>
-          ))}
-        </Stack>
-      )}
+      <AttachmentButtons
+        attachments={message.attachments}
+        onDownload={(file) => download.mutate(file)}
+        disabled={download.isPending}
+      />
     </Paper>
   );
 }

@@ -28,7 +28,7 @@ import { FilterSelect } from '@/ui/filter-select.tsx';
 import { Page } from '@/ui/page.tsx';
 import { queueQuery, supportAgentsQuery } from './api.ts';
 import { waitingText } from './labels.ts';
-import { SeverityChip, StatusChip } from './ticket-chips.tsx';
+import { AgentStatusChip, SeverityChip } from './ticket-chips.tsx';
 
 const COLUMNS = ['number', 'subject', 'account', 'severity', 'status', 'assignee', 'waiting'] as const;
 const PAGE_SIZES = [10, 25, 50, QUEUE_PAGE_SIZE_MAX];
@@ -180,7 +180,7 @@ export default function QueuePage() {
                   <SeverityChip severity={ticket.severity} />
                 </TableCell>
                 <TableCell>
-                  <StatusChip status={ticket.status} />
+                  <AgentStatusChip status={ticket.status} />
                 </TableCell>
                 <TableCell>
                   {ticket.assignee ? (

@@ -1,13 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import Chip, { type ChipProps } from '@mui/material/Chip';
 import type { SupportSeverity, TicketStatus } from '@portal/contract';
-
-const STATUS_COLOR: Record<TicketStatus, ChipProps['color']> = {
-  OPEN: 'primary',
-  WAITING_FOR_CUSTOMER: 'warning',
-  SOLVED: 'success',
-  CLOSED: 'default',
-};
+import { StatusChip } from '../status-chip.tsx';
 
 const SEVERITY_COLOR: Record<SupportSeverity, ChipProps['color']> = {
   LOW: 'default',
@@ -22,18 +16,10 @@ const SEVERITY_COLOR: Record<SupportSeverity, ChipProps['color']> = {
  */
 const readable = { '& .MuiChip-label': { color: 'text.primary' } } as const;
 
-/** A ticket's status as a labelled chip (the colour only repeats what the text says). */
-export function StatusChip({ status }: { status: TicketStatus }) {
+/** A ticket's status in the agents' words, with the customers' chip. */
+export function AgentStatusChip({ status }: { status: TicketStatus }) {
   const { t } = useTranslation();
-  return (
-    <Chip
-      size="small"
-      variant="outlined"
-      color={STATUS_COLOR[status]}
-      label={t(`supportAgent.statuses.${status}`)}
-      sx={readable}
-    />
-  );
+  return <StatusChip status={status} label={t(`supportAgent.statuses.${status}`)} />;
 }
 
 export function SeverityChip({ severity }: { severity: SupportSeverity }) {
