@@ -16,7 +16,8 @@ const APP_PATHS = [
   '/deepcloud/connect',
   `/deepcloud/connection/${DEMO_ACCOUNTS.muster.uuid}`,
   '/inbox',
-  `/inbox/${DEMO_ACCOUNTS.muster.uuid}`,
+  // The owner's first demo notification.
+  '/inbox/6f1c2b1e-0006-4000-8000-000000000001',
   '/invite/verify',
   '/logs',
   '/ncr/lesson',

@@ -382,13 +382,19 @@ async function seedDemoNotifications(tx: Queryable, ids: Map<DemoLogin, string>)
       false,
     ],
   ];
-  // Oldest first, so the creation order (the inbox's tiebreak and the live stream's ids) follows the times.
-  for (const [login, account, type, params, hoursAgo, read] of items.sort((a, b) => b[4] - a[4])) {
+  // Fixed ids in the order listed (the owner's first one is …0006-…0001), so docs and tests can link to them;
+  // written oldest first, so the creation order (the inbox's tiebreak and the live stream's ids) follows the times.
+  const numbered = items.map((item, index) => ({
+    item,
+    uuid: `6f1c2b1e-0006-4000-8000-${String(index + 1).padStart(12, '0')}`,
+  }));
+  for (const { item, uuid } of numbered.sort((a, b) => b.item[4] - a.item[4])) {
+    const [login, account, type, params, hoursAgo, read] = item;
     await tx.query(
-      `insert into notifications (account_uuid, user_uuid, type, params, created_at, read_at)
-       values ($1, $2, $3, $4, now() - make_interval(hours => $5),
-               case when $6 then now() - make_interval(hours => $5) + interval '1 hour' end)`,
-      [account, id(login), type, JSON.stringify(params), hoursAgo, read],
+      `insert into notifications (uuid, account_uuid, user_uuid, type, params, created_at, read_at)
+       values ($1, $2, $3, $4, $5, now() - make_interval(hours => $6),
+               case when $7 then now() - make_interval(hours => $6) + interval '1 hour' end)`,
+      [uuid, account, id(login), type, JSON.stringify(params), hoursAgo, read],
     );
   }
 }
