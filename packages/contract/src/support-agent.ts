@@ -2,6 +2,8 @@ import Type from 'typebox';
 import { Entity, ErrorBody, List, USER_ROLES, Uuid, hasLevel, type UserRole } from './common.ts';
 import { FileBytes } from './company.ts';
 import {
+  ATTACHMENTS_PER_MESSAGE_MAX,
+  AttachmentUpload,
   SupportCategorySchema,
   SupportMessage,
   SupportSeveritySchema,
@@ -86,10 +88,19 @@ export const SupportAgent = Type.Object({
 export type SupportAgent = Type.Static<typeof SupportAgent>;
 
 const MessageText = Type.String({ minLength: 1, maxLength: TICKET_BODY_MAX });
+/**
+ * Files of an answer or a note, with the customer's limits (five files of at most 10 MB each, the type judged
+ * from the content); none when left out. One more than allowed passes the schema, so the server answers with the
+ * field's own message.
+ */
+const MessageAttachments = Type.Optional(
+  Type.Array(AttachmentUpload, { maxItems: ATTACHMENTS_PER_MESSAGE_MAX + 1 }),
+);
 
 export const AgentReplyBody = Type.Object(
   {
     body: MessageText,
+    attachments: MessageAttachments,
     /** Sets the status in the same step (e.g. answer and wait for the customer). */
     status: Type.Optional(TicketStatusSchema),
   },
@@ -97,7 +108,10 @@ export const AgentReplyBody = Type.Object(
 );
 export type AgentReplyBody = Type.Static<typeof AgentReplyBody>;
 
-export const AgentNoteBody = Type.Object({ body: MessageText }, { additionalProperties: false });
+export const AgentNoteBody = Type.Object(
+  { body: MessageText, attachments: MessageAttachments },
+  { additionalProperties: false },
+);
 export type AgentNoteBody = Type.Static<typeof AgentNoteBody>;
 
 export const AgentStatusBody = Type.Object({ status: TicketStatusSchema }, { additionalProperties: false });
@@ -138,20 +152,22 @@ export const supportAgentRoutes = {
   agentReply: defineRoute({
     method: 'POST',
     path: '/support/v1/agent/tickets/{ticketUuid}/replies',
-    summary: "Answer the customer, optionally setting the ticket's status (SUPPORT_AGENT and above)",
+    summary:
+      "Answer the customer with up to 5 attachments, optionally setting the ticket's status (SUPPORT_AGENT and above)",
     tags,
     params: TicketParams,
     body: AgentReplyBody,
-    response: { 201: Entity(AgentTicketDetail), ...errors, 409: ErrorBody },
+    response: { 201: Entity(AgentTicketDetail), ...errors, 409: ErrorBody, 413: ErrorBody },
   }),
   agentNote: defineRoute({
     method: 'POST',
     path: '/support/v1/agent/tickets/{ticketUuid}/notes',
-    summary: 'Write an internal note other agents read; the customer never sees it (support staff)',
+    summary:
+      'Write an internal note, with up to 5 attachments, other agents read; the customer never sees it nor its files (support staff)',
     tags,
     params: TicketParams,
     body: AgentNoteBody,
-    response: { 201: Entity(AgentTicketDetail), ...errors },
+    response: { 201: Entity(AgentTicketDetail), ...errors, 413: ErrorBody },
   }),
   agentStatus: defineRoute({
     method: 'PUT',

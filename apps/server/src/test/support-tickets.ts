@@ -90,3 +90,17 @@ export async function insertTestAttachment(api: TestApi, ticketUuid: string): Pr
   );
   return uuid;
 }
+
+// The start of a Windows executable: "MZ", then the PE header offset and signature file-type looks for.
+export const EXE = Buffer.concat([
+  Buffer.from('MZ'),
+  Buffer.alloc(58),
+  Buffer.from([0x40, 0, 0, 0]),
+  Buffer.from('PE\0\0'),
+]);
+
+/** An attachment as a message's body sends it: its name and its bytes in base64. */
+export const uploadOf = (fileName: string, content: Buffer | string) => ({
+  fileName,
+  content: Buffer.from(content).toString('base64'),
+});

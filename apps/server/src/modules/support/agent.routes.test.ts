@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
 import { describeApi, type ApiRequest, type TestApi } from '../../test/api.ts';
-import { allowStaff, insertTestTicket, staffUser } from '../../test/support-tickets.ts';
+import { ATTACHMENT_MAX_BYTES } from '@portal/contract';
+import { EXE, allowStaff, insertTestTicket, staffUser, uploadOf } from '../../test/support-tickets.ts';
 
 const AGENT = '/api/support/v1/agent';
 const MUSTER = DEMO_ACCOUNTS.muster;
@@ -330,6 +331,98 @@ describeApi('support agents API', (api) => {
     const agentView = await api.request('GET', agentUrl, { as: 'agent' });
     expect(agentView.body).toContain(`Internal ${marker}`);
     expect(agentView.body).toContain(`Later ${marker}`);
+  });
+
+  it('sends an answer’s files to the customer, who sees and downloads them', async () => {
+    const ticket = await insertTestTicket(api, { account: MUSTER, createdBy: OWNER });
+    const reply = await api.request('POST', `${AGENT}/tickets/${ticket.uuid}/replies`, {
+      as: 'agent',
+      body: {
+        body: 'Die Anleitung im Anhang.',
+        attachments: [uploadOf('anleitung.txt', 'Schritt 1: Grüezi')],
+      },
+    });
+    expect(reply.statusCode, reply.body).toBe(201);
+    const customer = `/api/accounts/${MUSTER}/support/v1/tickets/${ticket.uuid}`;
+    const detail = (await api.request('GET', customer, { as: 'owner' })).json().data;
+    const answer = detail.messages.at(-1);
+    expect(answer).toMatchObject({
+      authorKind: 'AGENT',
+      attachments: [{ fileName: 'anleitung.txt', contentType: 'text/plain', size: 18 }],
+    });
+    const download = await api.request('GET', `${customer}/attachments/${answer.attachments[0].uuid}`, {
+      as: 'owner',
+    });
+    expect(download.statusCode).toBe(200);
+    expect(download.body).toBe('Schritt 1: Grüezi');
+    const audit = await auditOf(api, MUSTER, ticket.uuid);
+    expect(audit.at(-1)).toMatchObject({
+      action: 'support.agent.reply',
+      after: { attachments: [{ fileName: 'anleitung.txt' }] },
+    });
+  });
+
+  it('keeps a note’s files for agents: the customer neither sees them nor downloads them', async () => {
+    const ticket = await insertTestTicket(api, { account: MUSTER, createdBy: OWNER, body: 'Customer text' });
+    const agentUrl = `${AGENT}/tickets/${ticket.uuid}`;
+    const note = await api.request('POST', `${agentUrl}/notes`, {
+      as: support.as,
+      body: { body: 'Auszug aus dem Log', attachments: [uploadOf('intern.csv', 'a;b\n1;2\n')] },
+    });
+    expect(note.statusCode, note.body).toBe(201);
+    const noted = note.json().data.messages.at(-1);
+    expect(noted).toMatchObject({ internal: true, attachments: [{ fileName: 'intern.csv' }] });
+    const fileUuid = noted.attachments[0].uuid;
+    // Agents download it.
+    const agentDownload = await api.request('GET', `${agentUrl}/attachments/${fileUuid}`, { as: 'agent' });
+    expect(agentDownload.statusCode).toBe(200);
+    expect(agentDownload.body).toBe('a;b\n1;2\n');
+
+    const customer = `/api/accounts/${MUSTER}/support/v1/tickets/${ticket.uuid}`;
+    const detail = await api.request('GET', customer, { as: 'owner' });
+    expect(detail.statusCode).toBe(200);
+    expect(detail.body).not.toContain(fileUuid);
+    expect(detail.body).not.toContain('intern.csv');
+    const download = await api.request('GET', `${customer}/attachments/${fileUuid}`, { as: 'owner' });
+    expect(download.statusCode).toBe(404);
+    const log = await api.request('GET', `/api/accounts/${MUSTER}/logs/v1/entries?pageSize=100`, {
+      as: 'owner',
+    });
+    expect(log.body).not.toContain('intern.csv');
+  });
+
+  it('refuses a sixth file, a file over 10 MB and a renamed program, storing nothing', async () => {
+    const ticket = await insertTestTicket(api, { account: MUSTER, createdBy: OWNER });
+    const url = `${AGENT}/tickets/${ticket.uuid}`;
+    const stored = async () => {
+      const { rows } = await api.db.query<{ files: string; messages: string }>(
+        `select (select count(*) from files where account_uuid = $1) as files,
+                (select count(*) from support_messages where ticket_uuid = $2) as messages`,
+        [MUSTER, ticket.uuid],
+      );
+      return rows[0];
+    };
+    const before = await stored();
+    const six = Array.from({ length: 6 }, (_, i) => uploadOf(`f${i}.txt`, `file ${i}`));
+    const cases = [
+      ['replies', six, { attachments: 'attachmentsTooMany' }],
+      [
+        'notes',
+        [uploadOf('ok.txt', 'fine'), uploadOf('big.txt', Buffer.alloc(ATTACHMENT_MAX_BYTES + 1, 'a'))],
+        { 'attachments.1': 'attachmentTooLarge' },
+      ],
+      ['replies', [uploadOf('rechnung.pdf', EXE)], { 'attachments.0': 'attachmentType' }],
+      ['notes', [uploadOf('liesmich.txt', EXE)], { 'attachments.0': 'attachmentType' }],
+    ] as const;
+    for (const [path, attachments, fields] of cases) {
+      const res = await api.request('POST', `${url}/${path}`, {
+        as: 'agent',
+        body: { body: 'Mit Anhang', attachments },
+      });
+      expect(res.statusCode, `${path} ${res.body}`).toBe(422);
+      expect(res.json().details.fields).toEqual(fields);
+    }
+    expect(await stored()).toEqual(before);
   });
 
   it('lets an agent take a free ticket and give it back; handing over is a manager’s', async () => {

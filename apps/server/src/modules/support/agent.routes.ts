@@ -1,4 +1,4 @@
-import { supportAgentRoutes } from '@portal/contract';
+import { SUPPORT_BODY_LIMIT, supportAgentRoutes } from '@portal/contract';
 import { sendFile } from '../../files/files.ts';
 import type { ModuleDeps } from '../../http/route.ts';
 import {
@@ -13,8 +13,8 @@ import {
 } from './agent.service.ts';
 
 /**
- * The agents' side of support, across accounts: the queue, a ticket with its conversation, and replies, internal
- * notes, status and assignment. The caller's user role decides (the service refuses with 403).
+ * The agents' side of support, across accounts: the queue, a ticket with its conversation, and replies and internal
+ * notes (with attachments), status and assignment. The caller's user role decides (the service refuses with 403).
  */
 export function registerSupportAgentRoutes({ db, route, notifier, files }: ModuleDeps) {
   route(supportAgentRoutes.agentQueue, {
@@ -26,16 +26,19 @@ export function registerSupportAgentRoutes({ db, route, notifier, files }: Modul
   });
 
   route(supportAgentRoutes.agentReply, {
+    bodyLimit: SUPPORT_BODY_LIMIT,
     handler: async (request, reply) => {
-      const data = await replyToTicket(db, notifier, request.user, request.params.ticketUuid, request.body);
+      const { user, params, body } = request;
+      const data = await replyToTicket(db, { notifier, files }, user, params.ticketUuid, body);
       reply.code(201);
       return { data };
     },
   });
 
   route(supportAgentRoutes.agentNote, {
+    bodyLimit: SUPPORT_BODY_LIMIT,
     handler: async (request, reply) => {
-      const data = await addInternalNote(db, request.user, request.params.ticketUuid, request.body);
+      const data = await addInternalNote(db, files, request.user, request.params.ticketUuid, request.body);
       reply.code(201);
       return { data };
     },

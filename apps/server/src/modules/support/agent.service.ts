@@ -21,10 +21,11 @@ import {
 } from '@portal/contract';
 import { writeAudit } from '../../audit/audit.ts';
 import type { Db, Queryable } from '../../db/client.ts';
-import type { FileStore, StoredFile } from '../../files/files.ts';
+import type { CheckedUpload, FileStore, StoredFile } from '../../files/files.ts';
 import { HttpError, forbidden, invalidField, notFound } from '../../http/errors.ts';
 import type { PortalUser } from '../../http/types.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
+import { checkAttachments, fileSummary, invalid, keepFiles } from './attachments.ts';
 import {
   TICKET_JOINS,
   insertMessage,
@@ -200,17 +201,36 @@ async function setStatus(tx: Queryable, row: TicketFacts, status: TicketStatus) 
   );
 }
 
-/** An agent's message (an answer or an internal note), through the store. A text of only spaces is none. */
-function agentMessage(tx: Queryable, user: PortalUser, ticketUuid: string, body: string, internal: boolean) {
-  if (!body.trim()) throw invalidField('body', 'required');
-  return insertMessage(tx, {
-    ticketUuid,
+/** Checks an agent's message before anything changes: its text (only spaces is none) and its files. */
+async function checkMessage(input: AgentNoteBody): Promise<CheckedUpload[]> {
+  const problems: Record<string, string> = {};
+  if (!input.body.trim()) problems.body = 'required';
+  const uploads = await checkAttachments(input.attachments ?? [], problems);
+  if (Object.keys(problems).length) throw invalid(problems);
+  return uploads;
+}
+
+/**
+ * An agent's message (an answer or an internal note) through the store, its files kept in the ticket's account.
+ * A note's files are the note's: only agents read them.
+ */
+async function agentMessage(
+  tx: Queryable,
+  files: FileStore,
+  user: PortalUser,
+  row: TicketFacts,
+  message: { body: string; uploads: readonly CheckedUpload[]; internal: boolean },
+): Promise<StoredFile[]> {
+  const stored = await keepFiles(tx, files, user, row.account_uuid, message.uploads);
+  await insertMessage(tx, {
+    ticketUuid: row.uuid,
     authorUuid: user.uuid,
     authorKind: 'AGENT',
-    internal,
-    body,
-    fileUuids: [],
+    internal: message.internal,
+    body: message.body,
+    fileUuids: stored.map((file) => file.uuid),
   });
+  return stored;
 }
 
 /**
@@ -219,16 +239,17 @@ function agentMessage(tx: Queryable, user: PortalUser, ticketUuid: string, body:
  */
 export async function replyToTicket(
   db: Db,
-  notifier: Notifier,
+  { notifier, files }: { notifier: Notifier; files: FileStore },
   user: PortalUser,
   ticketUuid: string,
   input: AgentReplyBody,
 ): Promise<AgentTicketDetail> {
   requireSupport(user, 'reply');
+  const uploads = await checkMessage(input);
   return db.transaction(async (tx) => {
     const row = await lockTicket(tx, ticketUuid);
     if (row.status === 'CLOSED') throw closedConflict();
-    await agentMessage(tx, user, ticketUuid, input.body, false);
+    const stored = await agentMessage(tx, files, user, row, { body: input.body, uploads, internal: false });
     const status = input.status && input.status !== row.status ? input.status : null;
     if (status) await setStatus(tx, row, status);
     // The answer settles what the customer waited for, whatever the status.
@@ -238,12 +259,17 @@ export async function replyToTicket(
         [ticketUuid],
       );
     await notifyCreator(tx, notifier, row, (status && STATUS_NOTIFICATION[status]) || 'ticket.answered');
+    const after = {
+      ...(status ? { status } : {}),
+      ...(stored.length ? { attachments: stored.map(fileSummary) } : {}),
+    };
     await writeAudit(tx, {
       accountUuid: row.account_uuid,
       actor: user,
       action: 'support.agent.reply',
       target: ticketTarget(ticketUuid),
-      ...(status ? { before: { status: row.status }, after: { status } } : {}),
+      ...(status ? { before: { status: row.status } } : {}),
+      ...(Object.keys(after).length ? { after } : {}),
     });
     return agentTicket(tx, ticketUuid);
   });
@@ -251,18 +277,20 @@ export async function replyToTicket(
 
 /**
  * An internal note: for agents only. It changes neither the ticket's status nor its last-change time (which the
- * customer sees), and tells nobody; the customer's log records that staff wrote one, never its text.
+ * customer sees), and tells nobody; the customer's log records that staff wrote one, never its text nor its files.
  */
 export async function addInternalNote(
   db: Db,
+  files: FileStore,
   user: PortalUser,
   ticketUuid: string,
   input: AgentNoteBody,
 ): Promise<AgentTicketDetail> {
   requireSupport(user, 'note');
+  const uploads = await checkMessage(input);
   return db.transaction(async (tx) => {
     const row = await lockTicket(tx, ticketUuid);
-    await agentMessage(tx, user, ticketUuid, input.body, true);
+    await agentMessage(tx, files, user, row, { body: input.body, uploads, internal: true });
     // The customer sees when their ticket last changed: a note leaves no trace there.
     await tx.query('update support_tickets set updated_at = $2 where uuid = $1', [
       ticketUuid,

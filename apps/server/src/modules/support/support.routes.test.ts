@@ -3,6 +3,7 @@ import { expect, it } from 'vitest';
 import { ATTACHMENT_MAX_BYTES, type SupportTicketDetail } from '@portal/contract';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
 import { describeApi, type DemoLogin, type TestApi } from '../../test/api.ts';
+import { EXE, uploadOf as file } from '../../test/support-tickets.ts';
 
 const MUSTER = DEMO_ACCOUNTS.muster;
 const BEISPIEL = DEMO_ACCOUNTS.beispiel;
@@ -14,18 +15,6 @@ const PNG = Buffer.from(
   'base64',
 );
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
-// The start of a Windows executable: "MZ", then the PE header offset and signature file-type looks for.
-const EXE = Buffer.concat([
-  Buffer.from('MZ'),
-  Buffer.alloc(58),
-  Buffer.from([0x40, 0, 0, 0]),
-  Buffer.from('PE\0\0'),
-]);
-const file = (fileName: string, content: Buffer | string) => ({
-  fileName,
-  content: Buffer.from(content).toString('base64'),
-});
-
 const ticketBody = (overrides: Record<string, unknown> = {}) => ({
   category: 'TECHNICAL',
   severity: 'HIGH',

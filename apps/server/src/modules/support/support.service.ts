@@ -1,13 +1,9 @@
 import {
   ACCOUNT_ROLES,
   ACTIVE_TICKET_STATUSES,
-  ATTACHMENTS_PER_MESSAGE_MAX,
-  ATTACHMENT_MAX_BYTES,
-  ATTACHMENT_TYPES,
   TICKET_REOPEN_DAYS,
   canReopen,
   hasLevel,
-  type AttachmentUpload,
   type ConsentBody,
   type CreateTicketBody,
   type ReplyBody,
@@ -18,15 +14,10 @@ import {
 } from '@portal/contract';
 import { writeAudit } from '../../audit/audit.ts';
 import type { Db, Queryable } from '../../db/client.ts';
-import {
-  UploadRefused,
-  checkUpload,
-  type CheckedUpload,
-  type FileStore,
-  type StoredFile,
-} from '../../files/files.ts';
+import type { FileStore } from '../../files/files.ts';
 import { HttpError, forbidden, notFound } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
+import { checkAttachments, fileSummary, invalid, keepFiles } from './attachments.ts';
 import {
   TICKET_JOINS,
   insertMessage,
@@ -43,8 +34,6 @@ import {
 // withdraws consent to staff access. Customers never read agents' internal notes. ADMIN and above see every
 // ticket of the account; an EMPLOYEE only their own (anything else is "not found", as another account's is).
 
-const ATTACHMENT_PURPOSE = 'support-attachment';
-
 /** Whether the caller sees every ticket of the account (ADMIN and above, staff acting as SUPPORT included). */
 const seesAllTickets = (access: AccountAccess) => hasLevel(ACCOUNT_ROLES, access.role, 'ADMIN');
 
@@ -55,69 +44,6 @@ const seesAllTickets = (access: AccountAccess) => hasLevel(ACCOUNT_ROLES, access
 function customerOnly(access: AccountAccess) {
   if (access.viaStaff) throw forbidden('Support staff work tickets from the support queue');
 }
-
-/** 422 with one message key per refused field (the web form's rules use the same keys). */
-const invalid = (fields: Record<string, string>) =>
-  new HttpError(422, 'VALIDATION_FAILED', `Invalid: ${Object.keys(fields).join(', ')}`, fields);
-
-const ATTACHMENT_PROBLEMS = {
-  fileTooLarge: 'attachmentTooLarge',
-  fileType: 'attachmentType',
-  fileEmpty: 'attachmentEmpty',
-} as const;
-
-/**
- * Checks every attachment of a message (at most five, each at most 10 MB, PDF, PNG, JPEG, TXT or CSV judged
- * from the content) and adds the problems under `attachments` / `attachments.<n>`.
- */
-async function checkAttachments(
-  uploads: readonly AttachmentUpload[],
-  problems: Record<string, string>,
-): Promise<CheckedUpload[]> {
-  if (uploads.length > ATTACHMENTS_PER_MESSAGE_MAX) {
-    problems.attachments = 'attachmentsTooMany';
-    return [];
-  }
-  const checked: CheckedUpload[] = [];
-  for (const [index, upload] of uploads.entries()) {
-    try {
-      const bytes = Buffer.from(upload.content, 'base64');
-      checked.push(
-        await checkUpload(bytes, upload.fileName, {
-          types: ATTACHMENT_TYPES,
-          maxBytes: ATTACHMENT_MAX_BYTES,
-        }),
-      );
-    } catch (error) {
-      if (!(error instanceof UploadRefused)) throw error;
-      problems[`attachments.${index}`] = ATTACHMENT_PROBLEMS[error.problem];
-    }
-  }
-  return checked;
-}
-
-async function keepFiles(
-  tx: Queryable,
-  files: FileStore,
-  user: PortalUser,
-  accountUuid: string,
-  uploads: readonly CheckedUpload[],
-): Promise<StoredFile[]> {
-  const stored: StoredFile[] = [];
-  for (const upload of uploads) {
-    stored.push(
-      await files.put(tx, { ...upload, accountUuid, purpose: ATTACHMENT_PURPOSE, createdBy: user.uuid }),
-    );
-  }
-  return stored;
-}
-
-const fileSummary = (file: StoredFile) => ({
-  uuid: file.uuid,
-  fileName: file.fileName,
-  contentType: file.contentType,
-  size: file.size,
-});
 
 export async function listTickets(
   db: Db,
