@@ -1,4 +1,4 @@
-import { useId, useRef, type ChangeEvent } from 'react';
+import { useId, useRef, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
 import FormHelperText from '@mui/material/FormHelperText';
@@ -13,6 +13,8 @@ import AttachFile from '@mui/icons-material/AttachFile';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import InsertDriveFileOutlined from '@mui/icons-material/InsertDriveFileOutlined';
 import { ATTACHMENTS_PER_MESSAGE_MAX, ATTACHMENT_EXTENSIONS, ATTACHMENT_MAX_BYTES } from '@portal/contract';
+import { ApiError } from '@/api/client.ts';
+import { useAttachmentErrors } from './attachment-errors.ts';
 import { formatFileSize } from './labels.ts';
 
 /** What is wrong with a chosen file that the browser can see already (the server judges the content). */
@@ -24,6 +26,28 @@ export function localFileProblem(
   const name = file.name.toLowerCase();
   if (!ATTACHMENT_EXTENSIONS.some((extension) => name.endsWith(extension))) return 'attachmentType';
   return null;
+}
+
+/**
+ * The chosen files of a message form and the problem shown under them: `field` goes to AttachmentsField,
+ * `serverError` shows the server's verdict on the files (and says whether the error was one), `clear` empties
+ * the field after sending.
+ */
+export function useChosenFiles() {
+  const [files, setFiles] = useState<File[]>([]);
+  const [problem, setProblem] = useState<string | null>(null);
+  const attachmentErrors = useAttachmentErrors();
+  return {
+    files,
+    problem,
+    field: { files, onChange: setFiles, error: problem, onProblem: setProblem },
+    serverError: (error: unknown) =>
+      error instanceof ApiError && attachmentErrors.apply(error, files, setProblem),
+    clear: () => {
+      setFiles([]);
+      setProblem(null);
+    },
+  };
 }
 
 /**

@@ -1,8 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
 import {
+  ATTACHMENT_MAX_BYTES,
   supportAgentRoutes,
   usersRoutes,
   type AgentTicketDetail,
@@ -23,6 +24,12 @@ vi.mock('@/api/client.ts', async (original) => ({
   ...(await original<typeof ClientModule>()),
   apiRequest: (...args: unknown[]) => apiRequest(...args),
 }));
+
+/** Picks files in the composer's file picker. */
+function choose(files: File[]) {
+  const input = document.querySelector<HTMLInputElement>('input[type=file]')!;
+  fireEvent.change(input, { target: { files } });
+}
 
 const ME = 'a0000000-0000-4000-8000-000000000001';
 
@@ -166,13 +173,25 @@ describe('agent ticket page', { timeout: 20_000 }, () => {
     );
 
     await user.type(screen.getByRole('textbox', { name: 'Antwort' }), 'Wir prüfen das.');
+    // The customer's limits, checked before anything is uploaded.
+    const big = new File(['x'], 'gross.pdf');
+    Object.defineProperty(big, 'size', { value: ATTACHMENT_MAX_BYTES + 1 });
+    choose([big]);
+    expect(await screen.findByText('«gross.pdf» ist größer als 10 MB.')).toBeTruthy();
+    choose([new File(['Grüe'], 'anleitung.txt')]);
+    await screen.findByText('anleitung.txt');
     await user.click(screen.getByRole('button', { name: 'Antwort senden' }));
     await waitFor(() =>
       expect(apiRequest).toHaveBeenCalledWith(supportAgentRoutes.agentReply, {
         params: { ticketUuid: TICKET },
-        body: { body: 'Wir prüfen das.', status: 'WAITING_FOR_CUSTOMER' },
+        body: {
+          body: 'Wir prüfen das.',
+          status: 'WAITING_FOR_CUSTOMER',
+          attachments: [{ fileName: 'anleitung.txt', content: 'R3LDvGU=' }],
+        },
       }),
     );
+    expect(screen.queryByText('anleitung.txt')).toBeNull();
   });
 
   it('lets SUPPORT write notes only, and shows no account link without consent', async () => {
@@ -197,7 +216,7 @@ describe('agent ticket page', { timeout: 20_000 }, () => {
     await waitFor(() =>
       expect(apiRequest).toHaveBeenCalledWith(supportAgentRoutes.agentNote, {
         params: { ticketUuid: TICKET },
-        body: { body: 'Kunde anrufen' },
+        body: { body: 'Kunde anrufen', attachments: [] },
       }),
     );
   });

@@ -14,6 +14,7 @@ import { apiFile, apiRequest } from '@/api/client.ts';
 import { saveFile } from '@/api/save-file.ts';
 import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
+import { toUpload } from '../api.ts';
 
 const keys = {
   all: ['support-agent'] as const,
@@ -67,13 +68,16 @@ function useTicketChanged() {
   };
 }
 
-/** Answers the customer, optionally setting the status in the same step. */
+/** Answers the customer with the chosen files, optionally setting the status in the same step. */
 export function useAgentReply(ticketUuid: string) {
   const toast = useToast();
   const changed = useTicketChanged();
   return useMutation({
-    mutationFn: (body: { body: string; status?: TicketStatus }) =>
-      apiRequest(supportAgentRoutes.agentReply, { params: { ticketUuid }, body }),
+    mutationFn: async ({ files, ...rest }: { body: string; status?: TicketStatus; files: readonly File[] }) =>
+      apiRequest(supportAgentRoutes.agentReply, {
+        params: { ticketUuid },
+        body: { ...rest, attachments: await Promise.all(files.map(toUpload)) },
+      }),
     meta: { silentError: true },
     onSuccess: async (answer) => {
       await changed(answer);
@@ -82,13 +86,16 @@ export function useAgentReply(ticketUuid: string) {
   });
 }
 
-/** Writes an internal note, which only agents read. */
+/** Writes an internal note with the chosen files, which only agents read. */
 export function useAgentNote(ticketUuid: string) {
   const toast = useToast();
   const changed = useTicketChanged();
   return useMutation({
-    mutationFn: (body: { body: string }) =>
-      apiRequest(supportAgentRoutes.agentNote, { params: { ticketUuid }, body }),
+    mutationFn: async ({ body, files }: { body: string; files: readonly File[] }) =>
+      apiRequest(supportAgentRoutes.agentNote, {
+        params: { ticketUuid },
+        body: { body, attachments: await Promise.all(files.map(toUpload)) },
+      }),
     meta: { silentError: true },
     onSuccess: async (answer) => {
       await changed(answer);

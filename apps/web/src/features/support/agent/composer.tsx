@@ -9,6 +9,7 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { TICKET_BODY_MAX, maySupport, type TicketStatus, type UserRole } from '@portal/contract';
 import { FormSelect, FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
+import { AttachmentsField, useChosenFiles } from '../attachments-field.tsx';
 import { useAgentNote, useAgentReply } from './api.ts';
 
 type Mode = 'reply' | 'note';
@@ -21,8 +22,9 @@ interface ComposerValues {
 
 /**
  * Writes to the ticket: an answer to the customer (optionally setting the status in the same step) or an
- * internal note only agents read. Roles that may not answer customers (SUPPORT) write notes only; a closed
- * ticket takes notes only.
+ * internal note only agents read, each with up to five files checked before the upload as the customer's reply
+ * checks them (a note's files stay with agents). Roles that may not answer customers (SUPPORT) write notes only;
+ * a closed ticket takes notes only.
  */
 export function Composer({
   ticketUuid,
@@ -40,11 +42,20 @@ export function Composer({
   const reply = useAgentReply(ticketUuid);
   const note = useAgentNote(ticketUuid);
   const form = useRuleForm<ComposerValues>({ defaultValues: { body: '', status: 'WAITING_FOR_CUSTOMER' } });
+  const attachments = useChosenFiles();
 
   const onSubmit = async ({ body, status: next }: ComposerValues) => {
-    if (mode === 'reply') await reply.mutateAsync({ body, ...(next ? { status: next } : {}) });
-    else await note.mutateAsync({ body });
+    if (attachments.problem) return;
+    const { files } = attachments;
+    try {
+      if (mode === 'reply') await reply.mutateAsync({ body, files, ...(next ? { status: next } : {}) });
+      else await note.mutateAsync({ body, files });
+    } catch (error) {
+      if (attachments.serverError(error)) return;
+      throw error;
+    }
     form.reset({ body: '', status: form.getValues('status') });
+    attachments.clear();
   };
   const busy = reply.isPending || note.isPending;
 
@@ -84,6 +95,7 @@ export function Composer({
             multiline
             minRows={4}
           />
+          <AttachmentsField {...attachments.field} disabled={busy} />
           <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ gap: 2, alignItems: { sm: 'center' } }}>
             {mode === 'reply' && (
               <FormSelect
