@@ -49,13 +49,20 @@ test('the agent replies from the queue and writes an internal note the customer 
   await page
     .getByRole('textbox', { name: 'Antwort' })
     .fill('Der Fehler ist behoben. Bitte versuchen Sie es erneut.');
+  // With a file, picked as the customer picks theirs.
+  await page.locator('input[type=file]').setInputFiles({
+    name: 'anleitung.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('Schritt 1: erneut exportieren'),
+  });
+  await expect(page.getByRole('list', { name: 'Ausgewählte Dateien' })).toContainText('anleitung.txt');
   await page.getByRole('button', { name: 'Antwort senden' }).click();
   await expect(page.getByText('Die Antwort wurde gesendet.')).toBeVisible();
   const details = page.getByRole('complementary', { name: 'Angaben' });
   await expect(details.getByRole('combobox', { name: 'Status ändern' })).toHaveText('Wartet auf Kunde');
-  await expect(
-    page.getByRole('listitem', { name: `Antwort von ${DEMO.agent.name} (Support)` }).last(),
-  ).toContainText('Der Fehler ist behoben.');
+  const answer = page.getByRole('listitem', { name: `Antwort von ${DEMO.agent.name} (Support)` }).last();
+  await expect(answer).toContainText('Der Fehler ist behoben.');
+  await expect(answer).toContainText('anleitung.txt');
 
   // The answer reaches the customer's open inbox without a reload, and the badge counts it.
   await expect(admin.getByTestId('notification-row').first()).toContainText(/Anfrage #\d+ wartet auf Sie/);
@@ -91,6 +98,7 @@ test('the agent replies from the queue and writes an internal note the customer 
   await admin.getByRole('link', { name: 'Anfrage öffnen' }).click();
   await expect(admin).toHaveURL(/\/support\/tickets\//);
   await expect(admin.getByText('Der Fehler ist behoben.')).toBeVisible();
+  await expect(admin.getByRole('button', { name: /anleitung\.txt/ })).toBeVisible();
   await expect(admin.getByText('Proxy-Timeout')).toHaveCount(0);
   await customer.close();
 });
