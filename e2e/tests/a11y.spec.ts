@@ -117,6 +117,10 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expect(page.getByRole('heading', { level: 1, name: 'Mitteilung' })).toBeVisible();
       await expect(page.getByRole('heading', { level: 2 })).toBeVisible();
       await expectNoSeriousViolations(page);
+      await page.goto('/inbox?archived=1');
+      await expect(page.getByRole('table', { name: 'Archiviert' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Archiviert', pressed: true })).toBeVisible();
+      await expectNoSeriousViolations(page);
     });
 
     test('support: home, information, new ticket, tickets, a ticket and the confirmation', async ({

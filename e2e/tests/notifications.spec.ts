@@ -56,6 +56,37 @@ test('the owner reads the inbox: the badge and the title follow every change, co
   await expect(badge(page)).toBeHidden();
   await expect(rows(page)).toHaveCount(5);
 
+  // The archived view lists it, kept in the address bar; the badge still counts only the inbox.
+  await page.getByRole('button', { name: 'Archiviert', exact: true }).click();
+  await expect(page).toHaveURL(/[?&]archived=1/);
+  await page.reload();
+  await expect(page.getByText(/^Archivierte Mitteilungen, zuletzt archivierte zuoberst/)).toBeVisible();
+  await expect(rows(page)).toHaveCount(1);
+  await expect(badge(page)).toBeHidden();
+  // Moving it back to the inbox brings back its row and, unread, the badge.
+  await page.getByRole('button', { name: 'In den Posteingang verschieben: Einladung abgelehnt' }).click();
+  await expect(badge(page)).toHaveText('1');
+  await expect(page.getByText('Keine archivierten Mitteilungen.')).toBeVisible();
+  await page.getByRole('button', { name: 'Posteingang', exact: true }).click();
+  await expect(page).not.toHaveURL(/archived=/);
+  await expect(rows(page)).toHaveCount(6);
+
+  // An archived notification still opens, marked archived, and moves back from its page.
+  await page.getByRole('link', { name: /Uma Unverified hat die Einladung angenommen/ }).click();
+  await expect(h1(page, 'Mitteilung')).toBeVisible();
+  await page.getByRole('button', { name: 'Archivieren', exact: true }).click();
+  await expect(rows(page)).toHaveCount(5);
+  await page.getByRole('button', { name: 'Archiviert', exact: true }).click();
+  await page.getByRole('link', { name: /Uma Unverified hat die Einladung angenommen/ }).click();
+  await expect(h1(page, 'Mitteilung')).toBeVisible();
+  await expect(page.getByText('Archiviert', { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'In den Posteingang verschieben' }).click();
+  await expect(page.getByRole('button', { name: 'Archivieren', exact: true })).toBeVisible();
+  await expect(page.getByText('Archiviert', { exact: true })).toBeHidden();
+  await page.getByRole('link', { name: 'Zum Posteingang' }).click();
+  await expect(rows(page)).toHaveCount(6);
+  await expect(badge(page)).toHaveText('1');
+
   // A notification that is not there (or not hers) is "not found".
   await page.goto('/inbox/6f1c2b1e-0000-4000-8000-0000000000ee');
   await expect(h1(page, 'Mitteilung nicht gefunden')).toBeVisible();

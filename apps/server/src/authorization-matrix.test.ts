@@ -332,6 +332,10 @@ const MATRIX: Record<string, Row> = {
     expect: atLeast('EMPLOYEE'),
     prepare: ownNotification,
   },
+  'POST /api/accounts/{accountUuid}/notifications/v1/notifications/{id}/restore': {
+    expect: atLeast('EMPLOYEE'),
+    prepare: ownNotification,
+  },
   'POST /api/accounts/{accountUuid}/notifications/v1/notifications/read-all': { expect: atLeast('EMPLOYEE') },
   'GET /api/accounts/{accountUuid}/notifications/v1/unread-count': { expect: atLeast('EMPLOYEE') },
   'GET /api/notifications/v1/preferences': { expect: signedIn },

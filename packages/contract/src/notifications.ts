@@ -96,12 +96,18 @@ export const Notification = Type.Object({
   accountUuid: Type.Union([Uuid, Type.Null()]),
   createdAt: DateTime,
   readAt: Type.Union([DateTime, Type.Null()]),
+  /** When it was archived; null while it is in the inbox. */
+  archivedAt: Type.Union([DateTime, Type.Null()]),
 });
 export type Notification = Type.Static<typeof Notification>;
 
-/** The inbox: unread first, then newest; `unread` keeps only the unread ones, `type` one type. */
+/**
+ * The inbox: unread first, then newest; `unread` keeps only the unread ones, `type` one type. `archived` lists the
+ * archived ones instead, the most recently archived first.
+ */
 export const NotificationsQuery = Type.Object(
   {
+    archived: Type.Optional(Type.Boolean()),
     unread: Type.Optional(Type.Boolean()),
     type: Type.Optional(NotificationTypeSchema),
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
@@ -193,6 +199,16 @@ export const notificationsRoutes = {
     method: 'POST',
     path: '/notifications/v1/notifications/{id}/archive',
     summary: 'Archive one of my notifications: it leaves the inbox and the unread count',
+    tags: ['notifications'],
+    accountScoped: true,
+    accountRole: member,
+    params: UuidParams,
+    response: { 204: Type.Null(), ...errors },
+  }),
+  restoreNotification: defineRoute({
+    method: 'POST',
+    path: '/notifications/v1/notifications/{id}/restore',
+    summary: 'Move one of my archived notifications back to the inbox (and, if unread, the unread count)',
     tags: ['notifications'],
     accountScoped: true,
     accountRole: member,

@@ -295,6 +295,7 @@ describeApi('notifications API', (api) => {
       expect((await api.request('GET', url, { as: 'owner' })).statusCode).toBe(404);
       expect((await api.request('PATCH', url, { as: 'owner', body: { read: true } })).statusCode).toBe(404);
       expect((await api.request('POST', `${url}/archive`, { as: 'owner' })).statusCode).toBe(404);
+      expect((await api.request('POST', `${url}/restore`, { as: 'owner' })).statusCode).toBe(404);
     }
     // Nothing changed.
     const { rows } = await api.db.query(
@@ -328,12 +329,76 @@ describeApi('notifications API', (api) => {
     expect(await count(api, account.uuid, 'owner')).toBe(5);
     expect((await api.request('POST', `${url(uuids[1]!)}/archive`, { as: 'owner' })).statusCode).toBe(204);
     expect(await count(api, account.uuid, 'owner')).toBe(4);
-    expect((await api.request('GET', url(uuids[1]!), { as: 'owner' })).statusCode).toBe(404);
+    // An archived one still opens, marked archived.
+    const archived = await api.request('GET', url(uuids[1]!), { as: 'owner' });
+    expect(archived.statusCode).toBe(200);
+    expect(archived.json().data.archivedAt).not.toBeNull();
     const all = await api.request('POST', `${inbox(account.uuid)}/notifications/read-all`, { as: 'owner' });
     expect(all.json().data).toEqual({ changed: 4 });
     expect(await count(api, account.uuid, 'owner')).toBe(0);
     // The personal one was read with this account's; the other account's stay unread.
     expect(await count(api, other.uuid, 'owner')).toBe(2);
+  });
+
+  it('lists the archived ones, most recently archived first, paged; restoring moves one back to the inbox', async () => {
+    const account = await team(api, { owner: 'OWNER' });
+    const other = await team(api, { owner: 'OWNER' });
+    const uuids = await insert(api, 'owner', account.uuid, [
+      {},
+      { read: true },
+      {},
+      { type: 'ticket.solved' },
+      {},
+    ]);
+    const [elsewhere] = await insert(api, 'owner', other.uuid, [{}]);
+    const url = (uuid: string) => `${inbox(account.uuid)}/notifications/${uuid}`;
+    for (const uuid of [uuids[2], uuids[0], uuids[1], uuids[3]]) {
+      expect((await api.request('POST', `${url(uuid!)}/archive`, { as: 'owner' })).statusCode).toBe(204);
+    }
+    await api.request('POST', `${inbox(other.uuid)}/notifications/${elsewhere}/archive`, { as: 'owner' });
+    // Spread the archive times, so the order does not rest on the clock's resolution.
+    for (const [index, uuid] of [uuids[2], uuids[0], uuids[1], uuids[3]].entries()) {
+      await api.db.query(
+        `update notifications set archived_at = now() - make_interval(mins => $2) where uuid = $1`,
+        [uuid, 10 - index],
+      );
+    }
+    const page = async (query: string) => {
+      const res = await api.request('GET', `${inbox(account.uuid)}/notifications?${query}`, { as: 'owner' });
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      return { uuids: body.data.map((n: { uuid: string }) => n.uuid), meta: body.meta, data: body.data };
+    };
+    const first = await page('archived=true&pageSize=3');
+    expect(first).toMatchObject({
+      uuids: [uuids[3], uuids[1], uuids[0]],
+      meta: { total: 4, page: 1, pageSize: 3 },
+    });
+    expect(first.data.every((n: { archivedAt: string | null }) => n.archivedAt !== null)).toBe(true);
+    expect(await page('archived=true&pageSize=3&page=2')).toMatchObject({
+      uuids: [uuids[2]],
+      meta: { total: 4, page: 2, pageSize: 3 },
+    });
+    expect((await page('archived=true&unread=true')).meta.total).toBe(3);
+    expect((await page('archived=true&type=ticket.solved')).uuids).toEqual([uuids[3]]);
+    // The inbox holds only the one not archived; listing the archived ones leaves the unread count alone.
+    expect((await page('')).uuids).toEqual([uuids[4]]);
+    expect(await count(api, account.uuid, 'owner')).toBe(1);
+
+    // Restoring an unread one brings it back to the inbox and to the count; a read one only to the inbox.
+    expect((await api.request('POST', `${url(uuids[0]!)}/restore`, { as: 'owner' })).statusCode).toBe(204);
+    expect(await count(api, account.uuid, 'owner')).toBe(2);
+    expect((await api.request('POST', `${url(uuids[1]!)}/restore`, { as: 'owner' })).statusCode).toBe(204);
+    expect(await count(api, account.uuid, 'owner')).toBe(2);
+    // Restoring one already in the inbox changes nothing.
+    expect((await api.request('POST', `${url(uuids[0]!)}/restore`, { as: 'owner' })).statusCode).toBe(204);
+    expect(await count(api, account.uuid, 'owner')).toBe(2);
+    expect((await page('')).uuids).toEqual([uuids[4], uuids[0], uuids[1]]);
+    expect((await page('archived=true')).uuids).toEqual([uuids[3], uuids[2]]);
+    const restored = await api.request('GET', url(uuids[0]!), { as: 'owner' });
+    expect(restored.json().data).toMatchObject({ uuid: uuids[0], archivedAt: null, readAt: null });
+    // The other account's archived one stays where it is.
+    expect(await count(api, other.uuid, 'owner')).toBe(0);
   });
 
   it('preferences: defaults, a change per type, and whether a mail is queued follows them', async () => {

@@ -1,12 +1,12 @@
 import { notificationsRoutes } from '@portal/contract';
 import type { ModuleDeps } from '../../http/route.ts';
 import {
-  archiveNotification,
   getNotification,
   getPreferences,
   listNotifications,
   markAllRead,
   notifyTermsToAccept,
+  setArchived,
   setRead,
   unreadCount,
   updatePreferences,
@@ -23,7 +23,7 @@ const TERMS_CHECK_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * The signed-in user's notifications: the inbox of each account (its own and the personal ones), read state,
- * archive, the unread count, and which types also come by email. Each state change tells the user's open tabs
+ * archive and restore, the unread count, and which types also come by email. Each state change tells the user's open tabs
  * through the notifier, in its transaction.
  */
 export function registerNotificationsRoutes({ db, route, jobs, notifier }: ModuleDeps) {
@@ -50,7 +50,14 @@ export function registerNotificationsRoutes({ db, route, jobs, notifier }: Modul
   });
   route(notificationsRoutes.archiveNotification, {
     handler: async (request, reply) => {
-      await archiveNotification(db, notifier, request.user, request.account, request.params.id);
+      await setArchived(db, notifier, request.user, request.account, request.params.id, true);
+      reply.code(204);
+      return null;
+    },
+  });
+  route(notificationsRoutes.restoreNotification, {
+    handler: async (request, reply) => {
+      await setArchived(db, notifier, request.user, request.account, request.params.id, false);
       reply.code(204);
       return null;
     },

@@ -21,16 +21,19 @@ interface NotificationRow {
   account_uuid: string | null;
   created_at: Date;
   read_at: Date | null;
+  archived_at: Date | null;
 }
 
-const COLUMNS = 'n.uuid, n.type, n.params, n.account_uuid, n.created_at, n.read_at';
+const COLUMNS = 'n.uuid, n.type, n.params, n.account_uuid, n.created_at, n.read_at, n.archived_at';
 
 /**
- * The caller's inbox in one account ($1 user, $2 account): the account's notifications addressed to them and
- * their personal ones (no account), not archived. Nothing else is ever visible: another user's or another
+ * The caller's notifications in one account ($1 user, $2 account): the account's notifications addressed to them
+ * and their personal ones (no account), archived or not. Nothing else is ever visible: another user's or another
  * account's notification is simply not found.
  */
-const INBOX = `n.user_uuid = $1 and (n.account_uuid = $2 or n.account_uuid is null) and n.archived_at is null`;
+const MINE = `n.user_uuid = $1 and (n.account_uuid = $2 or n.account_uuid is null)`;
+/** The inbox: the caller's notifications that are not archived (the only ones the unread count counts). */
+const INBOX = `${MINE} and n.archived_at is null`;
 
 function toNotification(row: NotificationRow): Notification {
   return {
@@ -40,10 +43,14 @@ function toNotification(row: NotificationRow): Notification {
     accountUuid: row.account_uuid,
     createdAt: new Date(row.created_at).toISOString(),
     readAt: row.read_at ? new Date(row.read_at).toISOString() : null,
+    archivedAt: row.archived_at ? new Date(row.archived_at).toISOString() : null,
   };
 }
 
-/** A page of the inbox: unread first, then newest (the creation order breaks ties), with the filtered total. */
+/**
+ * A page of the inbox: unread first, then newest (the creation order breaks ties), with the filtered total. The
+ * archived view lists the archived ones instead, the most recently archived first.
+ */
 export async function listNotifications(
   db: Db,
   user: PortalUser,
@@ -52,13 +59,16 @@ export async function listNotifications(
 ): Promise<{ data: Notification[]; meta: { total: number; page: number; pageSize: number } }> {
   const page = query.page ?? 1;
   const pageSize = query.pageSize ?? NOTIFICATIONS_PAGE_SIZE;
-  const where = `${INBOX} and ($3::boolean is not true or n.read_at is null) and ($4::text is null or n.type = $4)`;
+  const archived = query.archived === true;
+  const where = `${archived ? `${MINE} and n.archived_at is not null` : INBOX}
+    and ($3::boolean is not true or n.read_at is null) and ($4::text is null or n.type = $4)`;
+  const order = archived ? 'n.archived_at desc, n.id desc' : '(n.read_at is null) desc, n.id desc';
   const params = [user.uuid, access.accountUuid, query.unread ?? null, query.type ?? null];
   const [count, list] = await Promise.all([
     db.query<{ total: string }>(`select count(*) as total from notifications n where ${where}`, params),
     db.query<NotificationRow>(
       `select ${COLUMNS} from notifications n where ${where}
-        order by (n.read_at is null) desc, n.id desc limit $5 offset $6`,
+        order by ${order} limit $5 offset $6`,
       [...params, pageSize, (page - 1) * pageSize],
     ),
   ]);
@@ -68,9 +78,10 @@ export async function listNotifications(
   };
 }
 
+/** One of the caller's notifications, archived or not (an archived one still opens, to be read or restored). */
 async function findNotification(q: Queryable, user: PortalUser, access: AccountAccess, uuid: string) {
   const { rows } = await q.query<NotificationRow>(
-    `select ${COLUMNS} from notifications n where ${INBOX} and n.uuid = $3`,
+    `select ${COLUMNS} from notifications n where ${MINE} and n.uuid = $3`,
     [user.uuid, access.accountUuid, uuid],
   );
   if (!rows[0]) throw notFound('No such notification');
@@ -108,17 +119,25 @@ export async function setRead(
   });
 }
 
-/** Archives one notification: it leaves the inbox and the unread count for good. */
-export async function archiveNotification(
+/**
+ * Archives one notification (it leaves the inbox and the unread count) or restores an archived one to both.
+ * Archiving an archived one keeps its first archive time; restoring one in the inbox changes nothing.
+ */
+export async function setArchived(
   db: Db,
   notifier: Notifier,
   user: PortalUser,
   access: AccountAccess,
   uuid: string,
+  archived: boolean,
 ): Promise<void> {
   await db.transaction(async (tx) => {
-    await findNotification(tx, user, access, uuid);
-    await tx.query('update notifications set archived_at = now() where uuid = $1', [uuid]);
+    const before = await findNotification(tx, user, access, uuid);
+    if ((before.archived_at !== null) === archived) return;
+    await tx.query(
+      'update notifications set archived_at = case when $2 then now() else null end where uuid = $1',
+      [uuid, archived],
+    );
     await notifier.changed(tx, user.uuid);
   });
 }

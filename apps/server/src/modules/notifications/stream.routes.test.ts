@@ -132,6 +132,20 @@ describeApi('notification stream', (api) => {
     expect(changed.id).toBeUndefined();
   });
 
+  it('sends `changed` when an archived notification is restored to the inbox', async () => {
+    const [id] = await notify(api, [OWNER], 'Restored');
+    const { rows } = await api.db.query<{ uuid: string }>('select uuid from notifications where id = $1', [
+      id,
+    ]);
+    const url = `/api/accounts/${DEMO_ACCOUNTS.muster}/notifications/v1/notifications/${rows[0]!.uuid}`;
+    expect((await api.request('POST', `${url}/archive`, { as: 'owner' })).statusCode).toBe(204);
+    const stream = await connect();
+    await stream.waitFor('ready');
+    expect((await api.request('POST', `${url}/restore`, { as: 'owner' })).statusCode).toBe(204);
+    expect((await stream.waitFor('changed')).id).toBeUndefined();
+    stream.close();
+  });
+
   it('replays exactly what was missed after Last-Event-ID, then resumes from the newest', async () => {
     const first = await connect();
     const ready = await first.waitFor('ready');

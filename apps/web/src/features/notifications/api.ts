@@ -1,5 +1,5 @@
 // The notifications area's data layer: the inbox pages, one notification, and the changes to their state (read,
-// unread, all read, archived). Every key starts with ['notifications'] (`notificationKeys`, shared with the shell's
+// unread, all read, archived, restored). Every key starts with ['notifications'] (`notificationKeys`, shared with the shell's
 // badge and the profile's preferences in api/notifications.ts). After each change the whole prefix is
 // invalidated, so the list, the item, the badge and the title are read anew from the server, never counted here.
 // Errors are toasted by the query client.
@@ -22,7 +22,7 @@ export function notificationsQuery(accountUuid: string, query: NotificationsQuer
   });
 }
 
-/** One notification; a 404 (another user's, another account's, archived) is shown by the page, not toasted. */
+/** One notification (an archived one too); a 404 (another user's, another account's) is shown by the page, not toasted. */
 export function notificationQuery(accountUuid: string, uuid: string) {
   return queryOptions({
     queryKey: notificationKeys.item(accountUuid, uuid),
@@ -53,18 +53,22 @@ export function useSetNotificationRead() {
   });
 }
 
-export function useArchiveNotification() {
+/** Archives one notification (it leaves the inbox) or, with `restore`, moves an archived one back to it. */
+function useArchiveChange(restore: boolean) {
   const invalidate = useInvalidateNotifications();
   const toast = useToast();
+  const route = restore ? notificationsRoutes.restoreNotification : notificationsRoutes.archiveNotification;
   return useMutation({
-    mutationFn: (uuid: string) =>
-      apiRequest(notificationsRoutes.archiveNotification, { params: { id: uuid } }),
+    mutationFn: (uuid: string) => apiRequest(route, { params: { id: uuid } }),
     onSuccess: async () => {
       await invalidate();
-      toast.success(later('notifications.archived'));
+      toast.success(later(restore ? 'notifications.restored' : 'notifications.archived'));
     },
   });
 }
+
+export const useArchiveNotification = () => useArchiveChange(false);
+export const useRestoreNotification = () => useArchiveChange(true);
 
 export function useMarkAllNotificationsRead() {
   const invalidate = useInvalidateNotifications();

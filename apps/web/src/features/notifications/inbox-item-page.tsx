@@ -13,18 +13,25 @@ import ArrowBack from '@mui/icons-material/ArrowBack';
 import ArrowForward from '@mui/icons-material/ArrowForward';
 import MarkEmailUnreadOutlined from '@mui/icons-material/MarkEmailUnreadOutlined';
 import SearchOff from '@mui/icons-material/SearchOff';
+import UnarchiveOutlined from '@mui/icons-material/UnarchiveOutlined';
 import { href } from '@/app/href.ts';
 import { ApiError } from '@/api/errors.ts';
 import { useCurrentAccount } from '@/api/session.ts';
 import { formatDateTime } from '@/i18n/format.ts';
 import { EmptyState } from '@/ui/empty-state.tsx';
 import { Page } from '@/ui/page.tsx';
-import { notificationQuery, useArchiveNotification, useSetNotificationRead } from './api.ts';
+import {
+  notificationQuery,
+  useArchiveNotification,
+  useRestoreNotification,
+  useSetNotificationRead,
+} from './api.ts';
 import { notificationView } from './notification-text.ts';
 
 /**
  * inbox/:uuid: one notification in the reader's language, with a link to what it is about. Opening it marks it
- * read (once per visit); another user's, another account's or an archived notification shows "not found".
+ * read (once per visit). An archived one opens too, marked archived, with "move to inbox"; another user's or
+ * another account's notification shows "not found".
  */
 export default function InboxItemPage({ uuid = '' }: { uuid?: string }) {
   const { t } = useTranslation();
@@ -33,6 +40,7 @@ export default function InboxItemPage({ uuid = '' }: { uuid?: string }) {
   const { data: notification, error, isPending } = useQuery(notificationQuery(account, uuid));
   const setRead = useSetNotificationRead();
   const archive = useArchiveNotification();
+  const restore = useRestoreNotification();
   const markedOnOpen = useRef<string | null>(null);
 
   const unread = notification?.readAt === null;
@@ -66,10 +74,16 @@ export default function InboxItemPage({ uuid = '' }: { uuid?: string }) {
   }
 
   const view = notificationView(t, notification);
+  const archived = notification.archivedAt !== null;
   return (
     <Page title={t('routes.inboxItem')}>
-      <Button component={RouterLink} to={href('inbox')} startIcon={<ArrowBack />} sx={{ mb: 2 }}>
-        {t('notifications.back')}
+      <Button
+        component={RouterLink}
+        to={archived ? `${href('inbox')}?archived=1` : href('inbox')}
+        startIcon={<ArrowBack />}
+        sx={{ mb: 2 }}
+      >
+        {archived ? t('notifications.backToArchived') : t('notifications.back')}
       </Button>
       <Paper variant="outlined" component="article" sx={{ p: { xs: 2, sm: 4 }, maxWidth: 760 }}>
         <Stack direction="row" spacing={1} sx={{ mb: 2, flexWrap: 'wrap' }}>
@@ -77,12 +91,17 @@ export default function InboxItemPage({ uuid = '' }: { uuid?: string }) {
           {notification.accountUuid === null && (
             <Chip size="small" variant="outlined" label={t('notifications.personal')} />
           )}
+          {archived && (
+            <Chip size="small" icon={<ArchiveOutlined />} label={t('notifications.archivedLabel')} />
+          )}
         </Stack>
         <Typography variant="h5" component="h2" sx={{ mb: 1 }}>
           {view.title}
         </Typography>
         <Typography variant="body2" sx={{ color: 'text.secondary', mb: 2 }}>
           {t('notifications.receivedAt', { date: formatDateTime(notification.createdAt) })}
+          {notification.archivedAt &&
+            ` · ${t('notifications.archivedAt', { date: formatDateTime(notification.archivedAt) })}`}
         </Typography>
         <Typography sx={{ mb: 3 }}>{view.body}</Typography>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
@@ -97,17 +116,28 @@ export default function InboxItemPage({ uuid = '' }: { uuid?: string }) {
           >
             {t('notifications.markUnread')}
           </Button>
-          <Button
-            variant="outlined"
-            startIcon={<ArchiveOutlined />}
-            disabled={archive.isPending}
-            onClick={async () => {
-              await archive.mutateAsync(uuid);
-              await navigate(href('inbox'));
-            }}
-          >
-            {t('notifications.archive')}
-          </Button>
+          {archived ? (
+            <Button
+              variant="outlined"
+              startIcon={<UnarchiveOutlined />}
+              disabled={restore.isPending}
+              onClick={() => restore.mutate(uuid)}
+            >
+              {t('notifications.restore')}
+            </Button>
+          ) : (
+            <Button
+              variant="outlined"
+              startIcon={<ArchiveOutlined />}
+              disabled={archive.isPending}
+              onClick={async () => {
+                await archive.mutateAsync(uuid);
+                await navigate(href('inbox'));
+              }}
+            >
+              {t('notifications.archive')}
+            </Button>
+          )}
         </Stack>
       </Paper>
     </Page>

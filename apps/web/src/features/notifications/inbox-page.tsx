@@ -20,6 +20,8 @@ import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import ArchiveOutlined from '@mui/icons-material/ArchiveOutlined';
@@ -27,6 +29,7 @@ import DoneAll from '@mui/icons-material/DoneAll';
 import DraftsOutlined from '@mui/icons-material/DraftsOutlined';
 import InboxOutlined from '@mui/icons-material/InboxOutlined';
 import MarkEmailUnreadOutlined from '@mui/icons-material/MarkEmailUnreadOutlined';
+import UnarchiveOutlined from '@mui/icons-material/UnarchiveOutlined';
 import {
   NOTIFICATIONS_PAGE_SIZE,
   NOTIFICATIONS_PAGE_SIZE_MAX,
@@ -44,13 +47,14 @@ import {
   unreadCountQuery,
   useArchiveNotification,
   useMarkAllNotificationsRead,
+  useRestoreNotification,
   useSetNotificationRead,
 } from './api.ts';
 import { TYPE_OPTIONS, notificationView, typeLabel } from './notification-text.ts';
 
 const PAGE_SIZES = [10, NOTIFICATIONS_PAGE_SIZE, 50, NOTIFICATIONS_PAGE_SIZE_MAX];
 
-type InboxParams = Record<'unread' | 'type' | 'page' | 'size', string | null>;
+type InboxParams = Record<'archived' | 'unread' | 'type' | 'page' | 'size', string | null>;
 
 function toQuery(params: InboxParams): NotificationsQuery {
   const pageSize = Number(params.size);
@@ -58,18 +62,20 @@ function toQuery(params: InboxParams): NotificationsQuery {
   return {
     page: Math.max(1, Math.floor(Number(params.page) || 1)),
     pageSize: PAGE_SIZES.includes(pageSize) ? pageSize : NOTIFICATIONS_PAGE_SIZE,
+    ...(params.archived === '1' ? { archived: true } : {}),
     ...(params.unread === '1' ? { unread: true } : {}),
     ...(isNotificationType(type) ? { type } : {}),
   };
 }
 
 /**
- * The inbox's filters and page (`?unread=1&type=…&page=2&size=50`): held here, so a switch answers at once, and
+ * The inbox's view, filters and page (`?archived=1&unread=1&type=…&page=2&size=50`): held here, so a switch answers at once, and
  * written to the address bar, so a reload or a shared link keeps the view.
  */
 function useInboxQuery() {
   const [search, setSearch] = useSearchParams();
   const [params, setParams] = useState<InboxParams>(() => ({
+    archived: search.get('archived'),
     unread: search.get('unread'),
     type: search.get('type'),
     page: search.get('page'),
@@ -107,8 +113,13 @@ function RowActions({ notification, label }: { notification: Notification; label
   const { t } = useTranslation();
   const setRead = useSetNotificationRead();
   const archive = useArchiveNotification();
+  const restore = useRestoreNotification();
   const read = notification.readAt !== null;
   const toggle = read ? t('notifications.markUnread') : t('notifications.markRead');
+  const archived = notification.archivedAt !== null;
+  // An archived one moves back to the inbox; one in the inbox moves to the archive.
+  const move = archived ? restore : archive;
+  const moveLabel = archived ? t('notifications.restore') : t('notifications.archive');
   return (
     <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
       <Tooltip title={toggle}>
@@ -120,13 +131,13 @@ function RowActions({ notification, label }: { notification: Notification; label
           {read ? <MarkEmailUnreadOutlined fontSize="small" /> : <DraftsOutlined fontSize="small" />}
         </IconButton>
       </Tooltip>
-      <Tooltip title={t('notifications.archive')}>
+      <Tooltip title={moveLabel}>
         <IconButton
-          aria-label={`${t('notifications.archive')}: ${label}`}
-          disabled={archive.isPending}
-          onClick={() => archive.mutate(notification.uuid)}
+          aria-label={`${moveLabel}: ${label}`}
+          disabled={move.isPending}
+          onClick={() => move.mutate(notification.uuid)}
         >
-          <ArchiveOutlined fontSize="small" />
+          {archived ? <UnarchiveOutlined fontSize="small" /> : <ArchiveOutlined fontSize="small" />}
         </IconButton>
       </Tooltip>
     </Stack>
@@ -180,7 +191,8 @@ function NotificationRow({ notification }: { notification: Notification }) {
 
 /**
  * inbox: the user's notifications in this account and their personal ones, unread first, then newest; filters
- * (unread, type), read state and archive per row, "mark all read", paged on the server.
+ * (unread, type), read state and archive per row, "mark all read", paged on the server. The archived view lists
+ * the archived ones, most recently archived first, each with "move to inbox".
  */
 export default function InboxPage() {
   const { t } = useTranslation();
@@ -189,13 +201,14 @@ export default function InboxPage() {
   const { data, isError, isFetching } = useQuery(notificationsQuery(account, query));
   const { data: unread = 0 } = useQuery(unreadCountQuery(account));
   const markAll = useMarkAllNotificationsRead();
+  const archivedView = Boolean(query.archived);
   const filtered = Boolean(query.unread || query.type);
   const rows = data?.data ?? [];
   const total = data?.meta.total ?? 0;
   const pageSize = query.pageSize ?? NOTIFICATIONS_PAGE_SIZE;
   const lastPage = Math.max(0, Math.ceil(total / pageSize) - 1);
 
-  const actions = (
+  const actions = !archivedView && (
     <Button
       variant="outlined"
       startIcon={<DoneAll />}
@@ -206,7 +219,7 @@ export default function InboxPage() {
     </Button>
   );
 
-  if (data && total === 0 && !filtered && query.page === 1) {
+  if (data && total === 0 && !filtered && !archivedView && query.page === 1) {
     return (
       <Page title={t('routes.inbox')} actions={actions}>
         <EmptyState
@@ -221,7 +234,9 @@ export default function InboxPage() {
 
   return (
     <Page title={t('routes.inbox')} actions={actions}>
-      <Typography sx={{ mb: 3, color: 'text.secondary' }}>{t('notifications.intro')}</Typography>
+      <Typography sx={{ mb: 3, color: 'text.secondary' }}>
+        {archivedView ? t('notifications.archivedIntro') : t('notifications.intro')}
+      </Typography>
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
         <Stack
           direction={{ xs: 'column', sm: 'row' }}
@@ -230,6 +245,18 @@ export default function InboxPage() {
           role="group"
           aria-label={t('notifications.filters.label')}
         >
+          <ToggleButtonGroup
+            exclusive
+            size="small"
+            value={archivedView ? 'archived' : 'inbox'}
+            onChange={(_event, view: string | null) => {
+              if (view) update({ archived: view === 'archived' ? '1' : null, page: null });
+            }}
+            aria-label={t('notifications.filters.view')}
+          >
+            <ToggleButton value="inbox">{t('notifications.filters.inbox')}</ToggleButton>
+            <ToggleButton value="archived">{t('notifications.filters.archived')}</ToggleButton>
+          </ToggleButtonGroup>
           <FormControlLabel
             control={
               <Switch
@@ -257,7 +284,10 @@ export default function InboxPage() {
           </TextField>
         </Stack>
         <TableContainer>
-          <Table aria-label={t('routes.inbox')} aria-busy={isFetching}>
+          <Table
+            aria-label={archivedView ? t('notifications.filters.archived') : t('routes.inbox')}
+            aria-busy={isFetching}
+          >
             <TableHead>
               <TableRow>
                 <TableCell sx={{ width: 16, pr: 0 }}>
@@ -275,7 +305,15 @@ export default function InboxPage() {
                 <NotificationRow key={notification.uuid} notification={notification} />
               ))}
               {!rows.length && !isFetching && (
-                <NoRows text={isError ? t('notifications.loadFailed') : t('notifications.noMatch')} />
+                <NoRows
+                  text={
+                    isError
+                      ? t('notifications.loadFailed')
+                      : archivedView && !filtered
+                        ? t('notifications.archivedEmpty')
+                        : t('notifications.noMatch')
+                  }
+                />
               )}
             </TableBody>
           </Table>

@@ -31,6 +31,7 @@ const notification = (type: string, params: Record<string, unknown>, accountUuid
     accountUuid,
     createdAt: '2026-11-20T09:00:00.000Z',
     readAt: null,
+    archivedAt: null,
   }) satisfies Notification;
 
 describe('notification texts', () => {
