@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
@@ -20,8 +20,7 @@ import { href } from '@/app/href.ts';
 import { FormCheckbox, FormSelect, FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
 import { Page } from '@/ui/page.tsx';
 import { useCreateTicket } from './api.ts';
-import { AttachmentsField } from './attachments-field.tsx';
-import { useAttachmentErrors } from './attachment-errors.ts';
+import { AttachmentsField, useChosenFiles } from './attachments-field.tsx';
 
 interface TicketForm {
   category: SupportCategory | '';
@@ -58,9 +57,7 @@ export default function CreateTicketPage() {
       staffAccessConsent: false,
     },
   });
-  const [files, setFiles] = useState<File[]>([]);
-  const [fileProblem, setFileProblem] = useState<string | null>(null);
-  const attachmentErrors = useAttachmentErrors();
+  const attachments = useChosenFiles();
   const create = useCreateTicket();
   // Staff who opened the account do not write tickets in the customer's name (the server refuses it too).
   const staff = useCurrentAccount()?.accountRole === 'SUPPORT';
@@ -79,7 +76,7 @@ export default function CreateTicketPage() {
   );
 
   const onSubmit = async (values: TicketForm) => {
-    if (fileProblem) return;
+    if (attachments.problem) return;
     try {
       const { data } = await create.mutateAsync({
         category: values.category as SupportCategory,
@@ -87,12 +84,13 @@ export default function CreateTicketPage() {
         subject: values.subject.trim(),
         description: values.description.trim(),
         staffAccessConsent: values.staffAccessConsent,
-        files,
+        files: attachments.files,
       });
       const state: CreatedTicketState = { ticketNumber: data.ticket.number, ticketUuid: data.ticket.uuid };
       await navigate(href('support-ticket-success'), { state });
     } catch (error) {
-      if (error instanceof ApiError && attachmentErrors.apply(error, files, setFileProblem)) {
+      if (error instanceof ApiError && attachments.serverError(error)) {
+        // Only the files were refused: the messages stand under them; other fields' errors go to the form.
         if (!Object.keys(error.fields ?? {}).some((field) => !field.startsWith('attachments'))) return;
       }
       throw error;
@@ -135,13 +133,7 @@ export default function CreateTicketPage() {
             rules="required"
             options={severities}
           />
-          <AttachmentsField
-            files={files}
-            onChange={setFiles}
-            error={fileProblem}
-            onProblem={setFileProblem}
-            disabled={busy}
-          />
+          <AttachmentsField {...attachments.field} disabled={busy} />
           <FormCheckbox
             name="staffAccessConsent"
             label={t('support.form.consent')}

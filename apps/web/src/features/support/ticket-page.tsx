@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
@@ -38,9 +37,8 @@ import {
   useReplyToTicket,
   useSetConsent,
 } from './api.ts';
-import { useAttachmentErrors } from './attachment-errors.ts';
 import { AttachmentButtons } from './attachment-buttons.tsx';
-import { AttachmentsField } from './attachments-field.tsx';
+import { AttachmentsField, useChosenFiles } from './attachments-field.tsx';
 import { StatusChip } from './status-chip.tsx';
 
 const DAY = 24 * 3600 * 1000;
@@ -88,19 +86,17 @@ function Message({ ticketUuid, message }: { ticketUuid: string; message: Support
 function ReplyForm({ ticket }: { ticket: SupportTicket }) {
   const { t } = useTranslation();
   const form = useRuleForm<{ body: string }>({ defaultValues: { body: '' } });
-  const [files, setFiles] = useState<File[]>([]);
-  const [fileProblem, setFileProblem] = useState<string | null>(null);
-  const attachmentErrors = useAttachmentErrors();
+  const attachments = useChosenFiles();
   const reply = useReplyToTicket(ticket.uuid);
 
   const onSubmit = async ({ body }: { body: string }) => {
-    if (fileProblem) return;
+    if (attachments.problem) return;
     try {
-      await reply.mutateAsync({ body: body.trim(), files });
+      await reply.mutateAsync({ body: body.trim(), files: attachments.files });
       form.reset({ body: '' });
-      setFiles([]);
+      attachments.clear();
     } catch (error) {
-      if (error instanceof ApiError && attachmentErrors.apply(error, files, setFileProblem)) return;
+      if (attachments.serverError(error)) return;
       throw error;
     }
   };
@@ -116,13 +112,7 @@ function ReplyForm({ ticket }: { ticket: SupportTicket }) {
             multiline
             minRows={4}
           />
-          <AttachmentsField
-            files={files}
-            onChange={setFiles}
-            error={fileProblem}
-            onProblem={setFileProblem}
-            disabled={reply.isPending}
-          />
+          <AttachmentsField {...attachments.field} disabled={reply.isPending} />
           <div>
             <Button type="submit" variant="contained" disabled={reply.isPending}>
               {reply.isPending ? t('support.detail.sending') : t('support.detail.send')}
