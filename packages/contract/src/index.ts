@@ -11,6 +11,8 @@ export * from './notifications.ts';
 export * from './support.ts';
 export * from './notifications-live.ts';
 export * from './support-agent.ts';
+export * from './billing.ts';
+export * from './subscriptions.ts';
 
 import { usersRoutes } from './users.ts';
 import { accountsRoutes } from './accounts.ts';
@@ -23,6 +25,8 @@ import { notificationsRoutes } from './notifications.ts';
 import { supportRoutes } from './support.ts';
 import { notificationsLiveRoutes } from './notifications-live.ts';
 import { supportAgentRoutes } from './support-agent.ts';
+import { billingRoutes } from './billing.ts';
+import { subscriptionsRoutes } from './subscriptions.ts';
 
 /** Every API route; a server test checks that the app registers each of them, account routes with a role rule. */
 export const apiRoutes = {
@@ -37,4 +41,6 @@ export const apiRoutes = {
   ...supportRoutes,
   ...notificationsLiveRoutes,
   ...supportAgentRoutes,
+  ...billingRoutes,
+  ...subscriptionsRoutes,
 };

@@ -1,0 +1,466 @@
+import Type from 'typebox';
+import { DateTime, EMAIL_MAX, Entity, ErrorBody, List, Uuid } from './common.ts';
+import { FileBytes, FileUpload } from './company.ts';
+import { defineRoute } from './route.ts';
+
+// Billing: the invoices of an account, its billing details, and the payments staff book against invoices.
+// Money is always an integer number of minor units (Rappen, cents) with its currency beside it, never a float.
+// Every amount is computed on the server; the web only formats what it receives.
+
+export const CURRENCIES = ['CHF', 'EUR'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+export const CurrencySchema = Type.Enum(CURRENCIES);
+
+export const BILLING_PERIODS = ['MONTHLY', 'YEARLY'] as const;
+export type BillingPeriod = (typeof BILLING_PERIODS)[number];
+export const BillingPeriodSchema = Type.Enum(BILLING_PERIODS);
+
+/** A calendar day, YYYY-MM-DD (periods, issue and due dates are days in the provider's time zone). */
+export const IsoDate = Type.String({ format: 'date' });
+
+/** What an invoice line charges: the plan, extra seats, or a credit for the unused part of what was paid before. */
+export const INVOICE_LINE_KINDS = ['PLAN', 'SEATS', 'PLAN_CREDIT', 'SEATS_CREDIT'] as const;
+export type InvoiceLineKind = (typeof INVOICE_LINE_KINDS)[number];
+
+/**
+ * One line of an invoice (or of a preview): structured, so the web, the PDF and the mails each say it in the
+ * reader's language. `netMinor` is quantity × unit price, prorated when `prorated` (negative for credits); VAT is
+ * computed per line and rounded to the minor unit.
+ */
+export const InvoiceLine = Type.Object({
+  kind: Type.Enum(INVOICE_LINE_KINDS),
+  planCode: Type.String(),
+  billingPeriod: BillingPeriodSchema,
+  quantity: Type.Integer(),
+  unitMinor: Type.Integer(),
+  netMinor: Type.Integer(),
+  /** VAT rate in basis points (8.1 % = 810). */
+  vatRateBp: Type.Integer(),
+  vatMinor: Type.Integer(),
+  /** The days this line pays for: from `periodStart` up to, not including, `periodEnd`. */
+  periodStart: IsoDate,
+  periodEnd: IsoDate,
+  prorated: Type.Boolean(),
+});
+export type InvoiceLine = Type.Static<typeof InvoiceLine>;
+
+/** VAT shown per rate: the net amount taxed at that rate and the tax. */
+export const VatAmount = Type.Object({
+  rateBp: Type.Integer(),
+  netMinor: Type.Integer(),
+  vatMinor: Type.Integer(),
+});
+export type VatAmount = Type.Static<typeof VatAmount>;
+
+/**
+ * Totals of an invoice or preview: net, VAT per rate, the rounding difference and the payable total (CHF to 0.05,
+ * EUR to 0.01).
+ */
+export const InvoiceTotals = Type.Object({
+  currency: CurrencySchema,
+  netMinor: Type.Integer(),
+  vat: Type.Array(VatAmount),
+  vatMinor: Type.Integer(),
+  roundingMinor: Type.Integer(),
+  totalMinor: Type.Integer(),
+});
+export type InvoiceTotals = Type.Static<typeof InvoiceTotals>;
+
+export const INVOICE_STATUSES = ['OPEN', 'PAID', 'OVERDUE', 'VOID'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+export const InvoiceStatusSchema = Type.Enum(INVOICE_STATUSES);
+
+/** A voided invoice gets a credit note, a document of its own with its own number. */
+export const INVOICE_KINDS = ['INVOICE', 'CREDIT_NOTE'] as const;
+export type InvoiceKind = (typeof INVOICE_KINDS)[number];
+
+/** Why an invoice was issued: a new period, a change inside one, or the credit for a voided invoice. */
+export const INVOICE_REASONS = ['PERIOD', 'CHANGE', 'VOID'] as const;
+export type InvoiceReason = (typeof INVOICE_REASONS)[number];
+
+/** Invoice numbers: the year and a sequence without gaps inside it, e.g. 2026-000123. */
+export function formatInvoiceNumber(year: number, sequence: number): string {
+  return `${year}-${String(sequence).padStart(6, '0')}`;
+}
+
+export const InvoiceSummary = Type.Object({
+  uuid: Uuid,
+  number: Type.String(),
+  kind: Type.Enum(INVOICE_KINDS),
+  reason: Type.Enum(INVOICE_REASONS),
+  status: InvoiceStatusSchema,
+  currency: CurrencySchema,
+  issuedOn: IsoDate,
+  dueOn: IsoDate,
+  periodStart: IsoDate,
+  periodEnd: IsoDate,
+  totalMinor: Type.Integer(),
+  paidMinor: Type.Integer(),
+});
+export type InvoiceSummary = Type.Static<typeof InvoiceSummary>;
+
+/** A structured postal address, as the Swiss QR-bill requires it (no combined address lines), with its limits. */
+export const ADDRESS_STREET_MAX = 70;
+export const ADDRESS_BUILDING_NUMBER_MAX = 16;
+export const ADDRESS_POSTCODE_MAX = 16;
+export const ADDRESS_CITY_MAX = 35;
+export const PostalAddress = Type.Object(
+  {
+    street: Type.String({ minLength: 1, maxLength: ADDRESS_STREET_MAX }),
+    buildingNumber: Type.Union([Type.String({ maxLength: ADDRESS_BUILDING_NUMBER_MAX }), Type.Null()]),
+    postcode: Type.String({ minLength: 1, maxLength: ADDRESS_POSTCODE_MAX }),
+    city: Type.String({ minLength: 1, maxLength: ADDRESS_CITY_MAX }),
+    /** ISO 3166-1 alpha-2. */
+    country: Type.String({ pattern: '^[A-Z]{2}$' }),
+  },
+  { additionalProperties: false },
+);
+export type PostalAddress = Type.Static<typeof PostalAddress>;
+
+export const PAYMENT_SOURCES = ['CAMT', 'MANUAL', 'CARD'] as const;
+export type PaymentSource = (typeof PAYMENT_SOURCES)[number];
+
+/** A payment booked against an invoice. */
+export const InvoicePayment = Type.Object({
+  bookedOn: IsoDate,
+  amountMinor: Type.Integer(),
+  source: Type.Enum(PAYMENT_SOURCES),
+  note: Type.Union([Type.String(), Type.Null()]),
+});
+export type InvoicePayment = Type.Static<typeof InvoicePayment>;
+
+export const Invoice = Type.Object({
+  ...InvoiceSummary.properties,
+  lines: Type.Array(InvoiceLine),
+  totals: InvoiceTotals,
+  /** The payment reference: a 27-digit QR reference (QR-IBAN) or an ISO 11649 creditor reference (RF…). */
+  reference: Type.String(),
+  /** Who the invoice was made out to, as it was when it was issued. */
+  billedTo: Type.Object({
+    name: Type.String(),
+    address: PostalAddress,
+    vatNumber: Type.Union([Type.String(), Type.Null()]),
+    purchaseOrder: Type.Union([Type.String(), Type.Null()]),
+  }),
+  /** The voided invoice a credit note cancels, or the credit note of a voided invoice. */
+  relatedInvoice: Type.Union([Type.Object({ uuid: Uuid, number: Type.String() }), Type.Null()]),
+  payments: Type.Array(InvoicePayment),
+  paidAt: Type.Union([DateTime, Type.Null()]),
+  voidedAt: Type.Union([DateTime, Type.Null()]),
+});
+export type Invoice = Type.Static<typeof Invoice>;
+
+/** Largest page of the invoices list. */
+export const INVOICES_PAGE_SIZE_MAX = 100;
+
+export const InvoicesQuery = Type.Object(
+  {
+    status: Type.Optional(InvoiceStatusSchema),
+    year: Type.Optional(Type.Integer({ minimum: 2000, maximum: 2100 })),
+    page: Type.Optional(Type.Integer({ minimum: 1 })),
+    pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: INVOICES_PAGE_SIZE_MAX })),
+  },
+  { additionalProperties: false },
+);
+export type InvoicesQuery = Type.Static<typeof InvoicesQuery>;
+
+/** Sums of the invoices a filter finds, per currency: invoiced, paid and still open (open and overdue). */
+export const InvoiceTotalsByCurrency = Type.Object({
+  currency: CurrencySchema,
+  invoicedMinor: Type.Integer(),
+  paidMinor: Type.Integer(),
+  outstandingMinor: Type.Integer(),
+});
+export const InvoicesList = Type.Object({
+  data: Type.Array(InvoiceSummary),
+  meta: Type.Object({
+    total: Type.Integer(),
+    page: Type.Integer(),
+    pageSize: Type.Integer(),
+    sums: Type.Array(InvoiceTotalsByCurrency),
+  }),
+});
+export type InvoicesList = Type.Static<typeof InvoicesList>;
+
+export const INVOICE_RECIPIENTS_MAX = 5;
+export const PURCHASE_ORDER_MAX = 35;
+export const VAT_NUMBER_MAX = 30;
+
+/** How an account pays: by invoice with a QR-bill (default), or by card where a card provider is configured. */
+export const PAYMENT_METHODS = ['INVOICE', 'CARD'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+export const BillingDetails = Type.Object({
+  /** The company name invoices are made out to: the account's name. */
+  name: Type.String(),
+  /** Null until set; the form then proposes the company profile's address. */
+  address: Type.Union([PostalAddress, Type.Null()]),
+  /** UID (CHE-123.456.789 MWST) or VAT number printed on invoices. */
+  vatNumber: Type.Union([Type.String(), Type.Null()]),
+  /** Who receives the invoice mails (at least one). */
+  recipients: Type.Array(Type.String()),
+  purchaseOrder: Type.Union([Type.String(), Type.Null()]),
+  paymentMethod: Type.Enum(PAYMENT_METHODS),
+  /** Whether paying by card can be chosen: only when a card provider is configured. */
+  cardAvailable: Type.Boolean(),
+  /** The saved card, as the provider describes it (brand and last digits), when paying by card. */
+  card: Type.Union([Type.Object({ brand: Type.String(), last4: Type.String() }), Type.Null()]),
+  updatedAt: Type.Union([DateTime, Type.Null()]),
+});
+export type BillingDetails = Type.Static<typeof BillingDetails>;
+
+export const UpdateBillingDetailsBody = Type.Object(
+  {
+    address: PostalAddress,
+    vatNumber: Type.Union([Type.String({ maxLength: VAT_NUMBER_MAX }), Type.Null()]),
+    recipients: Type.Array(Type.String({ maxLength: EMAIL_MAX }), {
+      minItems: 1,
+      maxItems: INVOICE_RECIPIENTS_MAX,
+    }),
+    purchaseOrder: Type.Union([Type.String({ maxLength: PURCHASE_ORDER_MAX }), Type.Null()]),
+    paymentMethod: Type.Enum(PAYMENT_METHODS),
+  },
+  { additionalProperties: false },
+);
+export type UpdateBillingDetailsBody = Type.Static<typeof UpdateBillingDetailsBody>;
+
+/**
+ * What the shell tells an account's admins: the account is past due when an invoice is still unpaid this many days
+ * after its due date (configured); null otherwise.
+ */
+export const BillingStatus = Type.Object({
+  pastDue: Type.Union([
+    Type.Object({
+      since: IsoDate,
+      invoices: Type.Integer(),
+      amounts: Type.Array(Type.Object({ currency: CurrencySchema, amountMinor: Type.Integer() })),
+    }),
+    Type.Null(),
+  ]),
+});
+export type BillingStatus = Type.Static<typeof BillingStatus>;
+
+// Staff: payments imported from the bank (camt.054) and booked against invoices.
+
+/** Largest camt.054 file staff may upload. */
+export const CAMT_MAX_BYTES = 10 * 1024 * 1024;
+export const CamtUploadBody = Type.Object(
+  { file: FileUpload(CAMT_MAX_BYTES) },
+  { additionalProperties: false },
+);
+export type CamtUploadBody = Type.Static<typeof CamtUploadBody>;
+
+/**
+ * A credit from the bank file: MATCHED paid an invoice in full, PARTIAL paid less than it was owed, UNMATCHED found
+ * no open invoice (unknown reference, other currency, already paid), RESOLVED was handled by staff afterwards.
+ */
+export const PAYMENT_STATUSES = ['MATCHED', 'PARTIAL', 'UNMATCHED', 'RESOLVED'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+export const BankPayment = Type.Object({
+  uuid: Uuid,
+  status: Type.Enum(PAYMENT_STATUSES),
+  bookedOn: IsoDate,
+  amountMinor: Type.Integer(),
+  currency: CurrencySchema,
+  reference: Type.Union([Type.String(), Type.Null()]),
+  debtorName: Type.Union([Type.String(), Type.Null()]),
+  invoice: Type.Union([
+    Type.Object({ uuid: Uuid, number: Type.String(), accountUuid: Uuid, accountName: Type.String() }),
+    Type.Null(),
+  ]),
+  note: Type.Union([Type.String(), Type.Null()]),
+  importUuid: Uuid,
+});
+export type BankPayment = Type.Static<typeof BankPayment>;
+
+export const PaymentImport = Type.Object({
+  uuid: Uuid,
+  fileName: Type.String(),
+  importedAt: DateTime,
+  importedBy: Type.Union([Type.String(), Type.Null()]),
+  /** Credits in the file, and how they were booked; `duplicates` were booked by an earlier file already. */
+  counts: Type.Object({
+    matched: Type.Integer(),
+    partial: Type.Integer(),
+    unmatched: Type.Integer(),
+    duplicates: Type.Integer(),
+  }),
+});
+export type PaymentImport = Type.Static<typeof PaymentImport>;
+
+export const PAYMENTS_PAGE_SIZE_MAX = 100;
+export const PaymentsQuery = Type.Object(
+  {
+    status: Type.Optional(Type.Enum(PAYMENT_STATUSES)),
+    page: Type.Optional(Type.Integer({ minimum: 1 })),
+    pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: PAYMENTS_PAGE_SIZE_MAX })),
+  },
+  { additionalProperties: false },
+);
+
+export const NOTE_MAX = 500;
+export const MarkPaidBody = Type.Object(
+  { paidOn: IsoDate, note: Type.String({ minLength: 1, maxLength: NOTE_MAX }) },
+  { additionalProperties: false },
+);
+export const AssignPaymentBody = Type.Object(
+  { invoiceUuid: Type.Union([Uuid, Type.Null()]), note: Type.String({ minLength: 1, maxLength: NOTE_MAX }) },
+  { additionalProperties: false },
+);
+export const VoidInvoiceBody = Type.Object(
+  { reason: Type.String({ minLength: 1, maxLength: NOTE_MAX }) },
+  { additionalProperties: false },
+);
+
+/** Staff's view of an invoice across accounts, to find the one a payment belongs to. */
+export const StaffInvoice = Type.Object({
+  ...InvoiceSummary.properties,
+  reference: Type.String(),
+  accountUuid: Uuid,
+  accountName: Type.String(),
+});
+export type StaffInvoice = Type.Static<typeof StaffInvoice>;
+export const StaffInvoicesQuery = Type.Object(
+  {
+    status: Type.Optional(InvoiceStatusSchema),
+    /** Part of an invoice number, a reference or an account name. */
+    q: Type.Optional(Type.String({ maxLength: 100 })),
+    page: Type.Optional(Type.Integer({ minimum: 1 })),
+    pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: INVOICES_PAGE_SIZE_MAX })),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * Who on the staff may handle payments (the user role and those above it): import bank files, book and mark
+ * invoices paid, void an invoice.
+ */
+export const BILLING_STAFF_ROLE = 'SUPPORT_MANAGER';
+
+const InvoiceParams = Type.Object({ invoiceUuid: Uuid });
+const PaymentParams = Type.Object({ paymentUuid: Uuid });
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ErrorBody };
+const tags = ['billing'];
+const admin = { min: 'ADMIN', denied: 'Billing needs the ADMIN role' } as const;
+
+export const billingRoutes = {
+  listInvoices: defineRoute({
+    method: 'GET',
+    path: '/billing/v1/invoices',
+    summary: "The account's invoices and credit notes, newest first, filtered by status and year, with sums",
+    tags,
+    accountScoped: true,
+    accountRole: admin,
+    querystring: InvoicesQuery,
+    response: { 200: InvoicesList, ...errors },
+  }),
+  getInvoice: defineRoute({
+    method: 'GET',
+    path: '/billing/v1/invoices/{invoiceUuid}',
+    summary: 'One invoice with its lines, VAT, payments and payment reference',
+    tags,
+    accountScoped: true,
+    accountRole: admin,
+    params: InvoiceParams,
+    response: { 200: Entity(Invoice), ...errors },
+  }),
+  getInvoicePdf: defineRoute({
+    method: 'GET',
+    path: '/billing/v1/invoices/{invoiceUuid}/pdf',
+    summary: 'The invoice as a PDF, with the Swiss QR-bill payment part',
+    tags,
+    accountScoped: true,
+    accountRole: admin,
+    params: InvoiceParams,
+    response: { 200: FileBytes, ...errors },
+  }),
+  getBillingDetails: defineRoute({
+    method: 'GET',
+    path: '/billing/v1/details',
+    summary: 'Billing address, VAT number, invoice recipients, purchase order and payment method',
+    tags,
+    accountScoped: true,
+    accountRole: admin,
+    response: { 200: Entity(BillingDetails), ...errors },
+  }),
+  updateBillingDetails: defineRoute({
+    method: 'PUT',
+    path: '/billing/v1/details',
+    summary: 'Change the billing details',
+    tags,
+    accountScoped: true,
+    accountRole: admin,
+    body: UpdateBillingDetailsBody,
+    response: { 200: Entity(BillingDetails), ...errors },
+  }),
+  getBillingStatus: defineRoute({
+    method: 'GET',
+    path: '/billing/v1/status',
+    summary: 'Whether the account is past due, for the banner its admins see',
+    tags,
+    accountScoped: true,
+    accountRole: admin,
+    response: { 200: Entity(BillingStatus), ...errors },
+  }),
+  importPayments: defineRoute({
+    method: 'POST',
+    path: '/billing/v1/payment-imports',
+    summary: 'Upload a camt.054 file and book its credits against open invoices (SUPPORT_MANAGER and above)',
+    tags,
+    body: CamtUploadBody,
+    response: { 201: Entity(PaymentImport), ...errors, 409: ErrorBody, 413: ErrorBody },
+  }),
+  listPaymentImports: defineRoute({
+    method: 'GET',
+    path: '/billing/v1/payment-imports',
+    summary: 'Bank files imported so far, newest first (SUPPORT_MANAGER and above)',
+    tags,
+    querystring: PaymentsQuery,
+    response: { 200: List(PaymentImport), ...errors },
+  }),
+  listPayments: defineRoute({
+    method: 'GET',
+    path: '/billing/v1/payments',
+    summary:
+      'Credits from bank files, e.g. the partial and unmatched ones to handle (SUPPORT_MANAGER and above)',
+    tags,
+    querystring: PaymentsQuery,
+    response: { 200: List(BankPayment), ...errors },
+  }),
+  assignPayment: defineRoute({
+    method: 'POST',
+    path: '/billing/v1/payments/{paymentUuid}/resolution',
+    summary: 'Book a partial or unmatched credit on an invoice, or mark it handled without one, with a note',
+    tags,
+    params: PaymentParams,
+    body: AssignPaymentBody,
+    response: { 200: Entity(BankPayment), ...errors, 409: ErrorBody },
+  }),
+  listStaffInvoices: defineRoute({
+    method: 'GET',
+    path: '/billing/v1/staff/invoices',
+    summary: 'Invoices across accounts, to find and handle one (SUPPORT_MANAGER and above)',
+    tags,
+    querystring: StaffInvoicesQuery,
+    response: { 200: List(StaffInvoice), ...errors },
+  }),
+  markInvoicePaid: defineRoute({
+    method: 'POST',
+    path: '/billing/v1/staff/invoices/{invoiceUuid}/paid',
+    summary: 'Mark an invoice paid by hand, with a note (SUPPORT_MANAGER and above)',
+    tags,
+    params: InvoiceParams,
+    body: MarkPaidBody,
+    response: { 200: Entity(StaffInvoice), ...errors, 409: ErrorBody },
+  }),
+  voidInvoice: defineRoute({
+    method: 'POST',
+    path: '/billing/v1/staff/invoices/{invoiceUuid}/void',
+    summary: 'Void an open or overdue invoice; a credit note is issued for it (SUPPORT_MANAGER and above)',
+    tags,
+    params: InvoiceParams,
+    body: VoidInvoiceBody,
+    response: { 200: Entity(StaffInvoice), ...errors, 409: ErrorBody },
+  }),
+};
