@@ -1,25 +1,33 @@
 import type { Currency, Invoice, InvoiceLine } from '@portal/contract';
-import type { InvoiceCreditor } from './invoice-pdf.ts';
+import type { Creditor } from '../../config.ts';
 
 // Sample documents for the PDF's tests and benchmark: a provider with a QR-IBAN and one with a normal IBAN, and
 // invoices whose totals add up as the invoicing code computes them (VAT per line, CHF rounded to 0.05).
 
-export const QR_IBAN_CREDITOR: InvoiceCreditor = {
+export const QR_IBAN_CREDITOR: Creditor = {
   name: 'Portal Services Sàrl',
-  address: { street: 'Bahnhofstrasse', buildingNumber: '10', postcode: '8001', city: 'Zürich', country: 'CH' },
+  address: {
+    street: 'Bahnhofstrasse',
+    buildingNumber: '10',
+    postcode: '8001',
+    city: 'Zürich',
+    country: 'CH',
+  },
   iban: 'CH44 3199 9123 0008 8901 2',
   vatNumber: 'CHE-123.456.789 MWST',
   email: 'billing@portal.example',
   website: 'portal.example',
 };
 
-export const IBAN_CREDITOR: InvoiceCreditor = {
+export const IBAN_CREDITOR: Creditor = {
   ...QR_IBAN_CREDITOR,
   iban: 'CH93 0076 2011 6238 5295 7',
   website: null,
 };
 
-function line(partial: Partial<InvoiceLine> & Pick<InvoiceLine, 'kind' | 'quantity' | 'unitMinor'>): InvoiceLine {
+function line(
+  partial: Partial<InvoiceLine> & Pick<InvoiceLine, 'kind' | 'quantity' | 'unitMinor'>,
+): InvoiceLine {
   const netMinor = partial.netMinor ?? partial.quantity * partial.unitMinor;
   const vatRateBp = partial.vatRateBp ?? 810;
   return {
@@ -89,8 +97,22 @@ export function upgradeLines(): InvoiceLine[] {
   return [
     line({ kind: 'PLAN', quantity: 1, unitMinor: 19_900, netMinor: 9_950, ...prorated }),
     line({ kind: 'SEATS', quantity: 3, unitMinor: 1_500, netMinor: 2_250, ...prorated }),
-    line({ kind: 'PLAN_CREDIT', planCode: 'STANDARD', quantity: 1, unitMinor: -7_900, netMinor: -3_950, ...prorated }),
-    line({ kind: 'SEATS_CREDIT', planCode: 'STANDARD', quantity: 2, unitMinor: -1_000, netMinor: -1_000, ...prorated }),
+    line({
+      kind: 'PLAN_CREDIT',
+      planCode: 'STANDARD',
+      quantity: 1,
+      unitMinor: -7_900,
+      netMinor: -3_950,
+      ...prorated,
+    }),
+    line({
+      kind: 'SEATS_CREDIT',
+      planCode: 'STANDARD',
+      quantity: 2,
+      unitMinor: -1_000,
+      netMinor: -1_000,
+      ...prorated,
+    }),
   ];
 }
 
@@ -102,5 +124,3 @@ export function renewalLines(): InvoiceLine[] {
     line({ kind: 'SEATS', quantity: 12, unitMinor: 15_000, ...year }),
   ];
 }
-
-export const PLAN_NAMES: Record<string, string> = { STANDARD: 'Standard', PROFESSIONAL: 'Professional' };

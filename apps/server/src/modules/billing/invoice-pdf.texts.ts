@@ -90,7 +90,8 @@ export const INVOICE_PDF_TEXTS: Record<Language, InvoicePdfTexts> = {
       'Diese Rechnung war am {date} fällig. Bitte überweisen Sie den offenen Betrag umgehend mit dem beiliegenden QR-Zahlteil (Referenz {reference}).',
     paidOn: 'Diese Rechnung wurde am {date} bezahlt. Es ist keine Zahlung mehr erforderlich. Vielen Dank.',
     paid: 'Diese Rechnung ist bezahlt. Es ist keine Zahlung mehr erforderlich. Vielen Dank.',
-    voidedBy: 'Diese Rechnung wurde mit der Gutschrift {number} storniert. Es ist keine Zahlung erforderlich.',
+    voidedBy:
+      'Diese Rechnung wurde mit der Gutschrift {number} storniert. Es ist keine Zahlung erforderlich.',
     voided: 'Diese Rechnung wurde storniert. Es ist keine Zahlung erforderlich.',
     creditNoteNoPayment:
       'Diese Gutschrift storniert die Rechnung {number}. Es ist keine Zahlung erforderlich; bereits bezahlte Beträge werden Ihnen gutgeschrieben.',
@@ -234,7 +235,8 @@ export const INVOICE_PDF_TEXTS: Record<Language, InvoicePdfTexts> = {
       'Questa fattura era pagabile il {date}. La preghiamo di pagare l’importo dovuto senza indugio con la sezione pagamento QR allegata (riferimento {reference}).',
     paidOn: 'Questa fattura è stata pagata il {date}. Non è più necessario alcun pagamento. Grazie.',
     paid: 'Questa fattura è pagata. Non è più necessario alcun pagamento. Grazie.',
-    voidedBy: 'Questa fattura è stata annullata con la nota di credito {number}. Non è necessario alcun pagamento.',
+    voidedBy:
+      'Questa fattura è stata annullata con la nota di credito {number}. Non è necessario alcun pagamento.',
     voided: 'Questa fattura è stata annullata. Non è necessario alcun pagamento.',
     creditNoteNoPayment:
       'Questa nota di credito annulla la fattura {number}. Non è necessario alcun pagamento; gli importi già pagati le saranno accreditati.',
@@ -293,14 +295,19 @@ export function formatDay(isoDate: string, language: Language): string {
 
 /** The calendar day of an instant in `timeZone`, as YYYY-MM-DD. */
 export function dayIn(instant: string, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    new Date(instant),
-  );
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(new Date(instant));
 }
 
 /** A VAT rate in basis points as a percentage: 810 → "8.1 %" (8,1 % in French). */
 export function formatRate(rateBp: number, language: Language): string {
-  return printable(`${new Intl.NumberFormat(LOCALES[language], { maximumFractionDigits: 2 }).format(rateBp / 100)}\u00a0%`);
+  return printable(
+    `${new Intl.NumberFormat(LOCALES[language], { maximumFractionDigits: 2 }).format(rateBp / 100)}\u00a0%`,
+  );
 }
 
 /** A country (ISO 3166-1 alpha-2) by its name in the language. */

@@ -1,7 +1,9 @@
-import type { Invoice, InvoiceLine, Language, PostalAddress } from '@portal/contract';
+import type { Invoice, InvoiceLine, Language, Plan, PostalAddress } from '@portal/contract';
 import PDFDocument from 'pdfkit';
 import { SwissQRBill } from 'swissqrbill/pdf';
 import { formatReference } from 'swissqrbill/utils';
+import type { Creditor } from '../../config.ts';
+import { findPlan } from '../../invoicing/plans.ts';
 import {
   countryName,
   dayIn,
@@ -13,17 +15,6 @@ import {
   type InvoicePdfTexts,
 } from './invoice-pdf.texts.ts';
 
-/** The provider who issues the invoices and receives the payments: the QR-bill's creditor. */
-export interface InvoiceCreditor {
-  name: string;
-  address: PostalAddress;
-  /** A Swiss or Liechtenstein IBAN: a QR-IBAN takes QR references, a normal IBAN creditor references (RF…). */
-  iban: string;
-  vatNumber: string | null;
-  email: string;
-  website: string | null;
-}
-
 /** An image the PDF can embed: PNG or JPEG (other types, such as SVG, are left out). */
 export interface InvoiceLogo {
   bytes: Buffer;
@@ -33,12 +24,13 @@ export interface InvoiceLogo {
 export interface InvoicePdfInput {
   invoice: Invoice;
   language: Language;
-  creditor: InvoiceCreditor;
+  /** The provider who issues the invoice and receives the payment: the QR-bill's creditor. */
+  creditor: Creditor;
   /** The account's company name and its logo from the company profile, which brand the document. */
   companyName: string;
   logo?: InvoiceLogo | null;
-  /** The plan's name for a plan code of a line (defaults to the code). */
-  planName?: (planCode: string) => string;
+  /** The plan catalogue, for the names of the lines' plans (a code no longer in it is printed as it is). */
+  plans: readonly Plan[];
   /** The time zone whose calendar day a payment instant falls on (default Europe/Zurich). */
   timeZone?: string;
 }
@@ -113,7 +105,8 @@ function streetLine(address: PostalAddress): string {
 function paymentNote(input: InvoicePdfInput, t: InvoicePdfTexts): { payable: boolean; note: string } {
   const { invoice, language } = input;
   const related = invoice.relatedInvoice?.number ?? '';
-  if (invoice.kind === 'CREDIT_NOTE') return { payable: false, note: fill(t.creditNoteNoPayment, { number: related }) };
+  if (invoice.kind === 'CREDIT_NOTE')
+    return { payable: false, note: fill(t.creditNoteNoPayment, { number: related }) };
   if (invoice.status === 'VOID') {
     return { payable: false, note: related ? fill(t.voidedBy, { number: related }) : t.voided };
   }
@@ -124,7 +117,10 @@ function paymentNote(input: InvoicePdfInput, t: InvoicePdfTexts): { payable: boo
   }
   if (outstandingMinor(invoice) <= 0) return { payable: false, note: t.nothingToPay };
   const values = { date: formatDay(invoice.dueOn, language), reference: formatReference(invoice.reference) };
-  return { payable: true, note: fill(invoice.status === 'OVERDUE' ? t.paymentTermsOverdue : t.paymentTerms, values) };
+  return {
+    payable: true,
+    note: fill(invoice.status === 'OVERDUE' ? t.paymentTermsOverdue : t.paymentTerms, values),
+  };
 }
 
 /** What is still to be paid: the total less what was booked against the invoice. */
@@ -133,7 +129,7 @@ function outstandingMinor(invoice: Invoice): number {
 }
 
 function lineDescription(line: InvoiceLine, input: InvoicePdfInput, t: InvoicePdfTexts): string {
-  const plan = input.planName?.(line.planCode) ?? line.planCode;
+  const plan = findPlan(input.plans, line.planCode)?.name ?? line.planCode;
   const period = line.billingPeriod === 'YEARLY' ? t.yearly : t.monthly;
   const template = {
     PLAN: t.linePlan,
@@ -207,11 +203,14 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
   style(BOLD, 10);
   let addressY = text(billedTo.name, ADDRESS_LEFT, ADDRESS_TOP, { width: RIGHT - ADDRESS_LEFT });
   style(REGULAR, 10);
-  const addressLines = [
-    streetLine(billedTo.address),
-    `${billedTo.address.postcode} ${billedTo.address.city}`,
-    billedTo.address.country === creditor.address.country ? null : countryName(billedTo.address.country, language),
-  ];
+  const address = billedTo.address;
+  const addressLines = address
+    ? [
+        streetLine(address),
+        `${address.postcode} ${address.city}`,
+        address.country === creditor.address.country ? null : countryName(address.country, language),
+      ]
+    : [];
   for (const line of addressLines) {
     if (line) addressY = text(line, ADDRESS_LEFT, addressY, { width: RIGHT - ADDRESS_LEFT });
   }
@@ -222,7 +221,8 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
   if (payable) facts.push([t.reference, formatReference(invoice.reference)]);
   if (billedTo.vatNumber) facts.push([t.customerVatNumber, billedTo.vatNumber]);
   if (billedTo.purchaseOrder) facts.push([t.purchaseOrder, billedTo.purchaseOrder]);
-  if (invoice.relatedInvoice) facts.push([credit ? t.creditNoteFor : t.creditedBy, invoice.relatedInvoice.number]);
+  if (invoice.relatedInvoice)
+    facts.push([credit ? t.creditNoteFor : t.creditedBy, invoice.relatedInvoice.number]);
   let factsY = ADDRESS_TOP;
   const factsWidth = ADDRESS_LEFT - LEFT - LABEL_WIDTH - 6 * MM;
   for (const [label, value] of facts) {
@@ -261,7 +261,9 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
     // Credits are for the unused rest of a period; charges say when they cover only part of one.
     const isCredit = line.kind === 'PLAN_CREDIT' || line.kind === 'SEATS_CREDIT';
     const qualifier = isCredit ? t.unusedTime : line.prorated ? t.prorated : null;
-    const detail = [periodLabel(line.periodStart, line.periodEnd, language), qualifier].filter(Boolean).join(' · ');
+    const detail = [periodLabel(line.periodStart, line.periodEnd, language), qualifier]
+      .filter(Boolean)
+      .join(' · ');
     const descriptionWidth = COLUMNS.description.width - CELL_GAP;
     style(REGULAR, 9);
     const height =
@@ -306,7 +308,11 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
   const partlyPaid = payable && invoice.paidMinor > 0;
   if (partlyPaid) {
     rows.push({ label: t.alreadyPaid, value: money(-invoice.paidMinor) });
-    rows.push({ label: fill(t.outstanding, { currency }), value: money(outstandingMinor(invoice)), strong: true });
+    rows.push({
+      label: fill(t.outstanding, { currency }),
+      value: money(outstandingMinor(invoice)),
+      strong: true,
+    });
   }
   const labelX = COLUMNS.quantity.x;
   const labelWidth = COLUMNS.amount.x - labelX - CELL_GAP;
@@ -352,7 +358,7 @@ function drawLogo(doc: PDFKit.PDFDocument, logo: InvoiceLogo | null | undefined)
   if (!logo || !['image/png', 'image/jpeg'].includes(logo.contentType)) return;
   const box: [number, number] = [55 * MM, 22 * MM];
   try {
-    doc.image(logo.bytes, RIGHT - box[0], TOP, { fit: box, align: 'right', valign: 'top' });
+    doc.image(logo.bytes, RIGHT - box[0], TOP, { fit: box, align: 'right' });
   } catch {
     // An image the PDF library cannot read leaves the letterhead without a logo rather than failing the invoice.
   }
@@ -378,7 +384,8 @@ function attachPaymentPart(doc: PDFKit.PDFDocument, input: InvoicePdfInput, t: I
       currency: invoice.totals.currency,
       amount: outstandingMinor(invoice) / 100,
       creditor: { ...party(creditor.name, creditor.address), account: creditor.iban.replace(/\s+/g, '') },
-      debtor: party(invoice.billedTo.name, invoice.billedTo.address),
+      // Without a known address the payer fills in the debtor box by hand.
+      ...(invoice.billedTo.address ? { debtor: party(invoice.billedTo.name, invoice.billedTo.address) } : {}),
       reference: invoice.reference.replace(/\s+/g, ''),
       message: invoice.number,
     },
@@ -389,7 +396,9 @@ function attachPaymentPart(doc: PDFKit.PDFDocument, input: InvoicePdfInput, t: I
     doc.font(BOLD).fontSize(13).fillColor(ACCENT);
     doc.text(printableText(creditor.name), LEFT, TOP, { width: WIDTH });
     doc.font(REGULAR).fontSize(10).fillColor(INK);
-    doc.text(printableText(fill(t.paymentPartFor, { number: invoice.number })), LEFT, doc.y + 4, { width: WIDTH });
+    doc.text(printableText(fill(t.paymentPartFor, { number: invoice.number })), LEFT, doc.y + 4, {
+      width: WIDTH,
+    });
   }
   doc.y = PAYMENT_PART_TOP - PERFORATION_GAP;
   bill.attachTo(doc, 0, PAYMENT_PART_TOP);

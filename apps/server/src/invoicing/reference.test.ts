@@ -3,9 +3,10 @@ import {
   creditorReferenceFor,
   isQrIban,
   isValidIban,
+  paymentReference,
   qrReferenceFor,
   referenceTypeFor,
-} from './invoice-pdf.reference.ts';
+} from './reference.ts';
 
 describe('QR-bill IBANs', () => {
   it.each([
@@ -62,5 +63,16 @@ describe('payment references', () => {
 
   it.each(['', 'RF-1', 'A'.repeat(22)])('refuses "%s" as creditor reference content', (base) => {
     expect(() => creditorReferenceFor(base)).toThrow(RangeError);
+  });
+});
+
+describe('invoice payment references', () => {
+  it.each([
+    ['CH44 3199 9123 0008 8901 2', 2026, 123, '000000000000000020260001237'],
+    ['CH4431999123000889012', 2027, 1, '000000000000000020270000015'],
+    ['CH93 0076 2011 6238 5295 7', 2026, 123, 'RF462026000123'],
+    ['CH9300762011623852957', 2026, 6, 'RF042026000006'],
+  ])('with %s, invoice %i-%i has reference %s', (iban, year, sequence, reference) => {
+    expect(paymentReference(iban, year, sequence)).toBe(reference);
   });
 });
