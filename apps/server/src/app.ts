@@ -138,7 +138,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   try {
     await migrate(db);
     if (config.demoData) {
-      await seedDemoData(db);
+      await seedDemoData(db, config.billing);
       if (config.oidc.embedded) await seedDemoIdentities(db);
     }
   } catch (error) {

@@ -2,7 +2,6 @@ import type { Invoice, Language } from '@portal/contract';
 import type { BillingConfig } from '../../config.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import type { FileStore, StoredFile } from '../../files/files.ts';
-import { findPlan } from '../../invoicing/plans.ts';
 import { readInvoice } from './billing.service.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
 
@@ -38,7 +37,9 @@ async function accountBrand(q: Queryable, accountUuid: string): Promise<AccountB
     [accountUuid],
   );
   const row = rows[0];
-  return row ? { name: row.name, language: asLanguage(row.language), logoFileUuid: row.logo_file_uuid } : null;
+  return row
+    ? { name: row.name, language: asLanguage(row.language), logoFileUuid: row.logo_file_uuid }
+    : null;
 }
 
 export interface InvoiceDocument {
@@ -79,7 +80,7 @@ export async function invoiceDocument(
     creditor: config.creditor,
     companyName: brand.name,
     logo: logo ? { bytes: logo.content, contentType: logo.file.contentType } : null,
-    planName: (code) => findPlan(config.plans, code)?.name ?? code,
+    plans: config.plans,
     timeZone: config.timeZone,
   });
   return db.transaction(async (tx) => {

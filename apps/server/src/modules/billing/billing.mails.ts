@@ -57,7 +57,8 @@ const TEXTS: Record<Language, Texts> = {
     greeting: 'Bonjour',
     issuedBody:
       'vous trouverez en annexe la facture {number} pour {account} d’un montant de {amount}, payable jusqu’au {dueOn}.',
-    creditBody: 'vous trouverez en annexe la note de crédit {number} pour {account} d’un montant de {amount}.',
+    creditBody:
+      'vous trouverez en annexe la note de crédit {number} pour {account} d’un montant de {amount}.',
     reminderBody:
       'la facture {number} pour {account} d’un montant de {amount} était échue le {dueOn} et n’est pas encore payée ({open} ouverts). Si vous l’avez déjà réglée, veuillez ignorer ce rappel.',
     howToPay:
@@ -126,7 +127,13 @@ export function invoiceMail({ to, language, invoice, accountName, creditor }: In
 }
 
 /** A reminder of an unpaid invoice past its due date, with what is still open and how to pay. */
-export function reminderMail({ to, language, invoice, accountName, creditor }: InvoiceMailInput): MailMessage {
+export function reminderMail({
+  to,
+  language,
+  invoice,
+  accountName,
+  creditor,
+}: InvoiceMailInput): MailMessage {
   const t = TEXTS[language];
   const values = {
     number: invoice.number,

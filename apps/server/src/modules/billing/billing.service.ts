@@ -144,7 +144,11 @@ interface InvoiceRow extends SummaryRow {
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
 /** One invoice of the account with everything its page and its PDF show; null when the account has no such one. */
-export async function readInvoice(q: Queryable, accountUuid: string, invoiceUuid: string): Promise<Invoice | null> {
+export async function readInvoice(
+  q: Queryable,
+  accountUuid: string,
+  invoiceUuid: string,
+): Promise<Invoice | null> {
   const { rows } = await q.query<InvoiceRow>(
     `select ${summaryColumns('i.')}, i.account_uuid, i.lines, i.totals,
             i.reference, i.billed_to, i.paid_at, i.voided_at, r.uuid as related_uuid, r.number as related_number
@@ -232,11 +236,7 @@ export interface CardInfo {
  * The saved billing details; before an admin saved any, what invoices would be made out to now (the company
  * profile's address and billing email), with `updatedAt` null so the form knows they are proposals.
  */
-export async function getDetails(
-  db: Db,
-  access: AccountAccess,
-  card: CardInfo,
-): Promise<BillingDetails> {
+export async function getDetails(db: Db, access: AccountAccess, card: CardInfo): Promise<BillingDetails> {
   const row = await readDetails(db, access.accountUuid);
   if (row.updated_at !== null) return toDetails(row, card);
   const party = await billedTo(db, access.accountUuid);
