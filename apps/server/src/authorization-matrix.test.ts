@@ -126,6 +126,15 @@ interface Row {
   stream?: boolean;
 }
 
+/** The newest invoice of Muster AG, as the invoice route's parameter. */
+async function musterInvoice(api: TestApi): Promise<Prepared> {
+  const { rows } = await api.db.query<{ uuid: string }>(
+    'select uuid from invoices where account_uuid = $1 order by issued_on desc limit 1',
+    [MUSTER],
+  );
+  return { params: { invoiceUuid: rows[0]!.uuid } };
+}
+
 /** A new member of Muster AG (no demo login), so that removing or changing one leaves the demo members alone. */
 async function freshMember(api: TestApi, role: 'EMPLOYEE' | 'ADMIN' = 'EMPLOYEE'): Promise<string> {
   const uuid = crypto.randomUUID();
@@ -404,6 +413,34 @@ const MATRIX: Record<string, Row> = {
     body: { assigneeUuid: DEMO_USERS.agent.id },
     prepare: musterTicket,
   },
+  // Billing of the account: its admins (and staff while a ticket allows it); an invoice of Muster AG.
+  'GET /api/accounts/{accountUuid}/billing/v1/invoices': { expect: atLeast('ADMIN') },
+  'GET /api/accounts/{accountUuid}/billing/v1/invoices/{invoiceUuid}': {
+    expect: atLeast('ADMIN'),
+    prepare: musterInvoice,
+  },
+  'GET /api/accounts/{accountUuid}/billing/v1/invoices/{invoiceUuid}/pdf': {
+    expect: atLeast('ADMIN'),
+    prepare: musterInvoice,
+  },
+  'GET /api/accounts/{accountUuid}/billing/v1/details': { expect: atLeast('ADMIN') },
+  'PUT /api/accounts/{accountUuid}/billing/v1/details': {
+    expect: atLeast('ADMIN'),
+    body: {
+      address: {
+        street: 'Bahnhofstrasse',
+        buildingNumber: '10',
+        postcode: '8001',
+        city: 'Zürich',
+        country: 'CH',
+      },
+      vatNumber: null,
+      recipients: ['buchhaltung@example.com'],
+      purchaseOrder: null,
+      paymentMethod: 'INVOICE',
+    },
+  },
+  'GET /api/accounts/{accountUuid}/billing/v1/status': { expect: atLeast('ADMIN') },
   'DELETE /api/accounts/v1/accounts/{id}': { expect: ownerOnly },
   // Last: the members leave Muster AG; the owner may not (409: transfer first).
   'DELETE /api/users/v1/me/accounts/{id}': { expect: { ...atLeast('EMPLOYEE'), staff: 404 } },
