@@ -360,9 +360,13 @@ describeApi(
 
       expect(await run()).toEqual({ overdue: 1, reminded: 0 });
       expect(await run()).toEqual({ overdue: 0, reminded: 0 });
-      expect((await list(MUSTER, `?status=OVERDUE`)).data.map((invoice) => invoice.uuid)).toEqual([
-        open!.uuid,
-      ]);
+      // The list's count and sums follow the status change (the sums the trigger keeps).
+      const overdue = await list(MUSTER, `?status=OVERDUE`);
+      expect(overdue.data.map((invoice) => invoice.uuid)).toEqual([open!.uuid]);
+      expect(overdue.meta).toMatchObject({
+        total: 1,
+        sums: [{ currency: 'CHF', outstandingMinor: open!.totalMinor, paidMinor: 0 }],
+      });
       // The owner and the admin of Muster AG, once each.
       expect(await overdueNotes()).toHaveLength(2);
       expect(await reminders()).toHaveLength(0);
