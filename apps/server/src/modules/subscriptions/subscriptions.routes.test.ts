@@ -3,40 +3,10 @@ import { expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
 import { addDays, periodEnd, todayIn } from '../../invoicing/money.ts';
 import { describeApi, type TestApi } from '../../test/api.ts';
+import { invoiceSequences, runRenewals, storeSubscription } from '../../test/subscriptions.ts';
 
 const MUSTER: string = DEMO_ACCOUNTS.muster;
 const base = (account: string) => `/api/accounts/${account}/subscriptions/v1`;
-
-interface Stored {
-  plan: string;
-  period: 'MONTHLY' | 'YEARLY';
-  seats: number;
-  status: 'TRIALING' | 'ACTIVE' | 'CANCELLED';
-  start: string;
-  end: string;
-  currency?: 'CHF' | 'EUR';
-}
-
-/** Puts an account's subscription into a known state (whatever the demo data gave it). */
-export async function storeSubscription(api: TestApi, account: string, s: Stored): Promise<void> {
-  await api.db.query('delete from subscriptions where account_uuid = $1', [account]);
-  await api.db.query(
-    `insert into subscriptions (account_uuid, plan_code, billing_period, currency, seats, status, trial_ends_on,
-       current_period_start, current_period_end, billing_anchor_day)
-     values ($1, $2, $3, $4, $5, $6, case when $6 = 'TRIALING' then $8::date end, $7, $8, $9)`,
-    [
-      account,
-      s.plan,
-      s.period,
-      s.currency ?? 'CHF',
-      s.seats,
-      s.status,
-      s.start,
-      s.end,
-      Number(s.start.slice(8, 10)),
-    ],
-  );
-}
 
 async function invoiceCount(api: TestApi, account: string): Promise<number> {
   const { rows } = await api.db.query<{ n: number }>(
@@ -44,13 +14,6 @@ async function invoiceCount(api: TestApi, account: string): Promise<number> {
     [account],
   );
   return rows[0]!.n;
-}
-
-export async function runRenewals(api: TestApi): Promise<void> {
-  await api.db.query(
-    `update jobs set run_at = now() where kind = 'subscriptions.renew' and state = 'pending'`,
-  );
-  await api.app.jobs.drain();
 }
 
 describeApi('subscriptions API', (api) => {
@@ -399,18 +362,7 @@ describeApi('subscriptions API', (api) => {
     const charge = (await preview(TO_PRO, accounts[0])).json().data.charge.totals.totalMinor;
     const results = await Promise.all(accounts.map((account) => confirm(TO_PRO, charge, account)));
     expect(results.map((res) => res.statusCode)).toEqual([200, 200, 200, 200, 200]);
-    await expectGapless(api);
+    for (const sequences of await invoiceSequences(api))
+      expect(sequences).toEqual(sequences.map((_, index) => index + 1));
   });
 });
-
-/** Invoice numbers of each year run 1..n without a gap. */
-export async function expectGapless(api: TestApi): Promise<void> {
-  const { rows } = await api.db.query<{ year: number; sequence: number }>(
-    'select year, sequence from invoices order by year, sequence',
-  );
-  const byYear = new Map<number, number[]>();
-  for (const row of rows) byYear.set(row.year, [...(byYear.get(row.year) ?? []), row.sequence]);
-  for (const sequences of byYear.values()) {
-    expect(sequences).toEqual(sequences.map((_, index) => index + 1));
-  }
-}
