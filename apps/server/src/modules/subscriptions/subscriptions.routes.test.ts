@@ -366,3 +366,59 @@ describeApi('subscriptions API', (api) => {
       expect(sequences).toEqual(sequences.map((_, index) => index + 1));
   });
 });
+
+// A VAT rate that changes five days from now, inside the current period.
+const RATE_CHANGE = addDays(todayIn('Europe/Zurich'), 5);
+
+describeApi(
+  'subscriptions API with a VAT rate change inside the period',
+  (api) => {
+    it('splits the prorated lines at the change, and the invoice still equals the preview to the Rappen', async () => {
+      const today = todayIn(api.config.billing.timeZone);
+      const created = await api.request('POST', '/api/accounts/v1/accounts', {
+        as: 'admin',
+        body: { name: 'Steuerwechsel AG', country: 'CH', preferredLanguage: 'de' },
+      });
+      const account = created.json().data.uuid as string;
+      const start = addDays(today, -3);
+      await storeSubscription(api, account, {
+        plan: 'STANDARD',
+        period: 'MONTHLY',
+        seats: 8,
+        status: 'ACTIVE',
+        start,
+        end: periodEnd(start, 'MONTHLY', Number(start.slice(8, 10))),
+      });
+      const action: SubscriptionAction = {
+        action: 'CHANGE',
+        planCode: 'PROFESSIONAL',
+        billingPeriod: 'MONTHLY',
+        seats: 15,
+      };
+      const url = `${base(account)}/subscription`;
+      const shown = (await api.request('POST', `${url}/preview`, { as: 'admin', body: action })).json().data;
+      const lines = shown.charge.lines as { kind: string; vatRateBp: number; periodStart: string }[];
+      expect(lines.map((line) => [line.kind, line.vatRateBp, line.periodStart])).toEqual([
+        ['PLAN_CREDIT', 810, today],
+        ['PLAN_CREDIT', 900, RATE_CHANGE],
+        ['SEATS_CREDIT', 810, today],
+        ['SEATS_CREDIT', 900, RATE_CHANGE],
+        ['PLAN', 810, today],
+        ['PLAN', 900, RATE_CHANGE],
+      ]);
+      expect(shown.charge.totals.vat.map((vat: { rateBp: number }) => vat.rateBp)).toEqual([900, 810]);
+      const done = await api.request('POST', `${url}/confirm`, {
+        as: 'admin',
+        body: { action, expectedChargeMinor: shown.charge.totals.totalMinor },
+      });
+      expect(done.statusCode).toBe(200);
+      const { rows } = await api.db.query<{ total_minor: string; totals: unknown }>(
+        'select total_minor, totals from invoices where uuid = $1',
+        [done.json().data.chargeInvoiceUuid],
+      );
+      expect(Number(rows[0]!.total_minor)).toBe(shown.charge.totals.totalMinor);
+      expect(rows[0]!.totals).toEqual(shown.charge.totals);
+    });
+  },
+  { env: { VAT_RATES: `7.7@2018-01-01,8.1@2024-01-01,9.0@${RATE_CHANGE}` } },
+);
