@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client.ts';
-import type { Invoicing } from '../../invoicing/invoicing.ts';
-import { renewal, type Catalogue } from './subscription-plan.ts';
-import { SUBSCRIPTION_COLUMNS, saveState, stateOf, type SubscriptionRow } from './subscriptions.service.ts';
+import type { IssueInvoiceInput, Invoicing } from '../../invoicing/invoicing.ts';
+import { renewal, type Catalogue, type SubscriptionState } from './subscription-plan.ts';
+import { SUBSCRIPTION_COLUMNS, saveStates, stateOf, type SubscriptionRow } from './subscriptions.service.ts';
 
 /** Subscriptions renewed per transaction: large enough to be quick, small enough to hold few locks briefly. */
 export const RENEWAL_BATCH = 200;
@@ -28,12 +28,14 @@ export async function renewDueSubscriptions(
           order by current_period_end, account_uuid limit $2 for update skip locked`,
         [today, batch],
       );
+      const saved: { accountUuid: string; state: SubscriptionState }[] = [];
+      const invoices: IssueInvoiceInput[] = [];
       for (const row of rows) {
         let state = stateOf(row);
         while (state.periodEnd <= today) {
           const next = renewal(state, catalogue);
           if (next.charge) {
-            await invoicing.issue(tx, {
+            invoices.push({
               accountUuid: row.account_uuid,
               reason: 'PERIOD',
               sourceKey: `period:${next.after.periodStart}`,
@@ -46,8 +48,10 @@ export async function renewDueSubscriptions(
           }
           state = next.after;
         }
-        await saveState(tx, row.account_uuid, state);
+        saved.push({ accountUuid: row.account_uuid, state });
       }
+      await invoicing.issueMany(tx, invoices);
+      await saveStates(tx, saved);
       return rows.length;
     });
     renewed += claimed;

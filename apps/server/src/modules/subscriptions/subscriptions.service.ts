@@ -68,30 +68,40 @@ export function stateOf(row: SubscriptionRow): SubscriptionState {
   };
 }
 
-/** Writes a subscription's state back (the row exists: it was read, and locked, before). */
-export async function saveState(tx: Queryable, accountUuid: string, state: SubscriptionState): Promise<void> {
+/** Writes subscriptions' states back (the rows exist: they were read, and locked, before), in one statement. */
+export async function saveStates(
+  tx: Queryable,
+  states: { accountUuid: string; state: SubscriptionState }[],
+): Promise<void> {
+  if (states.length === 0) return;
+  const rows = states.map(({ accountUuid, state }) => ({
+    account_uuid: accountUuid,
+    plan_code: state.planCode,
+    billing_period: state.billingPeriod,
+    seats: state.seats,
+    status: state.status,
+    current_period_start: state.periodStart,
+    current_period_end: state.periodEnd,
+    billing_anchor_day: state.anchorDay,
+    cancel_at_period_end: state.cancelAtPeriodEnd,
+    cancel_reason: state.cancelReason,
+    cancel_comment: state.cancelComment,
+    pending_plan_code: state.pending?.planCode ?? null,
+    pending_billing_period: state.pending?.billingPeriod ?? null,
+    pending_seats: state.pending?.seats ?? null,
+  }));
   await tx.query(
-    `update subscriptions set plan_code = $2, billing_period = $3, seats = $4, status = $5,
-       current_period_start = $6, current_period_end = $7, billing_anchor_day = $8, cancel_at_period_end = $9,
-       cancel_reason = $10, cancel_comment = $11, pending_plan_code = $12, pending_billing_period = $13,
-       pending_seats = $14, updated_at = now()
-     where account_uuid = $1`,
-    [
-      accountUuid,
-      state.planCode,
-      state.billingPeriod,
-      state.seats,
-      state.status,
-      state.periodStart,
-      state.periodEnd,
-      state.anchorDay,
-      state.cancelAtPeriodEnd,
-      state.cancelReason,
-      state.cancelComment,
-      state.pending?.planCode ?? null,
-      state.pending?.billingPeriod ?? null,
-      state.pending?.seats ?? null,
-    ],
+    `update subscriptions s set plan_code = r.plan_code, billing_period = r.billing_period, seats = r.seats,
+       status = r.status, current_period_start = r.current_period_start, current_period_end = r.current_period_end,
+       billing_anchor_day = r.billing_anchor_day, cancel_at_period_end = r.cancel_at_period_end,
+       cancel_reason = r.cancel_reason, cancel_comment = r.cancel_comment, pending_plan_code = r.pending_plan_code,
+       pending_billing_period = r.pending_billing_period, pending_seats = r.pending_seats, updated_at = now()
+     from jsonb_to_recordset($1::jsonb) as r (account_uuid uuid, plan_code text, billing_period text, seats integer,
+       status text, current_period_start date, current_period_end date, billing_anchor_day smallint,
+       cancel_at_period_end boolean, cancel_reason text, cancel_comment text, pending_plan_code text,
+       pending_billing_period text, pending_seats integer)
+     where s.account_uuid = r.account_uuid`,
+    [JSON.stringify(rows)],
   );
 }
 
@@ -258,7 +268,7 @@ export function confirmSubscription(
         `The charge is now ${chargeMinor}, not ${body.expectedChargeMinor}: preview the change again`,
       );
     }
-    await saveState(tx, accountUuid, planned.after);
+    await saveStates(tx, [{ accountUuid, state: planned.after }]);
     let chargeInvoiceUuid: string | null = null;
     if (planned.charge) {
       const issued = await invoicing.issue(tx, {
