@@ -4,6 +4,7 @@ import type { BillingConfig } from '../config.ts';
 import { createInvoicing, type Invoicing } from '../invoicing/invoicing.ts';
 import { addDays, addMonthsOnAnchor, prorate, todayIn, withVat, type NetLine } from '../invoicing/money.ts';
 import { findPlan } from '../invoicing/plans.ts';
+import { startTrial } from '../invoicing/subscription-start.ts';
 import { JobRunner } from '../jobs/runner.ts';
 import { createNotifier } from '../notifications/notifier.ts';
 import type { Db, Queryable } from './client.ts';
@@ -278,26 +279,13 @@ function seedBeispiel(tx: Queryable, invoicing: Invoicing, today: string): Plann
   return planned;
 }
 
-async function seedNeu(tx: Queryable) {
-  // The trial began when the account was made (two days ago) and lasts 14 days.
+/** Neu Sàrl's trial began when the account was made (two days ago), as every new account's does. */
+async function seedNeu(tx: Queryable, config: BillingConfig) {
   const { rows } = await tx.query<{ created_on: string }>(
-    `select (created_at at time zone 'Europe/Zurich')::date::text as created_on from accounts where uuid = $1`,
-    [DEMO_ACCOUNTS.neu],
+    `select (created_at at time zone $2)::date::text as created_on from accounts where uuid = $1`,
+    [DEMO_ACCOUNTS.neu, config.timeZone],
   );
-  const start = rows[0]!.created_on;
-  const end = addDays(start, 14);
-  await insertSubscription(
-    tx,
-    {
-      accountUuid: DEMO_ACCOUNTS.neu,
-      planCode: 'STANDARD',
-      period: 'MONTHLY',
-      currency: 'CHF',
-      seats: 5,
-      monthsBack: 0,
-    },
-    { status: 'TRIALING', start, end, trialEndsOn: end },
-  );
+  await startTrial(tx, config.plans, DEMO_ACCOUNTS.neu, rows[0]!.created_on);
 }
 
 /**
@@ -317,5 +305,5 @@ export async function seedDemoBilling(db: Db, tx: Queryable, config: BillingConf
   ];
   // Stable: the same day keeps the order above.
   for (const step of planned.sort((a, b) => a.issuedOn.localeCompare(b.issuedOn))) await step.issue();
-  if (!has.has(DEMO_ACCOUNTS.neu)) await seedNeu(tx);
+  if (!has.has(DEMO_ACCOUNTS.neu)) await seedNeu(tx, config);
 }
