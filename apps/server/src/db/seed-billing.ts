@@ -183,7 +183,6 @@ function seedMuster(tx: Queryable, invoicing: Invoicing, today: string): Planned
     issue: () =>
       insertSubscription(tx, subscription, { status: 'ACTIVE', start: current, end, trialEndsOn: null }),
   });
-  planned.push({ issuedOn: today, issue: () => musterDetails(tx) });
   return planned;
 }
 
@@ -192,7 +191,7 @@ async function musterDetails(tx: Queryable) {
     `insert into billing_details (account_uuid, street, building_number, postcode, city, country, vat_number,
        recipients, purchase_order, payment_method, updated_at)
      values ($1, 'Bahnhofstrasse', '10', '8001', 'Zürich', 'CH', 'CHE-123.456.788 MWST', $2::jsonb, 'PO-2026-0042',
-             'INVOICE', now() - interval '30 days')
+             'INVOICE', now() - interval '390 days')
      on conflict do nothing`,
     [DEMO_ACCOUNTS.muster, JSON.stringify(['buchhaltung@example.com', 'owner@example.com'])],
   );
@@ -299,6 +298,8 @@ export async function seedDemoBilling(db: Db, tx: Queryable, config: BillingConf
   const today = todayIn(config.timeZone);
   const seeded = await tx.query<{ account_uuid: string }>('select account_uuid from subscriptions');
   const has = new Set(seeded.rows.map((row) => row.account_uuid));
+  // Muster AG saved its billing details before its first invoice: every invoice is made out to them.
+  if (!has.has(DEMO_ACCOUNTS.muster)) await musterDetails(tx);
   const planned = [
     ...(has.has(DEMO_ACCOUNTS.muster) ? [] : seedMuster(tx, invoicing, today)),
     ...(has.has(DEMO_ACCOUNTS.beispiel) ? [] : seedBeispiel(tx, invoicing, today)),
