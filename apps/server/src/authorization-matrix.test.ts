@@ -5,6 +5,7 @@
 import crypto from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, DEMO_USERS } from './db/demo-users.ts';
+import { DEMO_BILLING_ADDRESS } from './db/seed-billing.ts';
 import { describeApi, type DemoLogin, type TestApi } from './test/api.ts';
 import { allowStaff, insertTestAttachment, insertTestTicket } from './test/support-tickets.ts';
 
@@ -438,13 +439,7 @@ const MATRIX: Record<string, Row> = {
   'PUT /api/accounts/{accountUuid}/billing/v1/details': {
     expect: atLeast('ADMIN'),
     body: {
-      address: {
-        street: 'Bahnhofstrasse',
-        buildingNumber: '10',
-        postcode: '8001',
-        city: 'Zürich',
-        country: 'CH',
-      },
+      address: DEMO_BILLING_ADDRESS,
       vatNumber: null,
       recipients: ['buchhaltung@example.com'],
       purchaseOrder: null,

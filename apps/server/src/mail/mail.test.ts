@@ -148,25 +148,21 @@ describe('mail attachments', () => {
     };
   }
 
+  /** A mail with a stored PDF attached, sent over SMTP (`smtpUrl`) or into the outbox, and delivered. */
+  async function sendWithPdf(smtpUrl: string | null, to: string) {
+    const files = createFileStore(null);
+    const runner = new JobRunner(db);
+    const mailer = createMailer({ smtpUrl, mailFrom: 'Portal <no-reply@localhost>' }, db, runner, files);
+    const { content, attachment } = await storedPdf(files);
+    await mailer.send({ to, subject: 'Invoice', text: 'Attached', attachments: [attachment] });
+    await runner.drain();
+    return { content, attachment, mailer, runner };
+  }
+
   it('sends the file over SMTP, read from the files store when the mail goes out', async () => {
     const mailbox = await startMailbox();
     try {
-      const files = createFileStore(null);
-      const runner = new JobRunner(db);
-      const mailer = createMailer(
-        { smtpUrl: mailbox.url, mailFrom: 'Portal <no-reply@localhost>' },
-        db,
-        runner,
-        files,
-      );
-      const { content, attachment } = await storedPdf(files);
-      await mailer.send({
-        to: 'smtp@example.com',
-        subject: 'Invoice',
-        text: 'Attached',
-        attachments: [attachment],
-      });
-      await runner.drain();
+      const { content } = await sendWithPdf(mailbox.url, 'smtp@example.com');
       const raw = mailbox.mails.find((mail) => mail.to.includes('smtp@example.com'))!.raw;
       expect(raw).toContain('Content-Type: application/pdf; name=Rechnung-2026-000001.pdf');
       expect(raw).toContain('Content-Disposition: attachment; filename=Rechnung-2026-000001.pdf');
@@ -177,22 +173,7 @@ describe('mail attachments', () => {
   });
 
   it('keeps the attachment names in the outbox and shows them at /dev/mail; a missing file fails the delivery', async () => {
-    const files = createFileStore(null);
-    const runner = new JobRunner(db);
-    const mailer = createMailer(
-      { smtpUrl: null, mailFrom: 'Portal <no-reply@localhost>' },
-      db,
-      runner,
-      files,
-    );
-    const { attachment } = await storedPdf(files);
-    await mailer.send({
-      to: 'outbox@example.com',
-      subject: 'Invoice',
-      text: 'Attached',
-      attachments: [attachment],
-    });
-    await runner.drain();
+    const { attachment, mailer, runner } = await sendWithPdf(null, 'outbox@example.com');
     const app = Fastify();
     await registerDevMail(app, { db });
     const json = await app.inject({ method: 'GET', url: '/dev/mail.json?to=outbox@example.com' });

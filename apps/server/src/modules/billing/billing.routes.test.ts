@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import type { InvoiceSummary } from '@portal/contract';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
+import { DEMO_BILLING_ADDRESS } from '../../db/seed-billing.ts';
 import type { ModuleDeps } from '../../http/route.ts';
 import { addDays, todayIn, withVat } from '../../invoicing/money.ts';
 import { describeApi } from '../../test/api.ts';
@@ -168,13 +169,7 @@ describeApi(
       expect(res.statusCode).toBe(200);
       expect(res.json().data).toMatchObject({
         name: 'Muster AG',
-        address: {
-          street: 'Bahnhofstrasse',
-          buildingNumber: '10',
-          postcode: '8001',
-          city: 'Zürich',
-          country: 'CH',
-        },
+        address: DEMO_BILLING_ADDRESS,
         vatNumber: 'CHE-123.456.788 MWST',
         recipients: ['buchhaltung@example.com', 'owner@example.com'],
         purchaseOrder: 'PO-2026-0042',

@@ -68,37 +68,34 @@ export function toSummary(row: SummaryRow): InvoiceSummary {
 }
 
 /**
- * The filter of the invoices list as SQL: the account, then a status and the issue year (a range of issue days, so
- * the account's index on issue day serves it).
+ * The filter of the invoices list as SQL: the account, then a status and an issue year, said by `byYear` for the
+ * table it reads (a range of issue days on invoices, so the account's index on issue day serves it; the year on
+ * the kept sums).
  */
-function invoiceFilter(accountUuid: string, query: InvoicesQuery): { where: string; params: unknown[] } {
+function listFilter(
+  accountUuid: string,
+  query: InvoicesQuery,
+  byYear: (year: number, params: unknown[]) => string,
+): { where: string; params: unknown[] } {
   const params: unknown[] = [accountUuid];
   let where = 'account_uuid = $1';
   if (query.status) {
     params.push(query.status);
     where += ` and status = $${params.length}`;
   }
-  if (query.year) {
-    params.push(`${query.year}-01-01`, `${query.year + 1}-01-01`);
-    where += ` and issued_on >= $${params.length - 1}::date and issued_on < $${params.length}::date`;
-  }
+  if (query.year) where += byYear(query.year, params);
   return { where, params };
 }
 
-/** The same filter on the kept sums (invoice_sums): the account, a status, an issue year. */
-function sumsFilter(accountUuid: string, query: InvoicesQuery): { where: string; params: unknown[] } {
-  const params: unknown[] = [accountUuid];
-  let where = 'account_uuid = $1';
-  if (query.status) {
-    params.push(query.status);
-    where += ` and status = $${params.length}`;
-  }
-  if (query.year) {
-    params.push(query.year);
-    where += ` and year = $${params.length}`;
-  }
-  return { where, params };
-}
+const invoicesInYear = (year: number, params: unknown[]) => {
+  params.push(`${year}-01-01`, `${year + 1}-01-01`);
+  return ` and issued_on >= $${params.length - 1}::date and issued_on < $${params.length}::date`;
+};
+
+const sumsOfYear = (year: number, params: unknown[]) => {
+  params.push(year);
+  return ` and year = $${params.length}`;
+};
 
 /**
  * The account's invoices and credit notes, newest first, one page of them, with the count and the sums per
@@ -114,8 +111,8 @@ export async function listInvoices(
 ): Promise<InvoicesList> {
   const page = query.page ?? 1;
   const pageSize = query.pageSize ?? 25;
-  const { where, params } = invoiceFilter(access.accountUuid, query);
-  const sumsWhere = sumsFilter(access.accountUuid, query);
+  const { where, params } = listFilter(access.accountUuid, query, invoicesInYear);
+  const sumsWhere = listFilter(access.accountUuid, query, sumsOfYear);
   const [rows, sums] = await Promise.all([
     db.query<SummaryRow>(
       // Qualified: the bare name would sort by the output column, the day as text, which no index serves.

@@ -22,6 +22,16 @@ const INVOICE = {
 } as Invoice;
 const CREDITOR = { name: 'Portal AG', iban: 'CH4431999123000889012' };
 
+/** The mail input of the test invoice, with `change` applied. */
+const input = (change: Partial<Parameters<typeof invoiceMail>[0]> = {}) => ({
+  to: 'a@example.com',
+  language: 'de' as Language,
+  invoice: INVOICE,
+  accountName: 'Muster AG',
+  creditor: CREDITOR,
+  ...change,
+});
+
 describe('invoice mails', () => {
   const expected: Record<Language, [string, string]> = {
     de: ['Rechnung 2026-000123 von Portal AG', 'zahlbar bis 01.12.2026'],
@@ -31,13 +41,7 @@ describe('invoice mails', () => {
   };
   for (const [language, [subject, due]] of Object.entries(expected) as [Language, [string, string]][]) {
     it(`says number, amount, due date and how to pay, in ${language}`, () => {
-      const mail = invoiceMail({
-        to: 'a@example.com',
-        language,
-        invoice: INVOICE,
-        accountName: 'Muster AG',
-        creditor: CREDITOR,
-      });
+      const mail = invoiceMail(input({ language }));
       expect(mail.subject).toBe(subject);
       expect(mail.text).toContain("CHF 1'621.50");
       expect(mail.text).toContain(due);
@@ -47,37 +51,19 @@ describe('invoice mails', () => {
   }
 
   it('escapes what the HTML part carries', () => {
-    const mail = invoiceMail({
-      to: 'a@example.com',
-      language: 'de',
-      invoice: INVOICE,
-      accountName: '<script>alert(1)</script> & Co',
-      creditor: CREDITOR,
-    });
+    const mail = invoiceMail(input({ accountName: '<script>alert(1)</script> & Co' }));
     expect(mail.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; Co');
     expect(mail.html).not.toContain('<script>');
   });
 
   it('tells a credit note apart: nothing to pay, no payment instructions', () => {
-    const mail = invoiceMail({
-      to: 'a@example.com',
-      language: 'en',
-      invoice: { ...INVOICE, kind: 'CREDIT_NOTE' },
-      accountName: 'Muster AG',
-      creditor: CREDITOR,
-    });
+    const mail = invoiceMail(input({ language: 'en', invoice: { ...INVOICE, kind: 'CREDIT_NOTE' } }));
     expect(mail.subject).toBe('Credit note 2026-000123 from Portal AG');
     expect(mail.text).not.toContain('QR-bill');
   });
 
   it('reminds of the amount still open', () => {
-    const mail = reminderMail({
-      to: 'a@example.com',
-      language: 'de',
-      invoice: INVOICE,
-      accountName: 'Muster AG',
-      creditor: CREDITOR,
-    });
+    const mail = reminderMail(input());
     expect(mail.subject).toBe('Zahlungserinnerung: Rechnung 2026-000123');
     expect(mail.text).toContain("CHF 1'121.50 offen");
   });
