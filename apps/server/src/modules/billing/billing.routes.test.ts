@@ -389,6 +389,30 @@ describeApi(
       expect(await reminders()).toHaveLength(2);
       expect(await overdueNotes()).toHaveLength(2);
     });
+
+    it('keeps the invoices and payments of a deleted account, and their sums', async () => {
+      const before = await api.db.query<{ uuid: string }>(
+        'select uuid from invoices where account_uuid = $1 order by uuid',
+        [BEISPIEL],
+      );
+      expect(before.rows.length).toBeGreaterThan(0);
+      // As the purge of a deleted account does.
+      await api.db.query('delete from accounts where uuid = $1', [BEISPIEL]);
+      const after = await api.db.query('select uuid from invoices where account_uuid = $1 order by uuid', [
+        BEISPIEL,
+      ]);
+      expect(after.rows).toEqual(before.rows);
+      const payments = await api.db.query('select 1 from invoice_payments where account_uuid = $1', [
+        BEISPIEL,
+      ]);
+      expect(payments.rows.length).toBeGreaterThan(0);
+      const gone = await api.db.query(
+        `select (select count(*)::int from subscriptions where account_uuid = $1) as subscriptions,
+                (select sum(invoices)::int from invoice_sums where account_uuid = $1) as invoices`,
+        [BEISPIEL],
+      );
+      expect(gone.rows[0]).toEqual({ subscriptions: 0, invoices: before.rows.length });
+    });
   },
   { modules: [capture.module] },
 );
