@@ -7,7 +7,9 @@
  * - the account log with 1,000,000 entries on PostgreSQL: pages and the CSV export (apps/server/src/bench/logs.bench.ts,
  *   which drives the server's own test harness);
  * - live notifications: 1,000 server-sent-event clients on one instance, commit → received p99 (target ≤ 1 s) and
- *   memory per stream (apps/server/src/bench/sse.bench.ts; PostgreSQL with TEST_DATABASE_URL, else PGlite).
+ *   memory per stream (apps/server/src/bench/sse.bench.ts; PostgreSQL with TEST_DATABASE_URL, else PGlite);
+ * - one invoice PDF with its QR-bill payment part: median ms over repeated renders (target ≤ 200 ms;
+ *   apps/server/src/modules/billing/invoice-pdf.bench.ts, beside the code it measures).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -199,6 +201,27 @@ if (process.argv[2] === 'invoices') {
   process.exit(0);
 }
 
+/** The invoice PDF, rendered in this process (no database, no server). */
+async function invoicePdfFigures(): Promise<void> {
+  // Server code like the log scenario, loaded by URL for the same reason.
+  const scenario = path.resolve(
+    import.meta.dirname,
+    '../../apps/server/src/modules/billing/invoice-pdf.bench.ts',
+  );
+  const pdf = (await import(pathToFileURL(scenario).href)) as {
+    measureInvoicePdf(): Promise<unknown>;
+    printInvoicePdfFigures(figures: unknown): void;
+  };
+  pdf.printInvoicePdfFigures(await pdf.measureInvoicePdf());
+}
+
+// `npm run bench -- invoice-pdf` measures the invoice PDF alone.
+if (process.argv[2] === 'invoice-pdf') {
+  console.log('Portal benchmark (invoice PDF only)');
+  await invoicePdfFigures();
+  process.exit(0);
+}
+
 // `npm run bench -- logs` measures the account log alone.
 if (process.argv[2] === 'logs') {
   console.log('Portal benchmark (account log only)');
@@ -256,3 +279,4 @@ await invoiceFigures();
   };
   live.printSseFigures(await live.measureSse());
 }
+await invoicePdfFigures();

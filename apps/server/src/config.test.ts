@@ -89,6 +89,9 @@ describe('loadConfig', () => {
       [{ SUPPORT_HOURS: 'Mo-Fr 8-17' }, 'SUPPORT_HOURS'],
       [{ SUPPORT_HOURS: '5-1 08:00-17:00 Europe/Zurich' }, 'SUPPORT_HOURS'],
       [{ SUPPORT_RESPONSE_HOURS: 'LOW=40,NORMAL=16,HIGH=8' }, 'SUPPORT_RESPONSE_HOURS'],
+      [{ BILLING_IBAN: 'CH93 0076 2011 6238 5295 8' }, 'BILLING_IBAN'],
+      // A valid IBAN, but a QR-bill's account must be Swiss or from Liechtenstein.
+      [{ BILLING_IBAN: 'DE89 3704 0044 0532 0130 00' }, 'BILLING_IBAN'],
     ];
     for (const [env, variable] of cases) {
       expect(() => loadConfig(env)).toThrow(ConfigError);

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { Plan, PostalAddress, SupportInfo } from '@portal/contract';
-import { isIBANValid } from 'swissqrbill/utils';
 import { fileURLToPath } from 'node:url';
 import type { VatRate } from './invoicing/money.ts';
 import { DEFAULT_PLANS, loadPlansFile } from './invoicing/plans.ts';
+import { isValidIban } from './invoicing/reference.ts';
 import { developmentSecretsKey, parseSecretsKeys, type SecretsKey } from './secrets/secrets.ts';
 
 /** The built-in app version; /version.json serves it with the build suffix (`2.6.0+<build>`). */
@@ -324,7 +324,9 @@ function billingConfig(env: Env): BillingConfig {
     return { rateBp: Math.round(Number(match[1]) * 100), validFrom: match[2]! };
   });
   const iban = (env.BILLING_IBAN || 'CH4431999123000889012').replace(/\s+/g, '');
-  if (!isIBANValid(iban)) throw new ConfigError('BILLING_IBAN', 'is not a valid IBAN');
+  if (!isValidIban(iban)) {
+    throw new ConfigError('BILLING_IBAN', 'is not a Swiss or Liechtenstein IBAN with valid check digits');
+  }
   const country = env.BILLING_COUNTRY || 'CH';
   if (!/^[A-Z]{2}$/.test(country))
     throw new ConfigError('BILLING_COUNTRY', 'must be an ISO country code like CH');

@@ -287,6 +287,18 @@ describe.skipIf(!hasPoppler)('invoice PDF with the QR-bill payment part', () => 
     expect(text).toMatch(/Total EUR\s+4,096\.99/);
   });
 
+  it('puts names the standard cannot take into the QR code in its character set, at most 70 characters', async () => {
+    const name = `Dvořák & Söhne – „Ateliers” ${'Ä'.repeat(60)}`;
+    const invoice = sampleInvoice('CHF', upgradeLines(), {
+      billedTo: { ...sampleInvoice('CHF', []).billedTo, name },
+    });
+    const file = save(await render(invoice, 'de', QR_IBAN_CREDITOR));
+    const [payload] = await qrCodesOfPaymentPart(file, pageCount(file));
+    const printed = `Dvorák & Söhne - "Ateliers" ${'Ä'.repeat(60)}`.slice(0, 70);
+    expect(swissQrFields(payload!).debtor.name).toBe(printed);
+    expect(pdfText(file)).toContain('Dvorák & Söhne – „Ateliers”');
+  });
+
   it('asks only for what is still owed on a partly paid invoice', async () => {
     const invoice = sampleInvoice('CHF', upgradeLines(), { paidMinor: 3_000 });
     const file = save(await render(invoice, 'fr', QR_IBAN_CREDITOR));

@@ -90,6 +90,32 @@ export function printableText(text: string): string {
   return out;
 }
 
+/** Longest name the QR-bill takes for creditor and debtor. */
+const QR_NAME_MAX = 70;
+const QR_PUNCTUATION: Record<string, string> = {
+  '–': '-',
+  '—': '-',
+  '‘': "'",
+  '’': "'",
+  '‚': "'",
+  '“': '"',
+  '”': '"',
+  '„': '"',
+};
+
+/**
+ * `text` for the QR code: what the payment part prints (see printableText), limited to the characters the Swiss
+ * payment standards allow (Latin-1 and Latin Extended-A, € ): typographic dashes and quotes become plain ones,
+ * anything else a question mark.
+ */
+export function qrText(text: string, max = Infinity): string {
+  const allowed = /[\u0020-\u007e\u00a0-\u017f\u0218-\u021b\u20ac]/u;
+  const cleaned = [...printableText(text)].map((char) =>
+    allowed.test(char) ? char : (QR_PUNCTUATION[char] ?? '?'),
+  );
+  return cleaned.slice(0, max).join('').trim();
+}
+
 /** The day before `isoDate`: periods run up to, not including, their end day, documents name the last day. */
 function dayBefore(isoDate: string): string {
   const date = new Date(`${isoDate}T00:00:00Z`);
@@ -372,11 +398,11 @@ function drawLogo(doc: PDFKit.PDFDocument, logo: InvoiceLogo | null | undefined)
 function attachPaymentPart(doc: PDFKit.PDFDocument, input: InvoicePdfInput, t: InvoicePdfTexts) {
   const { invoice, creditor } = input;
   const party = (name: string, address: PostalAddress) => ({
-    name,
-    address: address.street,
-    ...(address.buildingNumber ? { buildingNumber: address.buildingNumber } : {}),
-    zip: address.postcode,
-    city: address.city,
+    name: qrText(name, QR_NAME_MAX),
+    address: qrText(address.street),
+    ...(address.buildingNumber ? { buildingNumber: qrText(address.buildingNumber) } : {}),
+    zip: qrText(address.postcode),
+    city: qrText(address.city),
     country: address.country,
   });
   const bill = new SwissQRBill(
