@@ -390,6 +390,32 @@ describeApi(
       expect(await overdueNotes()).toHaveLength(2);
     });
 
+    it('marks overdue and reminds once when two instances check at the same time', async () => {
+      const { notifier, mailer } = capture.deps;
+      const config = api.config.billing;
+      const today = todayIn(config.timeZone);
+      const [open] = (await list(BEISPIEL, '?status=OPEN', 'inhaber')).data;
+      await api.db.query('update invoices set due_on = $2 where uuid = $1', [
+        open!.uuid,
+        addDays(today, -config.reminderDays[0]!),
+      ]);
+      const runs = await Promise.all([
+        checkOverdue(api.db, { notifier, mailer, config }, today),
+        checkOverdue(api.db, { notifier, mailer, config }, today),
+      ]);
+      expect(runs.reduce((sum, run) => sum + run.overdue, 0)).toBe(1);
+      expect(runs.reduce((sum, run) => sum + run.reminded, 0)).toBe(1);
+      const reminders = (await api.mailsTo(DEMO_USERS.inhaber.email)).filter((mail) =>
+        mail.subject.includes(`Rechnung ${open!.number}`),
+      );
+      expect(reminders.map((mail) => mail.subject)).toEqual([`Zahlungserinnerung: Rechnung ${open!.number}`]);
+      const notes = await api.db.query(
+        `select 1 from notifications where type = 'invoice.overdue' and params->>'invoiceUuid' = $1`,
+        [open!.uuid],
+      );
+      expect(notes.rows).toHaveLength(1);
+    });
+
     it('keeps the invoices and payments of a deleted account, and their sums', async () => {
       const before = await api.db.query<{ uuid: string }>(
         'select uuid from invoices where account_uuid = $1 order by uuid',

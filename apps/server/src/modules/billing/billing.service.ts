@@ -244,7 +244,7 @@ async function readDetails(q: Queryable, accountUuid: string, lock = false): Pro
   return rows[0];
 }
 
-/** What the card provider reports about the saved card; none while only invoices are possible. */
+/** Whether paying by card can be offered: only with a configured card provider. */
 export interface CardInfo {
   cardAvailable: boolean;
 }
