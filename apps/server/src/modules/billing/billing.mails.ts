@@ -1,4 +1,5 @@
 import type { Currency, Invoice, Language } from '@portal/contract';
+import { formatReference } from 'swissqrbill/utils';
 import type { Creditor } from '../../config.ts';
 import { escapeHtml } from '../../http/html.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
@@ -30,7 +31,7 @@ const TEXTS: Record<Language, Texts> = {
       'im Anhang finden Sie die Rechnung {number} für {account} über {amount}, zahlbar bis {dueOn}.',
     creditBody: 'im Anhang finden Sie die Gutschrift {number} für {account} über {amount}.',
     reminderBody:
-      'die Rechnung {number} für {account} über {amount} war am {dueOn} fällig und ist noch offen ({open} offen). Falls Sie sie bereits bezahlt haben, betrachten Sie diese Erinnerung bitte als gegenstandslos.',
+      'die Rechnung {number} für {account} über {amount} war am {dueOn} fällig. Offen sind noch {open}. Falls Sie sie bereits bezahlt haben, betrachten Sie diese Erinnerung bitte als gegenstandslos.',
     howToPay:
       'Bezahlen Sie bitte mit dem QR-Einzahlungsschein auf der letzten Seite der PDF-Rechnung (in Ihrer Banking-App scannen) oder per Überweisung auf {iban} mit der Referenz unten.',
     reference: 'Referenz',
@@ -44,7 +45,7 @@ const TEXTS: Record<Language, Texts> = {
     issuedBody: 'attached is invoice {number} for {account} of {amount}, due by {dueOn}.',
     creditBody: 'attached is credit note {number} for {account} of {amount}.',
     reminderBody:
-      'invoice {number} for {account} of {amount} was due on {dueOn} and is still unpaid ({open} open). If you have already paid it, please disregard this reminder.',
+      'invoice {number} for {account} of {amount} was due on {dueOn}; {open} is still open. If you have already paid it, please disregard this reminder.',
     howToPay:
       'Please pay with the QR-bill on the last page of the PDF invoice (scan it in your banking app) or by bank transfer to {iban} with the reference below.',
     reference: 'Reference',
@@ -60,7 +61,7 @@ const TEXTS: Record<Language, Texts> = {
     creditBody:
       'vous trouverez en annexe la note de crédit {number} pour {account} d’un montant de {amount}.',
     reminderBody:
-      'la facture {number} pour {account} d’un montant de {amount} était échue le {dueOn} et n’est pas encore payée ({open} ouverts). Si vous l’avez déjà réglée, veuillez ignorer ce rappel.',
+      'la facture {number} pour {account} d’un montant de {amount} était échue le {dueOn}. Il reste {open} à payer. Si vous l’avez déjà réglée, veuillez ignorer ce rappel.',
     howToPay:
       'Veuillez payer avec la QR-facture à la dernière page de la facture PDF (à scanner dans votre application bancaire) ou par virement sur {iban} avec la référence ci-dessous.',
     reference: 'Référence',
@@ -74,7 +75,7 @@ const TEXTS: Record<Language, Texts> = {
     issuedBody: 'in allegato trova la fattura {number} per {account} di {amount}, pagabile entro il {dueOn}.',
     creditBody: 'in allegato trova la nota di credito {number} per {account} di {amount}.',
     reminderBody:
-      'la fattura {number} per {account} di {amount} era in scadenza il {dueOn} e non è ancora pagata ({open} aperti). Se l’ha già pagata, non tenga conto di questo promemoria.',
+      'la fattura {number} per {account} di {amount} era in scadenza il {dueOn}. Restano da pagare {open}. Se l’ha già pagata, non tenga conto di questo promemoria.',
     howToPay:
       'La preghiamo di pagare con la QR-fattura sull’ultima pagina della fattura PDF (da scansionare nella sua app bancaria) o con un bonifico su {iban} indicando il riferimento qui sotto.',
     reference: 'Riferimento',
@@ -120,7 +121,7 @@ export function invoiceMail({ to, language, invoice, accountName, creditor }: In
   const credit = invoice.kind === 'CREDIT_NOTE';
   const paragraphs = [
     `${t.greeting},\n${fill(credit ? t.creditBody : t.issuedBody, values)}`,
-    ...(credit ? [] : [fill(t.howToPay, values), `${t.reference}: ${invoice.reference}`]),
+    ...(credit ? [] : [fill(t.howToPay, values), `${t.reference}: ${formatReference(invoice.reference)}`]),
     `${t.closing}\n${creditor.name}`,
   ];
   return compose(to, fill(credit ? t.creditSubject : t.issuedSubject, values), paragraphs);
@@ -146,7 +147,7 @@ export function reminderMail({
   return compose(to, fill(t.reminderSubject, values), [
     `${t.greeting},\n${fill(t.reminderBody, values)}`,
     fill(t.howToPay, values),
-    `${t.reference}: ${invoice.reference}`,
+    `${t.reference}: ${formatReference(invoice.reference)}`,
     `${t.closing}\n${creditor.name}`,
   ]);
 }
