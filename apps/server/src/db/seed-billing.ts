@@ -132,21 +132,19 @@ async function payInFull(tx: Queryable, invoiceUuid: string, accountUuid: string
 }
 
 /**
- * What issuing queued and wrote for an invoice of the past: its mail went out back then (the job is dropped), and
- * the admins' "invoice issued" notification dates from the issue day, read once the invoice was paid.
+ * What issuing queued and wrote for an invoice of the past: its mail went out back then (the job is dropped, the
+ * invoice is marked mailed on its issue day), and the admins' "invoice issued" notification is left out, so the
+ * demo inboxes keep the notifications other journeys count on.
  */
-async function backdate(tx: Queryable, invoiceUuid: string, issuedOn: string, read: boolean) {
+async function backdate(tx: Queryable, invoiceUuid: string, issuedOn: string) {
   await tx.query('delete from jobs where unique_key = $1', [`invoicing.issued:${invoiceUuid}`]);
-  await tx.query("update invoices set mailed_at = $2::date + time '06:00' where uuid = $1", [
+  await tx.query(`update invoices set mailed_at = $2::date + time '06:00' where uuid = $1`, [
     invoiceUuid,
     issuedOn,
   ]);
-  await tx.query(
-    `update notifications set created_at = $2::date + time '06:00',
-            read_at = case when $3 then $2::date + time '09:00' end
-      where type = 'invoice.issued' and params->>'invoiceUuid' = $1`,
-    [invoiceUuid, issuedOn, read],
-  );
+  await tx.query(`delete from notifications where type = 'invoice.issued' and params->>'invoiceUuid' = $1`, [
+    invoiceUuid,
+  ]);
 }
 
 /** An invoice to issue, on its day: the seed issues them in date order, so the numbers follow the dates. */
@@ -170,7 +168,7 @@ function seedMuster(tx: Queryable, invoicing: Invoicing, today: string): Planned
         const issued = await issuePeriod(tx, invoicing, { ...subscription, seats: 18 }, start);
         const paidOn = addDays(start, 9) < today ? addDays(start, 9) : today;
         await payInFull(tx, issued.uuid, subscription.accountUuid, paidOn);
-        await backdate(tx, issued.uuid, start, true);
+        await backdate(tx, issued.uuid, start);
       },
     });
   }
@@ -189,7 +187,7 @@ function seedMuster(tx: Queryable, invoicing: Invoicing, today: string): Planned
         periodEnd: end,
         issuedOn: changedOn,
       });
-      await backdate(tx, change.uuid, changedOn, false);
+      await backdate(tx, change.uuid, changedOn);
     },
   });
   planned.push({
@@ -228,12 +226,11 @@ function seedBeispiel(tx: Queryable, invoicing: Invoicing, today: string): Plann
   const issueMonth = async (start: string) => {
     const issued = await issuePeriod(tx, invoicing, subscription, start);
     const dueOn = addDays(start, config.paymentTermDays);
+    await backdate(tx, issued.uuid, start);
     if (start < unpaidFrom) {
       await payInFull(tx, issued.uuid, subscription.accountUuid, addDays(start, 12));
-      await backdate(tx, issued.uuid, start, true);
       return;
     }
-    await backdate(tx, issued.uuid, start, false);
     if (dueOn >= today) return;
     // Past due: overdue since the day after its due date, with the reminders that were due sent on their days.
     const reminders = config.reminderDays.filter((days) => addDays(dueOn, days) <= today);
