@@ -238,6 +238,22 @@ describeApi('subscriptions API', (api) => {
     expect(same.json().code).toBe('NO_CHANGE');
   });
 
+  it('counts accepted members and open invitations as seats in use', async () => {
+    const account = await freshAccount();
+    expect((await get(account)).seatsInUse).toBe(1);
+    const invited = await api.request('POST', `/api/accounts/${account}/members/v1/invitations`, {
+      as: 'admin',
+      body: { emails: ['seat.one@example.org', 'seat.two@example.org'], role: 'EMPLOYEE' },
+    });
+    expect(invited.statusCode).toBeLessThan(300);
+    expect((await get(account)).seatsInUse).toBe(3);
+    await api.db.query(
+      `update invitations set expires_at = now() - interval '1 day' where account_uuid = $1`,
+      [account],
+    );
+    expect((await get(account)).seatsInUse).toBe(1);
+  });
+
   it('cancels at the period end with a reason and resumes before it', async () => {
     const account = await freshAccount();
     await midPeriod(account);
