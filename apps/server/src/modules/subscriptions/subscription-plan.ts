@@ -179,6 +179,27 @@ export function renewal(
   return { after, charge: charge(lines, after.currency, catalogue.vatRates, start, after.periodEnd) };
 }
 
+/**
+ * Credit and charge lines, without a credit and a charge that cancel each other out (the same plan's price when
+ * only the seats change), so the invoice shows what changed.
+ */
+function withoutOffsets(credits: NetLine[], charges: NetLine[]): NetLine[] {
+  const kept = [...charges];
+  const remaining = credits.filter((credit) => {
+    const index = kept.findIndex(
+      (line) =>
+        `${line.kind}_CREDIT` === credit.kind &&
+        line.planCode === credit.planCode &&
+        line.quantity === credit.quantity &&
+        line.netMinor === -credit.netMinor,
+    );
+    if (index < 0) return true;
+    kept.splice(index, 1);
+    return false;
+  });
+  return [...remaining, ...kept];
+}
+
 /** The seats a change asks for, checked: at least those in use, at most the plan's limit, none extra on a free plan. */
 function checkedSeats(plan: Plan, requested: number, inUse: number): number {
   const seats = Math.max(requested, plan.includedSeats);
@@ -334,7 +355,7 @@ export function planAction(
     };
   }
   const after: SubscriptionState = { ...base, ...wanted, pending: null };
-  const lines = [...credit, ...planLines(plan, after, period, today, 1)];
+  const lines = withoutOffsets(credit, planLines(plan, after, period, today, 1));
   return {
     effective: 'NOW',
     effectiveOn: today,
