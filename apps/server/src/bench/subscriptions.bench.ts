@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { TestApi } from '../test/api.ts';
 import type { ModuleDeps } from '../http/route.ts';
 import { todayIn } from '../invoicing/money.ts';
-import { renewDueSubscriptions } from '../modules/subscriptions/subscriptions.renewal.ts';
+import { renewDueSubscriptions } from '../invoicing/subscription-renewal.ts';
 import { dueAccounts, invoiceSequences } from '../test/subscriptions.ts';
 
 const ACCOUNTS = 10_000;

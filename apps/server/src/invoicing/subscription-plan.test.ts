@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PLANS } from '../../invoicing/plans.ts';
+import { DEFAULT_PLANS } from './plans.ts';
 import { planAction, renewal, type Catalogue, type SubscriptionState } from './subscription-plan.ts';
 
 const CATALOGUE: Catalogue = {

@@ -7,16 +7,9 @@ import {
   type Plan,
   type SubscriptionAction,
 } from '@portal/contract';
-import { HttpError, invalidField } from '../../http/errors.ts';
-import {
-  invoiceTotals,
-  periodEnd,
-  prorate,
-  withVat,
-  type NetLine,
-  type VatRate,
-} from '../../invoicing/money.ts';
-import { fallbackPlan, findPlan } from '../../invoicing/plans.ts';
+import { HttpError, invalidField } from '../http/errors.ts';
+import { invoiceTotals, periodEnd, prorate, withVat, type NetLine, type VatRate } from './money.ts';
+import { fallbackPlan, findPlan } from './plans.ts';
 
 // What a subscription action does, computed without the database: the preview answers with it and the
 // confirmation does it, so what is charged is exactly what was previewed. Renewals at a period's end use the same
