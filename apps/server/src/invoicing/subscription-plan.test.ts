@@ -121,3 +121,25 @@ describe('changes inside a period', () => {
     });
   });
 });
+
+describe('the trial', () => {
+  it('a paid plan chosen after the free one during the trial still charges nothing before its end', () => {
+    const trial = { ...ACTIVE, status: 'TRIALING' as const, trialEndsOn: '2026-12-01' };
+    const free = planAction(trial, change('FREE', 3), '2026-11-05', CATALOGUE, 3).after;
+    const back = planAction(free, change('STANDARD', 5), '2026-11-06', CATALOGUE, 3);
+    expect(back).toMatchObject({
+      effective: 'NOW',
+      charge: null,
+      after: { status: 'TRIALING', planCode: 'STANDARD' },
+    });
+  });
+
+  it('ends on the free plan as ACTIVE without an invoice when the free plan was chosen', () => {
+    const trial = { ...ACTIVE, status: 'TRIALING' as const, trialEndsOn: '2026-12-01' };
+    const free = planAction(trial, change('FREE', 3), '2026-11-05', CATALOGUE, 3).after;
+    expect(renewal(free, CATALOGUE)).toMatchObject({
+      charge: null,
+      after: { status: 'ACTIVE', planCode: 'FREE' },
+    });
+  });
+});

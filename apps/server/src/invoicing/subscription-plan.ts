@@ -267,6 +267,15 @@ export function planAction(
   if (same && !state.pending && !state.cancelAtPeriodEnd)
     throw refused('NO_CHANGE', 'The subscription already has this plan, period and seats');
 
+  // During the trial (whatever plan was chosen in it) nothing is charged before the trial's end.
+  if (state.status === 'TRIALING') {
+    return {
+      effective: 'NOW',
+      effectiveOn: today,
+      charge: null,
+      after: { ...base, ...wanted, pending: null },
+    };
+  }
   const oldPlan = planOf(plans, state.planCode);
   const fromNothing = state.status === 'CANCELLED' || isFree(oldPlan);
   if (fromNothing) {
@@ -294,14 +303,6 @@ export function planAction(
       effectiveOn: today,
       charge: charge(lines, state.currency, vatRates, today, end),
       after,
-    };
-  }
-  if (state.status === 'TRIALING') {
-    return {
-      effective: 'NOW',
-      effectiveOn: today,
-      charge: null,
-      after: { ...base, ...wanted, pending: null },
     };
   }
   if (same) {
