@@ -10,6 +10,8 @@
  *   memory per stream (apps/server/src/bench/sse.bench.ts; PostgreSQL with TEST_DATABASE_URL, else PGlite);
  * - one invoice PDF with its QR-bill payment part: median ms over repeated renders (target ≤ 200 ms;
  *   apps/server/src/modules/billing/invoice-pdf.bench.ts, beside the code it measures).
+ * - the renewal scheduler: 10,000 due subscriptions → 10,000 invoices on PostgreSQL (target ≤ 60 s;
+ *   apps/server/src/bench/subscriptions.bench.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -222,6 +224,22 @@ if (process.argv[2] === 'invoice-pdf') {
   process.exit(0);
 }
 
+/** The renewal scheduler with 10,000 due subscriptions. */
+const schedulerFigures = () =>
+  postgresScenario(
+    'subscriptions.bench.ts',
+    'measureScheduler',
+    'printSchedulerFigures',
+    'renewal scheduler at 10,000 subscriptions',
+  );
+
+// `npm run bench -- subscriptions` measures the renewal scheduler alone.
+if (process.argv[2] === 'subscriptions') {
+  console.log('Portal benchmark (renewal scheduler only)');
+  await schedulerFigures();
+  process.exit(0);
+}
+
 // `npm run bench -- logs` measures the account log alone.
 if (process.argv[2] === 'logs') {
   console.log('Portal benchmark (account log only)');
@@ -280,3 +298,4 @@ await invoiceFigures();
   live.printSseFigures(await live.measureSse());
 }
 await invoicePdfFigures();
+await schedulerFigures();
