@@ -27,6 +27,8 @@ export async function insertTestInvoice(
     status?: 'OPEN' | 'OVERDUE' | 'PAID' | 'VOID';
     paidMinor?: number;
     reference?: string;
+    /** One plan line taxed at 8.1 %, whose net and VAT make the total. */
+    vatMinor?: number;
   } = {},
 ): Promise<TestInvoice> {
   const uuid = crypto.randomUUID();
@@ -34,13 +36,31 @@ export async function insertTestInvoice(
   const number = `2026-${sequence}`;
   const reference = options.reference ?? qrReference();
   const currency = options.currency ?? 'CHF';
-  const totals = { currency, netMinor: totalMinor, vat: [], vatMinor: 0, roundingMinor: 0, totalMinor };
+  const vatMinor = options.vatMinor ?? 0;
+  const netMinor = totalMinor - vatMinor;
+  const lines = [
+    {
+      kind: 'PLAN',
+      planCode: 'standard',
+      billingPeriod: 'MONTHLY',
+      quantity: 1,
+      unitMinor: netMinor,
+      netMinor,
+      vatRateBp: 810,
+      vatMinor,
+      periodStart: '2026-10-01',
+      periodEnd: '2026-11-01',
+      prorated: false,
+    },
+  ];
+  const vat = [{ rateBp: 810, netMinor, vatMinor }];
+  const totals = { currency, netMinor, vat, vatMinor, roundingMinor: 0, totalMinor };
   await api.db.query(
     `insert into invoices (uuid, account_uuid, number, year, sequence, kind, reason, status, currency, issued_on,
                            due_on, period_start, period_end, lines, totals, net_minor, vat_minor, total_minor,
                            paid_minor, reference, billed_to, source_key)
      values ($1, $2, $3, 2026, $4, 'INVOICE', 'PERIOD', $5, $6, '2026-10-01', '2026-10-31', '2026-10-01',
-             '2026-11-01', '[]', $7, $8, 0, $8, $9, $10, $11, $12)`,
+             '2026-11-01', $13, $7, $14, $15, $8, $9, $10, $11, $12)`,
     [
       uuid,
       account,
@@ -54,6 +74,9 @@ export async function insertTestInvoice(
       reference,
       JSON.stringify({ name: 'Test AG', address: null, vatNumber: null, purchaseOrder: null }),
       `test:${uuid}`,
+      JSON.stringify(lines),
+      netMinor,
+      vatMinor,
     ],
   );
   return { uuid, number, reference };

@@ -328,4 +328,56 @@ describeApi('billing staff API', (api) => {
     expect(byName.meta.total).toBeGreaterThan(1);
     expect((await find('%')).data).toEqual([]);
   });
+
+  it('voids an open invoice: status VOID with the reason, and a credit note with the negated lines', async () => {
+    const invoice = await insertTestInvoice(api, MUSTER, 21620, { vatMinor: 1620 });
+    const url = `${BASE}/staff/invoices/${invoice.uuid}/void`;
+    const res = await api.request('POST', url, { as: manager, body: { reason: 'Doppelt verrechnet' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<{ data: StaffInvoice }>().data).toMatchObject({ uuid: invoice.uuid, status: 'VOID' });
+    const { rows } = await api.db.query<{
+      uuid: string;
+      kind: string;
+      reason: string;
+      status: string;
+      total_minor: string;
+      related_invoice_uuid: string;
+      lines: { netMinor: number; vatMinor: number; unitMinor: number }[];
+      void_reason: string | null;
+      voided_at: Date | null;
+    }>(
+      `select uuid, kind, reason, status, total_minor::text, related_invoice_uuid, lines, void_reason, voided_at
+         from invoices where uuid = $1 or related_invoice_uuid = $1 order by kind`,
+      [invoice.uuid],
+    );
+    const [creditNote, voided] = rows;
+    expect(voided).toMatchObject({ uuid: invoice.uuid, status: 'VOID', void_reason: 'Doppelt verrechnet' });
+    expect(voided!.voided_at).not.toBeNull();
+    expect(creditNote).toMatchObject({ kind: 'CREDIT_NOTE', reason: 'VOID', total_minor: '-21620' });
+    expect(creditNote!.lines).toEqual([
+      expect.objectContaining({ netMinor: -20000, vatMinor: -1620, unitMinor: -20000 }),
+    ]);
+    expect(creditNote!.related_invoice_uuid).toBe(invoice.uuid);
+    expect(voided!.related_invoice_uuid).toBe(creditNote!.uuid);
+
+    // Void once: a second void is refused and issues no second credit note.
+    expect((await api.request('POST', url, { as: manager, body: { reason: 'x' } })).statusCode).toBe(409);
+    const notes = await api.db.query(`select 1 from invoices where related_invoice_uuid = $1`, [
+      invoice.uuid,
+    ]);
+    expect(notes.rows).toHaveLength(1);
+    // A credit for the voided invoice is no longer booked on it.
+    await importFile([{ bankRef: bankRef(), amount: '216.20', reference: invoice.reference }]);
+    expect((await paymentOfRef(invoice.reference)).problem).toBe('NOT_OPEN');
+  });
+
+  it('refuses to void an invoice with payments booked on it', async () => {
+    const invoice = await insertTestInvoice(api, MUSTER, 10000, { paidMinor: 2000 });
+    const res = await api.request('POST', `${BASE}/staff/invoices/${invoice.uuid}/void`, {
+      as: manager,
+      body: { reason: 'Storno' },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(await invoiceRow(api, invoice.uuid)).toMatchObject({ status: 'OPEN' });
+  });
 });

@@ -17,7 +17,7 @@ const CAMT_BODY_LIMIT = Math.ceil(CAMT_MAX_BYTES * 1.4) + 4096;
  * Payments, staff side, across accounts: bank file imports, the credits to handle, and invoices to find, mark paid
  * or void. The caller's user role decides (the service refuses below SUPPORT_MANAGER with 403).
  */
-export function registerBillingStaffRoutes({ db, route, notifier, jobs }: ModuleDeps) {
+export function registerBillingStaffRoutes({ db, route, invoicing }: ModuleDeps) {
   route(billingRoutes.importPayments, {
     bodyLimit: CAMT_BODY_LIMIT,
     handler: async (request, reply) => {
@@ -37,7 +37,7 @@ export function registerBillingStaffRoutes({ db, route, notifier, jobs }: Module
 
   route(billingRoutes.assignPayment, {
     handler: async (request) => ({
-      data: await assignPayment(db, request.user, request.params.paymentUuid, request.body),
+      data: await assignPayment(db, invoicing, request.user, request.params.paymentUuid, request.body),
     }),
   });
 
@@ -47,13 +47,13 @@ export function registerBillingStaffRoutes({ db, route, notifier, jobs }: Module
 
   route(billingRoutes.markInvoicePaid, {
     handler: async (request) => ({
-      data: await markInvoicePaid(db, request.user, request.params.invoiceUuid, request.body),
+      data: await markInvoicePaid(db, invoicing, request.user, request.params.invoiceUuid, request.body),
     }),
   });
 
   route(billingRoutes.voidInvoice, {
     handler: async (request) => ({
-      data: await voidInvoice(db, { notifier, jobs }, request.user, request.params.invoiceUuid, request.body),
+      data: await voidInvoice(db, invoicing, request.user, request.params.invoiceUuid, request.body),
     }),
   });
 }

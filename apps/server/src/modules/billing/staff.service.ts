@@ -11,17 +11,21 @@ import {
   type AssignPaymentBody,
   type BankPayment,
   type CamtUploadBody,
+  type InvoiceLine,
   type MarkPaidBody,
   type PaymentImport,
   type PaymentProblem,
   type PaymentsQuery,
   type StaffInvoice,
   type StaffInvoicesQuery,
+  type VoidInvoiceBody,
 } from '@portal/contract';
 import { writeAudit } from '../../audit/audit.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import { HttpError, conflict, forbidden, invalidField, notFound } from '../../http/errors.ts';
 import type { PortalUser } from '../../http/types.ts';
+import type { Invoicing } from '../../invoicing/invoicing.ts';
+import { todayIn } from '../../invoicing/money.ts';
 import { CamtRefused, parseCamt054, type CamtCredit } from './camt.ts';
 
 /** Refuses (403) a caller below the billing staff role; customers and support agents alike. */
@@ -37,11 +41,6 @@ function paging(query: { page?: number; pageSize?: number }) {
   const page = query.page ?? 1;
   const pageSize = query.pageSize ?? 25;
   return { page, pageSize, offset: (page - 1) * pageSize };
-}
-
-/** The calendar day today in Switzerland, where the provider books its payments. */
-function today(): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zurich' }).format(new Date());
 }
 
 // --- Invoices ---------------------------------------------------------------------------------------------------
@@ -215,6 +214,7 @@ async function bookPayment(
  */
 export async function markInvoicePaid(
   db: Db,
+  invoicing: Invoicing,
   user: PortalUser,
   invoiceUuid: string,
   body: MarkPaidBody,
@@ -222,7 +222,7 @@ export async function markInvoicePaid(
   requireBillingStaff(user);
   const note = body.note.trim();
   if (!note) throw invalidField('note', 'required');
-  if (body.paidOn > today()) throw invalidField('paidOn', 'paidOnFuture');
+  if (body.paidOn > todayIn(invoicing.config.timeZone)) throw invalidField('paidOn', 'paidOnFuture');
   return db.transaction(async (tx) => {
     const invoice = await lockInvoice(tx, 'i.uuid = $1', invoiceUuid);
     if (!invoice) throw notFound('No such invoice');
@@ -275,7 +275,7 @@ async function bookCredit(
       credit.debtorName,
     ],
   );
-  if (inserted.rowCount === 0) return 'duplicate';
+  if (inserted.rows.length === 0) return 'duplicate';
   const invoice = credit.reference
     ? await lockInvoice(tx, 'i.reference = $1', normalizeReference(credit.reference))
     : null;
@@ -355,7 +355,7 @@ export async function importPayments(db: Db, user: PortalUser, body: CamtUploadB
        values ($1, $2, $3, $4, $5) on conflict (file_sha256) do nothing returning uuid`,
       [uuid, sha256, fileName, notification.messageId, user.uuid],
     );
-    if (inserted.rowCount === 0) {
+    if (inserted.rows.length === 0) {
       throw new HttpError(409, 'ALREADY_IMPORTED', 'This file was already imported', {
         file: 'camtAlreadyImported',
       });
@@ -484,6 +484,7 @@ export async function listPayments(
  */
 export async function assignPayment(
   db: Db,
+  invoicing: Invoicing,
   user: PortalUser,
   paymentUuid: string,
   body: AssignPaymentBody,
@@ -508,7 +509,7 @@ export async function assignPayment(
       if (!target) throw invalidField('invoiceUuid', 'invoiceNotFound');
       if (!isOpen(target)) throw invalidField('invoiceUuid', 'invoiceNotOpen');
       if (target.currency !== payment.currency) throw invalidField('invoiceUuid', 'invoiceCurrency');
-      if (payment.invoice_uuid) await unbook(tx, user, payment, amountMinor);
+      if (payment.invoice_uuid) await unbook(tx, user, payment, todayIn(invoicing.config.timeZone));
       ({ overpaidMinor } = await bookPayment(tx, user, target, {
         amountMinor,
         bookedOn: day(payment.booked_on),
@@ -540,12 +541,8 @@ export async function assignPayment(
 }
 
 /** Takes a partial credit off the invoice it was booked on, which must still be open (nothing else paid it). */
-async function unbook(
-  tx: Queryable,
-  user: PortalUser,
-  payment: PaymentRow,
-  amountMinor: number,
-): Promise<void> {
+async function unbook(tx: Queryable, user: PortalUser, payment: PaymentRow, today: string): Promise<void> {
+  const amountMinor = Number(payment.amount_minor);
   const source = (await lockInvoice(tx, 'i.uuid = $1', payment.invoice_uuid!))!;
   if (!isOpen(source)) throw conflict('The invoice this payment was booked on is no longer open');
   await tx.query(
@@ -556,7 +553,7 @@ async function unbook(
       crypto.randomUUID(),
       source.uuid,
       source.account_uuid,
-      today(),
+      today,
       -amountMinor,
       'Moved to another invoice',
       payment.uuid,
@@ -583,13 +580,62 @@ async function unbook(
 
 // --- Void ---------------------------------------------------------------------------------------------------------
 
+/**
+ * Voids an open or overdue invoice nothing was paid on yet: it becomes VOID with the reason, and a credit note with
+ * its lines negated is issued for it (reason VOID), each pointing at the other. Voiding twice issues nothing twice:
+ * the voided invoice is no longer open, and the credit note's source key is the invoice's.
+ */
 export async function voidInvoice(
-  _db: Db,
-  _deps: unknown,
+  db: Db,
+  invoicing: Invoicing,
   user: PortalUser,
-  _invoiceUuid: string,
-  _body: unknown,
+  invoiceUuid: string,
+  body: VoidInvoiceBody,
 ): Promise<StaffInvoice> {
   requireBillingStaff(user);
-  throw new HttpError(501, 'NOT_IMPLEMENTED', 'pending');
+  const reason = body.reason.trim();
+  if (!reason) throw invalidField('reason', 'required');
+  return db.transaction(async (tx) => {
+    const invoice = await lockInvoice(tx, 'i.uuid = $1', invoiceUuid);
+    if (!invoice) throw notFound('No such invoice');
+    if (!isOpen(invoice)) throw conflict('Only an open or overdue invoice can be voided');
+    if (Number(invoice.paid_minor) !== 0) {
+      throw conflict('Payments were booked on this invoice: move or refund them before voiding it');
+    }
+    const { rows } = await tx.query<{ lines: InvoiceLine[] }>(`select lines from invoices where uuid = $1`, [
+      invoice.uuid,
+    ]);
+    const lines = rows[0]!.lines.map((line) => ({
+      ...line,
+      unitMinor: -line.unitMinor,
+      netMinor: -line.netMinor,
+      vatMinor: -line.vatMinor,
+    }));
+    const creditNote = await invoicing.issue(tx, {
+      accountUuid: invoice.account_uuid,
+      kind: 'CREDIT_NOTE',
+      reason: 'VOID',
+      sourceKey: `void:${invoice.uuid}`,
+      currency: invoice.currency,
+      lines,
+      periodStart: day(invoice.period_start),
+      periodEnd: day(invoice.period_end),
+      issuedOn: todayIn(invoicing.config.timeZone),
+      relatedInvoiceUuid: invoice.uuid,
+    });
+    await tx.query(
+      `update invoices set status = 'VOID', voided_at = now(), void_reason = $2, related_invoice_uuid = $3
+        where uuid = $1`,
+      [invoice.uuid, reason, creditNote.uuid],
+    );
+    await writeAudit(tx, {
+      accountUuid: invoice.account_uuid,
+      actor: user,
+      action: 'invoice.void',
+      target: `invoice:${invoice.uuid}`,
+      before: { number: invoice.number, status: invoice.status },
+      after: { number: invoice.number, status: 'VOID', reason, creditNote: creditNote.number },
+    });
+    return toStaffInvoice((await lockInvoice(tx, 'i.uuid = $1', invoiceUuid))!);
+  });
 }
