@@ -22,7 +22,7 @@ import {
 } from '@portal/contract';
 import { writeAudit } from '../../audit/audit.ts';
 import type { Db, Queryable } from '../../db/client.ts';
-import { HttpError, conflict, forbidden, invalidField, notFound } from '../../http/errors.ts';
+import { HttpError, forbidden, invalidField, notFound } from '../../http/errors.ts';
 import type { PortalUser } from '../../http/types.ts';
 import type { Invoicing } from '../../invoicing/invoicing.ts';
 import { todayIn } from '../../invoicing/money.ts';
@@ -226,7 +226,8 @@ export async function markInvoicePaid(
   return db.transaction(async (tx) => {
     const invoice = await lockInvoice(tx, 'i.uuid = $1', invoiceUuid);
     if (!invoice) throw notFound('No such invoice');
-    if (!isOpen(invoice)) throw conflict('Only an open or overdue invoice can be marked paid');
+    if (!isOpen(invoice))
+      throw new HttpError(409, 'INVOICE_NOT_OPEN', 'Only an open or overdue invoice can be marked paid');
     await bookPayment(tx, user, invoice, {
       amountMinor: outstanding(invoice),
       bookedOn: body.paidOn,
@@ -499,7 +500,7 @@ export async function assignPayment(
     const payment = rows[0];
     if (!payment) throw notFound('No such payment');
     if (payment.status !== 'PARTIAL' && payment.status !== 'UNMATCHED') {
-      throw conflict('This payment was handled already');
+      throw new HttpError(409, 'PAYMENT_HANDLED', 'This payment was handled already');
     }
     const amountMinor = Number(payment.amount_minor);
     let invoiceUuid = payment.invoice_uuid;
@@ -544,7 +545,12 @@ export async function assignPayment(
 async function unbook(tx: Queryable, user: PortalUser, payment: PaymentRow, today: string): Promise<void> {
   const amountMinor = Number(payment.amount_minor);
   const source = (await lockInvoice(tx, 'i.uuid = $1', payment.invoice_uuid!))!;
-  if (!isOpen(source)) throw conflict('The invoice this payment was booked on is no longer open');
+  if (!isOpen(source))
+    throw new HttpError(
+      409,
+      'SOURCE_INVOICE_NOT_OPEN',
+      'The invoice this payment was booked on is no longer open',
+    );
   await tx.query(
     `insert into invoice_payments (uuid, invoice_uuid, account_uuid, booked_on, amount_minor, source, note,
                                    bank_payment_uuid, created_by)
@@ -598,9 +604,14 @@ export async function voidInvoice(
   return db.transaction(async (tx) => {
     const invoice = await lockInvoice(tx, 'i.uuid = $1', invoiceUuid);
     if (!invoice) throw notFound('No such invoice');
-    if (!isOpen(invoice)) throw conflict('Only an open or overdue invoice can be voided');
+    if (!isOpen(invoice))
+      throw new HttpError(409, 'INVOICE_NOT_OPEN', 'Only an open or overdue invoice can be voided');
     if (Number(invoice.paid_minor) !== 0) {
-      throw conflict('Payments were booked on this invoice: move or refund them before voiding it');
+      throw new HttpError(
+        409,
+        'INVOICE_HAS_PAYMENTS',
+        'Payments were booked on this invoice: move or refund them before voiding it',
+      );
     }
     const { rows } = await tx.query<{ lines: InvoiceLine[] }>(`select lines from invoices where uuid = $1`, [
       invoice.uuid,

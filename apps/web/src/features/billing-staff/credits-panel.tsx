@@ -1,0 +1,150 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { PAYMENT_FILTERS, type BankPayment, type PaymentFilter } from '@portal/contract';
+import { FilterSelect } from '@/ui/filter-select.tsx';
+import { paymentsQuery } from './api.ts';
+import { DataTable } from './data-table.tsx';
+import { AssignDialog, type PaymentAction } from './dialogs.tsx';
+import { formatDay, formatMinor } from './format.ts';
+import { Pager } from './pager.tsx';
+
+const STATUS_COLOR = {
+  MATCHED: 'success',
+  PARTIAL: 'warning',
+  UNMATCHED: 'error',
+  RESOLVED: 'default',
+} as const;
+
+function PaymentStatus({ payment }: { payment: BankPayment }) {
+  const { t } = useTranslation();
+  return (
+    <Stack sx={{ gap: 0.5, alignItems: 'flex-start' }}>
+      <Chip
+        size="small"
+        variant="outlined"
+        color={STATUS_COLOR[payment.status]}
+        label={t(`billingStaff.status.${payment.status}`)}
+      />
+      {payment.problem && payment.status === 'UNMATCHED' && (
+        <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+          {t(`billingStaff.problem.${payment.problem}`)}
+        </Typography>
+      )}
+      {payment.overpaidMinor > 0 && (
+        <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+          {t('billingStaff.overpaid', { amount: formatMinor(payment.overpaidMinor, payment.currency) })}
+        </Typography>
+      )}
+    </Stack>
+  );
+}
+
+/** The credits from bank files: the partial and unmatched ones to handle first, or any status. */
+export function CreditsPanel() {
+  const { t } = useTranslation();
+  const [status, setStatus] = useState<PaymentFilter | ''>('TO_HANDLE');
+  const [paging, setPaging] = useState({ page: 1, pageSize: 25 });
+  const [action, setAction] = useState<PaymentAction | null>(null);
+  const { data, isFetching, isError } = useQuery(paymentsQuery({ ...paging, status: status || undefined }));
+  return (
+    <>
+      <Stack direction="row" sx={{ mb: 2 }}>
+        <FilterSelect
+          label={t('billingStaff.columns.status')}
+          value={status}
+          onChange={(value) => {
+            setStatus(value);
+            setPaging((p) => ({ ...p, page: 1 }));
+          }}
+          options={[
+            { value: '', label: t('billingStaff.all') },
+            ...PAYMENT_FILTERS.map((value) => ({ value, label: t(`billingStaff.status.${value}`) })),
+          ]}
+        />
+      </Stack>
+      <DataTable
+        label={t('billingStaff.tabs.credits')}
+        columns={[
+          t('billingStaff.columns.bookedOn'),
+          t('billingStaff.columns.amount'),
+          t('billingStaff.columns.debtor'),
+          t('billingStaff.columns.reference'),
+          t('billingStaff.columns.status'),
+          t('billingStaff.columns.invoice'),
+          t('billingStaff.columns.actions'),
+        ]}
+        rows={(data?.data ?? []).map((payment) => {
+          const open = payment.status === 'PARTIAL' || payment.status === 'UNMATCHED';
+          const which = {
+            amount: formatMinor(payment.amountMinor, payment.currency),
+            date: formatDay(payment.bookedOn),
+          };
+          return {
+            key: payment.uuid,
+            cells: [
+              <span style={{ whiteSpace: 'nowrap' }}>{formatDay(payment.bookedOn)}</span>,
+              <span style={{ whiteSpace: 'nowrap' }}>
+                {formatMinor(payment.amountMinor, payment.currency)}
+              </span>,
+              payment.debtorName ?? '—',
+              <Typography variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
+                {payment.reference ?? '—'}
+              </Typography>,
+              <PaymentStatus payment={payment} />,
+              payment.invoice ? (
+                <>
+                  {payment.invoice.number}
+                  <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+                    {payment.invoice.accountName}
+                  </Typography>
+                </>
+              ) : (
+                '—'
+              ),
+              open ? (
+                <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
+                  <Button
+                    size="small"
+                    variant="outlined"
+                    aria-label={t('billingStaff.bookFor', which)}
+                    onClick={() => setAction({ payment, mode: 'book' })}
+                  >
+                    {t('billingStaff.book')}
+                  </Button>
+                  <Button
+                    size="small"
+                    aria-label={t('billingStaff.handledFor', which)}
+                    onClick={() => setAction({ payment, mode: 'handled' })}
+                  >
+                    {t('billingStaff.markHandled')}
+                  </Button>
+                </Stack>
+              ) : (
+                (payment.note ?? '')
+              ),
+            ],
+          };
+        })}
+        loading={isFetching}
+        empty={
+          isError
+            ? t('billingStaff.loadFailed')
+            : status === 'TO_HANDLE'
+              ? t('billingStaff.empty.toHandle')
+              : t('billingStaff.empty.credits')
+        }
+      />
+      <Pager
+        total={data?.meta.total ?? 0}
+        {...paging}
+        onChange={(page, pageSize) => setPaging({ page, pageSize })}
+      />
+      {action && <AssignDialog key={action.payment.uuid} action={action} onClose={() => setAction(null)} />}
+    </>
+  );
+}
