@@ -12,6 +12,7 @@ import { DataTable } from './data-table.tsx';
 import { AssignDialog, type PaymentAction } from './dialogs.tsx';
 import { formatDay, formatMinor } from './format.ts';
 import { Pager } from './pager.tsx';
+import { READABLE } from './format.ts';
 
 const STATUS_COLOR = {
   MATCHED: 'success',
@@ -28,6 +29,7 @@ function PaymentStatus({ payment }: { payment: BankPayment }) {
         size="small"
         variant="outlined"
         color={STATUS_COLOR[payment.status]}
+        sx={READABLE}
         label={t(`billingStaff.status.${payment.status}`)}
       />
       {payment.problem && payment.status === 'UNMATCHED' && (

@@ -91,7 +91,13 @@ function FormDialog({
         <Button onClick={onClose} color="inherit">
           {t('common.cancel')}
         </Button>
-        <Button type="submit" variant="contained" color={destructive ? 'error' : 'primary'} loading={pending}>
+        <Button
+          type="submit"
+          // A destructive action is outlined in red: white text on the dark theme's light red is too faint.
+          variant={destructive ? 'outlined' : 'contained'}
+          color={destructive ? 'error' : 'primary'}
+          loading={pending}
+        >
           {submitLabel}
         </Button>
       </DialogActions>

@@ -16,3 +16,9 @@ export function formatMinor(minor: number, currency: string): string {
 export function formatDay(day: string): string {
   return formatDate(`${day}T12:00:00`);
 }
+
+/**
+ * A status chip keeps the text colour: coloured chip text (blue, orange, or red on dark) falls below the contrast
+ * minimum, while the coloured outline only repeats what the text says.
+ */
+export const READABLE = { '& .MuiChip-label': { color: 'text.primary' } } as const;

@@ -13,6 +13,7 @@ import { DataTable } from './data-table.tsx';
 import { MarkPaidDialog, VoidDialog } from './dialogs.tsx';
 import { formatDay, formatMinor } from './format.ts';
 import { Pager } from './pager.tsx';
+import { READABLE } from './format.ts';
 
 const STATUS_COLOR = { OPEN: 'info', OVERDUE: 'error', PAID: 'success', VOID: 'default' } as const;
 
@@ -95,6 +96,7 @@ export function InvoicesPanel() {
                 size="small"
                 variant="outlined"
                 color={STATUS_COLOR[invoice.status]}
+                sx={READABLE}
                 label={t(`billingStaff.invoiceStatus.${invoice.status}`)}
               />,
               open ? (
