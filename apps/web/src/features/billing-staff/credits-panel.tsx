@@ -10,9 +10,8 @@ import { FilterSelect } from '@/ui/filter-select.tsx';
 import { paymentsQuery } from './api.ts';
 import { DataTable } from './data-table.tsx';
 import { AssignDialog, type PaymentAction } from './dialogs.tsx';
-import { formatDay, formatMinor } from './format.ts';
+import { READABLE, formatDay, formatMinor, formatReference } from './format.ts';
 import { Pager } from './pager.tsx';
-import { READABLE } from './format.ts';
 
 const STATUS_COLOR = {
   MATCHED: 'success',
@@ -94,8 +93,8 @@ export function CreditsPanel() {
                 {formatMinor(payment.amountMinor, payment.currency)}
               </span>,
               payment.debtorName ?? '—',
-              <Typography variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
-                {payment.reference ?? '—'}
+              <Typography variant="body2" sx={{ fontFamily: 'monospace', minWidth: '14ch' }}>
+                {payment.reference ? formatReference(payment.reference) : '—'}
               </Typography>,
               <PaymentStatus payment={payment} />,
               payment.invoice ? (
@@ -109,7 +108,9 @@ export function CreditsPanel() {
                 '—'
               ),
               open ? (
-                <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
+                <Stack
+                  sx={{ gap: 0.5, alignItems: 'flex-start', '& .MuiButton-root': { whiteSpace: 'nowrap' } }}
+                >
                   <Button
                     size="small"
                     variant="outlined"

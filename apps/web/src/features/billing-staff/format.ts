@@ -22,3 +22,13 @@ export function formatDay(day: string): string {
  * minimum, while the coloured outline only repeats what the text says.
  */
 export const READABLE = { '& .MuiChip-label': { color: 'text.primary' } } as const;
+
+/**
+ * A payment reference as it is printed for people: a QR reference in groups of five from the right ("21 00000 …"),
+ * a creditor reference (RF…) in groups of four.
+ */
+export function formatReference(reference: string): string {
+  if (/^\d{27}$/.test(reference))
+    return `${reference.slice(0, 2)} ${reference.slice(2).replace(/(\d{5})(?=\d)/g, '$1 ')}`;
+  return reference.replace(/(.{4})(?=.)/g, '$1 ');
+}

@@ -11,9 +11,8 @@ import { FilterSelect } from '@/ui/filter-select.tsx';
 import { staffInvoicesQuery } from './api.ts';
 import { DataTable } from './data-table.tsx';
 import { MarkPaidDialog, VoidDialog } from './dialogs.tsx';
-import { formatDay, formatMinor } from './format.ts';
+import { READABLE, formatDay, formatMinor, formatReference } from './format.ts';
 import { Pager } from './pager.tsx';
-import { READABLE } from './format.ts';
 
 const STATUS_COLOR = { OPEN: 'info', OVERDUE: 'error', PAID: 'success', VOID: 'default' } as const;
 
@@ -81,7 +80,7 @@ export function InvoicesPanel() {
                   </Typography>
                 )}
                 <Typography variant="body2" sx={{ color: 'text.secondary', fontFamily: 'monospace' }}>
-                  {invoice.reference}
+                  {formatReference(invoice.reference)}
                 </Typography>
               </>,
               invoice.accountName,
@@ -100,7 +99,9 @@ export function InvoicesPanel() {
                 label={t(`billingStaff.invoiceStatus.${invoice.status}`)}
               />,
               open ? (
-                <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
+                <Stack
+                  sx={{ gap: 0.5, alignItems: 'flex-start', '& .MuiButton-root': { whiteSpace: 'nowrap' } }}
+                >
                   <Button
                     size="small"
                     variant="outlined"
