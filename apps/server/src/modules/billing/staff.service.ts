@@ -26,6 +26,7 @@ import { HttpError, forbidden, invalidField, notFound } from '../../http/errors.
 import type { PortalUser } from '../../http/types.ts';
 import type { Invoicing } from '../../invoicing/invoicing.ts';
 import { todayIn } from '../../invoicing/money.ts';
+import { summaryColumns, toSummary, type SummaryRow } from './billing.service.ts';
 import { CamtRefused, parseCamt054, type CamtCredit } from './camt.ts';
 
 /** Refuses (403) a caller below the billing staff role; customers and support agents alike. */
@@ -45,54 +46,20 @@ function paging(query: { page?: number; pageSize?: number }) {
 
 // --- Invoices ---------------------------------------------------------------------------------------------------
 
-interface InvoiceRow {
-  uuid: string;
-  account_uuid: string;
-  account_name: string;
-  number: string;
-  kind: StaffInvoice['kind'];
-  reason: StaffInvoice['reason'];
-  status: StaffInvoice['status'];
-  currency: StaffInvoice['currency'];
-  issued_on: string;
-  due_on: string;
-  period_start: string;
-  period_end: string;
-  total_minor: string | number;
-  paid_minor: string | number;
-  reference: string;
-}
-
-const day = (value: unknown) =>
-  value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10);
+type InvoiceRow = SummaryRow & { account_uuid: string; account_name: string; reference: string };
 
 /** Invoices outlive their account: the name is the account's, or the billed party's as it was when issued. */
 const INVOICE_SELECT = `
-  select i.uuid, i.account_uuid, coalesce(a.name, i.billed_to->>'name') as account_name, i.number, i.kind, i.reason,
-         i.status, i.currency, i.issued_on::text as issued_on, i.due_on::text as due_on,
-         i.period_start::text as period_start, i.period_end::text as period_end, i.total_minor, i.paid_minor,
+  select ${summaryColumns('i.')}, i.account_uuid, coalesce(a.name, i.billed_to->>'name') as account_name,
          i.reference
     from invoices i left join accounts a on a.uuid = i.account_uuid`;
 
-function toStaffInvoice(row: InvoiceRow): StaffInvoice {
-  return {
-    uuid: row.uuid,
-    number: row.number,
-    kind: row.kind,
-    reason: row.reason,
-    status: row.status,
-    currency: row.currency,
-    issuedOn: day(row.issued_on),
-    dueOn: day(row.due_on),
-    periodStart: day(row.period_start),
-    periodEnd: day(row.period_end),
-    totalMinor: Number(row.total_minor),
-    paidMinor: Number(row.paid_minor),
-    reference: row.reference,
-    accountUuid: row.account_uuid,
-    accountName: row.account_name,
-  };
-}
+const toStaffInvoice = (row: InvoiceRow): StaffInvoice => ({
+  ...toSummary(row),
+  reference: row.reference,
+  accountUuid: row.account_uuid,
+  accountName: row.account_name,
+});
 
 async function lockInvoice(tx: Queryable, where: string, value: string): Promise<InvoiceRow | null> {
   const { rows } = await tx.query<InvoiceRow>(`${INVOICE_SELECT} where ${where} for update of i`, [value]);
@@ -434,7 +401,7 @@ const PAYMENT_SELECT = `
 const toPayment = (row: PaymentRow): BankPayment => ({
   uuid: row.uuid,
   status: row.status,
-  bookedOn: day(row.booked_on),
+  bookedOn: row.booked_on,
   amountMinor: Number(row.amount_minor),
   currency: row.currency,
   problem: row.problem,
@@ -513,7 +480,7 @@ export async function assignPayment(
       if (payment.invoice_uuid) await unbook(tx, user, payment, todayIn(invoicing.config.timeZone));
       ({ overpaidMinor } = await bookPayment(tx, user, target, {
         amountMinor,
-        bookedOn: day(payment.booked_on),
+        bookedOn: payment.booked_on,
         source: 'CAMT',
         note,
         bankPaymentUuid: payment.uuid,
@@ -629,8 +596,8 @@ export async function voidInvoice(
       sourceKey: `void:${invoice.uuid}`,
       currency: invoice.currency,
       lines,
-      periodStart: day(invoice.period_start),
-      periodEnd: day(invoice.period_end),
+      periodStart: invoice.period_start,
+      periodEnd: invoice.period_end,
       issuedOn: todayIn(invoicing.config.timeZone),
       relatedInvoiceUuid: invoice.uuid,
     });

@@ -6,12 +6,13 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { PAYMENT_FILTERS, type BankPayment, type PaymentFilter } from '@portal/contract';
-import { FilterSelect } from '@/ui/filter-select.tsx';
 import { paymentsQuery } from './api.ts';
 import { DataTable } from './data-table.tsx';
 import { AssignDialog, type PaymentAction } from './dialogs.tsx';
 import { READABLE, formatDay, formatMinor, formatReference } from './format.ts';
-import { Pager } from './pager.tsx';
+import { Pager, StatusFilter, useListState } from './pager.tsx';
+
+const COLUMNS = ['bookedOn', 'amount', 'debtor', 'reference', 'status', 'invoice', 'actions'] as const;
 
 const STATUS_COLOR = {
   MATCHED: 'success',
@@ -48,37 +49,25 @@ function PaymentStatus({ payment }: { payment: BankPayment }) {
 /** The credits from bank files: the partial and unmatched ones to handle first, or any status. */
 export function CreditsPanel() {
   const { t } = useTranslation();
-  const [status, setStatus] = useState<PaymentFilter | ''>('TO_HANDLE');
-  const [paging, setPaging] = useState({ page: 1, pageSize: 25 });
+  const list = useListState<PaymentFilter>('TO_HANDLE');
+  const { status, page, pageSize } = list;
   const [action, setAction] = useState<PaymentAction | null>(null);
-  const { data, isFetching, isError } = useQuery(paymentsQuery({ ...paging, status: status || undefined }));
+  const { data, isFetching, isError } = useQuery(
+    paymentsQuery({ page, pageSize, status: status || undefined }),
+  );
   return (
     <>
       <Stack direction="row" sx={{ mb: 2 }}>
-        <FilterSelect
-          label={t('billingStaff.columns.status')}
+        <StatusFilter
+          values={PAYMENT_FILTERS}
           value={status}
-          onChange={(value) => {
-            setStatus(value);
-            setPaging((p) => ({ ...p, page: 1 }));
-          }}
-          options={[
-            { value: '', label: t('billingStaff.all') },
-            ...PAYMENT_FILTERS.map((value) => ({ value, label: t(`billingStaff.status.${value}`) })),
-          ]}
+          label={(value) => t(`billingStaff.status.${value}`)}
+          onChange={list.setStatus}
         />
       </Stack>
       <DataTable
         label={t('billingStaff.tabs.credits')}
-        columns={[
-          t('billingStaff.columns.bookedOn'),
-          t('billingStaff.columns.amount'),
-          t('billingStaff.columns.debtor'),
-          t('billingStaff.columns.reference'),
-          t('billingStaff.columns.status'),
-          t('billingStaff.columns.invoice'),
-          t('billingStaff.columns.actions'),
-        ]}
+        columns={COLUMNS.map((column) => t(`billingStaff.columns.${column}`))}
         rows={(data?.data ?? []).map((payment) => {
           const open = payment.status === 'PARTIAL' || payment.status === 'UNMATCHED';
           const which = {
@@ -142,11 +131,7 @@ export function CreditsPanel() {
               : t('billingStaff.empty.credits')
         }
       />
-      <Pager
-        total={data?.meta.total ?? 0}
-        {...paging}
-        onChange={(page, pageSize) => setPaging({ page, pageSize })}
-      />
+      <Pager total={data?.meta.total ?? 0} page={page} pageSize={pageSize} onChange={list.setPage} />
       {action && <AssignDialog key={action.payment.uuid} action={action} onClose={() => setAction(null)} />}
     </>
   );

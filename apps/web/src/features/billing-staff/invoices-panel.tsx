@@ -7,12 +7,13 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { INVOICE_STATUSES, type InvoiceStatus, type StaffInvoice } from '@portal/contract';
-import { FilterSelect } from '@/ui/filter-select.tsx';
 import { staffInvoicesQuery } from './api.ts';
 import { DataTable } from './data-table.tsx';
 import { MarkPaidDialog, VoidDialog } from './dialogs.tsx';
 import { READABLE, formatDay, formatMinor, formatReference } from './format.ts';
-import { Pager } from './pager.tsx';
+import { Pager, StatusFilter, useListState } from './pager.tsx';
+
+const COLUMNS = ['number', 'account', 'dueOn', 'total', 'paid', 'status', 'actions'] as const;
 
 const STATUS_COLOR = { OPEN: 'info', OVERDUE: 'error', PAID: 'success', VOID: 'default' } as const;
 
@@ -21,11 +22,11 @@ export function InvoicesPanel() {
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const q = useDeferredValue(search.trim());
-  const [status, setStatus] = useState<InvoiceStatus | ''>('');
-  const [paging, setPaging] = useState({ page: 1, pageSize: 25 });
+  const list = useListState<InvoiceStatus>('');
+  const { status, page, pageSize } = list;
   const [action, setAction] = useState<{ invoice: StaffInvoice; mode: 'paid' | 'void' } | null>(null);
   const { data, isFetching, isError } = useQuery(
-    staffInvoicesQuery({ ...paging, q: q || undefined, status: status || undefined }),
+    staffInvoicesQuery({ page, pageSize, q: q || undefined, status: status || undefined }),
   );
   return (
     <>
@@ -37,35 +38,21 @@ export function InvoicesPanel() {
           value={search}
           onChange={(event) => {
             setSearch(event.target.value);
-            setPaging((p) => ({ ...p, page: 1 }));
+            list.restart();
           }}
           sx={{ minWidth: 320 }}
           slotProps={{ htmlInput: { maxLength: 100 } }}
         />
-        <FilterSelect
-          label={t('billingStaff.columns.status')}
+        <StatusFilter
+          values={INVOICE_STATUSES}
           value={status}
-          onChange={(value) => {
-            setStatus(value);
-            setPaging((p) => ({ ...p, page: 1 }));
-          }}
-          options={[
-            { value: '', label: t('billingStaff.all') },
-            ...INVOICE_STATUSES.map((value) => ({ value, label: t(`billingStaff.invoiceStatus.${value}`) })),
-          ]}
+          label={(value) => t(`billingStaff.invoiceStatus.${value}`)}
+          onChange={list.setStatus}
         />
       </Stack>
       <DataTable
         label={t('billingStaff.tabs.invoices')}
-        columns={[
-          t('billingStaff.columns.number'),
-          t('billingStaff.columns.account'),
-          t('billingStaff.columns.dueOn'),
-          t('billingStaff.columns.total'),
-          t('billingStaff.columns.paid'),
-          t('billingStaff.columns.status'),
-          t('billingStaff.columns.actions'),
-        ]}
+        columns={COLUMNS.map((column) => t(`billingStaff.columns.${column}`))}
         rows={(data?.data ?? []).map((invoice) => {
           const open =
             invoice.kind === 'INVOICE' && (invoice.status === 'OPEN' || invoice.status === 'OVERDUE');
@@ -126,11 +113,7 @@ export function InvoicesPanel() {
         loading={isFetching}
         empty={isError ? t('billingStaff.loadFailed') : t('billingStaff.empty.invoices')}
       />
-      <Pager
-        total={data?.meta.total ?? 0}
-        {...paging}
-        onChange={(page, pageSize) => setPaging({ page, pageSize })}
-      />
+      <Pager total={data?.meta.total ?? 0} page={page} pageSize={pageSize} onChange={list.setPage} />
       {action?.mode === 'paid' && <MarkPaidDialog invoice={action.invoice} onClose={() => setAction(null)} />}
       {action?.mode === 'void' && <VoidDialog invoice={action.invoice} onClose={() => setAction(null)} />}
     </>
