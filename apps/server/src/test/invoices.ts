@@ -17,7 +17,10 @@ const qrReference = () =>
     .join('')
     .replace(/^0/, '1');
 
-/** An open invoice of `account` owing `totalMinor` (or as `options` say otherwise). */
+/**
+ * An open invoice of `account` owing `totalMinor` (or as `options` say otherwise); due in 30 days, so the overdue
+ * job leaves it open, unless it is to be overdue.
+ */
 export async function insertTestInvoice(
   api: TestApi,
   account: string,
@@ -59,7 +62,8 @@ export async function insertTestInvoice(
     `insert into invoices (uuid, account_uuid, number, year, sequence, kind, reason, status, currency, issued_on,
                            due_on, period_start, period_end, lines, totals, net_minor, vat_minor, total_minor,
                            paid_minor, reference, billed_to, source_key)
-     values ($1, $2, $3, 2026, $4, 'INVOICE', 'PERIOD', $5, $6, '2026-10-01', '2026-10-31', '2026-10-01',
+     values ($1, $2, $3, 2026, $4, 'INVOICE', 'PERIOD', $5, $6, '2026-10-01',
+             case when $5 = 'OVERDUE' then date '2026-10-31' else current_date + 30 end, '2026-10-01',
              '2026-11-01', $13, $7, $14, $15, $8, $9, $10, $11, $12)`,
     [
       uuid,
