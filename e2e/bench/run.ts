@@ -178,6 +178,27 @@ async function logFigures(): Promise<void> {
   logs.printLogFigures(await logs.measureLogs());
 }
 
+/** The invoices list of an account with 10,000 invoices, on PostgreSQL only. */
+async function invoiceFigures(): Promise<void> {
+  if (!process.env.TEST_DATABASE_URL) {
+    console.log('  invoices list at 10,000 invoices: skipped (set TEST_DATABASE_URL)');
+    return;
+  }
+  const scenario = path.resolve(import.meta.dirname, '../../apps/server/src/bench/invoices.bench.ts');
+  const invoices = (await import(pathToFileURL(scenario).href)) as {
+    measureInvoices(): Promise<unknown>;
+    printInvoiceFigures(figures: unknown): void;
+  };
+  invoices.printInvoiceFigures(await invoices.measureInvoices());
+}
+
+// `npm run bench -- invoices` measures the invoices list alone.
+if (process.argv[2] === 'invoices') {
+  console.log('Portal benchmark (invoices list only)');
+  await invoiceFigures();
+  process.exit(0);
+}
+
 // `npm run bench -- logs` measures the account log alone.
 if (process.argv[2] === 'logs') {
   console.log('Portal benchmark (account log only)');
@@ -225,6 +246,7 @@ if (members) {
   console.log('  members list on PostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
 }
 await logFigures();
+await invoiceFigures();
 {
   // Server code like the log scenario, loaded by URL for the same reason.
   const scenario = path.resolve(import.meta.dirname, '../../apps/server/src/bench/sse.bench.ts');

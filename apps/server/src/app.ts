@@ -26,6 +26,7 @@ import { createFileStore } from './files/files.ts';
 import { registerAccountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerLogsRoutes } from './modules/logs/logs.routes.ts';
 import { registerSupportAgentRoutes } from './modules/support/agent.routes.ts';
+import { registerSubscriptionsRoutes } from './modules/subscriptions/subscriptions.routes.ts';
 import { registerBillingStaffRoutes } from './modules/billing/staff.routes.ts';
 import { registerMembersRoutes } from './modules/members/members.routes.ts';
 import { registerNotificationsRoutes } from './modules/notifications/notifications.routes.ts';
@@ -83,6 +84,7 @@ const MODULES: AreaModule[] = [
   registerNotificationStreamRoutes,
   registerSupportAgentRoutes,
   registerBillingRoutes,
+  registerSubscriptionsRoutes,
   registerBillingStaffRoutes,
 ];
 

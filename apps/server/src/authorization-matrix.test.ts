@@ -128,6 +128,15 @@ interface Row {
   stream?: boolean;
 }
 
+/** The newest invoice of Muster AG, as the invoice route's parameter. */
+async function musterInvoice(api: TestApi): Promise<Prepared> {
+  const { rows } = await api.db.query<{ uuid: string }>(
+    'select uuid from invoices where account_uuid = $1 order by issued_on desc limit 1',
+    [MUSTER],
+  );
+  return { params: { invoiceUuid: rows[0]!.uuid } };
+}
+
 /** A new member of Muster AG (no demo login), so that removing or changing one leaves the demo members alone. */
 async function freshMember(api: TestApi, role: 'EMPLOYEE' | 'ADMIN' = 'EMPLOYEE'): Promise<string> {
   const uuid = crypto.randomUUID();
@@ -315,6 +324,17 @@ const MATRIX: Record<string, Row> = {
     prepare: async (api) => ({ params: { id: await pendingTransfer(api) } }),
   },
   'POST /api/accounts/v1/accounts/{accountUuid}/migration/begin': { expect: ownerOnly },
+  // Subscriptions: ADMIN and above (RESUME of a running subscription is the handler's 409, nothing changes).
+  'GET /api/accounts/{accountUuid}/subscriptions/v1/plans': { expect: atLeast('ADMIN') },
+  'GET /api/accounts/{accountUuid}/subscriptions/v1/subscription': { expect: atLeast('ADMIN') },
+  'POST /api/accounts/{accountUuid}/subscriptions/v1/subscription/preview': {
+    expect: atLeast('ADMIN'),
+    body: { action: 'RESUME' },
+  },
+  'POST /api/accounts/{accountUuid}/subscriptions/v1/subscription/confirm': {
+    expect: atLeast('ADMIN'),
+    body: { action: { action: 'RESUME' }, expectedChargeMinor: 0 },
+  },
   // The log: every member reads it (lower roles see only their own entries; the handler filters).
   'GET /api/accounts/{accountUuid}/logs/v1/entries': { expect: atLeast('EMPLOYEE') },
   'GET /api/accounts/{accountUuid}/logs/v1/actors': { expect: atLeast('EMPLOYEE') },
@@ -406,6 +426,34 @@ const MATRIX: Record<string, Row> = {
     body: { assigneeUuid: DEMO_USERS.agent.id },
     prepare: musterTicket,
   },
+  // Billing of the account: its admins (and staff while a ticket allows it); an invoice of Muster AG.
+  'GET /api/accounts/{accountUuid}/billing/v1/invoices': { expect: atLeast('ADMIN') },
+  'GET /api/accounts/{accountUuid}/billing/v1/invoices/{invoiceUuid}': {
+    expect: atLeast('ADMIN'),
+    prepare: musterInvoice,
+  },
+  'GET /api/accounts/{accountUuid}/billing/v1/invoices/{invoiceUuid}/pdf': {
+    expect: atLeast('ADMIN'),
+    prepare: musterInvoice,
+  },
+  'GET /api/accounts/{accountUuid}/billing/v1/details': { expect: atLeast('ADMIN') },
+  'PUT /api/accounts/{accountUuid}/billing/v1/details': {
+    expect: atLeast('ADMIN'),
+    body: {
+      address: {
+        street: 'Bahnhofstrasse',
+        buildingNumber: '10',
+        postcode: '8001',
+        city: 'Zürich',
+        country: 'CH',
+      },
+      vatNumber: null,
+      recipients: ['buchhaltung@example.com'],
+      purchaseOrder: null,
+      paymentMethod: 'INVOICE',
+    },
+  },
+  'GET /api/accounts/{accountUuid}/billing/v1/status': { expect: atLeast('ADMIN') },
   'POST /api/billing/v1/payment-imports': {
     expect: billingStaff,
     body: { file: { fileName: 'camt054.xml', content: Buffer.from('<Document/>').toString('base64') } },

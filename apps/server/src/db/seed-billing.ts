@@ -4,6 +4,7 @@ import type { BillingConfig } from '../config.ts';
 import { createInvoicing, type Invoicing } from '../invoicing/invoicing.ts';
 import { addDays, addMonthsOnAnchor, prorate, todayIn, withVat, type NetLine } from '../invoicing/money.ts';
 import { findPlan } from '../invoicing/plans.ts';
+import { startTrial } from '../invoicing/subscription-start.ts';
 import { JobRunner } from '../jobs/runner.ts';
 import { createNotifier } from '../notifications/notifier.ts';
 import type { Db, Queryable } from './client.ts';
@@ -182,7 +183,6 @@ function seedMuster(tx: Queryable, invoicing: Invoicing, today: string): Planned
     issue: () =>
       insertSubscription(tx, subscription, { status: 'ACTIVE', start: current, end, trialEndsOn: null }),
   });
-  planned.push({ issuedOn: today, issue: () => musterDetails(tx) });
   return planned;
 }
 
@@ -191,7 +191,7 @@ async function musterDetails(tx: Queryable) {
     `insert into billing_details (account_uuid, street, building_number, postcode, city, country, vat_number,
        recipients, purchase_order, payment_method, updated_at)
      values ($1, 'Bahnhofstrasse', '10', '8001', 'Zürich', 'CH', 'CHE-123.456.788 MWST', $2::jsonb, 'PO-2026-0042',
-             'INVOICE', now() - interval '30 days')
+             'INVOICE', now() - interval '390 days')
      on conflict do nothing`,
     [DEMO_ACCOUNTS.muster, JSON.stringify(['buchhaltung@example.com', 'owner@example.com'])],
   );
@@ -278,26 +278,13 @@ function seedBeispiel(tx: Queryable, invoicing: Invoicing, today: string): Plann
   return planned;
 }
 
-async function seedNeu(tx: Queryable) {
-  // The trial began when the account was made (two days ago) and lasts 14 days.
+/** Neu Sàrl's trial began when the account was made (two days ago), as every new account's does. */
+async function seedNeu(tx: Queryable, config: BillingConfig) {
   const { rows } = await tx.query<{ created_on: string }>(
-    `select (created_at at time zone 'Europe/Zurich')::date::text as created_on from accounts where uuid = $1`,
-    [DEMO_ACCOUNTS.neu],
+    `select (created_at at time zone $2)::date::text as created_on from accounts where uuid = $1`,
+    [DEMO_ACCOUNTS.neu, config.timeZone],
   );
-  const start = rows[0]!.created_on;
-  const end = addDays(start, 14);
-  await insertSubscription(
-    tx,
-    {
-      accountUuid: DEMO_ACCOUNTS.neu,
-      planCode: 'STANDARD',
-      period: 'MONTHLY',
-      currency: 'CHF',
-      seats: 5,
-      monthsBack: 0,
-    },
-    { status: 'TRIALING', start, end, trialEndsOn: end },
-  );
+  await startTrial(tx, config.plans, DEMO_ACCOUNTS.neu, rows[0]!.created_on);
 }
 
 /**
@@ -311,11 +298,13 @@ export async function seedDemoBilling(db: Db, tx: Queryable, config: BillingConf
   const today = todayIn(config.timeZone);
   const seeded = await tx.query<{ account_uuid: string }>('select account_uuid from subscriptions');
   const has = new Set(seeded.rows.map((row) => row.account_uuid));
+  // Muster AG saved its billing details before its first invoice: every invoice is made out to them.
+  if (!has.has(DEMO_ACCOUNTS.muster)) await musterDetails(tx);
   const planned = [
     ...(has.has(DEMO_ACCOUNTS.muster) ? [] : seedMuster(tx, invoicing, today)),
     ...(has.has(DEMO_ACCOUNTS.beispiel) ? [] : seedBeispiel(tx, invoicing, today)),
   ];
   // Stable: the same day keeps the order above.
   for (const step of planned.sort((a, b) => a.issuedOn.localeCompare(b.issuedOn))) await step.issue();
-  if (!has.has(DEMO_ACCOUNTS.neu)) await seedNeu(tx);
+  if (!has.has(DEMO_ACCOUNTS.neu)) await seedNeu(tx, config);
 }
