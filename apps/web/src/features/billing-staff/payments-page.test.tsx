@@ -79,6 +79,10 @@ describe('payments page', { timeout: 20_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Auf Rechnung buchen' }));
     expect(within(dialog).getByText('Bitte eine offene Rechnung wählen.')).toBeTruthy();
     expect(within(dialog).getByText('Bitte ausfüllen.')).toBeTruthy();
+    // A note alone is not enough to book: the invoice is missing still.
+    await user.type(within(dialog).getByRole('textbox', { name: 'Notiz' }), 'Falsche Referenz');
+    await user.click(within(dialog).getByRole('button', { name: 'Auf Rechnung buchen' }));
+    expect(within(dialog).getByText('Bitte eine offene Rechnung wählen.')).toBeTruthy();
     expect(apiRequest).not.toHaveBeenCalledWith(billingRoutes.assignPayment, expect.anything());
   });
 
