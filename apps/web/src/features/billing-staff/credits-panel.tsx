@@ -1,18 +1,24 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { PAYMENT_FILTERS, type BankPayment, type PaymentFilter } from '@portal/contract';
 import { paymentsQuery } from './api.ts';
-import { DataTable } from './data-table.tsx';
+import { DataTable, RowActions, StatusChip } from './data-table.tsx';
 import { AssignDialog, type PaymentAction } from './dialogs.tsx';
-import { READABLE, formatDay, formatMinor, formatReference } from './format.ts';
-import { Pager, StatusFilter, useListState } from './pager.tsx';
+import { formatDay, formatMinor, formatReference } from './format.ts';
+import { StatusFilter, useListState } from './pager.tsx';
 
-const COLUMNS = ['bookedOn', 'amount', 'debtor', 'reference', 'status', 'invoice', 'actions'] as const;
+const COLUMNS = [
+  'billingStaff.columns.bookedOn',
+  'billingStaff.columns.amount',
+  'billingStaff.columns.debtor',
+  'billingStaff.columns.reference',
+  'billingStaff.columns.status',
+  'billingStaff.columns.invoice',
+  'billingStaff.columns.actions',
+] as const;
 
 const STATUS_COLOR = {
   MATCHED: 'success',
@@ -25,13 +31,7 @@ function PaymentStatus({ payment }: { payment: BankPayment }) {
   const { t } = useTranslation();
   return (
     <Stack sx={{ gap: 0.5, alignItems: 'flex-start' }}>
-      <Chip
-        size="small"
-        variant="outlined"
-        color={STATUS_COLOR[payment.status]}
-        sx={READABLE}
-        label={t(`billingStaff.status.${payment.status}`)}
-      />
+      <StatusChip color={STATUS_COLOR[payment.status]} label={t(`billingStaff.status.${payment.status}`)} />
       {payment.problem && payment.status === 'UNMATCHED' && (
         <Typography variant="body2" sx={{ color: 'text.secondary' }}>
           {t(`billingStaff.problem.${payment.problem}`)}
@@ -52,23 +52,23 @@ export function CreditsPanel() {
   const list = useListState<PaymentFilter>('TO_HANDLE');
   const { status, page, pageSize } = list;
   const [action, setAction] = useState<PaymentAction | null>(null);
-  const { data, isFetching, isError } = useQuery(
-    paymentsQuery({ page, pageSize, status: status || undefined }),
-  );
+  const result = useQuery(paymentsQuery({ page, pageSize, status: status || undefined }));
   return (
     <>
-      <Stack direction="row" sx={{ mb: 2 }}>
-        <StatusFilter
-          values={PAYMENT_FILTERS}
-          value={status}
-          label={(value) => t(`billingStaff.status.${value}`)}
-          onChange={list.setStatus}
-        />
-      </Stack>
       <DataTable
-        label={t('billingStaff.tabs.credits')}
-        columns={COLUMNS.map((column) => t(`billingStaff.columns.${column}`))}
-        rows={(data?.data ?? []).map((payment) => {
+        tab="credits"
+        filters={
+          <StatusFilter
+            values={PAYMENT_FILTERS}
+            value={status}
+            label={(value) => t(`billingStaff.status.${value}`)}
+            onChange={list.setStatus}
+          />
+        }
+        columns={COLUMNS}
+        paging={{ page, pageSize, onChange: list.setPage }}
+        result={result}
+        rows={(result.data?.data ?? []).map((payment) => {
           const open = payment.status === 'PARTIAL' || payment.status === 'UNMATCHED';
           const which = {
             amount: formatMinor(payment.amountMinor, payment.currency),
@@ -97,41 +97,28 @@ export function CreditsPanel() {
                 '—'
               ),
               open ? (
-                <Stack
-                  sx={{ gap: 0.5, alignItems: 'flex-start', '& .MuiButton-root': { whiteSpace: 'nowrap' } }}
-                >
-                  <Button
-                    size="small"
-                    variant="outlined"
-                    aria-label={t('billingStaff.bookFor', which)}
-                    onClick={() => setAction({ payment, mode: 'book' })}
-                  >
-                    {t('billingStaff.book')}
-                  </Button>
-                  <Button
-                    size="small"
-                    aria-label={t('billingStaff.handledFor', which)}
-                    onClick={() => setAction({ payment, mode: 'handled' })}
-                  >
-                    {t('billingStaff.markHandled')}
-                  </Button>
-                </Stack>
+                <RowActions
+                  actions={[
+                    {
+                      label: t('billingStaff.book'),
+                      name: t('billingStaff.bookFor', which),
+                      onClick: () => setAction({ payment, mode: 'book' }),
+                    },
+                    {
+                      label: t('billingStaff.markHandled'),
+                      name: t('billingStaff.handledFor', which),
+                      onClick: () => setAction({ payment, mode: 'handled' }),
+                    },
+                  ]}
+                />
               ) : (
                 (payment.note ?? '')
               ),
             ],
           };
         })}
-        loading={isFetching}
-        empty={
-          isError
-            ? t('billingStaff.loadFailed')
-            : status === 'TO_HANDLE'
-              ? t('billingStaff.empty.toHandle')
-              : t('billingStaff.empty.credits')
-        }
+        empty={t(status === 'TO_HANDLE' ? 'billingStaff.empty.toHandle' : 'billingStaff.empty.credits')}
       />
-      <Pager total={data?.meta.total ?? 0} page={page} pageSize={pageSize} onChange={list.setPage} />
       {action && <AssignDialog key={action.payment.uuid} action={action} onClose={() => setAction(null)} />}
     </>
   );

@@ -18,12 +18,6 @@ export function formatDay(day: string): string {
 }
 
 /**
- * A status chip keeps the text colour: coloured chip text (blue, orange, or red on dark) falls below the contrast
- * minimum, while the coloured outline only repeats what the text says.
- */
-export const READABLE = { '& .MuiChip-label': { color: 'text.primary' } } as const;
-
-/**
  * A payment reference as it is printed for people: a QR reference in groups of five from the right ("21 00000 …"),
  * a creditor reference (RF…) in groups of four.
  */

@@ -1,19 +1,24 @@
 import { useDeferredValue, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
-import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { INVOICE_STATUSES, type InvoiceStatus, type StaffInvoice } from '@portal/contract';
 import { staffInvoicesQuery } from './api.ts';
-import { DataTable } from './data-table.tsx';
+import { DataTable, RowActions, StatusChip } from './data-table.tsx';
 import { MarkPaidDialog, VoidDialog } from './dialogs.tsx';
-import { READABLE, formatDay, formatMinor, formatReference } from './format.ts';
-import { Pager, StatusFilter, useListState } from './pager.tsx';
+import { formatDay, formatMinor, formatReference } from './format.ts';
+import { StatusFilter, useListState } from './pager.tsx';
 
-const COLUMNS = ['number', 'account', 'dueOn', 'total', 'paid', 'status', 'actions'] as const;
+const COLUMNS = [
+  'billingStaff.columns.number',
+  'billingStaff.columns.account',
+  'billingStaff.columns.dueOn',
+  'billingStaff.columns.total',
+  'billingStaff.columns.paid',
+  'billingStaff.columns.status',
+  'billingStaff.columns.actions',
+] as const;
 
 const STATUS_COLOR = { OPEN: 'info', OVERDUE: 'error', PAID: 'success', VOID: 'default' } as const;
 
@@ -25,35 +30,39 @@ export function InvoicesPanel() {
   const list = useListState<InvoiceStatus>('');
   const { status, page, pageSize } = list;
   const [action, setAction] = useState<{ invoice: StaffInvoice; mode: 'paid' | 'void' } | null>(null);
-  const { data, isFetching, isError } = useQuery(
+  const result = useQuery(
     staffInvoicesQuery({ page, pageSize, q: q || undefined, status: status || undefined }),
   );
   return (
     <>
-      <Stack component="search" direction="row" sx={{ gap: 2, flexWrap: 'wrap', mb: 2 }}>
-        <TextField
-          size="small"
-          type="search"
-          label={t('billingStaff.invoiceSearch')}
-          value={search}
-          onChange={(event) => {
-            setSearch(event.target.value);
-            list.restart();
-          }}
-          sx={{ minWidth: 320 }}
-          slotProps={{ htmlInput: { maxLength: 100 } }}
-        />
-        <StatusFilter
-          values={INVOICE_STATUSES}
-          value={status}
-          label={(value) => t(`billingStaff.invoiceStatus.${value}`)}
-          onChange={list.setStatus}
-        />
-      </Stack>
       <DataTable
-        label={t('billingStaff.tabs.invoices')}
-        columns={COLUMNS.map((column) => t(`billingStaff.columns.${column}`))}
-        rows={(data?.data ?? []).map((invoice) => {
+        tab="invoices"
+        filters={
+          <>
+            <TextField
+              size="small"
+              type="search"
+              label={t('billingStaff.invoiceSearch')}
+              value={search}
+              onChange={(event) => {
+                setSearch(event.target.value);
+                list.restart();
+              }}
+              sx={{ minWidth: 320 }}
+              slotProps={{ htmlInput: { maxLength: 100 } }}
+            />
+            <StatusFilter
+              values={INVOICE_STATUSES}
+              value={status}
+              label={(value) => t(`billingStaff.invoiceStatus.${value}`)}
+              onChange={list.setStatus}
+            />
+          </>
+        }
+        columns={COLUMNS}
+        paging={{ page, pageSize, onChange: list.setPage }}
+        result={result}
+        rows={(result.data?.data ?? []).map((invoice) => {
           const open =
             invoice.kind === 'INVOICE' && (invoice.status === 'OPEN' || invoice.status === 'OVERDUE');
           return {
@@ -78,42 +87,32 @@ export function InvoicesPanel() {
               <span style={{ whiteSpace: 'nowrap' }}>
                 {formatMinor(invoice.paidMinor, invoice.currency)}
               </span>,
-              <Chip
-                size="small"
-                variant="outlined"
+              <StatusChip
                 color={STATUS_COLOR[invoice.status]}
-                sx={READABLE}
                 label={t(`billingStaff.invoiceStatus.${invoice.status}`)}
               />,
               open ? (
-                <Stack
-                  sx={{ gap: 0.5, alignItems: 'flex-start', '& .MuiButton-root': { whiteSpace: 'nowrap' } }}
-                >
-                  <Button
-                    size="small"
-                    variant="outlined"
-                    onClick={() => setAction({ invoice, mode: 'paid' })}
-                    aria-label={`${t('billingStaff.markPaid')}: ${invoice.number}`}
-                  >
-                    {t('billingStaff.markPaid')}
-                  </Button>
-                  <Button
-                    size="small"
-                    color="error"
-                    onClick={() => setAction({ invoice, mode: 'void' })}
-                    aria-label={`${t('billingStaff.void')}: ${invoice.number}`}
-                  >
-                    {t('billingStaff.void')}
-                  </Button>
-                </Stack>
+                <RowActions
+                  actions={[
+                    {
+                      label: t('billingStaff.markPaid'),
+                      name: `${t('billingStaff.markPaid')}: ${invoice.number}`,
+                      onClick: () => setAction({ invoice, mode: 'paid' }),
+                    },
+                    {
+                      label: t('billingStaff.void'),
+                      name: `${t('billingStaff.void')}: ${invoice.number}`,
+                      onClick: () => setAction({ invoice, mode: 'void' }),
+                      color: 'error',
+                    },
+                  ]}
+                />
               ) : null,
             ],
           };
         })}
-        loading={isFetching}
-        empty={isError ? t('billingStaff.loadFailed') : t('billingStaff.empty.invoices')}
+        empty={t('billingStaff.empty.invoices')}
       />
-      <Pager total={data?.meta.total ?? 0} page={page} pageSize={pageSize} onChange={list.setPage} />
       {action?.mode === 'paid' && <MarkPaidDialog invoice={action.invoice} onClose={() => setAction(null)} />}
       {action?.mode === 'void' && <VoidDialog invoice={action.invoice} onClose={() => setAction(null)} />}
     </>

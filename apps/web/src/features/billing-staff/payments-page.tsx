@@ -12,7 +12,6 @@ import { importsQuery } from './api.ts';
 import { InvoicesPanel } from './invoices-panel.tsx';
 import { DataTable } from './data-table.tsx';
 import { formatDateTime } from '@/i18n/format.ts';
-import { Pager } from './pager.tsx';
 import { UploadCard } from './upload-card.tsx';
 
 const TABS = ['credits', 'imports', 'invoices'] as const;
@@ -22,41 +21,35 @@ type TabName = (typeof TABS)[number];
 function ImportsPanel() {
   const { t } = useTranslation();
   const [paging, setPaging] = useState({ page: 1, pageSize: 25 });
-  const { data, isFetching, isError } = useQuery(importsQuery(paging));
+  const result = useQuery(importsQuery(paging));
   return (
-    <>
-      <DataTable
-        label={t('billingStaff.tabs.imports')}
-        columns={[
-          t('billingStaff.columns.importedAt'),
-          t('billingStaff.columns.fileName'),
-          t('billingStaff.columns.importedBy'),
-          t('billingStaff.counts.matched'),
-          t('billingStaff.counts.partial'),
-          t('billingStaff.counts.unmatched'),
-          t('billingStaff.counts.duplicates'),
-        ]}
-        rows={(data?.data ?? []).map((file) => ({
-          key: file.uuid,
-          cells: [
-            formatDateTime(file.importedAt),
-            file.fileName,
-            file.importedBy ?? '—',
-            file.counts.matched,
-            file.counts.partial,
-            file.counts.unmatched,
-            file.counts.duplicates,
-          ],
-        }))}
-        loading={isFetching}
-        empty={isError ? t('billingStaff.loadFailed') : t('billingStaff.empty.imports')}
-      />
-      <Pager
-        total={data?.meta.total ?? 0}
-        {...paging}
-        onChange={(page, pageSize) => setPaging({ page, pageSize })}
-      />
-    </>
+    <DataTable
+      tab="imports"
+      columns={[
+        'billingStaff.columns.importedAt',
+        'billingStaff.columns.fileName',
+        'billingStaff.columns.importedBy',
+        'billingStaff.counts.matched',
+        'billingStaff.counts.partial',
+        'billingStaff.counts.unmatched',
+        'billingStaff.counts.duplicates',
+      ]}
+      paging={{ ...paging, onChange: (page, pageSize) => setPaging({ page, pageSize }) }}
+      result={result}
+      rows={(result.data?.data ?? []).map((file) => ({
+        key: file.uuid,
+        cells: [
+          formatDateTime(file.importedAt),
+          file.fileName,
+          file.importedBy ?? '—',
+          file.counts.matched,
+          file.counts.partial,
+          file.counts.unmatched,
+          file.counts.duplicates,
+        ],
+      }))}
+      empty={t('billingStaff.empty.imports')}
+    />
   );
 }
 
