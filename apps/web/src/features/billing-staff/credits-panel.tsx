@@ -88,7 +88,7 @@ export function CreditsPanel() {
               <PaymentStatus payment={payment} />,
               payment.invoice ? (
                 <>
-                  {payment.invoice.number}
+                  <span style={{ whiteSpace: 'nowrap' }}>{payment.invoice.number}</span>
                   <Typography variant="body2" sx={{ color: 'text.secondary' }}>
                     {payment.invoice.accountName}
                   </Typography>
