@@ -19,6 +19,7 @@ export const DEMO = {
   fresh: { email: 'fresh@example.com', name: 'Felix Frisch' },
   unverified: { email: 'unverified@example.com', name: 'Uma Unverified' },
   agent: { email: 'agent@example.com', name: 'Aaron Agent' },
+  billing: { email: 'billing@example.com', name: 'Bettina Buchhaltung' },
 } as const;
 
 export const DEMO_ACCOUNTS = {

@@ -63,6 +63,23 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectNoSeriousViolations(page);
     });
 
+    test('payments for billing staff', async ({ page, server }) => {
+      await signIn(page, server, DEMO.billing.email, '/billing/payments');
+      await expect(page.getByRole('heading', { level: 1, name: 'Zahlungen' })).toBeVisible();
+      await expect(page.getByText('Keine Gutschriften zu bearbeiten.')).toBeVisible();
+      expect(await bodyIsDark(page)).toBe(colorScheme === 'dark');
+      await expectNoSeriousViolations(page);
+      await page.getByRole('tab', { name: 'Rechnungen' }).click();
+      await expect(page.getByRole('row', { name: /Muster AG/ }).first()).toBeVisible();
+      await expectNoSeriousViolations(page);
+      await page
+        .getByRole('button', { name: /^Stornieren: / })
+        .first()
+        .click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await expectNoSeriousViolations(page);
+    });
+
     test('dashboard with an open invitation', async ({ page, server }) => {
       await signIn(page, server, DEMO.employee.email);
       await expect(page.getByRole('region', { name: 'Offene Einladung' })).toBeVisible();

@@ -27,6 +27,7 @@ import { registerAccountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerLogsRoutes } from './modules/logs/logs.routes.ts';
 import { registerSupportAgentRoutes } from './modules/support/agent.routes.ts';
 import { registerSubscriptionsRoutes } from './modules/subscriptions/subscriptions.routes.ts';
+import { registerBillingStaffRoutes } from './modules/billing/staff.routes.ts';
 import { registerMembersRoutes } from './modules/members/members.routes.ts';
 import { registerNotificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { registerOwnershipRoutes } from './modules/ownership/ownership.routes.ts';
@@ -84,6 +85,7 @@ const MODULES: AreaModule[] = [
   registerSupportAgentRoutes,
   registerBillingRoutes,
   registerSubscriptionsRoutes,
+  registerBillingStaffRoutes,
 ];
 
 /**

@@ -68,6 +68,8 @@ const supportStaff: Expectations = {
   otherAccount: 403,
   staff: 'ok',
 };
+/** Billing staff across accounts (SUPPORT_MANAGER and above): customers and support agents alike are refused. */
+const billingStaff: Expectations = { ...supportStaff, staff: 403 };
 /** The owner only (staff, acting as SUPPORT, too are refused). */
 const ownerOnly: Expectations = { ...atLeast('OWNER'), staff: 403 };
 
@@ -447,6 +449,25 @@ const MATRIX: Record<string, Row> = {
     },
   },
   'GET /api/accounts/{accountUuid}/billing/v1/status': { expect: atLeast('ADMIN') },
+  'POST /api/billing/v1/payment-imports': {
+    expect: billingStaff,
+    body: { file: { fileName: 'camt054.xml', content: Buffer.from('<Document/>').toString('base64') } },
+  },
+  'GET /api/billing/v1/payment-imports': { expect: billingStaff },
+  'GET /api/billing/v1/payments': { expect: billingStaff },
+  'POST /api/billing/v1/payments/{paymentUuid}/resolution': {
+    expect: billingStaff,
+    body: { invoiceUuid: null, note: 'Matrix' },
+  },
+  'GET /api/billing/v1/staff/invoices': { expect: billingStaff },
+  'POST /api/billing/v1/staff/invoices/{invoiceUuid}/paid': {
+    expect: billingStaff,
+    body: { paidOn: '2026-11-01', note: 'Matrix' },
+  },
+  'POST /api/billing/v1/staff/invoices/{invoiceUuid}/void': {
+    expect: billingStaff,
+    body: { reason: 'Matrix' },
+  },
   'DELETE /api/accounts/v1/accounts/{id}': { expect: ownerOnly },
   // Last: the members leave Muster AG; the owner may not (409: transfer first).
   'DELETE /api/users/v1/me/accounts/{id}': { expect: { ...atLeast('EMPLOYEE'), staff: 404 } },

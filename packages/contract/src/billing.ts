@@ -258,12 +258,23 @@ export type CamtUploadBody = Type.Static<typeof CamtUploadBody>;
 export const PAYMENT_STATUSES = ['MATCHED', 'PARTIAL', 'UNMATCHED', 'RESOLVED'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
+/**
+ * Why a credit was left unmatched: it carries no structured reference, no invoice has its reference, the invoice is
+ * in another currency, or the invoice is no longer open (paid, void, or a credit note).
+ */
+export const PAYMENT_PROBLEMS = ['NO_REFERENCE', 'UNKNOWN_REFERENCE', 'CURRENCY', 'NOT_OPEN'] as const;
+export type PaymentProblem = (typeof PAYMENT_PROBLEMS)[number];
+
 export const BankPayment = Type.Object({
   uuid: Uuid,
   status: Type.Enum(PAYMENT_STATUSES),
   bookedOn: IsoDate,
   amountMinor: Type.Integer(),
-  currency: CurrencySchema,
+  /** ISO 4217: a bank file may hold credits in a currency no invoice has. */
+  currency: Type.String({ pattern: '^[A-Z]{3}$' }),
+  problem: Type.Union([Type.Enum(PAYMENT_PROBLEMS), Type.Null()]),
+  /** What the credit paid beyond the invoice's outstanding amount (to refund or credit); 0 when none. */
+  overpaidMinor: Type.Integer(),
   reference: Type.Union([Type.String(), Type.Null()]),
   debtorName: Type.Union([Type.String(), Type.Null()]),
   invoice: Type.Union([
@@ -291,28 +302,35 @@ export const PaymentImport = Type.Object({
 export type PaymentImport = Type.Static<typeof PaymentImport>;
 
 export const PAYMENTS_PAGE_SIZE_MAX = 100;
+/** The payments list's filter: one status, or TO_HANDLE for the partial and unmatched credits together. */
+export const PAYMENT_FILTERS = [...PAYMENT_STATUSES, 'TO_HANDLE'] as const;
+export type PaymentFilter = (typeof PAYMENT_FILTERS)[number];
 export const PaymentsQuery = Type.Object(
   {
-    status: Type.Optional(Type.Enum(PAYMENT_STATUSES)),
+    status: Type.Optional(Type.Enum(PAYMENT_FILTERS)),
     page: Type.Optional(Type.Integer({ minimum: 1 })),
     pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: PAYMENTS_PAGE_SIZE_MAX })),
   },
   { additionalProperties: false },
 );
+export type PaymentsQuery = Type.Static<typeof PaymentsQuery>;
 
 export const NOTE_MAX = 500;
 export const MarkPaidBody = Type.Object(
   { paidOn: IsoDate, note: Type.String({ minLength: 1, maxLength: NOTE_MAX }) },
   { additionalProperties: false },
 );
+export type MarkPaidBody = Type.Static<typeof MarkPaidBody>;
 export const AssignPaymentBody = Type.Object(
   { invoiceUuid: Type.Union([Uuid, Type.Null()]), note: Type.String({ minLength: 1, maxLength: NOTE_MAX }) },
   { additionalProperties: false },
 );
+export type AssignPaymentBody = Type.Static<typeof AssignPaymentBody>;
 export const VoidInvoiceBody = Type.Object(
   { reason: Type.String({ minLength: 1, maxLength: NOTE_MAX }) },
   { additionalProperties: false },
 );
+export type VoidInvoiceBody = Type.Static<typeof VoidInvoiceBody>;
 
 /** Staff's view of an invoice across accounts, to find the one a payment belongs to. */
 export const StaffInvoice = Type.Object({
@@ -332,6 +350,7 @@ export const StaffInvoicesQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+export type StaffInvoicesQuery = Type.Static<typeof StaffInvoicesQuery>;
 
 /**
  * Who on the staff may handle payments (the user role and those above it): import bank files, book and mark

@@ -87,6 +87,14 @@ export const DEMO_USERS = {
     language: 'de',
     emailVerified: true,
   },
+  billing: {
+    id: '6f1c2b1e-0001-4000-8000-000000000010',
+    email: 'billing@example.com',
+    name: 'Bettina Buchhaltung',
+    userRole: 'SUPPORT_MANAGER',
+    language: 'de',
+    emailVerified: true,
+  },
 } as const satisfies Record<string, DemoUser>;
 
 /** Fixed account ids, so links in docs and tests stay stable. */

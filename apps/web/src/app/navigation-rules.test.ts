@@ -111,12 +111,13 @@ describe('route table', () => {
     expect(matchRoute(path)).toBeNull();
   });
 
-  it('needs an account everywhere except the account, invitation, onboarding, own settings, error, sign-in and support queue routes', () => {
+  it('needs an account everywhere except the account, invitation, onboarding, own settings, error, sign-in and support queue and payments routes', () => {
     const free = ROUTES.filter((r) => !r.access.needsAccount).map((r) => r.name);
     expect(free.sort()).toEqual(
       [
         '404',
         'accounts',
+        'billing-payments',
         'create-account',
         'invite-verify',
         'maintenance',
@@ -459,5 +460,14 @@ describe('user-role restriction', () => {
     expect(canAccess(rule, 'OWNER', 'TEACHER')).toBe(false);
     expect(canAccess(rule, 'EMPLOYEE', 'SUPPORT')).toBe(true);
     expect(canAccess(rule, 'EMPLOYEE', 'PORTAL_ADMIN')).toBe(true);
+  });
+
+  it('opens the payments page to support managers and portal admins only', async () => {
+    const { canAccess } = await import('./navigation-rules.ts');
+    const { access } = ROUTES.find((r) => r.name === 'billing-payments')!;
+    expect(canAccess(access, null, 'SUPPORT_AGENT')).toBe(false);
+    expect(canAccess(access, 'OWNER', 'STANDARD')).toBe(false);
+    expect(canAccess(access, null, 'SUPPORT_MANAGER')).toBe(true);
+    expect(canAccess(access, null, 'PORTAL_ADMIN')).toBe(true);
   });
 });

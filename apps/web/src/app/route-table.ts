@@ -14,7 +14,8 @@ import VpnKeyOutlined from '@mui/icons-material/VpnKeyOutlined';
 import ExtensionOutlined from '@mui/icons-material/ExtensionOutlined';
 import StorefrontOutlined from '@mui/icons-material/StorefrontOutlined';
 import HeadsetMicOutlined from '@mui/icons-material/HeadsetMicOutlined';
-import type { AccountRole, UserRole } from '@portal/contract';
+import PaymentsOutlined from '@mui/icons-material/PaymentsOutlined';
+import { BILLING_STAFF_ROLE, type AccountRole, type UserRole } from '@portal/contract';
 
 /** Who may open a route. */
 export interface AccessRule {
@@ -319,6 +320,15 @@ const TABLE = [
     access: staff,
     page: () => import('@/features/support/agent/agent-ticket-page.tsx'),
     paramsAsProps: true,
+  },
+  // Payments, staff side: the billing staff role and above, across accounts (bank files, credits, invoices).
+  {
+    name: 'billing-payments',
+    path: 'billing/payments',
+    titleKey: 'routes.billingPayments',
+    access: { needsAccount: false, minUserRole: BILLING_STAFF_ROLE },
+    page: () => import('@/features/billing-staff/payments-page.tsx'),
+    nav: { group: 'main', position: 8, icon: PaymentsOutlined },
   },
   // The sign-in return paths: sent on to the location requested before sign-in.
   { name: 'oauthcb', path: 'oauthcb', titleKey: 'routes.dashboard', access: noAccount },

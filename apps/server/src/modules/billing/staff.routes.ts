@@ -1,0 +1,59 @@
+import { CAMT_MAX_BYTES, billingRoutes } from '@portal/contract';
+import type { ModuleDeps } from '../../http/route.ts';
+import {
+  assignPayment,
+  importPayments,
+  listPaymentImports,
+  listPayments,
+  listStaffInvoices,
+  markInvoicePaid,
+  voidInvoice,
+} from './staff.service.ts';
+
+/** An upload's JSON carries the file in base64 (4 characters per 3 bytes), plus its name. */
+const CAMT_BODY_LIMIT = Math.ceil(CAMT_MAX_BYTES * 1.4) + 4096;
+
+/**
+ * Payments, staff side, across accounts: bank file imports, the credits to handle, and invoices to find, mark paid
+ * or void. The caller's user role decides (the service refuses below SUPPORT_MANAGER with 403).
+ */
+export function registerBillingStaffRoutes({ db, route, invoicing }: ModuleDeps) {
+  route(billingRoutes.importPayments, {
+    bodyLimit: CAMT_BODY_LIMIT,
+    handler: async (request, reply) => {
+      const data = await importPayments(db, request.user, request.body);
+      reply.code(201);
+      return { data };
+    },
+  });
+
+  route(billingRoutes.listPaymentImports, {
+    handler: async (request) => listPaymentImports(db, request.user, request.query),
+  });
+
+  route(billingRoutes.listPayments, {
+    handler: async (request) => listPayments(db, request.user, request.query),
+  });
+
+  route(billingRoutes.assignPayment, {
+    handler: async (request) => ({
+      data: await assignPayment(db, invoicing, request.user, request.params.paymentUuid, request.body),
+    }),
+  });
+
+  route(billingRoutes.listStaffInvoices, {
+    handler: async (request) => listStaffInvoices(db, request.user, request.query),
+  });
+
+  route(billingRoutes.markInvoicePaid, {
+    handler: async (request) => ({
+      data: await markInvoicePaid(db, invoicing, request.user, request.params.invoiceUuid, request.body),
+    }),
+  });
+
+  route(billingRoutes.voidInvoice, {
+    handler: async (request) => ({
+      data: await voidInvoice(db, invoicing, request.user, request.params.invoiceUuid, request.body),
+    }),
+  });
+}
