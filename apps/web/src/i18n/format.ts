@@ -36,3 +36,16 @@ export function formatNumber(value: number, locale?: string, options?: Intl.Numb
 export function formatCurrency(amount: number, currency = 'CHF', locale?: string): string {
   return new Intl.NumberFormat(intlLocale(locale), { style: 'currency', currency }).format(amount);
 }
+
+/**
+ * An amount of money given in minor units (Rappen, cents: integers from the server), e.g. 123450 CHF →
+ * "CHF 1'234.50". With the account's country the amount follows that country's conventions in the reader's
+ * language (a Swiss account reads CHF 1'234.50 in German and English alike); without one, the language's locale.
+ */
+export function formatMoney(minor: number, currency: string, locale?: string, country?: string): string {
+  const language = locale && locale in INTL_LOCALES ? locale : currentLanguage();
+  const regional = country ? Intl.NumberFormat.supportedLocalesOf(`${language}-${country}`)[0] : undefined;
+  return new Intl.NumberFormat(regional ?? intlLocale(locale), { style: 'currency', currency }).format(
+    minor / 100,
+  );
+}
