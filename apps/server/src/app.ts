@@ -19,6 +19,7 @@ import { defineAuditPurge } from './audit/retention.ts';
 import { defineFailedJobPurge } from './jobs/retention.ts';
 import { createMailer, registerDevMail } from './mail/index.ts';
 import { createNotifier } from './notifications/notifier.ts';
+import { createInvoicing } from './invoicing/invoicing.ts';
 import { LiveHub, type LiveOptions } from './notifications/live.ts';
 import { registerNotificationStreamRoutes } from './modules/notifications/stream.routes.ts';
 import { createFileStore } from './files/files.ts';
@@ -204,9 +205,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const mailer = createMailer(config, db, jobs);
   const files = createFileStore(config.filesDir);
   const notifier = createNotifier({ db, jobs, mailer, config });
+  const invoicing = createInvoicing({ config: config.billing, jobs, notifier });
   registerSystemRoutes(app, { config, db, route });
   for (const register of [...MODULES, ...(deps.modules ?? [])])
-    register({ db, route, mailer, jobs, secrets, files, notifier, live });
+    register({ db, route, mailer, jobs, secrets, files, notifier, live, invoicing });
 
   if (config.oidc.embedded) {
     await registerIdentityProvider(app, { config, db, mailer, jobs });

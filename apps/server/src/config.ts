@@ -1,6 +1,9 @@
 import path from 'node:path';
-import type { SupportInfo } from '@portal/contract';
+import type { Plan, PostalAddress, SupportInfo } from '@portal/contract';
+import { isIBANValid } from 'swissqrbill/utils';
 import { fileURLToPath } from 'node:url';
+import type { VatRate } from './invoicing/money.ts';
+import { DEFAULT_PLANS, loadPlansFile } from './invoicing/plans.ts';
 import { developmentSecretsKey, parseSecretsKeys, type SecretsKey } from './secrets/secrets.ts';
 
 /** The built-in app version; /version.json serves it with the build suffix (`2.6.0+<build>`). */
@@ -42,6 +45,8 @@ export interface Config {
   auditRetentionDays: number;
   /** How to reach support and how fast it answers (SUPPORT_EMAIL, SUPPORT_PHONE, SUPPORT_HOURS, SUPPORT_RESPONSE_HOURS). */
   support: SupportInfo;
+  /** Plans, VAT, the provider's details on invoices, payment terms and reminders (PLANS_FILE, VAT_RATES, BILLING_*). */
+  billing: BillingConfig;
   /** Source maps (*.map) of the web app are served: only when ENVIRONMENT is not `prod`. */
   serveSourceMaps: boolean;
   /**
@@ -62,6 +67,34 @@ export interface Config {
   version: string;
   /** Folder of the built SPA. */
   webDist: string;
+}
+
+/** Who issues the invoices: printed on them and the creditor of their QR-bill. */
+export interface Creditor {
+  name: string;
+  address: PostalAddress;
+  /** A QR-IBAN (invoices carry a QR reference) or an IBAN (invoices carry a creditor reference, RF…). */
+  iban: string;
+  vatNumber: string | null;
+  email: string;
+  website: string | null;
+}
+
+export interface BillingConfig {
+  plans: Plan[];
+  /** VAT rates with the day each applies from; a rate applies to the days of a period on or after that day. */
+  vatRates: VatRate[];
+  creditor: Creditor;
+  /** Days from issue to due date. */
+  paymentTermDays: number;
+  /** Reminder mails go out this many days after the due date of an unpaid invoice, one per entry. */
+  reminderDays: number[];
+  /** Admins see the past-due banner once an invoice is unpaid this many days after its due date. */
+  pastDueBannerDays: number;
+  /** Periods, issue and due dates are days in this time zone. */
+  timeZone: string;
+  /** Card payments through the configured provider (STRIPE_SECRET_KEY); null: invoices only. */
+  card: { provider: 'stripe'; secretKey: string } | null;
 }
 
 export interface IdpSettings {
@@ -266,6 +299,66 @@ function secretsKeys(env: Env, loopback: boolean, demo: boolean): Config['secret
   return { keys: [developmentSecretsKey()], development: true };
 }
 
+function days(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 3650)
+    throw new ConfigError(name, 'must be a number of days');
+  return value;
+}
+
+/** Billing settings; the provider's details default to a sample company so a local start issues complete invoices. */
+function billingConfig(env: Env): BillingConfig {
+  let plans = DEFAULT_PLANS;
+  if (env.PLANS_FILE) {
+    try {
+      plans = loadPlansFile(env.PLANS_FILE);
+    } catch (error) {
+      throw new ConfigError('PLANS_FILE', (error as Error).message);
+    }
+  }
+  const vatRates = (env.VAT_RATES || '7.7@2018-01-01,8.1@2024-01-01').split(',').map((entry) => {
+    const match = /^\s*(\d{1,2}(?:\.\d{1,2})?)@(\d{4}-\d{2}-\d{2})\s*$/.exec(entry);
+    if (!match) throw new ConfigError('VAT_RATES', `must be "<percent>@<YYYY-MM-DD>,…" (got "${entry}")`);
+    return { rateBp: Math.round(Number(match[1]) * 100), validFrom: match[2]! };
+  });
+  const iban = (env.BILLING_IBAN || 'CH4431999123000889012').replace(/\s+/g, '');
+  if (!isIBANValid(iban)) throw new ConfigError('BILLING_IBAN', 'is not a valid IBAN');
+  const country = env.BILLING_COUNTRY || 'CH';
+  if (!/^[A-Z]{2}$/.test(country))
+    throw new ConfigError('BILLING_COUNTRY', 'must be an ISO country code like CH');
+  const reminderDays = (env.BILLING_REMINDER_DAYS || '10,30').split(',').map((entry) => {
+    const value = Number(entry);
+    if (!Number.isInteger(value) || value < 1)
+      throw new ConfigError('BILLING_REMINDER_DAYS', 'must list days, e.g. 10,30');
+    return value;
+  });
+  return {
+    plans,
+    vatRates,
+    creditor: {
+      name: env.BILLING_NAME || `${env.PRODUCT_NAME || 'Portal'} AG`,
+      address: {
+        street: env.BILLING_STREET || 'Bahnhofstrasse',
+        buildingNumber: env.BILLING_BUILDING_NUMBER || '1',
+        postcode: env.BILLING_POSTCODE || '8001',
+        city: env.BILLING_CITY || 'Zürich',
+        country,
+      },
+      iban,
+      vatNumber: env.BILLING_VAT_NUMBER || 'CHE-123.456.789 MWST',
+      email: env.BILLING_EMAIL || 'billing@example.com',
+      website: env.BILLING_WEBSITE || null,
+    },
+    paymentTermDays: days(env, 'BILLING_PAYMENT_TERM_DAYS', 30),
+    reminderDays: reminderDays.sort((a, b) => a - b),
+    pastDueBannerDays: days(env, 'BILLING_PAST_DUE_BANNER_DAYS', 14),
+    timeZone: env.BILLING_TIME_ZONE || 'Europe/Zurich',
+    card: env.STRIPE_SECRET_KEY ? { provider: 'stripe', secretKey: env.STRIPE_SECRET_KEY } : null,
+  };
+}
+
 /** Reads and validates the environment; throws ConfigError naming the bad variable. */
 export function loadConfig(env: Env = process.env): Config {
   const portRaw = env.PORT || '8080';
@@ -337,6 +430,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: env.METRICS_TOKEN || null,
     auditRetentionDays: auditRetentionDays(env.AUDIT_RETENTION_DAYS),
     support: supportInfo(env, publicUrl),
+    billing: billingConfig(env),
     serveSourceMaps: environment !== 'prod',
     secrets: secretsKeys(env, loopback, demo),
     sentryDsn: env.SENTRY_DSN || null,

@@ -138,7 +138,8 @@ export const Invoice = Type.Object({
   /** Who the invoice was made out to, as it was when it was issued. */
   billedTo: Type.Object({
     name: Type.String(),
-    address: PostalAddress,
+    /** Null when neither billing details nor a company address were known (the QR-bill then has no debtor). */
+    address: Type.Union([PostalAddress, Type.Null()]),
     vatNumber: Type.Union([Type.String(), Type.Null()]),
     purchaseOrder: Type.Union([Type.String(), Type.Null()]),
   }),

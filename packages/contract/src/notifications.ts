@@ -32,6 +32,21 @@ export interface NotificationParams {
   'ticket.answered': { ticketUuid: string; ticketNumber: number; subject: string };
   'ticket.waiting_for_customer': { ticketUuid: string; ticketNumber: number; subject: string };
   'ticket.solved': { ticketUuid: string; ticketNumber: number; subject: string };
+  /** To the account's admins (the invoice itself is mailed to the billing recipients). */
+  'invoice.issued': {
+    invoiceUuid: string;
+    number: string;
+    totalMinor: number;
+    currency: string;
+    dueOn: string;
+  };
+  'invoice.overdue': {
+    invoiceUuid: string;
+    number: string;
+    totalMinor: number;
+    currency: string;
+    dueOn: string;
+  };
 }
 
 export type NotificationType = keyof NotificationParams;
@@ -52,6 +67,8 @@ export const NOTIFICATION_TYPES = [
   'ticket.answered',
   'ticket.waiting_for_customer',
   'ticket.solved',
+  'invoice.issued',
+  'invoice.overdue',
 ] as const satisfies readonly NotificationType[];
 
 /** Types that also send an email unless the user switched it off; the others only when switched on. */

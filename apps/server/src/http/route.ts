@@ -16,6 +16,7 @@ import type { Db } from '../db/client.ts';
 import type { FileStore } from '../files/files.ts';
 import type { JobRunner } from '../jobs/runner.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import type { Invoicing } from '../invoicing/invoicing.ts';
 import type { LiveHub } from '../notifications/live.ts';
 import type { Notifier } from '../notifications/notifier.ts';
 import type { Secrets } from '../secrets/secrets.ts';
@@ -160,6 +161,8 @@ export interface ModuleDeps {
   notifier: Notifier;
   /** This instance's live notification streams (the notifications area's server-sent events). */
   live: LiveHub;
+  /** Issues invoices (numbers, references, totals) for the subscriptions and billing areas; billing settings. */
+  invoicing: Invoicing;
 }
 
 /** An area module: registers its contract routes, e.g. `registerAccountsRoutes`. */

@@ -27,6 +27,20 @@ const PARAMS: { [T in keyof NotificationParams]: NotificationParams[T] } = {
   'ticket.answered': { ticketUuid: 'x', ticketNumber: 1042, subject: 'Rechnung fehlt' },
   'ticket.waiting_for_customer': { ticketUuid: 'x', ticketNumber: 1042, subject: 'Rechnung fehlt' },
   'ticket.solved': { ticketUuid: 'x', ticketNumber: 1042, subject: 'Rechnung fehlt' },
+  'invoice.issued': {
+    invoiceUuid: '6f1c2b1e-0013-4000-8000-000000000001',
+    number: '2026-000123',
+    totalMinor: 123450,
+    currency: 'CHF',
+    dueOn: '2026-12-22',
+  },
+  'invoice.overdue': {
+    invoiceUuid: '6f1c2b1e-0013-4000-8000-000000000001',
+    number: '2026-000123',
+    totalMinor: 123450,
+    currency: 'CHF',
+    dueOn: '2026-12-22',
+  },
 };
 
 describe('notification mails', () => {

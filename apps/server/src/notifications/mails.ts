@@ -18,6 +18,9 @@ interface Shown {
   kind: string;
   version: string;
   ticket: string;
+  /** Invoice number and payable amount, e.g. "2026-000123 (CHF 1'234.50)". */
+  invoice: string;
+  due: string;
 }
 
 interface LanguageTexts {
@@ -108,6 +111,14 @@ const TEXTS: Record<Language, LanguageTexts> = {
         `Ihre Anfrage ${p.ticket} ist gelöst`,
         `Der Support hat Ihre Anfrage ${p.ticket} als gelöst markiert. Sie können sie innert 14 Tagen wieder eröffnen.`,
       ],
+      'invoice.issued': (p) => [
+        `Neue Rechnung ${p.invoice}`,
+        `Für ${p.account} wurde die Rechnung ${p.invoice} ausgestellt, zahlbar bis ${p.due}. Sie finden sie mit dem PDF unter «Abrechnung».`,
+      ],
+      'invoice.overdue': (p) => [
+        `Rechnung ${p.invoice} ist überfällig`,
+        `Die Rechnung ${p.invoice} für ${p.account} war am ${p.due} fällig und ist noch nicht bezahlt. Bitte begleichen Sie sie mit dem QR-Einzahlungsschein im PDF.`,
+      ],
     },
     unknown: ['Neue Mitteilung', 'Im Portal wartet eine neue Mitteilung auf Sie.'],
   },
@@ -175,6 +186,14 @@ const TEXTS: Record<Language, LanguageTexts> = {
       'ticket.solved': (p) => [
         `Your request ${p.ticket} is solved`,
         `Support marked your request ${p.ticket} as solved. You can reopen it within 14 days.`,
+      ],
+      'invoice.issued': (p) => [
+        `New invoice ${p.invoice}`,
+        `Invoice ${p.invoice} was issued for ${p.account}, payable by ${p.due}. You find it with its PDF under "Billing".`,
+      ],
+      'invoice.overdue': (p) => [
+        `Invoice ${p.invoice} is overdue`,
+        `Invoice ${p.invoice} for ${p.account} was due on ${p.due} and is not paid yet. Please pay it with the QR-bill in the PDF.`,
       ],
     },
     unknown: ['New notification', 'A new notification is waiting for you in the portal.'],
@@ -253,6 +272,14 @@ const TEXTS: Record<Language, LanguageTexts> = {
         `Votre demande ${p.ticket} est résolue`,
         `Le support a marqué votre demande ${p.ticket} comme résolue. Vous pouvez la rouvrir dans les 14 jours.`,
       ],
+      'invoice.issued': (p) => [
+        `Nouvelle facture ${p.invoice}`,
+        `La facture ${p.invoice} a été émise pour ${p.account}, payable d’ici au ${p.due}. Vous la trouvez avec son PDF sous « Facturation ».`,
+      ],
+      'invoice.overdue': (p) => [
+        `La facture ${p.invoice} est échue`,
+        `La facture ${p.invoice} pour ${p.account} était payable le ${p.due} et n’est pas encore réglée. Veuillez la payer avec la QR-facture du PDF.`,
+      ],
     },
     unknown: ['Nouvelle notification', 'Une nouvelle notification vous attend dans le portail.'],
   },
@@ -330,6 +357,14 @@ const TEXTS: Record<Language, LanguageTexts> = {
         `La sua richiesta ${p.ticket} è risolta`,
         `Il supporto ha segnato la sua richiesta ${p.ticket} come risolta. Può riaprirla entro 14 giorni.`,
       ],
+      'invoice.issued': (p) => [
+        `Nuova fattura ${p.invoice}`,
+        `È stata emessa la fattura ${p.invoice} per ${p.account}, pagabile entro il ${p.due}. La trova con il PDF sotto «Fatturazione».`,
+      ],
+      'invoice.overdue': (p) => [
+        `La fattura ${p.invoice} è scaduta`,
+        `La fattura ${p.invoice} per ${p.account} era in scadenza il ${p.due} e non è ancora pagata. La paghi con la QR-fattura nel PDF.`,
+      ],
     },
     unknown: ['Nuova notifica', 'Una nuova notifica la attende nel portale.'],
   },
@@ -389,9 +424,26 @@ export function notificationMailText(
     ]
       .filter(Boolean)
       .join(' '),
+    invoice: invoiceShown(params),
+    due: Number.isNaN(Date.parse(text(params.dueOn)))
+      ? ''
+      : new Intl.DateTimeFormat(LOCALES[language], { dateStyle: 'long', timeZone: 'UTC' }).format(
+          Date.parse(text(params.dueOn)),
+        ),
   };
   const [subject, body] = isNotificationType(type) ? t.types[type](shown) : t.unknown;
   return { subject, body };
+}
+
+/** An invoice's number and amount as mails show them, CHF Swiss style ("CHF 1'234.50"). */
+function invoiceShown(params: Record<string, unknown>): string {
+  if (typeof params.totalMinor !== 'number' || !text(params.number)) return text(params.number);
+  const currency = text(params.currency);
+  const amount = new Intl.NumberFormat(currency === 'CHF' ? 'de-CH' : 'de-DE', {
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  }).format(params.totalMinor / 100);
+  return `${text(params.number)} (${currency} ${amount})`;
 }
 
 /** The mail of one notification in the recipient's language: greeting, the sentence, the link, why it came. */

@@ -10,36 +10,14 @@ import Typography from '@mui/material/Typography';
 import FiberManualRecord from '@mui/icons-material/FiberManualRecord';
 import type { InvoiceLine, InvoiceStatus, InvoiceTotals, PostalAddress } from '@portal/contract';
 import { useCurrentAccount } from '@/api/session.ts';
-import { INTL_LOCALES, formatDate, formatMoney, formatNumber } from '@/i18n/format.ts';
+import { formatDayRange, formatMoney, formatNumber } from '@/i18n/format.ts';
+
+export { formatDay, formatDayRange } from '@/i18n/format.ts';
 import { currentLanguage } from '@/i18n/i18n.ts';
 import { plansQuery } from './api.ts';
 
 // How the billing page writes amounts, days, periods and invoice lines. Every figure comes from the server; these
 // helpers only format them in the reader's language.
-
-/** A calendar day of the API (YYYY-MM-DD) as a local date, so no time zone moves it to the day before. */
-function localDay(day: string, plusDays = 0): Date {
-  const [year, month, date] = day.split('-').map(Number);
-  return new Date(year!, month! - 1, date! + plusDays);
-}
-
-export function formatDay(day: string, locale?: string): string {
-  return formatDate(localDay(day), locale);
-}
-
-/**
- * A period as the API gives it (from its first day up to, not including, its end) as people read it: from the
- * first to the last day, e.g. "1.–31. Jan. 2026".
- */
-export function formatPeriod(start: string, end: string, locale?: string): string {
-  const language = locale ?? currentLanguage();
-  const format = new Intl.DateTimeFormat(INTL_LOCALES[language as keyof typeof INTL_LOCALES] ?? language, {
-    dateStyle: 'medium',
-  });
-  const last = localDay(end, -1);
-  const first = localDay(start);
-  return last < first ? format.format(first) : format.formatRange(first, last);
-}
 
 /** A VAT rate in basis points (810) as a percentage ("8.1 %"). */
 export function formatRate(rateBp: number, locale?: string): string {
@@ -50,7 +28,8 @@ export function formatRate(rateBp: number, locale?: string): string {
 export function useMoney(): (minor: number, currency: string) => string {
   const { i18n } = useTranslation();
   const account = useCurrentAccount();
-  return (minor, currency) => formatMoney(minor, currency, i18n.resolvedLanguage, account?.country);
+  return (minor, currency) =>
+    formatMoney(minor, currency, { locale: i18n.resolvedLanguage, country: account?.country });
 }
 
 /** Plan names by code, from the catalogue; a plan no longer offered keeps its code. */
@@ -142,7 +121,7 @@ export function LinesTable({
               {line.prorated && <> · {t('billing.lines.prorated')}</>}
             </TableCell>
             <TableCell sx={{ whiteSpace: 'nowrap' }}>
-              {formatPeriod(line.periodStart, line.periodEnd, locale)}
+              {formatDayRange(line.periodStart, line.periodEnd, locale)}
             </TableCell>
             <TableCell align="right">{formatRate(line.vatRateBp, locale)}</TableCell>
             <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
@@ -191,7 +170,7 @@ export function LinesTable({
 }
 
 /** A postal address as it is written on a letter: street and number, postcode and city, country. */
-export function AddressText({ name, address }: { name?: string; address: PostalAddress }) {
+export function AddressText({ name, address }: { name?: string; address: PostalAddress | null }) {
   const { i18n } = useTranslation();
   const country = new Intl.DisplayNames([i18n.resolvedLanguage ?? currentLanguage()], { type: 'region' });
   return (
@@ -202,11 +181,15 @@ export function AddressText({ name, address }: { name?: string; address: PostalA
           <br />
         </>
       )}
-      {[address.street, address.buildingNumber].filter(Boolean).join(' ')}
-      <br />
-      {address.postcode} {address.city}
-      <br />
-      {country.of(address.country) ?? address.country}
+      {address && (
+        <>
+          {[address.street, address.buildingNumber].filter(Boolean).join(' ')}
+          <br />
+          {address.postcode} {address.city}
+          <br />
+          {country.of(address.country) ?? address.country}
+        </>
+      )}
     </Typography>
   );
 }

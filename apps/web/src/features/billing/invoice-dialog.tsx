@@ -20,7 +20,14 @@ import PictureAsPdfOutlined from '@mui/icons-material/PictureAsPdfOutlined';
 import type { Invoice } from '@portal/contract';
 import { useCurrentAccount } from '@/api/session.ts';
 import { invoiceQuery, useDownloadInvoicePdf } from './api.ts';
-import { AddressText, InvoiceStatusChip, LinesTable, formatDay, formatPeriod, useMoney } from './amounts.tsx';
+import {
+  AddressText,
+  InvoiceStatusChip,
+  LinesTable,
+  formatDay,
+  formatDayRange,
+  useMoney,
+} from './amounts.tsx';
 
 /** One fact of the invoice's head: a term and its value. */
 function Fact({ term, children }: { term: string; children: ReactNode }) {
@@ -85,7 +92,7 @@ function InvoiceBody({ invoice }: { invoice: Invoice }) {
         <Fact term={t('billing.invoices.issuedOn')}>{formatDay(invoice.issuedOn, locale)}</Fact>
         <Fact term={t('billing.invoices.dueOn')}>{formatDay(invoice.dueOn, locale)}</Fact>
         <Fact term={t('billing.invoices.period')}>
-          {formatPeriod(invoice.periodStart, invoice.periodEnd, locale)}
+          {formatDayRange(invoice.periodStart, invoice.periodEnd, locale)}
         </Fact>
         <Fact term={t('billing.invoice.reason')}>{t(`billing.reasons.${invoice.reason}`)}</Fact>
         <Fact term={t('billing.invoice.reference')}>

@@ -26,7 +26,7 @@ import {
 import { useCurrentAccount } from '@/api/session.ts';
 import { FilterSelect } from '@/ui/filter-select.tsx';
 import { invoicesQuery, useDownloadInvoicePdf } from './api.ts';
-import { InvoiceStatusChip, formatDay, formatPeriod, useMoney } from './amounts.tsx';
+import { InvoiceStatusChip, formatDay, formatDayRange, useMoney } from './amounts.tsx';
 
 const PAGE_SIZES = [10, 25, 50, INVOICES_PAGE_SIZE_MAX];
 const DEFAULT_PAGE_SIZE = 10;
@@ -210,7 +210,7 @@ export function InvoicesTable({ titleId }: { titleId: string }) {
                 </TableCell>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDay(invoice.issuedOn, locale)}</TableCell>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  {formatPeriod(invoice.periodStart, invoice.periodEnd, locale)}
+                  {formatDayRange(invoice.periodStart, invoice.periodEnd, locale)}
                 </TableCell>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDay(invoice.dueOn, locale)}</TableCell>
                 <TableCell>

@@ -6,7 +6,7 @@ import {
   type NotificationType,
 } from '@portal/contract';
 import { href } from '@/app/href.ts';
-import { formatDate } from '@/i18n/format.ts';
+import { formatCurrency, formatDate } from '@/i18n/format.ts';
 
 /** What the inbox shows of a notification, in the reader's language: rendered now, from its type and parameters. */
 export interface NotificationView {
@@ -69,6 +69,9 @@ function linkOf(notification: Notification): string {
       return href('settings-ownership', undefined, account);
     case 'terms.to_accept':
       return href('accept-agb', undefined, account);
+    case 'invoice.issued':
+    case 'invoice.overdue':
+      return href('billing', undefined, account);
     case 'ticket.answered':
     case 'ticket.waiting_for_customer':
     case 'ticket.solved':
@@ -101,6 +104,11 @@ export function notificationView(t: TFunction, notification: Notification): Noti
     role: roleName(role),
     previousRole: roleName(previousRole),
     date: text(params.availableUntil) ? formatDate(text(params.availableUntil)) : '',
+    due: text(params.dueOn) ? formatDate(`${text(params.dueOn)}T12:00:00Z`) : '',
+    amount:
+      typeof params.totalMinor === 'number'
+        ? formatCurrency(params.totalMinor / 100, text(params.currency))
+        : '',
     kind: t(`notifications.kinds.${text(params.kind) || 'all'}` as 'notifications.kinds.all', {
       defaultValue: t('notifications.kinds.all'),
     }),
