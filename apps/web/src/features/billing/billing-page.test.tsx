@@ -3,11 +3,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
   billingRoutes,
-  companyRoutes,
   subscriptionsRoutes,
   type BillingDetails,
-  type CompanyProfile,
   type Invoice,
+  type InvoiceLine,
+  type InvoiceTotals,
   type InvoiceSummary,
   type InvoicesList,
   type Subscription,
@@ -33,15 +33,15 @@ vi.mock('@/api/client.ts', async (original) => ({
 const saveFile = vi.fn();
 vi.mock('@/api/save-file.ts', () => ({ saveFile: (...args: unknown[]) => saveFile(...args) }));
 
-const totals = {
+const totals: InvoiceTotals = {
   currency: 'CHF',
   netMinor: 49_000,
   vat: [{ rateBp: 810, netMinor: 49_000, vatMinor: 3969 }],
   vatMinor: 3969,
   roundingMinor: 1,
   totalMinor: 52_970,
-} as const;
-const line = {
+};
+const line: InvoiceLine = {
   kind: 'PLAN',
   planCode: 'PROFESSIONAL',
   billingPeriod: 'YEARLY',
@@ -53,7 +53,7 @@ const line = {
   periodStart: '2027-01-01',
   periodEnd: '2028-01-01',
   prorated: false,
-} as const;
+};
 
 const SUBSCRIPTION: Subscription = {
   planCode: 'PROFESSIONAL',
@@ -119,29 +119,22 @@ const INVOICE: Invoice = {
   paidAt: '2025-01-20T10:00:00Z',
   voidedAt: null,
 };
+/** Nothing saved yet: the server proposes the company profile's address, UID and billing email. */
 const DETAILS: BillingDetails = {
   name: 'Muster AG',
-  address: null,
-  vatNumber: null,
-  recipients: [],
+  address: {
+    street: 'Bahnhofstrasse',
+    buildingNumber: '10',
+    postcode: '8001',
+    city: 'Zürich',
+    country: 'CH',
+  },
+  vatNumber: 'CHE-123.456.788',
+  recipients: ['buchhaltung@example.com'],
   purchaseOrder: null,
   paymentMethod: 'INVOICE',
   cardAvailable: false,
   card: null,
-  updatedAt: null,
-};
-const PROFILE: CompanyProfile = {
-  legalName: 'Muster AG',
-  street: 'Bahnhofstrasse 10',
-  postcode: '8001',
-  city: 'Zürich',
-  country: 'CH',
-  uid: 'CHE-123.456.788',
-  vatNumber: null,
-  billingEmail: 'buchhaltung@example.com',
-  phone: null,
-  website: null,
-  logo: null,
   updatedAt: null,
 };
 
@@ -178,7 +171,6 @@ async function renderBilling({ details = DETAILS, at = '/billing' } = {}) {
         : Promise.reject(new ApiError(404, 'Not found', 'NOT_FOUND'));
     }
     if (route === billingRoutes.getBillingDetails) return Promise.resolve({ data: details });
-    if (route === companyRoutes.getCompanyProfile) return Promise.resolve({ data: PROFILE });
     return Promise.reject(new Error('unexpected'));
   });
   const rendered = await renderPage(
@@ -272,7 +264,7 @@ describe('billing page', () => {
   });
 
   it(
-    "proposes the company profile's address; a bad postcode and an empty street change nothing",
+    "starts from the server's proposal; a bad postcode, an empty street and a bad UID change nothing",
     { timeout: 30_000 },
     async () => {
       const user = userEvent.setup();
@@ -286,17 +278,33 @@ describe('billing page', () => {
       await user.clear(field(/^PLZ/));
       await user.type(field(/^PLZ/), '80331');
       await user.clear(field(/^Straße/));
+      await user.clear(field(/^UID- oder MWST-Nummer/));
+      await user.type(field(/^UID- oder MWST-Nummer/), 'CHE-123.456.789 MWST');
+      await user.click(form.getByRole('button', { name: 'E-Mail-Adresse hinzufügen' }));
+      await user.type(field(/^E-Mail-Adresse 2/), 'Buchhaltung@example.com');
       await user.click(form.getByRole('button', { name: 'Speichern' }));
       expect(await form.findByText('Die Postleitzahl passt nicht zum gewählten Land')).toBeTruthy();
       expect(form.getByText('Dieses Feld ist erforderlich')).toBeTruthy();
+      expect(form.getByText('Die UID-Nummer ist ungültig: Die Prüfziffer stimmt nicht')).toBeTruthy();
+      expect(form.getByText('Diese Adresse steht schon in der Liste')).toBeTruthy();
       expect(apiRequest).not.toHaveBeenCalledWith(billingRoutes.updateBillingDetails, expect.anything());
-      expect(shownToasts('error')).toEqual(['2 Felder sind nicht korrekt']);
+      expect(shownToasts('error')).toEqual(['4 Felder sind nicht korrekt']);
+      // In Germany the number is a VAT number with the country's prefix.
+      await user.click(form.getByRole('combobox', { name: /^Land/ }));
+      await user.click(await screen.findByRole('option', { name: 'Deutschland' }));
+      expect(await form.findByText(/^Die MWST-Nummer ist ungültig/)).toBeTruthy();
     },
   );
 
   it('saves a structured address with several recipients; the answer shows as the card', async () => {
     const user = userEvent.setup();
     await renderBilling();
+    const card = within(screen.getByRole('region', { name: 'Rechnungsadresse' }));
+    expect(
+      await card.findByText(
+        'Diese Angaben stammen aus dem Firmenprofil und sind noch nicht gespeichert. Bitte prüfen und speichern Sie sie.',
+      ),
+    ).toBeTruthy();
     const form = within(await screen.findByRole('form', { name: 'Rechnungsadresse bearbeiten' }));
     await user.click(form.getByRole('button', { name: 'E-Mail-Adresse hinzufügen' }));
     await user.type(form.getByRole('textbox', { name: /^E-Mail-Adresse 2/ }), 'kreditoren@example.com');
@@ -331,7 +339,6 @@ describe('billing page', () => {
         paymentMethod: 'INVOICE',
       },
     });
-    const card = within(screen.getByRole('region', { name: 'Rechnungsadresse' }));
     expect(await card.findByRole('button', { name: 'Bearbeiten' })).toBeTruthy();
     expect(
       within(screen.getByRole('region', { name: 'Zahlungsart' })).getByText(
@@ -353,6 +360,7 @@ describe('billing page', () => {
           country: 'CH',
         },
         recipients: ['a@example.com'],
+        updatedAt: '2026-11-20T10:00:00Z',
       },
     });
     await user.click(await screen.findByRole('button', { name: 'Bearbeiten' }));
