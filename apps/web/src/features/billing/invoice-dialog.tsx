@@ -26,6 +26,7 @@ import {
   LinesTable,
   formatDay,
   formatDayRange,
+  formatReference,
   useMoney,
 } from './amounts.tsx';
 
@@ -97,7 +98,7 @@ function InvoiceBody({ invoice }: { invoice: Invoice }) {
         <Fact term={t('billing.invoice.reason')}>{t(`billing.reasons.${invoice.reason}`)}</Fact>
         <Fact term={t('billing.invoice.reference')}>
           <Box component="span" sx={{ fontFamily: 'monospace' }}>
-            {invoice.reference}
+            {formatReference(invoice.reference)}
           </Box>
         </Fact>
         {invoice.relatedInvoice && (
@@ -207,7 +208,7 @@ export function InvoiceDialog({ invoiceUuid, onClose }: { invoiceUuid: string; o
             disabled={download.isPending}
             onClick={() => download.mutate(invoice)}
           >
-            {t('billing.invoices.downloadPdf', { number: invoice.number })}
+            {t('billing.invoice.downloadPdf')}
           </Button>
         )}
         <Button variant="contained" onClick={onClose}>

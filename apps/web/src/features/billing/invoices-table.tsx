@@ -26,7 +26,7 @@ import {
 import { useCurrentAccount } from '@/api/session.ts';
 import { FilterSelect } from '@/ui/filter-select.tsx';
 import { invoicesQuery, useDownloadInvoicePdf } from './api.ts';
-import { InvoiceStatusChip, formatDay, formatDayRange, useMoney } from './amounts.tsx';
+import { InvoiceStatusChip, formatShortDay, formatShortPeriod, useMoney } from './amounts.tsx';
 
 const PAGE_SIZES = [10, 25, 50, INVOICES_PAGE_SIZE_MAX];
 const DEFAULT_PAGE_SIZE = 10;
@@ -208,11 +208,13 @@ export function InvoicesTable({ titleId }: { titleId: string }) {
                     </Typography>
                   )}
                 </TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDay(invoice.issuedOn, locale)}</TableCell>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  {formatDayRange(invoice.periodStart, invoice.periodEnd, locale)}
+                  {formatShortDay(invoice.issuedOn, locale)}
                 </TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDay(invoice.dueOn, locale)}</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                  {formatShortPeriod(invoice.periodStart, invoice.periodEnd, locale)}
+                </TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatShortDay(invoice.dueOn, locale)}</TableCell>
                 <TableCell>
                   <InvoiceStatusChip status={invoice.status} />
                 </TableCell>
