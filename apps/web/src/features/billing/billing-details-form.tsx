@@ -20,6 +20,7 @@ import {
   type PaymentMethod,
   type UpdateBillingDetailsBody,
 } from '@portal/contract';
+import { useCurrentAccount } from '@/api/session.ts';
 import { countryOptions } from '@/forms/countries.ts';
 import { FormSelect, FormTextField, RuleForm, useRuleForm, type RuleFormApi } from '@/forms/index.ts';
 import { currentLanguage } from '@/i18n/i18n.ts';
@@ -38,13 +39,13 @@ export interface DetailsValues {
  * The form's values from the details. Before an admin saved any, the server answers what invoices would be made
  * out to now (the company profile's address, UID or VAT number and billing email): the form starts from that.
  */
-export function toValues(details: BillingDetails): DetailsValues {
+export function toValues(details: BillingDetails, country: string): DetailsValues {
   const address = details.address ?? {
     street: '',
     buildingNumber: null,
     postcode: '',
     city: '',
-    country: 'CH',
+    country,
   };
   return {
     address: { ...address, buildingNumber: address.buildingNumber ?? '' },
@@ -136,9 +137,13 @@ export function BillingDetailsForm({
   onDone?: () => void;
 }) {
   const { t, i18n } = useTranslation();
+  // Without an address yet, the country is the account's own.
+  const accountCountry = useCurrentAccount()?.country ?? 'CH';
   const language = i18n.resolvedLanguage ?? currentLanguage();
   const countries = useMemo(() => countryOptions(language), [language]);
-  const form = useRuleForm<DetailsValues>({ defaultValues: toValues(details) });
+  const form = useRuleForm<DetailsValues>({
+    defaultValues: toValues(details, accountCountry),
+  });
   const save = useUpdateBillingDetails(account);
   const country = useWatch({ control: form.control, name: 'address.country' });
 
@@ -153,7 +158,7 @@ export function BillingDetailsForm({
 
   const onSubmit = async (values: DetailsValues) => {
     const { data } = await save.mutateAsync(toBody(values));
-    form.reset(toValues(data));
+    form.reset(toValues(data, accountCountry));
     onDone?.();
   };
 

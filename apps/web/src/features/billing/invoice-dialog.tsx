@@ -190,7 +190,8 @@ export function InvoiceDialog({ invoiceUuid, onClose }: { invoiceUuid: string; o
         {title}
         {invoice && <InvoiceStatusChip status={invoice.status} />}
       </DialogTitle>
-      <DialogContent dividers>
+      {/* The content scrolls on small screens and holds no control: focusable, so keys can scroll it. */}
+      <DialogContent dividers tabIndex={0} role="region" aria-labelledby="invoice-title">
         {isPending ? (
           <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }}>
             <CircularProgress aria-label={t('billing.loading')} />

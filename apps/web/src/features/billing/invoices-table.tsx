@@ -69,9 +69,9 @@ function Sums({
   const money = useMoney();
   if (!sums.length) return null;
   return (
-    <Stack component="dl" aria-label={t('billing.invoices.sums')} sx={{ m: 0, gap: 0.5 }}>
+    <Stack role="group" aria-label={t('billing.invoices.sums')} sx={{ gap: 0.5 }}>
       {sums.map((sum) => (
-        <Stack key={sum.currency} direction="row" sx={{ gap: 3, flexWrap: 'wrap' }}>
+        <Stack key={sum.currency} component="dl" direction="row" sx={{ m: 0, gap: 3, flexWrap: 'wrap' }}>
           {(
             [
               ['invoiced', sum.invoicedMinor],
