@@ -1,17 +1,16 @@
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import Chip from '@mui/material/Chip';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import FiberManualRecord from '@mui/icons-material/FiberManualRecord';
 import type { InvoiceLine, InvoiceStatus, InvoiceTotals, PostalAddress } from '@portal/contract';
 import { useCurrentAccount } from '@/api/session.ts';
 import { INTL_LOCALES, formatDayRange, formatMoney, formatNumber } from '@/i18n/format.ts';
 import { currentLanguage } from '@/i18n/i18n.ts';
+import { DotChip } from '@/ui/dot-chip.tsx';
 import { plansQuery } from './api.ts';
 
 export { formatDay, formatDayRange } from '@/i18n/format.ts';
@@ -69,7 +68,7 @@ export function usePlanName(): (code: string) => string {
   return (code) => plans.find((plan) => plan.code === code)?.name ?? code;
 }
 
-// Colours of the status dot; the chip's text keeps the theme's text colour, readable in both themes.
+// Colours of the status dot.
 const STATUS_COLORS: Record<InvoiceStatus, 'info' | 'success' | 'error' | 'disabled'> = {
   OPEN: 'info',
   PAID: 'success',
@@ -79,14 +78,7 @@ const STATUS_COLORS: Record<InvoiceStatus, 'info' | 'success' | 'error' | 'disab
 
 export function InvoiceStatusChip({ status }: { status: InvoiceStatus }) {
   const { t } = useTranslation();
-  return (
-    <Chip
-      size="small"
-      variant="outlined"
-      icon={<FiberManualRecord color={STATUS_COLORS[status]} sx={{ fontSize: 12 }} />}
-      label={t(`billing.status.${status}`)}
-    />
-  );
+  return <DotChip color={STATUS_COLORS[status]} label={t(`billing.status.${status}`)} />;
 }
 
 /** What one line charges, in words: the plan and its period, extra seats, or a credit for unused time. */
@@ -99,6 +91,21 @@ export function useLineText(): (line: InvoiceLine) => string {
       period: t(`billing.periods.${line.billingPeriod}`),
       count: line.quantity,
     });
+}
+
+/** A table's head row: one column heading each, numbers aligned right. */
+export function ColumnHeads({ columns }: { columns: { label: string; numeric?: boolean }[] }) {
+  return (
+    <TableHead>
+      <TableRow>
+        {columns.map((column) => (
+          <TableCell key={column.label} scope="col" align={column.numeric ? 'right' : undefined}>
+            {column.label}
+          </TableCell>
+        ))}
+      </TableRow>
+    </TableHead>
+  );
 }
 
 /**
@@ -122,18 +129,14 @@ export function LinesTable({
   const sum = { '& th, & td': { borderBottom: 'none', py: 0.5 } };
   return (
     <Table size="small" aria-label={label}>
-      <TableHead>
-        <TableRow>
-          <TableCell scope="col">{t('billing.lines.description')}</TableCell>
-          <TableCell scope="col">{t('billing.lines.period')}</TableCell>
-          <TableCell scope="col" align="right">
-            {t('billing.lines.vatRate')}
-          </TableCell>
-          <TableCell scope="col" align="right">
-            {t('billing.lines.amount')}
-          </TableCell>
-        </TableRow>
-      </TableHead>
+      <ColumnHeads
+        columns={[
+          { label: t('billing.lines.description') },
+          { label: t('billing.lines.period') },
+          { label: t('billing.lines.vatRate'), numeric: true },
+          { label: t('billing.lines.amount'), numeric: true },
+        ]}
+      />
       <TableBody>
         {lines.map((line, index) => (
           <TableRow key={index}>
