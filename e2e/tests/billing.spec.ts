@@ -65,10 +65,17 @@ test('an admin filters the invoices by status and year and downloads a PDF', asy
       .toString(),
   ).toBe('%PDF-');
 
-  await invoices(page).getByRole('button', { name: number, exact: true }).click();
+  // The detail opens and closes from the keyboard; the address names the invoice while it is open.
+  const opener = invoices(page).getByRole('button', { name: number, exact: true });
+  await opener.focus();
+  await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog', { name: new RegExp(`Rechnung ${number}`) });
   await expect(dialog.getByRole('heading', { name: 'Positionen' })).toBeVisible();
   await expect(dialog.getByText('Total CHF inkl. MWST')).toBeVisible();
+  await expect(page).toHaveURL(/[?&]invoice=/);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(page).not.toHaveURL(/[?&]invoice=/);
 });
 
 testOnOwnServer(
