@@ -53,7 +53,7 @@ function PlanCard({
   const scheduled = pending?.planCode === plan.code && pending.billingPeriod === period ? pending : null;
   const tooSmall = plan.maxSeats !== null && plan.maxSeats < subscription.seatsInUse;
   const label = isCurrent
-    ? t('subscriptions.plans.switchPeriod', { period: t(`subscriptions.periods.${period}`) })
+    ? t(`subscriptions.plans.switchPeriod.${period}`)
     : current && plan.rank < current.rank
       ? t('subscriptions.plans.downgrade', { plan: plan.name })
       : t('subscriptions.plans.upgrade', { plan: plan.name });
@@ -95,22 +95,24 @@ function PlanCard({
           {`${per}, ${t('subscriptions.plans.exclVat')}`}
         </Typography>
       </div>
-      <Typography variant="body2">
-        {t('subscriptions.plans.includedSeats', { count: plan.includedSeats })}
-        <br />
-        {plan.maxSeats === plan.includedSeats
-          ? t('subscriptions.plans.maxSeats', { count: plan.maxSeats })
-          : t('subscriptions.plans.extraSeat', {
+      <Stack spacing={0.5}>
+        <Typography variant="body2">
+          {t('subscriptions.plans.includedSeats', { count: plan.includedSeats })}
+        </Typography>
+        {plan.maxSeats !== plan.includedSeats && (
+          <Typography variant="body2">
+            {t('subscriptions.plans.extraSeat', {
               price: money(period === 'MONTHLY' ? price.seatMonthlyMinor : price.seatYearlyMinor, currency),
               per,
             })}
-        {plan.maxSeats !== null && plan.maxSeats !== plan.includedSeats && (
-          <>
-            <br />
-            {t('subscriptions.plans.maxSeats', { count: plan.maxSeats })}
-          </>
+          </Typography>
         )}
-      </Typography>
+        {plan.maxSeats !== null && (
+          <Typography variant="body2">
+            {t('subscriptions.plans.maxSeats', { count: plan.maxSeats })}
+          </Typography>
+        )}
+      </Stack>
       <List dense disablePadding aria-label={t('subscriptions.plans.features', { plan: plan.name })}>
         {plan.features.map((feature) => (
           <ListItem key={feature} disableGutters>
