@@ -26,11 +26,11 @@ describe('format', () => {
 
 describe('money and days', () => {
   it('formats minor units in the conventions of the account’s country', () => {
-    expect(formatMoney(123450, 'CHF', { locale: 'de', country: 'CH' })).toMatch(/^CHF\s1[’']234\.50$/);
-    expect(formatMoney(123450, 'CHF', { locale: 'en', country: 'CH' })).toMatch(/^CHF\s1[’']234\.50$/);
-    expect(formatMoney(123450, 'EUR', { locale: 'de', country: 'DE' })).toBe('1.234,50\u00a0€');
-    expect(formatMoney(-905, 'CHF', { locale: 'fr', country: 'CH' })).toMatch(/^-9[.,]05\sCHF$/);
-    expect(formatMoney(5, 'EUR', { locale: 'en' })).toBe('€0.05');
+    expect(formatMoney(123450, 'CHF', 'de', 'CH')).toMatch(/^CHF\s1[’']234\.50$/);
+    expect(formatMoney(123450, 'CHF', 'en', 'CH')).toMatch(/^CHF\s1[’']234\.50$/);
+    expect(formatMoney(123450, 'EUR', 'de', 'DE')).toBe('1.234,50\u00a0€');
+    expect(formatMoney(-905, 'CHF', 'fr', 'CH')).toMatch(/^-9[.,]05\sCHF$/);
+    expect(formatMoney(5, 'EUR', 'en')).toBe('€0.05');
   });
 
   it('formats calendar days without a time-zone shift', () => {

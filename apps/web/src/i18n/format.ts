@@ -38,29 +38,16 @@ export function formatCurrency(amount: number, currency = 'CHF', locale?: string
 }
 
 /**
- * Locale for an account's amounts: the reader's language with the account's country, so a Swiss account reads
- * "CHF 1'234.50" in every language and a German one "1.234,50 €"; without a country, the language's own locale.
+ * An amount of money given in minor units (Rappen, cents: integers from the server), e.g. 123450 CHF →
+ * "CHF 1'234.50". With the account's country the amount follows that country's conventions in the reader's
+ * language (a Swiss account reads CHF 1'234.50 in German and English alike); without one, the language's locale.
  */
-function moneyLocale(locale: string | undefined, country: string | undefined): string {
-  const base = intlLocale(locale);
-  if (!country) return base;
-  const language = base.split('-')[0] ?? base;
-  const [supported] = Intl.NumberFormat.supportedLocalesOf(`${language}-${country}`);
-  return supported ?? base;
-}
-
-/**
- * An amount the server computed, given in minor units (Rappen, cents) of its currency. Only formatting happens
- * here: the minor units become the currency's decimals.
- */
-export function formatMoney(
-  minor: number,
-  currency: string,
-  { locale, country }: { locale?: string; country?: string } = {},
-): string {
-  const format = new Intl.NumberFormat(moneyLocale(locale, country), { style: 'currency', currency });
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-  return format.format(minor / 10 ** digits);
+export function formatMoney(minor: number, currency: string, locale?: string, country?: string): string {
+  const language = locale && locale in INTL_LOCALES ? locale : currentLanguage();
+  const regional = country ? Intl.NumberFormat.supportedLocalesOf(`${language}-${country}`)[0] : undefined;
+  return new Intl.NumberFormat(regional ?? intlLocale(locale), { style: 'currency', currency }).format(
+    minor / 100,
+  );
 }
 
 /** Midnight UTC of a calendar day (YYYY-MM-DD), so that the day stays the same in every time zone. */

@@ -13,7 +13,7 @@ export function useMoney(): (minor: number, currency: Currency) => string {
   const country = useCurrentAccount()?.country;
   const locale = i18n.resolvedLanguage;
   return useCallback(
-    (minor: number, currency: Currency) => formatMoney(minor, currency, { locale, country }),
+    (minor: number, currency: Currency) => formatMoney(minor, currency, locale, country),
     [locale, country],
   );
 }
