@@ -172,7 +172,7 @@ describe('subscriptions page', () => {
     await renderAsAdmin();
     expect(await screen.findByText('Standard, monatlich')).toBeTruthy();
     expect(screen.getByText('Aktiv')).toBeTruthy();
-    expect(screen.getByText('4 von 5 belegt')).toBeTruthy();
+    expect(screen.getByText('4 von 5 genutzt')).toBeTruthy();
     expect(screen.getByText(chf('CHF 52.95 am 1. Dezember 2026'))).toBeTruthy();
     expect(screen.getByText('1.–30. November 2026')).toBeTruthy();
 
@@ -181,8 +181,8 @@ describe('subscriptions page', () => {
     expect(within(standard).getByText(chf('CHF 49.00'))).toBeTruthy();
     expect(within(standard).getByText('Protokoll aller Änderungen')).toBeTruthy();
     const professional = screen.getByRole('article', { name: 'Professional' });
-    expect(within(professional).getByText('15 Plätze inklusive')).toBeTruthy();
-    expect(within(professional).getByText(chf('Jeder weitere Platz CHF 7.00 pro Monat'))).toBeTruthy();
+    expect(within(professional).getByText('15 Benutzer inklusive')).toBeTruthy();
+    expect(within(professional).getByText(chf('Jeder weitere Benutzer CHF 7.00 pro Monat'))).toBeTruthy();
     expect(within(professional).queryByText('Aktueller Plan')).toBeNull();
 
     await user.click(screen.getByRole('button', { name: 'Jährlich' }));
@@ -209,7 +209,9 @@ describe('subscriptions page', () => {
     await renderAsAdmin();
     await user.click(await screen.findByRole('button', { name: 'Auf Professional wechseln' }));
     const dialog = await screen.findByRole('dialog', { name: 'Zu Professional (monatlich) wechseln' });
-    expect((within(dialog).getByRole('spinbutton', { name: /Plätze/ }) as HTMLInputElement).value).toBe('15');
+    expect(
+      (within(dialog).getByRole('spinbutton', { name: /Anzahl Benutzer/ }) as HTMLInputElement).value,
+    ).toBe('15');
     await user.click(within(dialog).getByRole('button', { name: 'Weiter zur Vorschau' }));
 
     expect(await within(dialog).findByText('Gilt sofort, ab 16. November 2026.')).toBeTruthy();
@@ -219,7 +221,7 @@ describe('subscriptions page', () => {
     const table = within(dialog).getByRole('table', { name: 'Jetzt verrechnet' });
     expect(within(table).getByText('Professional, monatlich (anteilig)')).toBeTruthy();
     expect(
-      within(table).getByText('Gutschrift für die nicht genutzte Zeit: Standard, monatlich (anteilig)'),
+      within(table).getByText('Gutschrift für nicht genutzte Zeit: Standard, monatlich (anteilig)'),
     ).toBeTruthy();
     expect(within(table).getByText(chf('MWST 8.1% auf CHF 70.00'))).toBeTruthy();
     expect(within(table).getByText(chf('CHF-0.02'))).toBeTruthy();
@@ -284,14 +286,16 @@ describe('subscriptions page', () => {
     const user = userEvent.setup();
     serveWith(SUBSCRIPTION);
     await renderAsAdmin();
-    await user.click(await screen.findByRole('button', { name: 'Plätze ändern' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Plätze ändern' });
-    const seats = within(dialog).getByRole('spinbutton', { name: /Plätze/ });
+    await user.click(await screen.findByRole('button', { name: 'Anzahl Benutzer ändern' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Anzahl Benutzer ändern' });
+    const seats = within(dialog).getByRole('spinbutton', { name: /Anzahl Benutzer/ });
     await user.clear(seats);
     await user.type(seats, '3');
     await user.click(within(dialog).getByRole('button', { name: 'Weiter zur Vorschau' }));
     expect(
-      await within(dialog).findByText('Ihr Konto nutzt 4 Plätze: Weniger sind nicht möglich.'),
+      await within(dialog).findByText(
+        'Ihr Konto hat 4 Benutzer (Mitglieder und offene Einladungen): Weniger sind nicht möglich.',
+      ),
     ).toBeTruthy();
     expect(apiRequest).not.toHaveBeenCalledWith(subscriptionsRoutes.previewSubscription, expect.anything());
   });
