@@ -26,6 +26,7 @@ import { createFileStore } from './files/files.ts';
 import { registerAccountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerLogsRoutes } from './modules/logs/logs.routes.ts';
 import { registerSupportAgentRoutes } from './modules/support/agent.routes.ts';
+import { registerSubscriptionsRoutes } from './modules/subscriptions/subscriptions.routes.ts';
 import { registerMembersRoutes } from './modules/members/members.routes.ts';
 import { registerNotificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { registerOwnershipRoutes } from './modules/ownership/ownership.routes.ts';
@@ -80,6 +81,7 @@ const MODULES: AreaModule[] = [
   registerSupportRoutes,
   registerNotificationStreamRoutes,
   registerSupportAgentRoutes,
+  registerSubscriptionsRoutes,
 ];
 
 /**

@@ -313,6 +313,17 @@ const MATRIX: Record<string, Row> = {
     prepare: async (api) => ({ params: { id: await pendingTransfer(api) } }),
   },
   'POST /api/accounts/v1/accounts/{accountUuid}/migration/begin': { expect: ownerOnly },
+  // Subscriptions: ADMIN and above (RESUME of a running subscription is the handler's 409, nothing changes).
+  'GET /api/accounts/{accountUuid}/subscriptions/v1/plans': { expect: atLeast('ADMIN') },
+  'GET /api/accounts/{accountUuid}/subscriptions/v1/subscription': { expect: atLeast('ADMIN') },
+  'POST /api/accounts/{accountUuid}/subscriptions/v1/subscription/preview': {
+    expect: atLeast('ADMIN'),
+    body: { action: 'RESUME' },
+  },
+  'POST /api/accounts/{accountUuid}/subscriptions/v1/subscription/confirm': {
+    expect: atLeast('ADMIN'),
+    body: { action: { action: 'RESUME' }, expectedChargeMinor: 0 },
+  },
   // The log: every member reads it (lower roles see only their own entries; the handler filters).
   'GET /api/accounts/{accountUuid}/logs/v1/entries': { expect: atLeast('EMPLOYEE') },
   'GET /api/accounts/{accountUuid}/logs/v1/actors': { expect: atLeast('EMPLOYEE') },

@@ -22,7 +22,7 @@ const PURGE_INTERVAL_MS = 60 * 60 * 1000;
  * account name it in their path; the contract gives each its role rule, checked before the handler runs.
  */
 export function registerAccountsRoutes(deps: ModuleDeps) {
-  const { db, route, jobs, notifier } = deps;
+  const { db, route, jobs, notifier, invoicing } = deps;
 
   // Scheduled account deletions fall due while the server runs: one instance purges them every hour (deleting is
   // idempotent).
@@ -37,7 +37,7 @@ export function registerAccountsRoutes(deps: ModuleDeps) {
   route(accountsRoutes.createAccount, {
     idempotent: true,
     handler: async (request, reply) => {
-      const account = await createAccount(db, request.user, request.body);
+      const account = await createAccount(db, request.user, request.body, invoicing.config);
       reply.code(201).header('Location', `/api/accounts/v1/accounts/${account.uuid}`);
       return { data: account };
     },

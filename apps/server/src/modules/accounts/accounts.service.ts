@@ -7,10 +7,13 @@ import {
   type Account,
   type CreateAccountBody,
   type Migration,
+  type Plan,
   type UpdateAccountBody,
 } from '@portal/contract';
 import { assertNameFree, loadAccount, lockUser } from '../../access/accounts.ts';
 import { writeAudit } from '../../audit/audit.ts';
+import { todayIn } from '../../invoicing/money.ts';
+import { startTrial } from '../../invoicing/subscription-start.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import { conflict, forbidden, invalidField, notFound } from '../../http/errors.ts';
@@ -30,7 +33,12 @@ export function getAccount(db: Db, user: PortalUser, access: AccountAccess): Pro
   return loadAccount(db, user, access);
 }
 
-export async function createAccount(db: Db, user: PortalUser, body: CreateAccountBody): Promise<Account> {
+export async function createAccount(
+  db: Db,
+  user: PortalUser,
+  body: CreateAccountBody,
+  billing: { plans: readonly Plan[]; timeZone: string },
+): Promise<Account> {
   const name = cleanName(body.name);
   checkCountry(body.country);
   return db.transaction(async (tx) => {
@@ -46,6 +54,8 @@ export async function createAccount(db: Db, user: PortalUser, body: CreateAccoun
        values ($1, $2, 'OWNER', 'ACCEPTED', now())`,
       [uuid, user.uuid],
     );
+    // Every account has a subscription: a new one starts its trial.
+    await startTrial(tx, billing.plans, uuid, todayIn(billing.timeZone));
     await writeAudit(tx, {
       accountUuid: uuid,
       actor: user,

@@ -39,6 +39,9 @@ export const LOG_ACTION_LABELS = {
   'support.agent.note': 'support_agent_note',
   'support.agent.status': 'support_agent_status',
   'support.agent.assign': 'support_agent_assign',
+  'subscription.change': 'subscription_change',
+  'subscription.cancel': 'subscription_cancel',
+  'subscription.resume': 'subscription_resume',
   'user.update': 'user_update',
 } as const;
 
