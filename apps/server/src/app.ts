@@ -32,6 +32,7 @@ import { registerNotificationsRoutes } from './modules/notifications/notificatio
 import { registerOwnershipRoutes } from './modules/ownership/ownership.routes.ts';
 import { publicConfig, registerSystemRoutes } from './modules/system/system.routes.ts';
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
+import { registerBillingRoutes } from './modules/billing/billing.routes.ts';
 import { registerCompanyRoutes } from './modules/company/company.routes.ts';
 import { registerSupportRoutes } from './modules/support/support.routes.ts';
 import { createAccountScope } from './plugins/account-scope.ts';
@@ -82,6 +83,7 @@ const MODULES: AreaModule[] = [
   registerNotificationStreamRoutes,
   registerSupportAgentRoutes,
   registerSubscriptionsRoutes,
+  registerBillingRoutes,
 ];
 
 /**
@@ -138,7 +140,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   try {
     await migrate(db);
     if (config.demoData) {
-      await seedDemoData(db);
+      await seedDemoData(db, config.billing);
       if (config.oidc.embedded) await seedDemoIdentities(db);
     }
   } catch (error) {
@@ -204,8 +206,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
   registerIdempotency(app, db);
 
-  const mailer = createMailer(config, db, jobs);
   const files = createFileStore(config.filesDir);
+  const mailer = createMailer(config, db, jobs, files);
   const notifier = createNotifier({ db, jobs, mailer, config });
   const invoicing = createInvoicing({ config: config.billing, jobs, notifier });
   registerSystemRoutes(app, { config, db, route });

@@ -20,7 +20,7 @@ try {
       applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date',
     );
     if (command === 'seed') {
-      await seedDemoData(db);
+      await seedDemoData(db, config.billing);
       if (config.oidc.embedded) await seedDemoIdentities(db);
       console.log('demo data is in place (demo logins only: never use them in production)');
     }

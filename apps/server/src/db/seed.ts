@@ -3,6 +3,8 @@ import { TERMS_VERSION, type AccountRole, type InvitationStatus, type Language }
 import type { Db, Queryable } from './client.ts';
 import { DEMO_ACCOUNTS, DEMO_USERS } from './demo-users.ts';
 import { writeAudit } from '../audit/audit.ts';
+import { loadConfig, type BillingConfig } from '../config.ts';
+import { seedDemoBilling } from './seed-billing.ts';
 
 type DemoLogin = keyof typeof DEMO_USERS;
 
@@ -265,8 +267,11 @@ async function seedInvitation(
   });
 }
 
-/** Demo logins, accounts, memberships and history; running it again changes nothing. */
-export async function seedDemoData(db: Db): Promise<void> {
+/**
+ * Demo logins, accounts, memberships, history, subscriptions and invoices (issued with the billing settings given,
+ * the product's defaults otherwise); running it again changes nothing.
+ */
+export async function seedDemoData(db: Db, billing: BillingConfig = loadConfig({}).billing): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.query('select pg_advisory_xact_lock($1)', [SEED_LOCK]);
     const ids = await seedUsers(tx);
@@ -274,6 +279,7 @@ export async function seedDemoData(db: Db): Promise<void> {
     await seedDemoLog(tx, ids);
     await seedDemoNotifications(tx, ids);
     await seedDemoTickets(tx, ids);
+    await seedDemoBilling(db, tx, billing);
   });
 }
 

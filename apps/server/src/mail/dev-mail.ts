@@ -9,6 +9,7 @@ interface OutboxRow {
   recipient: string;
   subject: string;
   text_body: string;
+  attachments: { fileName: string }[] | null;
   created_at: Date | string;
 }
 
@@ -43,7 +44,7 @@ export async function registerDevMail(app: FastifyInstance, opts: { db: Db }): P
   const load = async (to: unknown) => {
     const recipient = typeof to === 'string' && to ? to : null;
     const { rows } = await db.query<OutboxRow>(
-      `select id, recipient, subject, text_body, created_at from mail_outbox
+      `select id, recipient, subject, text_body, attachments, created_at from mail_outbox
        where $1::text is null or lower(recipient) = lower($1) order by id desc limit 100`,
       [recipient],
     );
@@ -62,6 +63,7 @@ export async function registerDevMail(app: FastifyInstance, opts: { db: Db }): P
         to: row.recipient,
         subject: row.subject,
         text: row.text_body,
+        attachments: (row.attachments ?? []).map((attachment) => attachment.fileName),
         createdAt: new Date(row.created_at).toISOString(),
       })),
     });
@@ -74,7 +76,11 @@ export async function registerDevMail(app: FastifyInstance, opts: { db: Db }): P
         (row) => `<article aria-labelledby="mail-${row.id}">
   <h2 id="mail-${row.id}">${escapeHtml(row.subject)}</h2>
   <p class="meta">To ${escapeHtml(row.recipient)} · <time datetime="${new Date(row.created_at).toISOString()}">${escapeHtml(new Date(row.created_at).toISOString().replace('T', ' ').slice(0, 19))} UTC</time></p>
-  <pre>${linkify(row.text_body)}</pre>
+  <pre>${linkify(row.text_body)}</pre>${
+    row.attachments?.length
+      ? `\n  <p class="meta">Attached: ${row.attachments.map((attachment) => escapeHtml(attachment.fileName)).join(', ')}</p>`
+      : ''
+  }
 </article>`,
       )
       .join('\n');

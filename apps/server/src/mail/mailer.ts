@@ -1,13 +1,26 @@
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.ts';
 import type { Db, Queryable } from '../db/client.ts';
+import type { FileStore } from '../files/files.ts';
 import type { JobRunner } from '../jobs/runner.ts';
+
+/**
+ * A file sent with a mail, by reference to the files store: the queued job stays small, and what is mailed is the
+ * document the store keeps.
+ */
+export interface MailAttachment {
+  fileName: string;
+  contentType: string;
+  fileUuid: string;
+  accountUuid: string;
+}
 
 export interface MailMessage {
   to: string;
   subject: string;
   text: string;
   html?: string;
+  attachments?: MailAttachment[];
 }
 
 declare module '../jobs/runner.ts' {
@@ -28,18 +41,42 @@ export interface Mailer {
 /** Attempts at delivering one mail before it is kept as failed (about a day with the runner's backoff). */
 export const MAIL_MAX_ATTEMPTS = 12;
 
+/**
+ * The attachments' bytes from the files store. A file that is gone fails the delivery (it is retried, then kept as
+ * failed) rather than sending the mail without the document it announces.
+ */
+async function attachmentContents(db: Db, files: FileStore | undefined, attachments: MailAttachment[]) {
+  return Promise.all(
+    attachments.map(async (attachment) => {
+      const found = files ? await files.read(db, attachment.accountUuid, attachment.fileUuid) : null;
+      if (!found) throw new Error(`attachment ${attachment.fileUuid} is not in the files store`);
+      return { filename: attachment.fileName, contentType: attachment.contentType, content: found.content };
+    }),
+  );
+}
+
 /** Delivers one mail now: over SMTP when SMTP_URL is set; otherwise into the database outbox. */
-function createTransport(config: Pick<Config, 'smtpUrl' | 'mailFrom'>, db: Db) {
+function createTransport(config: Pick<Config, 'smtpUrl' | 'mailFrom'>, db: Db, files?: FileStore) {
   if (config.smtpUrl) {
     const transporter = nodemailer.createTransport(config.smtpUrl);
-    return async ({ to, subject, text, html }: MailMessage) => {
-      await transporter.sendMail({ from: config.mailFrom, to, subject, text, html });
+    return async ({ to, subject, text, html, attachments = [] }: MailMessage) => {
+      await transporter.sendMail({
+        from: config.mailFrom,
+        to,
+        subject,
+        text,
+        html,
+        attachments: await attachmentContents(db, files, attachments),
+      });
     };
   }
-  return async ({ to, subject, text, html }: MailMessage) => {
+  return async ({ to, subject, text, html, attachments = [] }: MailMessage) => {
+    // The outbox keeps the references; reading them proves the files are there, as sending them would.
+    await attachmentContents(db, files, attachments);
     await db.query(
-      'insert into mail_outbox (recipient, subject, text_body, html_body) values ($1, $2, $3, $4)',
-      [to, subject, text, html ?? null],
+      `insert into mail_outbox (recipient, subject, text_body, html_body, attachments)
+       values ($1, $2, $3, $4, $5::jsonb)`,
+      [to, subject, text, html ?? null, attachments.length ? JSON.stringify(attachments) : null],
     );
   };
 }
@@ -48,16 +85,31 @@ function createTransport(config: Pick<Config, 'smtpUrl' | 'mailFrom'>, db: Db) {
  * The mailer, and the job kind delivering its mails (registered on `jobs` here, once per runner). Delivery is at
  * least once: an instance stopping between handing the mail over and recording it may send it again.
  */
-export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom'>, db: Db, jobs: JobRunner): Mailer {
-  const deliver = createTransport(config, db);
+export function createMailer(
+  config: Pick<Config, 'smtpUrl' | 'mailFrom'>,
+  db: Db,
+  jobs: JobRunner,
+  files?: FileStore,
+): Mailer {
+  const deliver = createTransport(config, db, files);
   jobs.define('mail.send', {
     maxAttempts: MAIL_MAX_ATTEMPTS,
     handler: async ({ payload }) => deliver(payload),
   });
   return {
     async send(message, tx) {
-      const { to, subject, text, html } = message;
-      await jobs.enqueue('mail.send', { to, subject, text, ...(html === undefined ? {} : { html }) }, { tx });
+      const { to, subject, text, html, attachments } = message;
+      await jobs.enqueue(
+        'mail.send',
+        {
+          to,
+          subject,
+          text,
+          ...(html === undefined ? {} : { html }),
+          ...(attachments?.length ? { attachments } : {}),
+        },
+        { tx },
+      );
     },
   };
 }

@@ -1,0 +1,152 @@
+import type { Currency, Invoice, Language } from '@portal/contract';
+import type { Creditor } from '../../config.ts';
+import { escapeHtml } from '../../http/html.ts';
+import type { MailMessage } from '../../mail/mailer.ts';
+import { fill, formatAmount, formatDay } from './invoice-pdf.texts.ts';
+
+// The mails of the billing area, in the account's language: the new invoice with its PDF, and the reminders of an
+// unpaid one. Amounts and dates are written as the PDF writes them (CHF 1'234.50, 22.11.2026).
+
+interface Texts {
+  issuedSubject: string;
+  creditSubject: string;
+  reminderSubject: string;
+  greeting: string;
+  issuedBody: string;
+  creditBody: string;
+  reminderBody: string;
+  howToPay: string;
+  reference: string;
+  closing: string;
+}
+
+const TEXTS: Record<Language, Texts> = {
+  de: {
+    issuedSubject: 'Rechnung {number} von {provider}',
+    creditSubject: 'Gutschrift {number} von {provider}',
+    reminderSubject: 'Zahlungserinnerung: Rechnung {number}',
+    greeting: 'Guten Tag',
+    issuedBody:
+      'im Anhang finden Sie die Rechnung {number} für {account} über {amount}, zahlbar bis {dueOn}.',
+    creditBody: 'im Anhang finden Sie die Gutschrift {number} für {account} über {amount}.',
+    reminderBody:
+      'die Rechnung {number} für {account} über {amount} war am {dueOn} fällig und ist noch offen ({open} offen). Falls Sie sie bereits bezahlt haben, betrachten Sie diese Erinnerung bitte als gegenstandslos.',
+    howToPay:
+      'Bezahlen Sie bitte mit dem QR-Einzahlungsschein auf der letzten Seite der PDF-Rechnung (in Ihrer Banking-App scannen) oder per Überweisung auf {iban} mit der Referenz unten.',
+    reference: 'Referenz',
+    closing: 'Freundliche Grüsse',
+  },
+  en: {
+    issuedSubject: 'Invoice {number} from {provider}',
+    creditSubject: 'Credit note {number} from {provider}',
+    reminderSubject: 'Payment reminder: invoice {number}',
+    greeting: 'Hello',
+    issuedBody: 'attached is invoice {number} for {account} of {amount}, due by {dueOn}.',
+    creditBody: 'attached is credit note {number} for {account} of {amount}.',
+    reminderBody:
+      'invoice {number} for {account} of {amount} was due on {dueOn} and is still unpaid ({open} open). If you have already paid it, please disregard this reminder.',
+    howToPay:
+      'Please pay with the QR-bill on the last page of the PDF invoice (scan it in your banking app) or by bank transfer to {iban} with the reference below.',
+    reference: 'Reference',
+    closing: 'Kind regards',
+  },
+  fr: {
+    issuedSubject: 'Facture {number} de {provider}',
+    creditSubject: 'Note de crédit {number} de {provider}',
+    reminderSubject: 'Rappel de paiement : facture {number}',
+    greeting: 'Bonjour',
+    issuedBody:
+      'vous trouverez en annexe la facture {number} pour {account} d’un montant de {amount}, payable jusqu’au {dueOn}.',
+    creditBody:
+      'vous trouverez en annexe la note de crédit {number} pour {account} d’un montant de {amount}.',
+    reminderBody:
+      'la facture {number} pour {account} d’un montant de {amount} était échue le {dueOn} et n’est pas encore payée ({open} ouverts). Si vous l’avez déjà réglée, veuillez ignorer ce rappel.',
+    howToPay:
+      'Veuillez payer avec la QR-facture à la dernière page de la facture PDF (à scanner dans votre application bancaire) ou par virement sur {iban} avec la référence ci-dessous.',
+    reference: 'Référence',
+    closing: 'Meilleures salutations',
+  },
+  it: {
+    issuedSubject: 'Fattura {number} di {provider}',
+    creditSubject: 'Nota di credito {number} di {provider}',
+    reminderSubject: 'Promemoria di pagamento: fattura {number}',
+    greeting: 'Buongiorno',
+    issuedBody: 'in allegato trova la fattura {number} per {account} di {amount}, pagabile entro il {dueOn}.',
+    creditBody: 'in allegato trova la nota di credito {number} per {account} di {amount}.',
+    reminderBody:
+      'la fattura {number} per {account} di {amount} era in scadenza il {dueOn} e non è ancora pagata ({open} aperti). Se l’ha già pagata, non tenga conto di questo promemoria.',
+    howToPay:
+      'La preghiamo di pagare con la QR-fattura sull’ultima pagina della fattura PDF (da scansionare nella sua app bancaria) o con un bonifico su {iban} indicando il riferimento qui sotto.',
+    reference: 'Riferimento',
+    closing: 'Cordiali saluti',
+  },
+};
+
+const money = (minor: number, currency: Currency, language: Language) =>
+  `${currency} ${formatAmount(minor, currency, language)}`;
+
+/** The IBAN in groups of four, as it is printed. */
+const spacedIban = (iban: string) => iban.replace(/\s/g, '').replace(/(.{4})(?=.)/g, '$1 ');
+
+/** A mail of paragraphs, as text and as HTML (every value escaped). */
+function compose(to: string, subject: string, paragraphs: string[]): MailMessage {
+  return {
+    to,
+    subject,
+    text: `${paragraphs.join('\n\n')}\n`,
+    html: paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph).replace(/\n/g, '<br>')}</p>`).join('\n'),
+  };
+}
+
+export interface InvoiceMailInput {
+  to: string;
+  language: Language;
+  invoice: Invoice;
+  accountName: string;
+  creditor: Pick<Creditor, 'name' | 'iban'>;
+}
+
+/** The mail that brings a new invoice (or credit note): what it is for, how much, by when, and how to pay it. */
+export function invoiceMail({ to, language, invoice, accountName, creditor }: InvoiceMailInput): MailMessage {
+  const t = TEXTS[language];
+  const values = {
+    number: invoice.number,
+    provider: creditor.name,
+    account: accountName,
+    amount: money(invoice.totalMinor, invoice.currency, language),
+    dueOn: formatDay(invoice.dueOn, language),
+    iban: spacedIban(creditor.iban),
+  };
+  const credit = invoice.kind === 'CREDIT_NOTE';
+  const paragraphs = [
+    `${t.greeting},\n${fill(credit ? t.creditBody : t.issuedBody, values)}`,
+    ...(credit ? [] : [fill(t.howToPay, values), `${t.reference}: ${invoice.reference}`]),
+    `${t.closing}\n${creditor.name}`,
+  ];
+  return compose(to, fill(credit ? t.creditSubject : t.issuedSubject, values), paragraphs);
+}
+
+/** A reminder of an unpaid invoice past its due date, with what is still open and how to pay. */
+export function reminderMail({
+  to,
+  language,
+  invoice,
+  accountName,
+  creditor,
+}: InvoiceMailInput): MailMessage {
+  const t = TEXTS[language];
+  const values = {
+    number: invoice.number,
+    account: accountName,
+    amount: money(invoice.totalMinor, invoice.currency, language),
+    open: money(invoice.totalMinor - invoice.paidMinor, invoice.currency, language),
+    dueOn: formatDay(invoice.dueOn, language),
+    iban: spacedIban(creditor.iban),
+  };
+  return compose(to, fill(t.reminderSubject, values), [
+    `${t.greeting},\n${fill(t.reminderBody, values)}`,
+    fill(t.howToPay, values),
+    `${t.reference}: ${invoice.reference}`,
+    `${t.closing}\n${creditor.name}`,
+  ]);
+}
