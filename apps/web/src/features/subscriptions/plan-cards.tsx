@@ -62,11 +62,14 @@ function PlanCard({
       kind: 'change',
       plan,
       period,
-      seats: seatsForPlan(subscription, current, plan),
-      title: t('subscriptions.dialog.changeTitle', {
-        plan: plan.name,
-        period: t(`subscriptions.periods.${period}`),
-      }),
+      seats: isCurrent ? subscription.seats : seatsForPlan(subscription, current, plan),
+      title:
+        isCurrent && period === subscription.billingPeriod
+          ? t('subscriptions.plans.keep', { plan: plan.name })
+          : t('subscriptions.dialog.changeTitle', {
+              plan: plan.name,
+              period: t(`subscriptions.periods.${period}`),
+            }),
     });
   return (
     <Paper
@@ -131,7 +134,13 @@ function PlanCard({
               date: formatDay(scheduled.effectiveOn, i18n.resolvedLanguage),
             })}
           />
-        ) : isCurrent && period === subscription.billingPeriod ? null : tooSmall ? (
+        ) : isCurrent && period === subscription.billingPeriod ? (
+          pending && (
+            <Button variant="outlined" onClick={choose} fullWidth>
+              {t('subscriptions.plans.keep', { plan: plan.name })}
+            </Button>
+          )
+        ) : tooSmall ? (
           <Typography variant="body2" sx={{ color: 'text.secondary' }}>
             {t('subscriptions.plans.tooSmall', { inUse: subscription.seatsInUse, max: plan.maxSeats })}
           </Typography>

@@ -251,7 +251,7 @@ describe('subscriptions page', () => {
       [
         subscriptionsRoutes.confirmSubscription,
         [
-          new ApiError(409, 'The preview is outdated', 'CONFLICT'),
+          new ApiError(409, 'The charge is now 3950, not 4000', 'PREVIEW_OUTDATED'),
           { data: { subscription: upgradePreview(0).subscription, chargeInvoiceUuid: 'i1' } },
         ],
       ],
@@ -341,5 +341,27 @@ describe('subscriptions page', () => {
     });
     expect(await screen.findByText(/Gekündigt: Das Abonnement endet am 1\. Dezember 2026\./)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Kündigung zurücknehmen' })).toBeTruthy();
+  });
+
+  it('explains a refusal the server gives a code for, in German', async () => {
+    const user = userEvent.setup();
+    const cancelled = { ...SUBSCRIPTION, cancelAtPeriodEnd: true, cancelReason: 'OTHER' as const };
+    serveWith(cancelled, [
+      [
+        subscriptionsRoutes.previewSubscription,
+        new ApiError(409, 'The subscription is not cancelled', 'NOT_CANCELLED'),
+      ],
+    ]);
+    await renderAsAdmin();
+    await user.click(await screen.findByRole('button', { name: 'Kündigung zurücknehmen' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Kündigung zurücknehmen' });
+    expect(await within(dialog).findByRole('alert')).toHaveProperty(
+      'textContent',
+      'Das Abonnement ist nicht gekündigt: Es gibt nichts zurückzunehmen.',
+    );
+    expect(apiRequest).toHaveBeenCalledWith(subscriptionsRoutes.previewSubscription, {
+      body: { action: 'RESUME' },
+    });
+    expect(shownToasts('error')).toEqual([]);
   });
 });
