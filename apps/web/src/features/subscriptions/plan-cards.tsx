@@ -52,11 +52,12 @@ function PlanCard({
   const pending = subscription.pendingChange;
   const scheduled = pending?.planCode === plan.code && pending.billingPeriod === period ? pending : null;
   const tooSmall = plan.maxSeats !== null && plan.maxSeats < subscription.seatsInUse;
+  const upgrade = !isCurrent && !(current && plan.rank < current.rank);
   const label = isCurrent
     ? t(`subscriptions.plans.switchPeriod.${period}`)
-    : current && plan.rank < current.rank
-      ? t('subscriptions.plans.downgrade', { plan: plan.name })
-      : t('subscriptions.plans.upgrade', { plan: plan.name });
+    : upgrade
+      ? t('subscriptions.plans.upgrade', { plan: plan.name })
+      : t('subscriptions.plans.downgrade', { plan: plan.name });
   const choose = () =>
     onAction({
       kind: 'change',
@@ -84,7 +85,10 @@ function PlanCard({
         ...(isCurrent && { borderColor: 'primary.main', borderWidth: 2 }),
       }}
     >
-      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>
+      <Stack
+        direction="row"
+        sx={{ alignItems: 'center', justifyContent: 'space-between', gap: 1, flexWrap: 'wrap' }}
+      >
         <Typography id={nameId} component="h3" variant="h6" sx={{ fontWeight: 600 }}>
           {plan.name}
         </Typography>
@@ -145,7 +149,7 @@ function PlanCard({
             {t('subscriptions.plans.tooSmall', { inUse: subscription.seatsInUse, max: plan.maxSeats })}
           </Typography>
         ) : (
-          <Button variant={isCurrent ? 'outlined' : 'contained'} onClick={choose} fullWidth>
+          <Button variant={upgrade ? 'contained' : 'outlined'} onClick={choose} fullWidth>
             {label}
           </Button>
         )}

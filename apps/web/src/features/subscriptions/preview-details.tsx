@@ -1,9 +1,9 @@
+import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableFooter from '@mui/material/TableFooter';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
@@ -27,12 +27,13 @@ export function ChargeTable({
   const money = useMoney();
   const lineText = useLineText(plans);
   const amount = (minor: number) => money(minor, totals.currency);
+  const sumRow = { '& th, & td': { borderBottom: 'none', py: 0.5 } };
   const sum = (text: string, minor: number, strong = false) => (
-    <TableRow>
-      <TableCell colSpan={2} sx={strong ? { fontWeight: 700 } : undefined}>
+    <TableRow sx={strong ? { ...sumRow, '& th, & td': { borderBottom: 'none', fontWeight: 700 } } : sumRow}>
+      <TableCell component="th" scope="row" colSpan={2}>
         {text}
       </TableCell>
-      <TableCell align="right" sx={{ whiteSpace: 'nowrap', ...(strong ? { fontWeight: 700 } : {}) }}>
+      <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
         {amount(minor)}
       </TableCell>
     </TableRow>
@@ -41,40 +42,40 @@ export function ChargeTable({
     <Table size="small" aria-label={label}>
       <TableHead>
         <TableRow>
-          <TableCell>{t('subscriptions.preview.description')}</TableCell>
-          <TableCell>{t('subscriptions.preview.days')}</TableCell>
-          <TableCell align="right">{t('subscriptions.preview.amount')}</TableCell>
+          <TableCell scope="col">{t('subscriptions.preview.description')}</TableCell>
+          <TableCell scope="col">{t('subscriptions.preview.days')}</TableCell>
+          <TableCell scope="col" align="right">
+            {t('subscriptions.preview.amount')}
+          </TableCell>
         </TableRow>
       </TableHead>
       <TableBody>
         {lines.map((line, index) => (
           <TableRow key={index}>
-            <TableCell>{lineText(line)}</TableCell>
+            <TableCell component="th" scope="row">
+              {lineText(line)}
+            </TableCell>
             <TableCell>{formatDayRange(line.periodStart, line.periodEnd, i18n.resolvedLanguage)}</TableCell>
             <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
               {amount(line.netMinor)}
             </TableCell>
           </TableRow>
         ))}
-      </TableBody>
-      <TableFooter sx={{ '& td': { color: 'text.primary', fontSize: 'inherit' } }}>
         {sum(t('subscriptions.preview.net'), totals.netMinor)}
         {totals.vat.map((vat) => (
-          <TableRow key={vat.rateBp}>
-            <TableCell colSpan={2}>
-              {t('subscriptions.preview.vat', {
+          <Fragment key={vat.rateBp}>
+            {sum(
+              t('subscriptions.preview.vat', {
                 rate: formatVatRate(vat.rateBp, i18n.resolvedLanguage),
                 net: amount(vat.netMinor),
-              })}
-            </TableCell>
-            <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-              {amount(vat.vatMinor)}
-            </TableCell>
-          </TableRow>
+              }),
+              vat.vatMinor,
+            )}
+          </Fragment>
         ))}
         {totals.roundingMinor !== 0 && sum(t('subscriptions.preview.rounding'), totals.roundingMinor)}
         {sum(t('subscriptions.preview.total'), totals.totalMinor, true)}
-      </TableFooter>
+      </TableBody>
     </Table>
   );
 }
