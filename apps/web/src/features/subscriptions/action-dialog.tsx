@@ -270,7 +270,8 @@ export function ActionDialog({
   return (
     <Dialog open onClose={busy ? undefined : onClose} aria-labelledby={titleId} maxWidth="sm" fullWidth>
       <DialogTitle id={titleId}>{title}</DialogTitle>
-      <DialogContent>
+      {/* The preview holds no control: it is focusable itself, so a keyboard can scroll it on a small screen. */}
+      <DialogContent {...(step && { tabIndex: 0, role: 'region', 'aria-labelledby': titleId })}>
         <Stack spacing={2}>
           {notice && (
             <Alert
