@@ -102,7 +102,7 @@ function ChangeForm({
         helperText={t('subscriptions.dialog.seatsHelp', { min })}
         rules={['required', seatsRule(min, flow.plan.maxSeats)]}
         slotProps={{ htmlInput: { min, max: flow.plan.maxSeats ?? undefined, step: 1 } }}
-        sx={{ mt: 1, maxWidth: 240 }}
+        sx={{ mt: 1 }}
         fullWidth
       />
     </RuleForm>
