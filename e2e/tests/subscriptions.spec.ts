@@ -34,13 +34,13 @@ test('an owner upgrades Standard to Professional, confirms the previewed charge 
   await dialog.getByRole('button', { name: 'Voir l’aperçu' }).click();
   await expect(dialog).toContainText('S’applique immédiatement');
   const charged = dialog.getByRole('table', { name: 'Facturé maintenant' });
-  await expect(charged).toContainText('Professional, mensuel (au prorata)');
-  await expect(charged).toContainText('Crédit pour la période non utilisée : Standard, mensuel (au prorata)');
+  await expect(charged).toContainText('Professional, mensuel · au prorata');
+  await expect(charged).toContainText('Crédit pour la période non utilisée : Standard, mensuel · au prorata');
   await expect(charged).toContainText(/TVA 8,1\s?% sur/);
   const confirm = dialog.getByRole('button', { name: /^Confirmer et facturer / });
   const total = (await confirm.textContent())!.replace('Confirmer et facturer ', '');
   expect(total).toMatch(/^\d+,\d\d\s€$/);
-  await expect(charged.getByRole('row', { name: `Total ${total}` })).toBeVisible();
+  await expect(charged.getByRole('row', { name: `Total EUR TVA incluse ${total}` })).toBeVisible();
 
   await confirm.click();
   await expect(dialog).toHaveCount(0);

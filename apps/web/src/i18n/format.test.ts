@@ -36,6 +36,7 @@ describe('money and days', () => {
   it('formats calendar days without a time-zone shift', () => {
     expect(formatDay('2026-03-01', 'de')).toBe('1. März 2026');
     expect(formatDayRange('2026-11-01', '2026-12-01', 'de')).toBe('1.–30. November 2026');
+    expect(formatDayRange('2026-11-30', '2026-12-01', 'de', 'medium')).toBe('30.11.2026');
     expect(formatDayRange('2026-11-15', '2027-11-15', 'en')).toMatch(
       /^15 November 2026\s–\s14 November 2027$/,
     );

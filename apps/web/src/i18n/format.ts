@@ -64,12 +64,15 @@ export function formatDay(isoDate: string, locale?: string): string {
 
 /**
  * The days from `start` up to, not including, `end` (how periods are given), as a range of their first and last
- * day: "1.–30. November 2026".
+ * day: "1.–30. November 2026" (a period of one day or less shows that day).
  */
-export function formatDayRange(start: string, end: string, locale?: string): string {
-  const last = new Date(dayOf(end).getTime() - 86_400_000);
-  return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'long', timeZone: 'UTC' }).formatRange(
-    dayOf(start),
-    last,
-  );
+export function formatDayRange(
+  start: string,
+  end: string,
+  locale?: string,
+  dateStyle: 'long' | 'medium' = 'long',
+): string {
+  const first = dayOf(start);
+  const last = new Date(Math.max(dayOf(end).getTime() - 86_400_000, first.getTime()));
+  return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle, timeZone: 'UTC' }).formatRange(first, last);
 }

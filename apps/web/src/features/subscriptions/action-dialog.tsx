@@ -25,7 +25,7 @@ import { FormSelect, FormTextField, RuleForm, useRuleForm, type RuleFunction } f
 import { later } from '@/i18n/later.ts';
 import { useConfirmSubscription, usePreviewSubscription } from './api.ts';
 import { PreviewDetails } from './preview-details.tsx';
-import { useMoney } from './labels.ts';
+import { useMoney } from '@/ui/invoice-lines.tsx';
 
 /** What the user set out to do: a plan, period or seat change, a cancellation, or taking one back. */
 export type Flow =

@@ -16,7 +16,7 @@ import CheckOutlined from '@mui/icons-material/CheckOutlined';
 import { BILLING_PERIODS, type BillingPeriod, type Plan, type Subscription } from '@portal/contract';
 import { formatDay } from '@/i18n/format.ts';
 import { SectionCard } from '@/ui/section-card.tsx';
-import { useMoney } from './labels.ts';
+import { useMoney } from '@/ui/invoice-lines.tsx';
 import type { Flow } from './action-dialog.tsx';
 
 /**

@@ -219,13 +219,14 @@ describe('subscriptions page', () => {
       body: { action: 'CHANGE', planCode: 'PROFESSIONAL', billingPeriod: 'MONTHLY', seats: 15 },
     });
     const table = within(dialog).getByRole('table', { name: 'Jetzt verrechnet' });
-    expect(within(table).getByText('Professional, monatlich (anteilig)')).toBeTruthy();
+    const row = (name: string) => within(table).getByRole('row', { name: chf(name) });
+    expect(row('Professional, monatlich · anteilig 16.–30.11.2026 8.1% CHF 64.50')).toBeTruthy();
     expect(
-      within(table).getByText('Gutschrift für nicht genutzte Zeit: Standard, monatlich (anteilig)'),
+      row('Gutschrift für nicht genutzte Zeit: Standard, monatlich · anteilig 16.–30.11.2026 8.1% CHF-24.50'),
     ).toBeTruthy();
-    expect(within(table).getByText(chf('MWST 8.1% auf CHF 70.00'))).toBeTruthy();
-    expect(within(table).getByText(chf('CHF-0.02'))).toBeTruthy();
-    expect(within(table).getByText(chf("CHF 4'324.55"))).toBeTruthy();
+    expect(row('MWST 8.1% auf CHF 70.00 CHF 5.67')).toBeTruthy();
+    expect(row('Rundung CHF-0.02')).toBeTruthy();
+    expect(row("Total CHF inkl. MWST CHF 4'324.55")).toBeTruthy();
     expect(within(dialog).getByText(chf('Danach CHF 139.45 pro Monat'))).toBeTruthy();
 
     await user.click(
