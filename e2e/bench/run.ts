@@ -7,7 +7,9 @@
  * - the account log with 1,000,000 entries on PostgreSQL: pages and the CSV export (apps/server/src/bench/logs.bench.ts,
  *   which drives the server's own test harness);
  * - live notifications: 1,000 server-sent-event clients on one instance, commit → received p99 (target ≤ 1 s) and
- *   memory per stream (apps/server/src/bench/sse.bench.ts; PostgreSQL with TEST_DATABASE_URL, else PGlite).
+ *   memory per stream (apps/server/src/bench/sse.bench.ts; PostgreSQL with TEST_DATABASE_URL, else PGlite);
+ * - the renewal scheduler: 10,000 due subscriptions → 10,000 invoices on PostgreSQL (target ≤ 60 s;
+ *   apps/server/src/bench/subscriptions.bench.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -178,6 +180,30 @@ async function logFigures(): Promise<void> {
   logs.printLogFigures(await logs.measureLogs());
 }
 
+/** The renewal scheduler with 10,000 due subscriptions, on PostgreSQL only. */
+async function schedulerFigures(): Promise<void> {
+  if (!process.env.TEST_DATABASE_URL) {
+    console.log(
+      '  renewal scheduler at 10,000 subscriptions: skipped (set TEST_DATABASE_URL to a PostgreSQL admin connection)',
+    );
+    return;
+  }
+  // Server code like the log scenario, loaded by URL for the same reason.
+  const scenario = path.resolve(import.meta.dirname, '../../apps/server/src/bench/subscriptions.bench.ts');
+  const scheduler = (await import(pathToFileURL(scenario).href)) as {
+    measureScheduler(): Promise<unknown>;
+    printSchedulerFigures(figures: unknown): void;
+  };
+  scheduler.printSchedulerFigures(await scheduler.measureScheduler());
+}
+
+// `npm run bench -- subscriptions` measures the renewal scheduler alone.
+if (process.argv[2] === 'subscriptions') {
+  console.log('Portal benchmark (renewal scheduler only)');
+  await schedulerFigures();
+  process.exit(0);
+}
+
 // `npm run bench -- logs` measures the account log alone.
 if (process.argv[2] === 'logs') {
   console.log('Portal benchmark (account log only)');
@@ -234,3 +260,4 @@ await logFigures();
   };
   live.printSseFigures(await live.measureSse());
 }
+await schedulerFigures();

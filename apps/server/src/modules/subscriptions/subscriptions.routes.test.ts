@@ -3,40 +3,10 @@ import { expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
 import { addDays, periodEnd, todayIn } from '../../invoicing/money.ts';
 import { describeApi, type TestApi } from '../../test/api.ts';
+import { invoiceSequences, runRenewals, storeSubscription } from '../../test/subscriptions.ts';
 
 const MUSTER: string = DEMO_ACCOUNTS.muster;
 const base = (account: string) => `/api/accounts/${account}/subscriptions/v1`;
-
-interface Stored {
-  plan: string;
-  period: 'MONTHLY' | 'YEARLY';
-  seats: number;
-  status: 'TRIALING' | 'ACTIVE' | 'CANCELLED';
-  start: string;
-  end: string;
-  currency?: 'CHF' | 'EUR';
-}
-
-/** Puts an account's subscription into a known state (whatever the demo data gave it). */
-export async function storeSubscription(api: TestApi, account: string, s: Stored): Promise<void> {
-  await api.db.query('delete from subscriptions where account_uuid = $1', [account]);
-  await api.db.query(
-    `insert into subscriptions (account_uuid, plan_code, billing_period, currency, seats, status, trial_ends_on,
-       current_period_start, current_period_end, billing_anchor_day)
-     values ($1, $2, $3, $4, $5, $6, case when $6 = 'TRIALING' then $8::date end, $7, $8, $9)`,
-    [
-      account,
-      s.plan,
-      s.period,
-      s.currency ?? 'CHF',
-      s.seats,
-      s.status,
-      s.start,
-      s.end,
-      Number(s.start.slice(8, 10)),
-    ],
-  );
-}
 
 async function invoiceCount(api: TestApi, account: string): Promise<number> {
   const { rows } = await api.db.query<{ n: number }>(
@@ -44,13 +14,6 @@ async function invoiceCount(api: TestApi, account: string): Promise<number> {
     [account],
   );
   return rows[0]!.n;
-}
-
-export async function runRenewals(api: TestApi): Promise<void> {
-  await api.db.query(
-    `update jobs set run_at = now() where kind = 'subscriptions.renew' and state = 'pending'`,
-  );
-  await api.app.jobs.drain();
 }
 
 describeApi('subscriptions API', (api) => {
@@ -275,6 +238,22 @@ describeApi('subscriptions API', (api) => {
     expect(same.json().code).toBe('NO_CHANGE');
   });
 
+  it('counts accepted members and open invitations as seats in use', async () => {
+    const account = await freshAccount();
+    expect((await get(account)).seatsInUse).toBe(1);
+    const invited = await api.request('POST', `/api/accounts/${account}/members/v1/invitations`, {
+      as: 'admin',
+      body: { emails: ['seat.one@example.org', 'seat.two@example.org'], role: 'EMPLOYEE' },
+    });
+    expect(invited.statusCode).toBeLessThan(300);
+    expect((await get(account)).seatsInUse).toBe(3);
+    await api.db.query(
+      `update invitations set expires_at = now() - interval '1 day' where account_uuid = $1`,
+      [account],
+    );
+    expect((await get(account)).seatsInUse).toBe(1);
+  });
+
   it('cancels at the period end with a reason and resumes before it', async () => {
     const account = await freshAccount();
     await midPeriod(account);
@@ -399,18 +378,63 @@ describeApi('subscriptions API', (api) => {
     const charge = (await preview(TO_PRO, accounts[0])).json().data.charge.totals.totalMinor;
     const results = await Promise.all(accounts.map((account) => confirm(TO_PRO, charge, account)));
     expect(results.map((res) => res.statusCode)).toEqual([200, 200, 200, 200, 200]);
-    await expectGapless(api);
+    for (const sequences of await invoiceSequences(api))
+      expect(sequences).toEqual(sequences.map((_, index) => index + 1));
   });
 });
 
-/** Invoice numbers of each year run 1..n without a gap. */
-export async function expectGapless(api: TestApi): Promise<void> {
-  const { rows } = await api.db.query<{ year: number; sequence: number }>(
-    'select year, sequence from invoices order by year, sequence',
-  );
-  const byYear = new Map<number, number[]>();
-  for (const row of rows) byYear.set(row.year, [...(byYear.get(row.year) ?? []), row.sequence]);
-  for (const sequences of byYear.values()) {
-    expect(sequences).toEqual(sequences.map((_, index) => index + 1));
-  }
-}
+// A VAT rate that changes five days from now, inside the current period.
+const RATE_CHANGE = addDays(todayIn('Europe/Zurich'), 5);
+
+describeApi(
+  'subscriptions API with a VAT rate change inside the period',
+  (api) => {
+    it('splits the prorated lines at the change, and the invoice still equals the preview to the Rappen', async () => {
+      const today = todayIn(api.config.billing.timeZone);
+      const created = await api.request('POST', '/api/accounts/v1/accounts', {
+        as: 'admin',
+        body: { name: 'Steuerwechsel AG', country: 'CH', preferredLanguage: 'de' },
+      });
+      const account = created.json().data.uuid as string;
+      const start = addDays(today, -3);
+      await storeSubscription(api, account, {
+        plan: 'STANDARD',
+        period: 'MONTHLY',
+        seats: 8,
+        status: 'ACTIVE',
+        start,
+        end: periodEnd(start, 'MONTHLY', Number(start.slice(8, 10))),
+      });
+      const action: SubscriptionAction = {
+        action: 'CHANGE',
+        planCode: 'PROFESSIONAL',
+        billingPeriod: 'MONTHLY',
+        seats: 15,
+      };
+      const url = `${base(account)}/subscription`;
+      const shown = (await api.request('POST', `${url}/preview`, { as: 'admin', body: action })).json().data;
+      const lines = shown.charge.lines as { kind: string; vatRateBp: number; periodStart: string }[];
+      expect(lines.map((line) => [line.kind, line.vatRateBp, line.periodStart])).toEqual([
+        ['PLAN_CREDIT', 810, today],
+        ['PLAN_CREDIT', 900, RATE_CHANGE],
+        ['SEATS_CREDIT', 810, today],
+        ['SEATS_CREDIT', 900, RATE_CHANGE],
+        ['PLAN', 810, today],
+        ['PLAN', 900, RATE_CHANGE],
+      ]);
+      expect(shown.charge.totals.vat.map((vat: { rateBp: number }) => vat.rateBp)).toEqual([900, 810]);
+      const done = await api.request('POST', `${url}/confirm`, {
+        as: 'admin',
+        body: { action, expectedChargeMinor: shown.charge.totals.totalMinor },
+      });
+      expect(done.statusCode).toBe(200);
+      const { rows } = await api.db.query<{ total_minor: string; totals: unknown }>(
+        'select total_minor, totals from invoices where uuid = $1',
+        [done.json().data.chargeInvoiceUuid],
+      );
+      expect(Number(rows[0]!.total_minor)).toBe(shown.charge.totals.totalMinor);
+      expect(rows[0]!.totals).toEqual(shown.charge.totals);
+    });
+  },
+  { env: { VAT_RATES: `7.7@2018-01-01,8.1@2024-01-01,9.0@${RATE_CHANGE}` } },
+);
