@@ -163,21 +163,42 @@ async function measureBrowser(): Promise<{
   }
 }
 
-/** The account log at 1,000,000 entries, on PostgreSQL only. */
-async function logFigures(): Promise<void> {
+/**
+ * A scenario of server code on PostgreSQL only (skipped without TEST_DATABASE_URL): its module's `measure` export,
+ * printed with its `print` export. Loaded by URL: the scenario is server code (its test harness mints tokens),
+ * outside this project's sources.
+ */
+async function postgresScenario(file: string, measure: string, print: string, what: string): Promise<void> {
   if (!process.env.TEST_DATABASE_URL) {
-    console.log(
-      '  account log at 1,000,000 entries: skipped (set TEST_DATABASE_URL to a PostgreSQL admin connection)',
-    );
+    console.log(`  ${what}: skipped (set TEST_DATABASE_URL to a PostgreSQL admin connection)`);
     return;
   }
-  // Loaded by URL: the scenario is server code (its test harness mints tokens), outside this project's sources.
-  const scenario = path.resolve(import.meta.dirname, '../../apps/server/src/bench/logs.bench.ts');
-  const logs = (await import(pathToFileURL(scenario).href)) as {
-    measureLogs(): Promise<unknown>;
-    printLogFigures(figures: unknown): void;
-  };
-  logs.printLogFigures(await logs.measureLogs());
+  const scenario = path.resolve(import.meta.dirname, '../../apps/server/src/bench', file);
+  const module = (await import(pathToFileURL(scenario).href)) as Record<
+    string,
+    (figures?: unknown) => unknown
+  >;
+  module[print]!(await module[measure]!());
+}
+
+/** The account log at 1,000,000 entries. */
+const logFigures = () =>
+  postgresScenario('logs.bench.ts', 'measureLogs', 'printLogFigures', 'account log at 1,000,000 entries');
+
+/** The invoices list of an account with 10,000 invoices. */
+const invoiceFigures = () =>
+  postgresScenario(
+    'invoices.bench.ts',
+    'measureInvoices',
+    'printInvoiceFigures',
+    'invoices list at 10,000 invoices',
+  );
+
+// `npm run bench -- invoices` measures the invoices list alone.
+if (process.argv[2] === 'invoices') {
+  console.log('Portal benchmark (invoices list only)');
+  await invoiceFigures();
+  process.exit(0);
 }
 
 /** The renewal scheduler with 10,000 due subscriptions, on PostgreSQL only. */
@@ -251,6 +272,7 @@ if (members) {
   console.log('  members list on PostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
 }
 await logFigures();
+await invoiceFigures();
 {
   // Server code like the log scenario, loaded by URL for the same reason.
   const scenario = path.resolve(import.meta.dirname, '../../apps/server/src/bench/sse.bench.ts');

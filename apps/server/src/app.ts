@@ -82,8 +82,8 @@ const MODULES: AreaModule[] = [
   registerSupportRoutes,
   registerNotificationStreamRoutes,
   registerSupportAgentRoutes,
-  registerSubscriptionsRoutes,
   registerBillingRoutes,
+  registerSubscriptionsRoutes,
 ];
 
 /**
