@@ -155,6 +155,32 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectNoSeriousViolations(page);
     });
 
+    test('billing: the page, an invoice and the address form', async ({ page, server }) => {
+      await signIn(page, server, DEMO.admin.email, '/billing');
+      await expect(page.getByRole('heading', { level: 1, name: 'Rechnungen' })).toBeVisible();
+      await expect(page.getByRole('table', { name: 'Rechnungen' }).getByRole('button').first()).toBeVisible();
+      expect(await bodyIsDark(page)).toBe(colorScheme === 'dark');
+      await expectNoSeriousViolations(page);
+
+      await page.getByRole('table', { name: 'Rechnungen' }).getByRole('button').first().click();
+      await expect(page.getByRole('dialog').getByRole('heading', { name: 'Positionen' })).toBeVisible();
+      await expectNoSeriousViolations(page);
+      await page.getByRole('button', { name: 'Schließen' }).click();
+
+      await page.getByRole('button', { name: 'Bearbeiten' }).click();
+      await page.getByRole('textbox', { name: /^PLZ/ }).fill('1');
+      await page.getByRole('button', { name: 'Speichern' }).click();
+      await expect(page.getByText('Die Postleitzahl passt nicht zum gewählten Land')).toBeVisible();
+      await expectNoSeriousViolations(page);
+    });
+
+    test('the past-due banner', async ({ page, server }) => {
+      await signIn(page, server, DEMO.inhaber.email, '/billing');
+      await expect(page.getByRole('link', { name: 'Voir les factures' })).toBeVisible();
+      expect(await bodyIsDark(page)).toBe(colorScheme === 'dark');
+      await expectNoSeriousViolations(page);
+    });
+
     test('provider login page', async ({ page, server }) => {
       await page.goto(`${server.url}/`);
       await expect(page.locator('#username')).toBeVisible();

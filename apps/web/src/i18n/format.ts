@@ -38,16 +38,29 @@ export function formatCurrency(amount: number, currency = 'CHF', locale?: string
 }
 
 /**
- * An amount of money given in minor units (Rappen, cents: integers from the server), e.g. 123450 CHF →
- * "CHF 1'234.50". With the account's country the amount follows that country's conventions in the reader's
- * language (a Swiss account reads CHF 1'234.50 in German and English alike); without one, the language's locale.
+ * Locale for an account's amounts: the reader's language with the account's country, so a Swiss account reads
+ * "CHF 1'234.50" in every language and a German one "1.234,50 €"; without a country, the language's own locale.
  */
-export function formatMoney(minor: number, currency: string, locale?: string, country?: string): string {
-  const language = locale && locale in INTL_LOCALES ? locale : currentLanguage();
-  const regional = country ? Intl.NumberFormat.supportedLocalesOf(`${language}-${country}`)[0] : undefined;
-  return new Intl.NumberFormat(regional ?? intlLocale(locale), { style: 'currency', currency }).format(
-    minor / 100,
-  );
+function moneyLocale(locale: string | undefined, country: string | undefined): string {
+  const base = intlLocale(locale);
+  if (!country) return base;
+  const language = base.split('-')[0] ?? base;
+  const [supported] = Intl.NumberFormat.supportedLocalesOf(`${language}-${country}`);
+  return supported ?? base;
+}
+
+/**
+ * An amount the server computed, given in minor units (Rappen, cents) of its currency. Only formatting happens
+ * here: the minor units become the currency's decimals.
+ */
+export function formatMoney(
+  minor: number,
+  currency: string,
+  { locale, country }: { locale?: string; country?: string } = {},
+): string {
+  const format = new Intl.NumberFormat(moneyLocale(locale, country), { style: 'currency', currency });
+  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+  return format.format(minor / 10 ** digits);
 }
 
 /** Midnight UTC of a calendar day (YYYY-MM-DD), so that the day stays the same in every time zone. */
@@ -64,15 +77,12 @@ export function formatDay(isoDate: string, locale?: string): string {
 
 /**
  * The days from `start` up to, not including, `end` (how periods are given), as a range of their first and last
- * day: "1.–30. November 2026" (a period of one day or less shows that day).
+ * day: "1.–30. November 2026".
  */
-export function formatDayRange(
-  start: string,
-  end: string,
-  locale?: string,
-  dateStyle: 'long' | 'medium' = 'long',
-): string {
-  const first = dayOf(start);
-  const last = new Date(Math.max(dayOf(end).getTime() - 86_400_000, first.getTime()));
-  return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle, timeZone: 'UTC' }).formatRange(first, last);
+export function formatDayRange(start: string, end: string, locale?: string): string {
+  const last = new Date(dayOf(end).getTime() - 86_400_000);
+  return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'long', timeZone: 'UTC' }).formatRange(
+    dayOf(start),
+    last,
+  );
 }

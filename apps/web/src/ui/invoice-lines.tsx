@@ -24,7 +24,7 @@ export function useMoney(): (minor: number, currency: string) => string {
   const country = useCurrentAccount()?.country;
   const locale = i18n.resolvedLanguage;
   return useCallback(
-    (minor: number, currency: string) => formatMoney(minor, currency, locale, country),
+    (minor: number, currency: string) => formatMoney(minor, currency, { locale, country }),
     [locale, country],
   );
 }
@@ -92,7 +92,7 @@ export function LinesTable({
               {line.prorated && <> · {t('billing.lines.prorated')}</>}
             </TableCell>
             <TableCell sx={{ whiteSpace: 'nowrap' }}>
-              {formatDayRange(line.periodStart, line.periodEnd, locale, 'medium')}
+              {formatDayRange(line.periodStart, line.periodEnd, locale)}
             </TableCell>
             <TableCell align="right">{formatRate(line.vatRateBp, locale)}</TableCell>
             <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>

@@ -9,7 +9,7 @@ import { rememberCurrentPage, tokenClaims, verifyEmailUrl } from '@/auth/auth.ts
 import { useCancelDeletion } from '@/api/account-deletion.ts';
 import { useAcceptInvitation, useDeclineInvitation } from '@/api/invitations.ts';
 import { billingStatusQuery } from '@/features/billing/api.ts';
-import { formatDate, formatMoney } from '@/i18n/format.ts';
+import { formatDate, formatDay, formatMoney } from '@/i18n/format.ts';
 import { currentLanguage } from '@/i18n/i18n.ts';
 import { href } from '../href.ts';
 import { getVersionState, subscribeVersion } from '../version-check.ts';
@@ -169,7 +169,7 @@ export function PastDueBar({ account }: { account: Account | null }) {
   if (!account || !pastDue) return null;
   const language = i18n.resolvedLanguage;
   const amount = pastDue.amounts
-    .map((due) => formatMoney(due.amountMinor, due.currency, language, account.country))
+    .map((due) => formatMoney(due.amountMinor, due.currency, { locale: language, country: account.country }))
     .join(' + ');
   return (
     <Bar
@@ -183,7 +183,7 @@ export function PastDueBar({ account }: { account: Account | null }) {
       {t('billing.pastDue.message', {
         count: pastDue.invoices,
         amount,
-        date: formatDate(`${pastDue.since}T12:00:00`, language),
+        date: formatDay(pastDue.since, language),
       })}
     </Bar>
   );

@@ -5,21 +5,47 @@ import Typography from '@mui/material/Typography';
 import FiberManualRecord from '@mui/icons-material/FiberManualRecord';
 import type { InvoiceStatus, PostalAddress } from '@portal/contract';
 import { useCurrentAccount } from '@/api/session.ts';
-import { formatDayRange } from '@/i18n/format.ts';
+import { INTL_LOCALES } from '@/i18n/format.ts';
 import { currentLanguage } from '@/i18n/i18n.ts';
 import { LinesTable as SharedLinesTable } from '@/ui/invoice-lines.tsx';
 import { plansQuery } from './api.ts';
 
+export { formatDay, formatDayRange } from '@/i18n/format.ts';
+
 // How the billing page writes amounts, days, periods and invoice lines. Every figure comes from the server; these
 // helpers only format them in the reader's language.
 
-export { formatDay } from '@/i18n/format.ts';
-export { formatRate, useMoney } from '@/ui/invoice-lines.tsx';
-
-/** A period as the API gives it (up to, not including, its end) as people read it: "1.–31. Jan. 2026". */
-export function formatPeriod(start: string, end: string, locale?: string): string {
-  return formatDayRange(start, end, locale, 'medium');
+/** Calendar days in a table's short form ("19.11.2026"), read as UTC days so no time zone moves them. */
+function shortDays(locale?: string): Intl.DateTimeFormat {
+  const language = (locale ?? currentLanguage()) as keyof typeof INTL_LOCALES;
+  return new Intl.DateTimeFormat(INTL_LOCALES[language] ?? language, {
+    dateStyle: 'medium',
+    timeZone: 'UTC',
+  });
 }
+const utcDay = (day: string) => new Date(`${day}T00:00:00Z`);
+
+export function formatShortDay(day: string, locale?: string): string {
+  return shortDays(locale).format(utcDay(day));
+}
+
+/** A period (its end not included) as its first and last day, in the short form. */
+export function formatShortPeriod(start: string, end: string, locale?: string): string {
+  const last = new Date(utcDay(end).getTime() - 86_400_000);
+  return shortDays(locale).formatRange(utcDay(start), last);
+}
+
+/**
+ * A payment reference in the groups people type it in: a 27-digit QR reference as 2 + 5 × 5 digits, a creditor
+ * reference (RF…) in groups of four.
+ */
+export function formatReference(reference: string): string {
+  if (/^\d{27}$/.test(reference))
+    return reference.replace(/^(\d{2})(\d{5})(\d{5})(\d{5})(\d{5})(\d{5})$/, '$1 $2 $3 $4 $5 $6');
+  return reference.replace(/(.{4})(?=.)/g, '$1 ');
+}
+
+export { formatRate, useMoney } from '@/ui/invoice-lines.tsx';
 
 /** The lines and totals of an invoice or preview, with plan names from the catalogue. */
 export function LinesTable(props: Omit<Parameters<typeof SharedLinesTable>[0], 'planName'>) {
@@ -54,7 +80,7 @@ export function InvoiceStatusChip({ status }: { status: InvoiceStatus }) {
 }
 
 /** A postal address as it is written on a letter: street and number, postcode and city, country. */
-export function AddressText({ name, address }: { name?: string; address: PostalAddress }) {
+export function AddressText({ name, address }: { name?: string; address: PostalAddress | null }) {
   const { i18n } = useTranslation();
   const country = new Intl.DisplayNames([i18n.resolvedLanguage ?? currentLanguage()], { type: 'region' });
   return (
@@ -65,11 +91,15 @@ export function AddressText({ name, address }: { name?: string; address: PostalA
           <br />
         </>
       )}
-      {[address.street, address.buildingNumber].filter(Boolean).join(' ')}
-      <br />
-      {address.postcode} {address.city}
-      <br />
-      {country.of(address.country) ?? address.country}
+      {address && (
+        <>
+          {[address.street, address.buildingNumber].filter(Boolean).join(' ')}
+          <br />
+          {address.postcode} {address.city}
+          <br />
+          {country.of(address.country) ?? address.country}
+        </>
+      )}
     </Typography>
   );
 }

@@ -1,12 +1,10 @@
 // The billing area's data layer (see features/accounts/api.ts for the shape every area's api.ts follows): the
 // account's invoices (paged and filtered on the server), one invoice and its PDF, the billing details and the
-// hook that changes them, the past-due status the shell's banner reads, and what the page shows beside them —
-// the subscription (same key as the subscriptions page, so both share one cache entry) and the company profile
-// (same key as the company page), whose address the billing form proposes while none is set.
+// hook that changes them, the past-due status the shell's banner reads, and what the page shows beside them: the
+// subscription and the plan catalogue, under the subscriptions page's keys and shapes, so both share one cache.
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   billingRoutes,
-  companyRoutes,
   subscriptionsRoutes,
   type InvoicesQuery,
   type UpdateBillingDetailsBody,
@@ -75,14 +73,6 @@ export function plansQuery(account: string) {
   return queryOptions({
     queryKey: ['subscriptions', account, 'plans'] as const,
     queryFn: async ({ signal }) => (await apiRequest(subscriptionsRoutes.listPlans, { signal })).data.plans,
-  });
-}
-
-/** The company profile, whose address the billing form proposes while the account has no billing address. */
-export function companyProfileQuery(account: string) {
-  return queryOptions({
-    queryKey: ['company', account, 'profile'] as const,
-    queryFn: async ({ signal }) => (await apiRequest(companyRoutes.getCompanyProfile, { signal })).data,
   });
 }
 

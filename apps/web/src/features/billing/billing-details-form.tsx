@@ -17,10 +17,10 @@ import {
   PURCHASE_ORDER_MAX,
   VAT_NUMBER_MAX,
   type BillingDetails,
-  type CompanyProfile,
   type PaymentMethod,
   type UpdateBillingDetailsBody,
 } from '@portal/contract';
+import { useCurrentAccount } from '@/api/session.ts';
 import { countryOptions } from '@/forms/countries.ts';
 import { FormSelect, FormTextField, RuleForm, useRuleForm, type RuleFormApi } from '@/forms/index.ts';
 import { currentLanguage } from '@/i18n/i18n.ts';
@@ -35,37 +35,22 @@ export interface DetailsValues {
   paymentMethod: PaymentMethod;
 }
 
-/** "Bahnhofstrasse 10" → street and number, as the company profile keeps them in one line. */
-function splitStreet(line: string): { street: string; buildingNumber: string } {
-  const match = /^(.*\S)\s+(\d+\s?[a-zA-Z]?(?:[-/]\d+[a-zA-Z]?)?)$/.exec(line.trim());
-  return match
-    ? { street: match[1]!, buildingNumber: match[2]! }
-    : { street: line.trim(), buildingNumber: '' };
-}
-
 /**
- * The form's values: the saved details, or while no billing address is saved yet, what the company profile
- * proposes (its address, UID or VAT number and billing email).
+ * The form's values from the details. Before an admin saved any, the server answers what invoices would be made
+ * out to now (the company profile's address, UID or VAT number and billing email): the form starts from that.
  */
-export function toValues(details: BillingDetails, profile: CompanyProfile | undefined): DetailsValues {
-  const proposed = !details.address && profile;
-  const address = details.address
-    ? { ...details.address, buildingNumber: details.address.buildingNumber ?? '' }
-    : {
-        ...splitStreet(profile?.street ?? ''),
-        postcode: profile?.postcode ?? '',
-        city: profile?.city ?? '',
-        country: profile?.country ?? 'CH',
-      };
-  const recipients = details.recipients.length
-    ? details.recipients
-    : profile?.billingEmail
-      ? [profile.billingEmail]
-      : [''];
+export function toValues(details: BillingDetails, country: string): DetailsValues {
+  const address = details.address ?? {
+    street: '',
+    buildingNumber: null,
+    postcode: '',
+    city: '',
+    country,
+  };
   return {
-    address,
-    vatNumber: details.vatNumber ?? (proposed ? (profile.uid ?? profile.vatNumber ?? '') : ''),
-    recipients,
+    address: { ...address, buildingNumber: address.buildingNumber ?? '' },
+    vatNumber: details.vatNumber ?? '',
+    recipients: details.recipients.length ? details.recipients : [''],
     purchaseOrder: details.purchaseOrder ?? '',
     paymentMethod: details.paymentMethod,
   };
@@ -105,7 +90,7 @@ function RecipientFields({ form }: { form: RuleFormApi<DetailsValues> }) {
           <FormTextField
             name={`recipients.${index}`}
             label={t('billing.details.recipient', { number: index + 1 })}
-            rules={`required|email|max:${EMAIL_MAX}`}
+            rules={`required|email|distinctRecipient|max:${EMAIL_MAX}`}
             type="email"
             autoComplete="email"
             sx={{ flex: 1 }}
@@ -145,31 +130,35 @@ function RecipientFields({ form }: { form: RuleFormApi<DetailsValues> }) {
 export function BillingDetailsForm({
   account,
   details,
-  profile,
   onDone,
 }: {
   account: string;
   details: BillingDetails;
-  profile: CompanyProfile | undefined;
   onDone?: () => void;
 }) {
   const { t, i18n } = useTranslation();
+  // Without an address yet, the country is the account's own.
+  const accountCountry = useCurrentAccount()?.country ?? 'CH';
   const language = i18n.resolvedLanguage ?? currentLanguage();
   const countries = useMemo(() => countryOptions(language), [language]);
-  const form = useRuleForm<DetailsValues>({ defaultValues: toValues(details, profile) });
+  const form = useRuleForm<DetailsValues>({
+    defaultValues: toValues(details, accountCountry),
+  });
   const save = useUpdateBillingDetails(account);
   const country = useWatch({ control: form.control, name: 'address.country' });
 
-  // The postcode's rule depends on the country: a postcode already checked is checked again for the new one.
+  // The postcode's and the tax number's rules depend on the country: a field already checked is checked again.
   const { getFieldState, trigger } = form;
   useEffect(() => {
-    const state = getFieldState('address.postcode');
-    if (state.isTouched || state.error) void trigger('address.postcode');
+    for (const name of ['address.postcode', 'vatNumber'] as const) {
+      const state = getFieldState(name);
+      if (state.isTouched || state.error) void trigger(name);
+    }
   }, [country, getFieldState, trigger]);
 
   const onSubmit = async (values: DetailsValues) => {
     const { data } = await save.mutateAsync(toBody(values));
-    form.reset(toValues(data, profile));
+    form.reset(toValues(data, accountCountry));
     onDone?.();
   };
 
@@ -220,8 +209,8 @@ export function BillingDetailsForm({
         <FormTextField
           name="vatNumber"
           label={t('billing.details.vatNumber')}
-          rules={`max:${VAT_NUMBER_MAX}`}
-          helperText={t('billing.details.vatNumberHelp')}
+          rules={`billingUid|billingUidCheckDigit|billingVatNumber|max:${VAT_NUMBER_MAX}`}
+          helperText={t(country === 'CH' ? 'billing.details.uidHelp' : 'billing.details.vatNumberHelp')}
         />
         <RecipientFields form={form} />
         <FormTextField
@@ -241,7 +230,7 @@ export function BillingDetailsForm({
           <Button
             type="submit"
             variant="contained"
-            disabled={save.isPending || (!form.formState.isDirty && Boolean(details.address))}
+            disabled={save.isPending || (!form.formState.isDirty && details.updatedAt !== null)}
           >
             {save.isPending ? t('forms.saving') : t('forms.save')}
           </Button>

@@ -14,7 +14,7 @@ import { useCurrentAccount } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
 import { Page } from '@/ui/page.tsx';
 import { SectionCard } from '@/ui/section-card.tsx';
-import { billingDetailsQuery, companyProfileQuery, subscriptionQuery } from './api.ts';
+import { billingDetailsQuery, subscriptionQuery } from './api.ts';
 import { AddressText, LinesTable, formatDay, useMoney, usePlanName } from './amounts.tsx';
 import { BillingDetailsForm } from './billing-details-form.tsx';
 import { InvoiceDialog } from './invoice-dialog.tsx';
@@ -139,32 +139,27 @@ function PaymentMethodCard({ details }: { details: BillingDetails | undefined })
 }
 
 /**
- * The billing address and what goes with it; an edit form in place. While no address is saved the form is open
- * at once, with the company profile's address proposed.
+ * The billing address and what goes with it; an edit form in place. Until an admin saved the details the form is
+ * open at once, starting from what the server proposes (the company profile's address).
  */
 function BillingAddressCard({ account, details }: { account: string; details: BillingDetails | undefined }) {
   const { t } = useTranslation();
   const [editing, setEditing] = useState(false);
-  const profile = useQuery({
-    ...companyProfileQuery(account),
-    enabled: Boolean(details && !details.address),
-  });
-  const proposing = Boolean(details && !details.address);
+  const proposing = Boolean(details && (details.updatedAt === null || !details.address));
   return (
     <SectionCard id="billing-address" title={t('billing.details.title')}>
-      {!details || (proposing && profile.isPending) ? (
+      {!details ? (
         <Loading />
       ) : editing || proposing ? (
         <>
           {proposing && (
             <Alert severity="info" sx={{ mb: 2 }}>
-              {t('billing.details.proposed')}
+              {t(details.address ? 'billing.details.proposed' : 'billing.details.missing')}
             </Alert>
           )}
           <BillingDetailsForm
             account={account}
             details={details}
-            profile={profile.data}
             onDone={editing ? () => setEditing(false) : undefined}
           />
         </>

@@ -20,7 +20,15 @@ import PictureAsPdfOutlined from '@mui/icons-material/PictureAsPdfOutlined';
 import type { Invoice } from '@portal/contract';
 import { useCurrentAccount } from '@/api/session.ts';
 import { invoiceQuery, useDownloadInvoicePdf } from './api.ts';
-import { AddressText, InvoiceStatusChip, LinesTable, formatDay, formatPeriod, useMoney } from './amounts.tsx';
+import {
+  AddressText,
+  InvoiceStatusChip,
+  LinesTable,
+  formatDay,
+  formatDayRange,
+  formatReference,
+  useMoney,
+} from './amounts.tsx';
 
 /** One fact of the invoice's head: a term and its value. */
 function Fact({ term, children }: { term: string; children: ReactNode }) {
@@ -85,12 +93,12 @@ function InvoiceBody({ invoice }: { invoice: Invoice }) {
         <Fact term={t('billing.invoices.issuedOn')}>{formatDay(invoice.issuedOn, locale)}</Fact>
         <Fact term={t('billing.invoices.dueOn')}>{formatDay(invoice.dueOn, locale)}</Fact>
         <Fact term={t('billing.invoices.period')}>
-          {formatPeriod(invoice.periodStart, invoice.periodEnd, locale)}
+          {formatDayRange(invoice.periodStart, invoice.periodEnd, locale)}
         </Fact>
         <Fact term={t('billing.invoice.reason')}>{t(`billing.reasons.${invoice.reason}`)}</Fact>
         <Fact term={t('billing.invoice.reference')}>
           <Box component="span" sx={{ fontFamily: 'monospace' }}>
-            {invoice.reference}
+            {formatReference(invoice.reference)}
           </Box>
         </Fact>
         {invoice.relatedInvoice && (
@@ -186,7 +194,8 @@ export function InvoiceDialog({ invoiceUuid, onClose }: { invoiceUuid: string; o
         {title}
         {invoice && <InvoiceStatusChip status={invoice.status} />}
       </DialogTitle>
-      <DialogContent dividers>
+      {/* The content scrolls on small screens and holds no control: focusable, so keys can scroll it. */}
+      <DialogContent dividers tabIndex={0} role="region" aria-labelledby="invoice-title">
         {isPending ? (
           <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }}>
             <CircularProgress aria-label={t('billing.loading')} />
@@ -204,7 +213,7 @@ export function InvoiceDialog({ invoiceUuid, onClose }: { invoiceUuid: string; o
             disabled={download.isPending}
             onClick={() => download.mutate(invoice)}
           >
-            {t('billing.invoices.downloadPdf', { number: invoice.number })}
+            {t('billing.invoice.downloadPdf')}
           </Button>
         )}
         <Button variant="contained" onClick={onClose}>

@@ -26,7 +26,7 @@ import {
 import { useCurrentAccount } from '@/api/session.ts';
 import { FilterSelect } from '@/ui/filter-select.tsx';
 import { invoicesQuery, useDownloadInvoicePdf } from './api.ts';
-import { InvoiceStatusChip, formatDay, formatPeriod, useMoney } from './amounts.tsx';
+import { InvoiceStatusChip, formatShortDay, formatShortPeriod, useMoney } from './amounts.tsx';
 
 const PAGE_SIZES = [10, 25, 50, INVOICES_PAGE_SIZE_MAX];
 const DEFAULT_PAGE_SIZE = 10;
@@ -69,9 +69,9 @@ function Sums({
   const money = useMoney();
   if (!sums.length) return null;
   return (
-    <Stack component="dl" aria-label={t('billing.invoices.sums')} sx={{ m: 0, gap: 0.5 }}>
+    <Stack role="group" aria-label={t('billing.invoices.sums')} sx={{ gap: 0.5 }}>
       {sums.map((sum) => (
-        <Stack key={sum.currency} direction="row" sx={{ gap: 3, flexWrap: 'wrap' }}>
+        <Stack key={sum.currency} component="dl" direction="row" sx={{ m: 0, gap: 3, flexWrap: 'wrap' }}>
           {(
             [
               ['invoiced', sum.invoicedMinor],
@@ -208,11 +208,13 @@ export function InvoicesTable({ titleId }: { titleId: string }) {
                     </Typography>
                   )}
                 </TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDay(invoice.issuedOn, locale)}</TableCell>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  {formatPeriod(invoice.periodStart, invoice.periodEnd, locale)}
+                  {formatShortDay(invoice.issuedOn, locale)}
                 </TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDay(invoice.dueOn, locale)}</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                  {formatShortPeriod(invoice.periodStart, invoice.periodEnd, locale)}
+                </TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatShortDay(invoice.dueOn, locale)}</TableCell>
                 <TableCell>
                   <InvoiceStatusChip status={invoice.status} />
                 </TableCell>

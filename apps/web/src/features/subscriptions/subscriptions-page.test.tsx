@@ -220,9 +220,11 @@ describe('subscriptions page', () => {
     });
     const table = within(dialog).getByRole('table', { name: 'Jetzt verrechnet' });
     const row = (name: string) => within(table).getByRole('row', { name: chf(name) });
-    expect(row('Professional, monatlich · anteilig 16.–30.11.2026 8.1% CHF 64.50')).toBeTruthy();
+    expect(row('Professional, monatlich · anteilig 16.–30. November 2026 8.1% CHF 64.50')).toBeTruthy();
     expect(
-      row('Gutschrift für nicht genutzte Zeit: Standard, monatlich · anteilig 16.–30.11.2026 8.1% CHF-24.50'),
+      row(
+        'Gutschrift für nicht genutzte Zeit: Standard, monatlich · anteilig 16.–30. November 2026 8.1% CHF-24.50',
+      ),
     ).toBeTruthy();
     expect(row('MWST 8.1% auf CHF 70.00 CHF 5.67')).toBeTruthy();
     expect(row('Rundung CHF-0.02')).toBeTruthy();
