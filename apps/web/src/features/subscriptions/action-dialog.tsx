@@ -268,7 +268,14 @@ export function ActionDialog({
   }
 
   return (
-    <Dialog open onClose={busy ? undefined : onClose} aria-labelledby={titleId} maxWidth="sm" fullWidth>
+    // The preview's table of lines needs the width the invoice dialog has; the forms need less.
+    <Dialog
+      open
+      onClose={busy ? undefined : onClose}
+      aria-labelledby={titleId}
+      maxWidth={step ? 'md' : 'sm'}
+      fullWidth
+    >
       <DialogTitle id={titleId}>{title}</DialogTitle>
       {/* The preview holds no control: it is focusable itself, so a keyboard can scroll it on a small screen. */}
       <DialogContent {...(step && { tabIndex: 0, role: 'region', 'aria-labelledby': titleId })}>
