@@ -367,4 +367,46 @@ describe('subscriptions page', () => {
     });
     expect(shownToasts('error')).toEqual([]);
   });
+
+  it('shows a trial’s end and a waiting downgrade, which the current plan’s card withdraws', async () => {
+    const user = userEvent.setup();
+    const waiting: Subscription = {
+      ...SUBSCRIPTION,
+      planCode: 'PROFESSIONAL',
+      seats: 15,
+      status: 'TRIALING',
+      trialEndsOn: '2026-11-30',
+      pendingChange: { planCode: 'STANDARD', billingPeriod: 'MONTHLY', seats: 5, effectiveOn: '2026-12-01' },
+    };
+    serveWith(waiting, [
+      [
+        subscriptionsRoutes.previewSubscription,
+        {
+          data: {
+            effective: 'NOW',
+            effectiveOn: '2026-11-20',
+            charge: null,
+            recurring: { from: '2026-12-01', totals: totals(13945) },
+            subscription: { ...waiting, pendingChange: null },
+          },
+        },
+      ],
+    ]);
+    await renderAsAdmin();
+    expect(await screen.findByText('Testphase bis 30. November 2026')).toBeTruthy();
+    expect(
+      screen.getByText('Am 1. Dezember 2026 wechselt das Abonnement zu Standard, monatlich, 5 Benutzer.'),
+    ).toBeTruthy();
+    expect(
+      within(screen.getByRole('article', { name: 'Standard' })).getByText('Geplant ab 1. Dezember 2026'),
+    ).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Bei Professional bleiben' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Bei Professional bleiben' });
+    await user.click(within(dialog).getByRole('button', { name: 'Weiter zur Vorschau' }));
+    expect(await within(dialog).findByText('Jetzt wird nichts verrechnet.')).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Änderung bestätigen' })).toBeTruthy();
+    expect(apiRequest).toHaveBeenCalledWith(subscriptionsRoutes.previewSubscription, {
+      body: { action: 'CHANGE', planCode: 'PROFESSIONAL', billingPeriod: 'MONTHLY', seats: 15 },
+    });
+  });
 });
