@@ -19,7 +19,7 @@ export interface SchedulerFigures {
   accounts: number;
   invoices: number;
   seconds: number;
-  /** The jobs the invoices queued (notification mails, invoice mails), run after. */
+  /** The jobs the invoices queued (one per invoice, its mail), run after. */
   followUpSeconds: number;
   gapless: boolean;
 }
@@ -75,7 +75,7 @@ export function printSchedulerFigures(figures: SchedulerFigures): void {
     `  renewal scheduler on PostgreSQL: ${figures.accounts.toLocaleString('en')} due subscriptions → ${figures.invoices.toLocaleString('en')} invoices in ${figures.seconds.toFixed(1)} s (target ≤ 60 s), numbers ${figures.gapless ? 'without gaps' : 'WITH GAPS'}`,
   );
   console.log(
-    `    the jobs they queued (notification and invoice mails) ran after in ${figures.followUpSeconds.toFixed(1)} s`,
+    `    the jobs they queued (one per invoice, its mail) ran after in ${figures.followUpSeconds.toFixed(1)} s`,
   );
 }
 

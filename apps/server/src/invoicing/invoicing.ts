@@ -291,13 +291,15 @@ export function createInvoicing(deps: {
           where account_uuid = any($1::uuid[]) and role in ('OWNER', 'ADMIN') and invitation_status = 'ACCEPTED'`,
         [[...parties.keys()]],
       );
-      for (const { input, totals, record } of rows) {
-        await notifier.notify(tx, {
+      const adminsOf = new Map<string, string[]>();
+      for (const row of admins.rows)
+        adminsOf.set(row.account_uuid, [...(adminsOf.get(row.account_uuid) ?? []), row.user_uuid]);
+      await notifier.notifyMany(
+        tx,
+        rows.map(({ input, totals, record }) => ({
           accountUuid: input.accountUuid,
-          userUuids: admins.rows
-            .filter((row) => row.account_uuid === input.accountUuid)
-            .map((row) => row.user_uuid),
-          type: 'invoice.issued',
+          userUuids: adminsOf.get(input.accountUuid) ?? [],
+          type: 'invoice.issued' as const,
           params: {
             invoiceUuid: record.uuid,
             number: record.number,
@@ -305,12 +307,17 @@ export function createInvoicing(deps: {
             currency: input.currency,
             dueOn: addDays(input.issuedOn, config.paymentTermDays),
           },
-        });
-        await jobs.enqueue(
-          'invoicing.issued',
-          { invoiceUuid: record.uuid },
-          { tx, uniqueKey: `invoicing.issued:${record.uuid}` },
-        );
+        })),
+      );
+      await jobs.enqueueMany(
+        'invoicing.issued',
+        rows.map(({ record }) => ({
+          payload: { invoiceUuid: record.uuid },
+          uniqueKey: `invoicing.issued:${record.uuid}`,
+        })),
+        { tx },
+      );
+      for (const { input, totals, record } of rows) {
         issued.set(keyOf(input), {
           uuid: record.uuid,
           number: record.number,

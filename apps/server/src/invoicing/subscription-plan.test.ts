@@ -143,3 +143,17 @@ describe('the trial', () => {
     });
   });
 });
+
+describe('seats', () => {
+  it('fewer seats than the plan includes become the included ones, which may cover the seats in use', () => {
+    const planned = planAction(ACTIVE, change('PROFESSIONAL', 2), '2026-11-10', CATALOGUE, 4);
+    expect(planned.after.seats).toBe(15);
+  });
+
+  it('refuses fewer seats than in use, more than the plan allows, and extra seats on the free plan', () => {
+    const many = { ...ACTIVE, seats: 10 };
+    expect(() => planAction(many, change('STANDARD', 8), '2026-11-10', CATALOGUE, 9)).toThrow(/at least 9/);
+    expect(() => planAction(many, change('STANDARD', 51), '2026-11-10', CATALOGUE, 9)).toThrow(/at most 50/);
+    expect(() => planAction(many, change('FREE', 4), '2026-11-10', CATALOGUE, 2)).toThrow(/no extra seats/);
+  });
+});

@@ -196,12 +196,12 @@ function withoutOffsets(credits: NetLine[], charges: NetLine[]): NetLine[] {
 /** The seats a change asks for, checked: at least those in use, at most the plan's limit, none extra on a free plan. */
 function checkedSeats(plan: Plan, requested: number, inUse: number): number {
   const seats = Math.max(requested, plan.includedSeats);
-  if (requested < inUse)
+  if (seats < inUse)
     throw invalidField('seats', `must be at least ${inUse}, the members and open invitations`);
-  if (plan.maxSeats !== null && seats > plan.maxSeats)
-    throw invalidField('seats', `must be at most ${plan.maxSeats} on ${plan.name}`);
   if (isFree(plan) && seats > plan.includedSeats)
     throw invalidField('seats', `${plan.name} has no extra seats`);
+  if (plan.maxSeats !== null && seats > plan.maxSeats)
+    throw invalidField('seats', `must be at most ${plan.maxSeats} on ${plan.name}`);
   return seats;
 }
 

@@ -219,21 +219,26 @@ describeApi('subscriptions API', (api) => {
   });
 
   it('keeps seats between those in use and the plan limit (422 on seats)', async () => {
-    const inUse = (await get(MUSTER)).seatsInUse as number;
-    await midPeriod(MUSTER, Math.max(10, inUse));
-    expect(inUse).toBeGreaterThan(1);
-    for (const res of [
-      await preview(change('PROFESSIONAL', inUse - 1)),
-      await preview(change('STANDARD', 51)),
-      await preview(change('FREE', 4)),
-    ]) {
+    const account = await freshAccount();
+    await midPeriod(account, 10);
+    // The admin and three open invitations: four seats in use, one more than the free plan has.
+    await api.request('POST', `/api/accounts/${account}/members/v1/invitations`, {
+      as: 'admin',
+      body: { emails: ['a.seat@example.org', 'b.seat@example.org', 'c.seat@example.org'], role: 'EMPLOYEE' },
+    });
+    expect((await get(account)).seatsInUse).toBe(4);
+    for (const [res, problem] of [
+      [await preview(change('FREE', 3), account), /at least 4/],
+      [await preview(change('STANDARD', 51), account), /at most 50/],
+      [await preview(change('FREE', 4), account), /no extra seats/],
+    ] as const) {
       expect(res.statusCode).toBe(422);
-      expect(res.json().details.fields).toHaveProperty('seats');
+      expect(res.json().details.fields.seats).toMatch(problem);
     }
-    const unknown = await preview(change('GOLD', 10));
+    const unknown = await preview(change('GOLD', 10), account);
     expect(unknown.statusCode).toBe(422);
     expect(unknown.json().details.fields).toHaveProperty('planCode');
-    const same = await preview(change('STANDARD', Math.max(10, inUse)));
+    const same = await preview(change('STANDARD', 10), account);
     expect(same.statusCode).toBe(409);
     expect(same.json().code).toBe('NO_CHANGE');
   });
