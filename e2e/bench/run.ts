@@ -7,7 +7,9 @@
  * - the account log with 1,000,000 entries on PostgreSQL: pages and the CSV export (apps/server/src/bench/logs.bench.ts,
  *   which drives the server's own test harness);
  * - live notifications: 1,000 server-sent-event clients on one instance, commit → received p99 (target ≤ 1 s) and
- *   memory per stream (apps/server/src/bench/sse.bench.ts; PostgreSQL with TEST_DATABASE_URL, else PGlite).
+ *   memory per stream (apps/server/src/bench/sse.bench.ts; PostgreSQL with TEST_DATABASE_URL, else PGlite);
+ * - the renewal scheduler: 10,000 due subscriptions → 10,000 invoices on PostgreSQL (target ≤ 60 s;
+ *   apps/server/src/bench/subscriptions.bench.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -161,21 +163,66 @@ async function measureBrowser(): Promise<{
   }
 }
 
-/** The account log at 1,000,000 entries, on PostgreSQL only. */
-async function logFigures(): Promise<void> {
+/**
+ * A scenario of server code on PostgreSQL only (skipped without TEST_DATABASE_URL): its module's `measure` export,
+ * printed with its `print` export. Loaded by URL: the scenario is server code (its test harness mints tokens),
+ * outside this project's sources.
+ */
+async function postgresScenario(file: string, measure: string, print: string, what: string): Promise<void> {
+  if (!process.env.TEST_DATABASE_URL) {
+    console.log(`  ${what}: skipped (set TEST_DATABASE_URL to a PostgreSQL admin connection)`);
+    return;
+  }
+  const scenario = path.resolve(import.meta.dirname, '../../apps/server/src/bench', file);
+  const module = (await import(pathToFileURL(scenario).href)) as Record<
+    string,
+    (figures?: unknown) => unknown
+  >;
+  module[print]!(await module[measure]!());
+}
+
+/** The account log at 1,000,000 entries. */
+const logFigures = () =>
+  postgresScenario('logs.bench.ts', 'measureLogs', 'printLogFigures', 'account log at 1,000,000 entries');
+
+/** The invoices list of an account with 10,000 invoices. */
+const invoiceFigures = () =>
+  postgresScenario(
+    'invoices.bench.ts',
+    'measureInvoices',
+    'printInvoiceFigures',
+    'invoices list at 10,000 invoices',
+  );
+
+// `npm run bench -- invoices` measures the invoices list alone.
+if (process.argv[2] === 'invoices') {
+  console.log('Portal benchmark (invoices list only)');
+  await invoiceFigures();
+  process.exit(0);
+}
+
+/** The renewal scheduler with 10,000 due subscriptions, on PostgreSQL only. */
+async function schedulerFigures(): Promise<void> {
   if (!process.env.TEST_DATABASE_URL) {
     console.log(
-      '  account log at 1,000,000 entries: skipped (set TEST_DATABASE_URL to a PostgreSQL admin connection)',
+      '  renewal scheduler at 10,000 subscriptions: skipped (set TEST_DATABASE_URL to a PostgreSQL admin connection)',
     );
     return;
   }
-  // Loaded by URL: the scenario is server code (its test harness mints tokens), outside this project's sources.
-  const scenario = path.resolve(import.meta.dirname, '../../apps/server/src/bench/logs.bench.ts');
-  const logs = (await import(pathToFileURL(scenario).href)) as {
-    measureLogs(): Promise<unknown>;
-    printLogFigures(figures: unknown): void;
+  // Server code like the log scenario, loaded by URL for the same reason.
+  const scenario = path.resolve(import.meta.dirname, '../../apps/server/src/bench/subscriptions.bench.ts');
+  const scheduler = (await import(pathToFileURL(scenario).href)) as {
+    measureScheduler(): Promise<unknown>;
+    printSchedulerFigures(figures: unknown): void;
   };
-  logs.printLogFigures(await logs.measureLogs());
+  scheduler.printSchedulerFigures(await scheduler.measureScheduler());
+}
+
+// `npm run bench -- subscriptions` measures the renewal scheduler alone.
+if (process.argv[2] === 'subscriptions') {
+  console.log('Portal benchmark (renewal scheduler only)');
+  await schedulerFigures();
+  process.exit(0);
 }
 
 // `npm run bench -- logs` measures the account log alone.
@@ -225,6 +272,7 @@ if (members) {
   console.log('  members list on PostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
 }
 await logFigures();
+await invoiceFigures();
 {
   // Server code like the log scenario, loaded by URL for the same reason.
   const scenario = path.resolve(import.meta.dirname, '../../apps/server/src/bench/sse.bench.ts');
@@ -234,3 +282,4 @@ await logFigures();
   };
   live.printSseFigures(await live.measureSse());
 }
+await schedulerFigures();

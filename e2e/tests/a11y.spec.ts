@@ -194,6 +194,26 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectNoSeriousViolations(page);
     });
 
+    test('subscriptions, a change form and its preview', async ({ page, server }) => {
+      await signIn(page, server, DEMO.admin.email, '/subscriptions');
+      await expect(page.getByRole('heading', { level: 1, name: 'Abonnements' })).toBeVisible();
+      await expect(page.getByRole('article', { name: 'Professional' })).toContainText('Aktueller Plan');
+      expect(await bodyIsDark(page)).toBe(colorScheme === 'dark');
+      await expectNoSeriousViolations(page);
+
+      // More users is an upgrade: the preview lists what is charged now. Nothing is confirmed.
+      await page.getByRole('button', { name: 'Anzahl Benutzer ändern' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Anzahl Benutzer ändern' });
+      await dialog.getByRole('spinbutton', { name: 'Anzahl Benutzer' }).fill('1');
+      await dialog.getByRole('button', { name: 'Weiter zur Vorschau' }).click();
+      await expect(dialog.getByText(/Weniger sind nicht möglich/)).toBeVisible();
+      await expectNoSeriousViolations(page);
+      await dialog.getByRole('spinbutton', { name: 'Anzahl Benutzer' }).fill('30');
+      await dialog.getByRole('button', { name: 'Weiter zur Vorschau' }).click();
+      await expect(dialog.getByRole('table', { name: 'Jetzt verrechnet' })).toBeVisible();
+      await expectNoSeriousViolations(page);
+    });
+
     test('member management and its forms', async ({ page, server }) => {
       await signIn(page, server, DEMO.admin.email, '/settings/user-management');
       await expect(page.getByRole('heading', { level: 1, name: 'Benutzerverwaltung' })).toBeVisible();

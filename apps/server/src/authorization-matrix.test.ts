@@ -5,6 +5,7 @@
 import crypto from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, DEMO_USERS } from './db/demo-users.ts';
+import { DEMO_BILLING_ADDRESS } from './db/seed-billing.ts';
 import { describeApi, type DemoLogin, type TestApi } from './test/api.ts';
 import { allowStaff, insertTestAttachment, insertTestTicket } from './test/support-tickets.ts';
 
@@ -124,6 +125,15 @@ interface Row {
   prepare?: (api: TestApi, caller: Caller) => Promise<Prepared>;
   /** An event stream: its status decides; an open one stays open until the app closes. */
   stream?: boolean;
+}
+
+/** The newest invoice of Muster AG, as the invoice route's parameter. */
+async function musterInvoice(api: TestApi): Promise<Prepared> {
+  const { rows } = await api.db.query<{ uuid: string }>(
+    'select uuid from invoices where account_uuid = $1 order by issued_on desc limit 1',
+    [MUSTER],
+  );
+  return { params: { invoiceUuid: rows[0]!.uuid } };
 }
 
 /** A new member of Muster AG (no demo login), so that removing or changing one leaves the demo members alone. */
@@ -415,6 +425,28 @@ const MATRIX: Record<string, Row> = {
     body: { assigneeUuid: DEMO_USERS.agent.id },
     prepare: musterTicket,
   },
+  // Billing of the account: its admins (and staff while a ticket allows it); an invoice of Muster AG.
+  'GET /api/accounts/{accountUuid}/billing/v1/invoices': { expect: atLeast('ADMIN') },
+  'GET /api/accounts/{accountUuid}/billing/v1/invoices/{invoiceUuid}': {
+    expect: atLeast('ADMIN'),
+    prepare: musterInvoice,
+  },
+  'GET /api/accounts/{accountUuid}/billing/v1/invoices/{invoiceUuid}/pdf': {
+    expect: atLeast('ADMIN'),
+    prepare: musterInvoice,
+  },
+  'GET /api/accounts/{accountUuid}/billing/v1/details': { expect: atLeast('ADMIN') },
+  'PUT /api/accounts/{accountUuid}/billing/v1/details': {
+    expect: atLeast('ADMIN'),
+    body: {
+      address: DEMO_BILLING_ADDRESS,
+      vatNumber: null,
+      recipients: ['buchhaltung@example.com'],
+      purchaseOrder: null,
+      paymentMethod: 'INVOICE',
+    },
+  },
+  'GET /api/accounts/{accountUuid}/billing/v1/status': { expect: atLeast('ADMIN') },
   'DELETE /api/accounts/v1/accounts/{id}': { expect: ownerOnly },
   // Last: the members leave Muster AG; the owner may not (409: transfer first).
   'DELETE /api/users/v1/me/accounts/{id}': { expect: { ...atLeast('EMPLOYEE'), staff: 404 } },

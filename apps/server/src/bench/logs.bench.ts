@@ -21,12 +21,12 @@ import { TestApi } from '../test/api.ts';
 const ROWS = 1_000_000;
 const MUSTER = DEMO_ACCOUNTS.muster;
 
-function percentile(values: number[], p: number): number {
+export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-async function timed(
+export async function timed(
   api: TestApi,
   url: string,
   as: 'admin' | 'employee' = 'admin',

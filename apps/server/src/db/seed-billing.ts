@@ -4,6 +4,7 @@ import type { BillingConfig } from '../config.ts';
 import { createInvoicing, type Invoicing } from '../invoicing/invoicing.ts';
 import { addDays, addMonthsOnAnchor, prorate, todayIn, withVat, type NetLine } from '../invoicing/money.ts';
 import { findPlan } from '../invoicing/plans.ts';
+import { startTrial } from '../invoicing/subscription-start.ts';
 import { JobRunner } from '../jobs/runner.ts';
 import { createNotifier } from '../notifications/notifier.ts';
 import type { Db, Queryable } from './client.ts';
@@ -20,9 +21,24 @@ interface DemoSubscription {
   period: BillingPeriod;
   currency: Currency;
   seats: number;
-  /** The first period's start, as days before today's month start (periods start on the 1st). */
-  monthsBack: number;
 }
+
+const demoSubscription = (
+  accountUuid: string,
+  planCode: string,
+  period: BillingPeriod,
+  currency: Currency,
+  seats: number,
+): DemoSubscription => ({ accountUuid, planCode, period, currency, seats });
+
+/** Muster AG's billing address (the demo's tests and the authorization matrix send it back unchanged). */
+export const DEMO_BILLING_ADDRESS = {
+  street: 'Bahnhofstrasse',
+  buildingNumber: '10',
+  postcode: '8001',
+  city: 'Zürich',
+  country: 'CH',
+};
 
 /** The first day of the month `months` before the month of `day`. */
 const monthStart = (day: string, months: number) => addMonthsOnAnchor(`${day.slice(0, 8)}01`, -months, 1);
@@ -86,6 +102,21 @@ async function insertSubscription(
   );
 }
 
+/** The invoice of the period that starts on `start`, issued that day. */
+function issuePeriod(tx: Queryable, invoicing: Invoicing, subscription: DemoSubscription, start: string) {
+  const periodEnd = addMonthsOnAnchor(start, subscription.period === 'YEARLY' ? 12 : 1, 1);
+  return invoicing.issue(tx, {
+    accountUuid: subscription.accountUuid,
+    reason: 'PERIOD',
+    sourceKey: `period:${start}`,
+    currency: subscription.currency,
+    lines: periodLines(invoicing.config, subscription, start, periodEnd),
+    periodStart: start,
+    periodEnd,
+    issuedOn: start,
+  });
+}
+
 /** Books the payment of an invoice in full, as a bank file would have, `days` after it was issued. */
 async function payInFull(tx: Queryable, invoiceUuid: string, accountUuid: string, bookedOn: string) {
   const { rows } = await tx.query<{ total_minor: string }>(
@@ -127,14 +158,7 @@ interface PlannedIssue {
 function seedMuster(tx: Queryable, invoicing: Invoicing, today: string): PlannedIssue[] {
   const planned: PlannedIssue[] = [];
   const config = invoicing.config;
-  const subscription: DemoSubscription = {
-    accountUuid: DEMO_ACCOUNTS.muster,
-    planCode: 'PROFESSIONAL',
-    period: 'YEARLY',
-    currency: 'CHF',
-    seats: 20,
-    monthsBack: 0,
-  };
+  const subscription = demoSubscription(DEMO_ACCOUNTS.muster, 'PROFESSIONAL', 'YEARLY', 'CHF', 20);
   const current = monthStart(today, 0);
   const end = addMonthsOnAnchor(current, 12, 1);
   // Two years paid: the year before this one and the year that started this month.
@@ -142,17 +166,8 @@ function seedMuster(tx: Queryable, invoicing: Invoicing, today: string): Planned
     planned.push({
       issuedOn: start,
       issue: async () => {
-        const periodEnd = addMonthsOnAnchor(start, 12, 1);
-        const issued = await invoicing.issue(tx, {
-          accountUuid: subscription.accountUuid,
-          reason: 'PERIOD',
-          sourceKey: `period:${start}`,
-          currency: subscription.currency,
-          lines: periodLines(config, { ...subscription, seats: 18 }, start, periodEnd),
-          periodStart: start,
-          periodEnd,
-          issuedOn: start,
-        });
+        // Two seats fewer then: two were added this month.
+        const issued = await issuePeriod(tx, invoicing, { ...subscription, seats: 18 }, start);
         const paidOn = addDays(start, 9) < today ? addDays(start, 9) : today;
         await payInFull(tx, issued.uuid, subscription.accountUuid, paidOn);
         await backdate(tx, issued.uuid, start, true);
@@ -182,7 +197,6 @@ function seedMuster(tx: Queryable, invoicing: Invoicing, today: string): Planned
     issue: () =>
       insertSubscription(tx, subscription, { status: 'ACTIVE', start: current, end, trialEndsOn: null }),
   });
-  planned.push({ issuedOn: today, issue: () => musterDetails(tx) });
   return planned;
 }
 
@@ -190,42 +204,29 @@ async function musterDetails(tx: Queryable) {
   await tx.query(
     `insert into billing_details (account_uuid, street, building_number, postcode, city, country, vat_number,
        recipients, purchase_order, payment_method, updated_at)
-     values ($1, 'Bahnhofstrasse', '10', '8001', 'Zürich', 'CH', 'CHE-123.456.788 MWST', $2::jsonb, 'PO-2026-0042',
-             'INVOICE', now() - interval '30 days')
+     values ($1, $2, $3, $4, $5, $6, 'CHE-123.456.788 MWST', $7::jsonb, 'PO-2026-0042', 'INVOICE',
+             now() - interval '390 days')
      on conflict do nothing`,
-    [DEMO_ACCOUNTS.muster, JSON.stringify(['buchhaltung@example.com', 'owner@example.com'])],
+    [
+      DEMO_ACCOUNTS.muster,
+      ...Object.values(DEMO_BILLING_ADDRESS),
+      JSON.stringify(['buchhaltung@example.com', 'owner@example.com']),
+    ],
   );
 }
 
 function seedBeispiel(tx: Queryable, invoicing: Invoicing, today: string): PlannedIssue[] {
   const config = invoicing.config;
-  const subscription: DemoSubscription = {
-    accountUuid: DEMO_ACCOUNTS.beispiel,
-    planCode: 'STANDARD',
-    period: 'MONTHLY',
-    currency: 'EUR',
-    seats: 5,
-    monthsBack: 5,
-  };
+  const subscription = demoSubscription(DEMO_ACCOUNTS.beispiel, 'STANDARD', 'MONTHLY', 'EUR', 5);
+  /** Months of invoices before this one. */
+  const monthsBack = 5;
   const bannerBefore = addDays(today, -config.pastDueBannerDays);
-  const starts = Array.from({ length: subscription.monthsBack + 1 }, (_, i) =>
-    monthStart(today, subscription.monthsBack - i),
-  );
+  const starts = Array.from({ length: monthsBack + 1 }, (_, i) => monthStart(today, monthsBack - i));
   // The latest invoice due long enough ago to show the past-due banner is unpaid, and so is every later one.
   const unpaidFrom = starts.findLast((start) => addDays(start, config.paymentTermDays) < bannerBefore)!;
   const planned = starts.map((start) => ({ issuedOn: start, issue: () => issueMonth(start) }));
   const issueMonth = async (start: string) => {
-    const periodEnd = addMonthsOnAnchor(start, 1, 1);
-    const issued = await invoicing.issue(tx, {
-      accountUuid: subscription.accountUuid,
-      reason: 'PERIOD',
-      sourceKey: `period:${start}`,
-      currency: subscription.currency,
-      lines: periodLines(config, subscription, start, periodEnd),
-      periodStart: start,
-      periodEnd,
-      issuedOn: start,
-    });
+    const issued = await issuePeriod(tx, invoicing, subscription, start);
     const dueOn = addDays(start, config.paymentTermDays);
     if (start < unpaidFrom) {
       await payInFull(tx, issued.uuid, subscription.accountUuid, addDays(start, 12));
@@ -278,26 +279,13 @@ function seedBeispiel(tx: Queryable, invoicing: Invoicing, today: string): Plann
   return planned;
 }
 
-async function seedNeu(tx: Queryable) {
-  // The trial began when the account was made (two days ago) and lasts 14 days.
+/** Neu Sàrl's trial began when the account was made (two days ago), as every new account's does. */
+async function seedNeu(tx: Queryable, config: BillingConfig) {
   const { rows } = await tx.query<{ created_on: string }>(
-    `select (created_at at time zone 'Europe/Zurich')::date::text as created_on from accounts where uuid = $1`,
-    [DEMO_ACCOUNTS.neu],
+    `select (created_at at time zone $2)::date::text as created_on from accounts where uuid = $1`,
+    [DEMO_ACCOUNTS.neu, config.timeZone],
   );
-  const start = rows[0]!.created_on;
-  const end = addDays(start, 14);
-  await insertSubscription(
-    tx,
-    {
-      accountUuid: DEMO_ACCOUNTS.neu,
-      planCode: 'STANDARD',
-      period: 'MONTHLY',
-      currency: 'CHF',
-      seats: 5,
-      monthsBack: 0,
-    },
-    { status: 'TRIALING', start, end, trialEndsOn: end },
-  );
+  await startTrial(tx, config.plans, DEMO_ACCOUNTS.neu, rows[0]!.created_on);
 }
 
 /**
@@ -311,11 +299,13 @@ export async function seedDemoBilling(db: Db, tx: Queryable, config: BillingConf
   const today = todayIn(config.timeZone);
   const seeded = await tx.query<{ account_uuid: string }>('select account_uuid from subscriptions');
   const has = new Set(seeded.rows.map((row) => row.account_uuid));
+  // Muster AG saved its billing details before its first invoice: every invoice is made out to them.
+  if (!has.has(DEMO_ACCOUNTS.muster)) await musterDetails(tx);
   const planned = [
     ...(has.has(DEMO_ACCOUNTS.muster) ? [] : seedMuster(tx, invoicing, today)),
     ...(has.has(DEMO_ACCOUNTS.beispiel) ? [] : seedBeispiel(tx, invoicing, today)),
   ];
   // Stable: the same day keeps the order above.
   for (const step of planned.sort((a, b) => a.issuedOn.localeCompare(b.issuedOn))) await step.issue();
-  if (!has.has(DEMO_ACCOUNTS.neu)) await seedNeu(tx);
+  if (!has.has(DEMO_ACCOUNTS.neu)) await seedNeu(tx, config);
 }

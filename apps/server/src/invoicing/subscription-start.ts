@@ -19,12 +19,13 @@ export function trialPlan(plans: readonly Plan[]): Plan {
 
 /** Seats the account uses: accepted members and open invitations (each invitation holds a seat). */
 export async function seatsInUse(tx: Queryable, accountUuid: string): Promise<number> {
-  const { rows } = await tx.query<{ count: number }>(
-    `select count(*)::int as count from account_members
-      where account_uuid = $1 and invitation_status in ('ACCEPTED', 'PENDING')`,
+  const { rows } = await tx.query<{ count: string | number }>(
+    `select (select count(*) from account_members where account_uuid = $1 and invitation_status = 'ACCEPTED')
+          + (select count(*) from invitations where account_uuid = $1 and status = 'PENDING' and expires_at > now())
+            as count`,
     [accountUuid],
   );
-  return rows[0]?.count ?? 0;
+  return Number(rows[0]?.count ?? 0);
 }
 
 /**

@@ -69,6 +69,30 @@ describe.each(BACKENDS)('jobs runner on %s', (backend) => {
     expect(await rows()).toEqual([]);
   });
 
+  it('queues many jobs in one statement, each open unique key once', async () => {
+    const jobs = runner();
+    const seen: number[] = [];
+    jobs.define('test.record', { handler: async ({ payload }) => void seen.push(payload.n) });
+    await expect(jobs.enqueueMany('test.tick', [{ payload: {} }])).rejects.toThrow(/not defined/);
+    expect(await jobs.enqueueMany('test.record', [])).toBe(0);
+    await jobs.enqueue('test.record', { n: 0 }, { uniqueKey: 'open' });
+    await db
+      .transaction(async (tx) => {
+        await jobs.enqueueMany('test.record', [{ payload: { n: 9 } }], { tx });
+        throw new Error('rolled back');
+      })
+      .catch(() => undefined);
+    const queued = await jobs.enqueueMany('test.record', [
+      { payload: { n: 1 } },
+      { payload: { n: 2 }, uniqueKey: 'a' },
+      { payload: { n: 3 }, uniqueKey: 'a' },
+      { payload: { n: 4 }, uniqueKey: 'open' },
+    ]);
+    expect(queued).toBe(2);
+    await jobs.drain();
+    expect(seen.sort()).toEqual([0, 1, 2]);
+  });
+
   it('queues inside a transaction only when it commits, and once per unique key', async () => {
     const jobs = runner();
     const seen: number[] = [];

@@ -162,6 +162,35 @@ export class JobRunner {
     return rows[0]?.id ?? null;
   }
 
+  /**
+   * Queues many jobs of one kind in one statement (a batch's mails, say), due now; a job whose uniqueKey is open
+   * already is skipped. Returns how many were queued.
+   */
+  async enqueueMany<K extends JobKind>(
+    kind: K,
+    jobs: readonly { payload: JobKinds[K]; uniqueKey?: string }[],
+    options: Pick<EnqueueOptions, 'tx'> = {},
+  ): Promise<number> {
+    const definition = this.definitions.get(kind);
+    if (!definition) throw new Error(`job kind ${kind} is not defined`);
+    if (jobs.length === 0) return 0;
+    const { rows } = await (options.tx ?? this.db).query(
+      `insert into jobs (kind, payload, unique_key, max_attempts)
+       select $1, job.payload, job.unique_key, $3 from jsonb_to_recordset($2::jsonb) as job (payload jsonb, unique_key text)
+       on conflict (unique_key) where state in ('pending', 'running') do nothing
+       returning id`,
+      [
+        kind,
+        JSON.stringify(
+          jobs.map((job) => ({ payload: job.payload ?? {}, unique_key: job.uniqueKey ?? null })),
+        ),
+        definition.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      ],
+    );
+    if (rows.length) queueMicrotask(() => this.wake());
+    return rows.length;
+  }
+
   /** Starts polling; recurring kinds get their first occurrence (now) unless one is pending already. */
   async start(): Promise<void> {
     if (this.started) return;

@@ -1,7 +1,10 @@
+import crypto from 'node:crypto';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
+import { createFileStore, type FileStore } from '../files/files.ts';
+import { startMailbox } from '../idp/test-support.ts';
 import { JobRunner } from '../jobs/runner.ts';
 import { createMailer, registerDevMail } from './index.ts';
 
@@ -115,5 +118,82 @@ describe('mail without SMTP', () => {
       expect(proxied.statusCode, `${url} through the proxy`).toBe(404);
     }
     await app.close();
+  });
+});
+
+describe('mail attachments', () => {
+  /** A stored PDF of a new account (the files store keeps its bytes in the database). */
+  async function storedPdf(files: FileStore) {
+    const accountUuid = crypto.randomUUID();
+    await db.query(`insert into accounts (uuid, name, country) values ($1, 'Anhang AG', 'CH')`, [
+      accountUuid,
+    ]);
+    const content = Buffer.from('%PDF-1.7\n% an invoice\n');
+    const file = await files.put(db, {
+      accountUuid,
+      purpose: 'invoice-pdf',
+      contentType: 'application/pdf',
+      content,
+      fileName: 'Rechnung-2026-000001.pdf',
+      createdBy: null,
+    });
+    return {
+      content,
+      attachment: {
+        fileName: file.fileName,
+        contentType: 'application/pdf',
+        fileUuid: file.uuid,
+        accountUuid,
+      },
+    };
+  }
+
+  /** A mail with a stored PDF attached, sent over SMTP (`smtpUrl`) or into the outbox, and delivered. */
+  async function sendWithPdf(smtpUrl: string | null, to: string) {
+    const files = createFileStore(null);
+    const runner = new JobRunner(db);
+    const mailer = createMailer({ smtpUrl, mailFrom: 'Portal <no-reply@localhost>' }, db, runner, files);
+    const { content, attachment } = await storedPdf(files);
+    await mailer.send({ to, subject: 'Invoice', text: 'Attached', attachments: [attachment] });
+    await runner.drain();
+    return { content, attachment, mailer, runner };
+  }
+
+  it('sends the file over SMTP, read from the files store when the mail goes out', async () => {
+    const mailbox = await startMailbox();
+    try {
+      const { content } = await sendWithPdf(mailbox.url, 'smtp@example.com');
+      const raw = mailbox.mails.find((mail) => mail.to.includes('smtp@example.com'))!.raw;
+      expect(raw).toContain('Content-Type: application/pdf; name=Rechnung-2026-000001.pdf');
+      expect(raw).toContain('Content-Disposition: attachment; filename=Rechnung-2026-000001.pdf');
+      expect(raw.replace(/\r?\n/g, '')).toContain(content.toString('base64'));
+    } finally {
+      await mailbox.close();
+    }
+  });
+
+  it('keeps the attachment names in the outbox and shows them at /dev/mail; a missing file fails the delivery', async () => {
+    const { attachment, mailer, runner } = await sendWithPdf(null, 'outbox@example.com');
+    const app = Fastify();
+    await registerDevMail(app, { db });
+    const json = await app.inject({ method: 'GET', url: '/dev/mail.json?to=outbox@example.com' });
+    expect(json.json().data[0].attachments).toEqual(['Rechnung-2026-000001.pdf']);
+    const page = await app.inject({ method: 'GET', url: '/dev/mail?to=outbox@example.com' });
+    expect(page.body).toContain('Attached: Rechnung-2026-000001.pdf');
+    await app.close();
+
+    await mailer.send({
+      to: 'missing@example.com',
+      subject: 'Invoice',
+      text: 'Attached',
+      attachments: [{ ...attachment, fileUuid: crypto.randomUUID() }],
+    });
+    await runner.drain();
+    const kept = await db.query('select 1 from mail_outbox where recipient = $1', ['missing@example.com']);
+    expect(kept.rows).toHaveLength(0);
+    const failed = await db.query<{ last_error: string }>(
+      `select last_error from jobs where kind = 'mail.send' and payload->>'to' = 'missing@example.com'`,
+    );
+    expect(failed.rows[0]!.last_error).toContain('is not in the files store');
   });
 });

@@ -45,6 +45,8 @@ export interface Notifier {
    * it exists, is signalled to live streams and mailed exactly when that change commits.
    */
   notify<T extends NotificationType>(tx: Queryable, notification: NewNotification<T>): Promise<void>;
+  /** `notify` for many notifications at once (a batch of invoices), in a few statements. */
+  notifyMany(tx: Queryable, notifications: readonly NewNotification<NotificationType>[]): Promise<void>;
   /** Tells the user's live streams that their notifications changed state; call it in the changing transaction. */
   changed(tx: Queryable, userUuid: string): Promise<void>;
 }
@@ -105,35 +107,50 @@ export function createNotifier(options?: NotifierOptions): Notifier {
       handler: ({ payload }) => mailNotification(options, payload.notificationUuid),
     });
   }
-  return {
-    async notify(tx, { accountUuid, userUuids, type, params }) {
-      const recipients = [...new Set(userUuids)];
-      if (recipients.length === 0) return;
-      const { rows } = await tx.query<{ id: string; user_uuid: string }>(
-        `insert into notifications (account_uuid, user_uuid, type, params)
-         select $1, recipient, $3, $4::jsonb from unnest($2::uuid[]) as recipient
-         returning id::text, user_uuid`,
-        [accountUuid, recipients, type, JSON.stringify(params)],
+  const notifier: Notifier = {
+    async notify(tx, notification) {
+      await notifier.notifyMany(tx, [notification]);
+    },
+    async notifyMany(tx, notifications) {
+      const rows = notifications.flatMap(({ accountUuid, userUuids, type, params }) =>
+        [...new Set(userUuids)].map((user) => ({ account_uuid: accountUuid, user_uuid: user, type, params })),
       );
-      for (const row of rows) await signal(tx, { userUuid: row.user_uuid, id: row.id });
+      if (rows.length === 0) return;
+      const written = await tx.query<{ id: string; user_uuid: string; type: NotificationType }>(
+        `insert into notifications (account_uuid, user_uuid, type, params)
+         select account_uuid, user_uuid, type, params
+           from jsonb_to_recordset($1::jsonb) as r (account_uuid uuid, user_uuid uuid, type text, params jsonb)
+         returning id::text, user_uuid, type`,
+        [JSON.stringify(rows)],
+      );
+      // NOTIFY inside a transaction is delivered at its commit, and not at all when it rolls back.
+      await tx.query('select pg_notify($1, payload) from unnest($2::text[]) as payload', [
+        NOTIFICATIONS_CHANNEL,
+        written.rows.map((row) =>
+          JSON.stringify({ userUuid: row.user_uuid, id: row.id } satisfies NotificationSignal),
+        ),
+      ]);
       // Types whose change mails the recipient itself (an invitation link, a transfer offer) get no second mail.
-      if (!jobs || NOTIFICATION_TYPES_MAILED_BY_AREA.includes(type)) return;
+      const mailable = written.rows.filter((row) => !NOTIFICATION_TYPES_MAILED_BY_AREA.includes(row.type));
+      if (!jobs || mailable.length === 0) return;
       const mailed = await tx.query<{ uuid: string }>(
         `select n.uuid from notifications n
            left join notification_preferences p on p.user_uuid = n.user_uuid and p.type = n.type
-          where n.id = any($1::bigint[]) and coalesce(p.email, $2)`,
-        [rows.map((row) => row.id), NOTIFICATION_EMAIL_DEFAULTS.includes(type)],
+          where n.id = any($1::bigint[]) and coalesce(p.email, n.type = any($2::text[]))`,
+        [mailable.map((row) => row.id), NOTIFICATION_EMAIL_DEFAULTS],
       );
-      for (const { uuid } of mailed.rows) {
-        await jobs.enqueue(
-          'notifications.mail',
-          { notificationUuid: uuid },
-          { tx, uniqueKey: `notification:${uuid}` },
-        );
-      }
+      await jobs.enqueueMany(
+        'notifications.mail',
+        mailed.rows.map(({ uuid }) => ({
+          payload: { notificationUuid: uuid },
+          uniqueKey: `notification:${uuid}`,
+        })),
+        { tx },
+      );
     },
     async changed(tx, userUuid) {
       await signal(tx, { userUuid });
     },
   };
+  return notifier;
 }

@@ -58,6 +58,7 @@ function snapshotKey(): string {
   const files = [
     ...fs.readdirSync(path.join(srcDir, 'db/migrations')).map((f) => path.join(srcDir, 'db/migrations', f)),
     path.join(srcDir, 'db/seed.ts'),
+    path.join(srcDir, 'db/seed-billing.ts'),
     path.join(srcDir, 'db/demo-users.ts'),
   ].sort();
   for (const file of files) hash.update(file).update(fs.readFileSync(file));

@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { DEMO_USERS } from '../../db/demo-users.ts';
 import { todayIn } from '../../invoicing/money.ts';
 import { describeApi, type TestApi } from '../../test/api.ts';
 import { dueAccounts, invoiceSequences, runRenewals } from '../../test/subscriptions.ts';
@@ -53,6 +54,42 @@ describeApi('subscription renewals', (api) => {
     expect(accounts.map((account) => issued.get(account))).toEqual([1, 1, 1, 1, 1]);
     expect(await advanced(api, accounts)).toBe(5);
     await expectGapless(api);
+  });
+
+  it("tells each renewed account's admins about its invoice, by notification and mail", async () => {
+    const accounts: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const res = await api.request('POST', '/api/accounts/v1/accounts', {
+        as: 'admin',
+        body: { name: `Erneuert ${i} AG`, country: 'CH', preferredLanguage: 'de' },
+      });
+      accounts.push(res.json().data.uuid);
+    }
+    const today = todayIn(api.config.billing.timeZone);
+    await api.db.query(
+      `update subscriptions set current_period_start = $2::date - 14, current_period_end = $2
+        where account_uuid = any($1::uuid[])`,
+      [accounts, today],
+    );
+    // The admin wants these by mail (they are not mailed by default: the billing area mails the invoice itself).
+    await api.db.query(
+      `insert into notification_preferences (user_uuid, type, email) values ($1, 'invoice.issued', true)
+       on conflict (user_uuid, type) do update set email = true`,
+      [DEMO_USERS.admin.id],
+    );
+    const mailsBefore = (await api.mailsTo(DEMO_USERS.admin.email)).length;
+    await runRenewals(api);
+    const { rows } = await api.db.query<{ account_uuid: string; number: string; invoice: string }>(
+      `select n.account_uuid, n.params->>'number' as number, i.number as invoice
+         from notifications n join invoices i on i.uuid = (n.params->>'invoiceUuid')::uuid
+        where n.type = 'invoice.issued' and n.user_uuid = $2 and n.account_uuid = any($1::uuid[])`,
+      [accounts, DEMO_USERS.admin.id],
+    );
+    expect(rows.map((row) => row.account_uuid).sort()).toEqual([...accounts].sort());
+    expect(rows.every((row) => row.number === row.invoice)).toBe(true);
+    const mails = await api.mailsTo(DEMO_USERS.admin.email);
+    expect(mails.length - mailsBefore).toBe(3);
+    await api.db.query('delete from notification_preferences where user_uuid = $1', [DEMO_USERS.admin.id]);
   });
 
   it.skipIf(api.backend !== 'postgres')(

@@ -219,23 +219,44 @@ describeApi('subscriptions API', (api) => {
   });
 
   it('keeps seats between those in use and the plan limit (422 on seats)', async () => {
-    const inUse = (await get(MUSTER)).seatsInUse as number;
-    await midPeriod(MUSTER, Math.max(10, inUse));
-    expect(inUse).toBeGreaterThan(1);
-    for (const res of [
-      await preview(change('PROFESSIONAL', inUse - 1)),
-      await preview(change('STANDARD', 51)),
-      await preview(change('FREE', 4)),
-    ]) {
+    const account = await freshAccount();
+    await midPeriod(account, 10);
+    // The admin and three open invitations: four seats in use, one more than the free plan has.
+    await api.request('POST', `/api/accounts/${account}/members/v1/invitations`, {
+      as: 'admin',
+      body: { emails: ['a.seat@example.org', 'b.seat@example.org', 'c.seat@example.org'], role: 'EMPLOYEE' },
+    });
+    expect((await get(account)).seatsInUse).toBe(4);
+    for (const [res, problem] of [
+      [await preview(change('FREE', 3), account), /at least 4/],
+      [await preview(change('STANDARD', 51), account), /at most 50/],
+      [await preview(change('FREE', 4), account), /no extra seats/],
+    ] as const) {
       expect(res.statusCode).toBe(422);
-      expect(res.json().details.fields).toHaveProperty('seats');
+      expect(res.json().details.fields.seats).toMatch(problem);
     }
-    const unknown = await preview(change('GOLD', 10));
+    const unknown = await preview(change('GOLD', 10), account);
     expect(unknown.statusCode).toBe(422);
     expect(unknown.json().details.fields).toHaveProperty('planCode');
-    const same = await preview(change('STANDARD', Math.max(10, inUse)));
+    const same = await preview(change('STANDARD', 10), account);
     expect(same.statusCode).toBe(409);
     expect(same.json().code).toBe('NO_CHANGE');
+  });
+
+  it('counts accepted members and open invitations as seats in use', async () => {
+    const account = await freshAccount();
+    expect((await get(account)).seatsInUse).toBe(1);
+    const invited = await api.request('POST', `/api/accounts/${account}/members/v1/invitations`, {
+      as: 'admin',
+      body: { emails: ['seat.one@example.org', 'seat.two@example.org'], role: 'EMPLOYEE' },
+    });
+    expect(invited.statusCode).toBeLessThan(300);
+    expect((await get(account)).seatsInUse).toBe(3);
+    await api.db.query(
+      `update invitations set expires_at = now() - interval '1 day' where account_uuid = $1`,
+      [account],
+    );
+    expect((await get(account)).seatsInUse).toBe(1);
   });
 
   it('cancels at the period end with a reason and resumes before it', async () => {
@@ -366,3 +387,59 @@ describeApi('subscriptions API', (api) => {
       expect(sequences).toEqual(sequences.map((_, index) => index + 1));
   });
 });
+
+// A VAT rate that changes five days from now, inside the current period.
+const RATE_CHANGE = addDays(todayIn('Europe/Zurich'), 5);
+
+describeApi(
+  'subscriptions API with a VAT rate change inside the period',
+  (api) => {
+    it('splits the prorated lines at the change, and the invoice still equals the preview to the Rappen', async () => {
+      const today = todayIn(api.config.billing.timeZone);
+      const created = await api.request('POST', '/api/accounts/v1/accounts', {
+        as: 'admin',
+        body: { name: 'Steuerwechsel AG', country: 'CH', preferredLanguage: 'de' },
+      });
+      const account = created.json().data.uuid as string;
+      const start = addDays(today, -3);
+      await storeSubscription(api, account, {
+        plan: 'STANDARD',
+        period: 'MONTHLY',
+        seats: 8,
+        status: 'ACTIVE',
+        start,
+        end: periodEnd(start, 'MONTHLY', Number(start.slice(8, 10))),
+      });
+      const action: SubscriptionAction = {
+        action: 'CHANGE',
+        planCode: 'PROFESSIONAL',
+        billingPeriod: 'MONTHLY',
+        seats: 15,
+      };
+      const url = `${base(account)}/subscription`;
+      const shown = (await api.request('POST', `${url}/preview`, { as: 'admin', body: action })).json().data;
+      const lines = shown.charge.lines as { kind: string; vatRateBp: number; periodStart: string }[];
+      expect(lines.map((line) => [line.kind, line.vatRateBp, line.periodStart])).toEqual([
+        ['PLAN_CREDIT', 810, today],
+        ['PLAN_CREDIT', 900, RATE_CHANGE],
+        ['SEATS_CREDIT', 810, today],
+        ['SEATS_CREDIT', 900, RATE_CHANGE],
+        ['PLAN', 810, today],
+        ['PLAN', 900, RATE_CHANGE],
+      ]);
+      expect(shown.charge.totals.vat.map((vat: { rateBp: number }) => vat.rateBp)).toEqual([900, 810]);
+      const done = await api.request('POST', `${url}/confirm`, {
+        as: 'admin',
+        body: { action, expectedChargeMinor: shown.charge.totals.totalMinor },
+      });
+      expect(done.statusCode).toBe(200);
+      const { rows } = await api.db.query<{ total_minor: string; totals: unknown }>(
+        'select total_minor, totals from invoices where uuid = $1',
+        [done.json().data.chargeInvoiceUuid],
+      );
+      expect(Number(rows[0]!.total_minor)).toBe(shown.charge.totals.totalMinor);
+      expect(rows[0]!.totals).toEqual(shown.charge.totals);
+    });
+  },
+  { env: { VAT_RATES: `7.7@2018-01-01,8.1@2024-01-01,9.0@${RATE_CHANGE}` } },
+);

@@ -1,8 +1,8 @@
 import { subscriptionsRoutes } from '@portal/contract';
 import type { ModuleDeps } from '../../http/route.ts';
 import { todayIn } from '../../invoicing/money.ts';
-import type { Catalogue } from './subscription-plan.ts';
-import { renewDueSubscriptions } from './subscriptions.renewal.ts';
+import type { Catalogue } from '../../invoicing/subscription-plan.ts';
+import { renewDueSubscriptions } from '../../invoicing/subscription-renewal.ts';
 import {
   confirmSubscription,
   getSubscription,

@@ -18,82 +18,13 @@ import {
   type Catalogue,
   type PlannedAction,
   type SubscriptionState,
-} from './subscription-plan.ts';
-
-export interface SubscriptionRow {
-  plan_code: string;
-  billing_period: SubscriptionState['billingPeriod'];
-  currency: SubscriptionState['currency'];
-  seats: number;
-  status: SubscriptionState['status'];
-  trial_ends_on: string | null;
-  current_period_start: string;
-  current_period_end: string;
-  billing_anchor_day: number;
-  cancel_at_period_end: boolean;
-  cancel_reason: string | null;
-  cancel_comment: string | null;
-  pending_plan_code: string | null;
-  pending_billing_period: SubscriptionState['billingPeriod'] | null;
-  pending_seats: number | null;
-  updated_at: Date;
-}
-
-export const SUBSCRIPTION_COLUMNS = `plan_code, billing_period, currency, seats, status, trial_ends_on::text,
-  current_period_start::text, current_period_end::text, billing_anchor_day, cancel_at_period_end, cancel_reason,
-  cancel_comment, pending_plan_code, pending_billing_period, pending_seats, updated_at`;
-
-export function stateOf(row: SubscriptionRow): SubscriptionState {
-  return {
-    planCode: row.plan_code,
-    billingPeriod: row.billing_period,
-    currency: row.currency,
-    seats: row.seats,
-    status: row.status,
-    trialEndsOn: row.trial_ends_on,
-    periodStart: row.current_period_start,
-    periodEnd: row.current_period_end,
-    anchorDay: row.billing_anchor_day,
-    cancelAtPeriodEnd: row.cancel_at_period_end,
-    cancelReason: row.cancel_reason,
-    cancelComment: row.cancel_comment,
-    pending:
-      row.pending_plan_code && row.pending_billing_period && row.pending_seats
-        ? {
-            planCode: row.pending_plan_code,
-            billingPeriod: row.pending_billing_period,
-            seats: row.pending_seats,
-          }
-        : null,
-  };
-}
-
-/** Writes a subscription's state back (the row exists: it was read, and locked, before). */
-export async function saveState(tx: Queryable, accountUuid: string, state: SubscriptionState): Promise<void> {
-  await tx.query(
-    `update subscriptions set plan_code = $2, billing_period = $3, seats = $4, status = $5,
-       current_period_start = $6, current_period_end = $7, billing_anchor_day = $8, cancel_at_period_end = $9,
-       cancel_reason = $10, cancel_comment = $11, pending_plan_code = $12, pending_billing_period = $13,
-       pending_seats = $14, updated_at = now()
-     where account_uuid = $1`,
-    [
-      accountUuid,
-      state.planCode,
-      state.billingPeriod,
-      state.seats,
-      state.status,
-      state.periodStart,
-      state.periodEnd,
-      state.anchorDay,
-      state.cancelAtPeriodEnd,
-      state.cancelReason,
-      state.cancelComment,
-      state.pending?.planCode ?? null,
-      state.pending?.billingPeriod ?? null,
-      state.pending?.seats ?? null,
-    ],
-  );
-}
+} from '../../invoicing/subscription-plan.ts';
+import {
+  SUBSCRIPTION_COLUMNS,
+  saveStates,
+  stateOf,
+  type SubscriptionRow,
+} from '../../invoicing/subscription-renewal.ts';
 
 export interface SubscriptionContext {
   catalogue: Catalogue;
@@ -258,7 +189,7 @@ export function confirmSubscription(
         `The charge is now ${chargeMinor}, not ${body.expectedChargeMinor}: preview the change again`,
       );
     }
-    await saveState(tx, accountUuid, planned.after);
+    await saveStates(tx, [{ accountUuid, state: planned.after }]);
     let chargeInvoiceUuid: string | null = null;
     if (planned.charge) {
       const issued = await invoicing.issue(tx, {

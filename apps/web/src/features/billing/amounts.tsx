@@ -1,16 +1,15 @@
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import type { InvoiceLine, InvoiceStatus, InvoiceTotals, PostalAddress } from '@portal/contract';
+import type { InvoiceStatus, PostalAddress } from '@portal/contract';
 import { useCurrentAccount } from '@/api/session.ts';
-import { INTL_LOCALES, formatDayRange, formatMoney, formatNumber } from '@/i18n/format.ts';
+import { INTL_LOCALES } from '@/i18n/format.ts';
 import { currentLanguage } from '@/i18n/i18n.ts';
 import { DotChip } from '@/ui/dot-chip.tsx';
+import { LinesTable as SharedLinesTable } from '@/ui/invoice-lines.tsx';
 import { plansQuery } from './api.ts';
 
 export { formatDay, formatDayRange } from '@/i18n/format.ts';
@@ -48,17 +47,11 @@ export function formatReference(reference: string): string {
   return reference.replace(/(.{4})(?=.)/g, '$1 ');
 }
 
-/** A VAT rate in basis points (810) as a percentage ("8.1 %"). */
-export function formatRate(rateBp: number, locale?: string): string {
-  return formatNumber(rateBp / 10_000, locale, { style: 'percent', maximumFractionDigits: 2 });
-}
+export { formatRate, useMoney } from '@/ui/invoice-lines.tsx';
 
-/** Amounts of the current account: in its country's conventions (a Swiss account reads CHF 1'234.50). */
-export function useMoney(): (minor: number, currency: string) => string {
-  const { i18n } = useTranslation();
-  const account = useCurrentAccount();
-  return (minor, currency) =>
-    formatMoney(minor, currency, { locale: i18n.resolvedLanguage, country: account?.country });
+/** The lines and totals of an invoice or preview, with plan names from the catalogue. */
+export function LinesTable(props: Omit<Parameters<typeof SharedLinesTable>[0], 'planName'>) {
+  return <SharedLinesTable {...props} planName={usePlanName()} />;
 }
 
 /** Plan names by code, from the catalogue; a plan no longer offered keeps its code. */
@@ -81,18 +74,6 @@ export function InvoiceStatusChip({ status }: { status: InvoiceStatus }) {
   return <DotChip color={STATUS_COLORS[status]} label={t(`billing.status.${status}`)} />;
 }
 
-/** What one line charges, in words: the plan and its period, extra seats, or a credit for unused time. */
-export function useLineText(): (line: InvoiceLine) => string {
-  const { t } = useTranslation();
-  const planName = usePlanName();
-  return (line) =>
-    t(`billing.lineKinds.${line.kind}`, {
-      plan: planName(line.planCode),
-      period: t(`billing.periods.${line.billingPeriod}`),
-      count: line.quantity,
-    });
-}
-
 /** A table's head row: one column heading each, numbers aligned right. */
 export function ColumnHeads({ columns }: { columns: { label: string; numeric?: boolean }[] }) {
   return (
@@ -105,100 +86,6 @@ export function ColumnHeads({ columns }: { columns: { label: string; numeric?: b
         ))}
       </TableRow>
     </TableHead>
-  );
-}
-
-/**
- * The lines of an invoice or preview with their net amounts, then net total, VAT per rate, the rounding and the
- * payable total. `label` names the table for screen readers.
- */
-export function LinesTable({
-  lines,
-  totals,
-  label,
-}: {
-  lines: readonly InvoiceLine[];
-  totals: InvoiceTotals;
-  label: string;
-}) {
-  const { t, i18n } = useTranslation();
-  const money = useMoney();
-  const lineText = useLineText();
-  const locale = i18n.resolvedLanguage;
-  const amount = (minor: number) => money(minor, totals.currency);
-  const sum = { '& th, & td': { borderBottom: 'none', py: 0.5 } };
-  return (
-    <Table size="small" aria-label={label}>
-      <ColumnHeads
-        columns={[
-          { label: t('billing.lines.description') },
-          { label: t('billing.lines.period') },
-          { label: t('billing.lines.vatRate'), numeric: true },
-          { label: t('billing.lines.amount'), numeric: true },
-        ]}
-      />
-      <TableBody>
-        {lines.map((line, index) => (
-          <TableRow key={index}>
-            <TableCell component="th" scope="row">
-              {lineText(line)}
-              {line.quantity > 1 && (
-                <>
-                  {' · '}
-                  {t('billing.lines.quantity', {
-                    count: line.quantity,
-                    unit: amount(line.unitMinor),
-                  })}
-                </>
-              )}
-              {line.prorated && <> · {t('billing.lines.prorated')}</>}
-            </TableCell>
-            <TableCell sx={{ whiteSpace: 'nowrap' }}>
-              {formatDayRange(line.periodStart, line.periodEnd, locale)}
-            </TableCell>
-            <TableCell align="right">{formatRate(line.vatRateBp, locale)}</TableCell>
-            <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-              {amount(line.netMinor)}
-            </TableCell>
-          </TableRow>
-        ))}
-        <TableRow sx={sum}>
-          <TableCell component="th" scope="row" colSpan={3} sx={{ pt: 1.5 }}>
-            {t('billing.totals.net')}
-          </TableCell>
-          <TableCell align="right" sx={{ pt: 1.5 }}>
-            {amount(totals.netMinor)}
-          </TableCell>
-        </TableRow>
-        {totals.vat.map((vat) => (
-          <TableRow key={vat.rateBp} sx={sum}>
-            <TableCell component="th" scope="row" colSpan={3}>
-              {t('billing.totals.vat', {
-                rate: formatRate(vat.rateBp, locale),
-                net: amount(vat.netMinor),
-              })}
-            </TableCell>
-            <TableCell align="right">{amount(vat.vatMinor)}</TableCell>
-          </TableRow>
-        ))}
-        {totals.roundingMinor !== 0 && (
-          <TableRow sx={sum}>
-            <TableCell component="th" scope="row" colSpan={3}>
-              {t('billing.totals.rounding')}
-            </TableCell>
-            <TableCell align="right">{amount(totals.roundingMinor)}</TableCell>
-          </TableRow>
-        )}
-        <TableRow sx={{ '& th, & td': { fontWeight: 700, borderBottom: 'none' } }}>
-          <TableCell component="th" scope="row" colSpan={3}>
-            {t('billing.totals.total', { currency: totals.currency })}
-          </TableCell>
-          <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-            {amount(totals.totalMinor)}
-          </TableCell>
-        </TableRow>
-      </TableBody>
-    </Table>
   );
 }
 

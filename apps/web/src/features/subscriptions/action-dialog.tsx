@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useQueryClient } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -24,7 +25,7 @@ import { FormSelect, FormTextField, RuleForm, useRuleForm, type RuleFunction } f
 import { later } from '@/i18n/later.ts';
 import { useConfirmSubscription, usePreviewSubscription } from './api.ts';
 import { PreviewDetails } from './preview-details.tsx';
-import { useMoney } from './labels.ts';
+import { useMoney } from '@/ui/invoice-lines.tsx';
 
 /** What the user set out to do: a plan, period or seat change, a cancellation, or taking one back. */
 export type Flow =
@@ -46,12 +47,21 @@ export function seatsRule(min: number, max: number | null): RuleFunction {
   };
 }
 
-type Notice = 'outdated' | 'failed' | 'previewFailed' | 'denied' | null;
+/** Refusals the server explains with a code (409): the subscription is not in a state the action fits. */
+const CONFLICTS = ['NO_CHANGE', 'NOTHING_TO_CANCEL', 'ALREADY_CANCELLED', 'NOT_CANCELLED'] as const;
+type Conflict = (typeof CONFLICTS)[number];
 
-/** A refusal of the preview or confirmation, as the notice the dialog shows (422 field errors go to fields). */
-function noticeFor(error: unknown, fallback: Notice): Notice {
-  if (error instanceof ApiError && error.status === 403) return 'denied';
-  return fallback;
+type Notice =
+  { kind: 'outdated' | 'failed' | 'previewFailed' | 'denied' } | { kind: 'conflict'; code: Conflict } | null;
+
+/** A refusal of the preview or confirmation as the notice the dialog shows (422 field errors go to fields). */
+function noticeFor(error: unknown, fallback: 'failed' | 'previewFailed'): Notice {
+  if (error instanceof ApiError && error.status === 403) return { kind: 'denied' };
+  if (error instanceof ApiError && error.status === 409) {
+    const code = CONFLICTS.find((known) => known === error.code);
+    if (code) return { kind: 'conflict', code };
+  }
+  return { kind: fallback };
 }
 
 function ChangeForm({
@@ -92,7 +102,7 @@ function ChangeForm({
         helperText={t('subscriptions.dialog.seatsHelp', { min })}
         rules={['required', seatsRule(min, flow.plan.maxSeats)]}
         slotProps={{ htmlInput: { min, max: flow.plan.maxSeats ?? undefined, step: 1 } }}
-        sx={{ mt: 1, maxWidth: 240 }}
+        sx={{ mt: 1 }}
         fullWidth
       />
     </RuleForm>
@@ -168,6 +178,7 @@ export function ActionDialog({
   const money = useMoney();
   const titleId = useId();
   const formId = useId();
+  const queryClient = useQueryClient();
   const previewMutation = usePreviewSubscription();
   const confirmMutation = useConfirmSubscription(accountUuid);
   const [step, setStep] = useState<{ action: SubscriptionAction; preview: SubscriptionPreview } | null>(null);
@@ -220,8 +231,13 @@ export function ActionDialog({
       });
       onClose();
     } catch (error) {
-      if (error instanceof ApiError && error.status === 409) await preview(step.action, 'outdated');
-      else setNotice(noticeFor(error, 'failed'));
+      // An outdated preview is replaced by a new one; any other refusal leaves the page to show what changed.
+      if (error instanceof ApiError && error.code === 'PREVIEW_OUTDATED') {
+        await preview(step.action, { kind: 'outdated' });
+      } else {
+        setNotice(noticeFor(error, 'failed'));
+        void queryClient.invalidateQueries({ queryKey: ['subscriptions', accountUuid] });
+      }
     }
   };
 
@@ -252,18 +268,28 @@ export function ActionDialog({
   }
 
   return (
-    <Dialog open onClose={busy ? undefined : onClose} aria-labelledby={titleId} maxWidth="sm" fullWidth>
+    // The preview's table of lines needs the width the invoice dialog has; the forms need less.
+    <Dialog
+      open
+      onClose={busy ? undefined : onClose}
+      aria-labelledby={titleId}
+      maxWidth={step ? 'md' : 'sm'}
+      fullWidth
+    >
       <DialogTitle id={titleId}>{title}</DialogTitle>
-      <DialogContent>
+      {/* The preview holds no control: it is focusable itself, so a keyboard can scroll it on a small screen. */}
+      <DialogContent {...(step && { tabIndex: 0, role: 'region', 'aria-labelledby': titleId })}>
         <Stack spacing={2}>
           {notice && (
             <Alert
               ref={noticeRef}
               tabIndex={-1}
-              severity={notice === 'outdated' ? 'warning' : 'error'}
+              severity={notice.kind === 'outdated' ? 'warning' : 'error'}
               role="alert"
             >
-              {t(`subscriptions.dialog.${notice}`)}
+              {notice.kind === 'conflict'
+                ? t(`subscriptions.conflicts.${notice.code}`)
+                : t(`subscriptions.dialog.${notice.kind}`)}
             </Alert>
           )}
           {content}

@@ -12,7 +12,8 @@ import type { Plan, Subscription } from '@portal/contract';
 import { href } from '@/app/href.ts';
 import { formatDay, formatDayRange } from '@/i18n/format.ts';
 import { SectionCard } from '@/ui/section-card.tsx';
-import { planName, useMoney } from './labels.ts';
+import { useMoney } from '@/ui/invoice-lines.tsx';
+import { planName } from './labels.ts';
 import type { Flow } from './action-dialog.tsx';
 
 const STATUS_COLORS = {

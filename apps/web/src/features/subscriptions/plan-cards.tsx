@@ -16,7 +16,7 @@ import CheckOutlined from '@mui/icons-material/CheckOutlined';
 import { BILLING_PERIODS, type BillingPeriod, type Plan, type Subscription } from '@portal/contract';
 import { formatDay } from '@/i18n/format.ts';
 import { SectionCard } from '@/ui/section-card.tsx';
-import { useMoney } from './labels.ts';
+import { useMoney } from '@/ui/invoice-lines.tsx';
 import type { Flow } from './action-dialog.tsx';
 
 /**
@@ -52,21 +52,25 @@ function PlanCard({
   const pending = subscription.pendingChange;
   const scheduled = pending?.planCode === plan.code && pending.billingPeriod === period ? pending : null;
   const tooSmall = plan.maxSeats !== null && plan.maxSeats < subscription.seatsInUse;
+  const upgrade = !isCurrent && !(current && plan.rank < current.rank);
   const label = isCurrent
-    ? t('subscriptions.plans.switchPeriod', { period: t(`subscriptions.periods.${period}`) })
-    : current && plan.rank < current.rank
-      ? t('subscriptions.plans.downgrade', { plan: plan.name })
-      : t('subscriptions.plans.upgrade', { plan: plan.name });
+    ? t(`subscriptions.plans.switchPeriod.${period}`)
+    : upgrade
+      ? t('subscriptions.plans.upgrade', { plan: plan.name })
+      : t('subscriptions.plans.downgrade', { plan: plan.name });
   const choose = () =>
     onAction({
       kind: 'change',
       plan,
       period,
-      seats: seatsForPlan(subscription, current, plan),
-      title: t('subscriptions.dialog.changeTitle', {
-        plan: plan.name,
-        period: t(`subscriptions.periods.${period}`),
-      }),
+      seats: isCurrent ? subscription.seats : seatsForPlan(subscription, current, plan),
+      title:
+        isCurrent && period === subscription.billingPeriod
+          ? t('subscriptions.plans.keep', { plan: plan.name })
+          : t('subscriptions.dialog.changeTitle', {
+              plan: plan.name,
+              period: t(`subscriptions.periods.${period}`),
+            }),
     });
   return (
     <Paper
@@ -81,7 +85,10 @@ function PlanCard({
         ...(isCurrent && { borderColor: 'primary.main', borderWidth: 2 }),
       }}
     >
-      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>
+      <Stack
+        direction="row"
+        sx={{ alignItems: 'center', justifyContent: 'space-between', gap: 1, flexWrap: 'wrap' }}
+      >
         <Typography id={nameId} component="h3" variant="h6" sx={{ fontWeight: 600 }}>
           {plan.name}
         </Typography>
@@ -95,22 +102,24 @@ function PlanCard({
           {`${per}, ${t('subscriptions.plans.exclVat')}`}
         </Typography>
       </div>
-      <Typography variant="body2">
-        {t('subscriptions.plans.includedSeats', { count: plan.includedSeats })}
-        <br />
-        {plan.maxSeats === plan.includedSeats
-          ? t('subscriptions.plans.maxSeats', { count: plan.maxSeats })
-          : t('subscriptions.plans.extraSeat', {
+      <Stack spacing={0.5}>
+        <Typography variant="body2">
+          {t('subscriptions.plans.includedSeats', { count: plan.includedSeats })}
+        </Typography>
+        {plan.maxSeats !== plan.includedSeats && (
+          <Typography variant="body2">
+            {t('subscriptions.plans.extraSeat', {
               price: money(period === 'MONTHLY' ? price.seatMonthlyMinor : price.seatYearlyMinor, currency),
               per,
             })}
-        {plan.maxSeats !== null && plan.maxSeats !== plan.includedSeats && (
-          <>
-            <br />
-            {t('subscriptions.plans.maxSeats', { count: plan.maxSeats })}
-          </>
+          </Typography>
         )}
-      </Typography>
+        {plan.maxSeats !== null && (
+          <Typography variant="body2">
+            {t('subscriptions.plans.maxSeats', { count: plan.maxSeats })}
+          </Typography>
+        )}
+      </Stack>
       <List dense disablePadding aria-label={t('subscriptions.plans.features', { plan: plan.name })}>
         {plan.features.map((feature) => (
           <ListItem key={feature} disableGutters>
@@ -129,12 +138,18 @@ function PlanCard({
               date: formatDay(scheduled.effectiveOn, i18n.resolvedLanguage),
             })}
           />
-        ) : isCurrent && period === subscription.billingPeriod ? null : tooSmall ? (
+        ) : isCurrent && period === subscription.billingPeriod ? (
+          pending && (
+            <Button variant="outlined" onClick={choose} fullWidth>
+              {t('subscriptions.plans.keep', { plan: plan.name })}
+            </Button>
+          )
+        ) : tooSmall ? (
           <Typography variant="body2" sx={{ color: 'text.secondary' }}>
             {t('subscriptions.plans.tooSmall', { inUse: subscription.seatsInUse, max: plan.maxSeats })}
           </Typography>
         ) : (
-          <Button variant={isCurrent ? 'outlined' : 'contained'} onClick={choose} fullWidth>
+          <Button variant={upgrade ? 'contained' : 'outlined'} onClick={choose} fullWidth>
             {label}
           </Button>
         )}

@@ -1,83 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableFooter from '@mui/material/TableFooter';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import type { InvoiceLine, InvoiceTotals, Plan, SubscriptionPreview } from '@portal/contract';
-import { formatDay, formatDayRange } from '@/i18n/format.ts';
-import { formatVatRate, planName, useLineText, useMoney } from './labels.ts';
-
-/** The lines of a charge and its totals: net, VAT per rate, the rounding and the payable total. */
-export function ChargeTable({
-  lines,
-  totals,
-  plans,
-  label,
-}: {
-  lines: readonly InvoiceLine[];
-  totals: InvoiceTotals;
-  plans: readonly Plan[];
-  label: string;
-}) {
-  const { t, i18n } = useTranslation();
-  const money = useMoney();
-  const lineText = useLineText(plans);
-  const amount = (minor: number) => money(minor, totals.currency);
-  const sum = (text: string, minor: number, strong = false) => (
-    <TableRow>
-      <TableCell colSpan={2} sx={strong ? { fontWeight: 700 } : undefined}>
-        {text}
-      </TableCell>
-      <TableCell align="right" sx={{ whiteSpace: 'nowrap', ...(strong ? { fontWeight: 700 } : {}) }}>
-        {amount(minor)}
-      </TableCell>
-    </TableRow>
-  );
-  return (
-    <Table size="small" aria-label={label}>
-      <TableHead>
-        <TableRow>
-          <TableCell>{t('subscriptions.preview.description')}</TableCell>
-          <TableCell>{t('subscriptions.preview.days')}</TableCell>
-          <TableCell align="right">{t('subscriptions.preview.amount')}</TableCell>
-        </TableRow>
-      </TableHead>
-      <TableBody>
-        {lines.map((line, index) => (
-          <TableRow key={index}>
-            <TableCell>{lineText(line)}</TableCell>
-            <TableCell>{formatDayRange(line.periodStart, line.periodEnd, i18n.resolvedLanguage)}</TableCell>
-            <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-              {amount(line.netMinor)}
-            </TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-      <TableFooter sx={{ '& td': { color: 'text.primary', fontSize: 'inherit' } }}>
-        {sum(t('subscriptions.preview.net'), totals.netMinor)}
-        {totals.vat.map((vat) => (
-          <TableRow key={vat.rateBp}>
-            <TableCell colSpan={2}>
-              {t('subscriptions.preview.vat', {
-                rate: formatVatRate(vat.rateBp, i18n.resolvedLanguage),
-                net: amount(vat.netMinor),
-              })}
-            </TableCell>
-            <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-              {amount(vat.vatMinor)}
-            </TableCell>
-          </TableRow>
-        ))}
-        {totals.roundingMinor !== 0 && sum(t('subscriptions.preview.rounding'), totals.roundingMinor)}
-        {sum(t('subscriptions.preview.total'), totals.totalMinor, true)}
-      </TableFooter>
-    </Table>
-  );
-}
+import type { Plan, SubscriptionPreview } from '@portal/contract';
+import { formatDay } from '@/i18n/format.ts';
+import { LinesTable, useMoney } from '@/ui/invoice-lines.tsx';
+import { planName } from './labels.ts';
 
 /**
  * The server's preview of an action as the confirmation dialog shows it: when it applies, what the subscription
@@ -118,10 +45,10 @@ export function PreviewDetails({
           <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 600 }}>
             {t('subscriptions.preview.chargedNow')}
           </Typography>
-          <ChargeTable
+          <LinesTable
             lines={preview.charge.lines}
             totals={preview.charge.totals}
-            plans={plans}
+            planName={(code) => planName(plans, code)}
             label={t('subscriptions.preview.chargedNow')}
           />
           <Typography variant="body2" sx={{ mt: 1, color: 'text.secondary' }}>

@@ -7,16 +7,9 @@ import {
   type Plan,
   type SubscriptionAction,
 } from '@portal/contract';
-import { HttpError, invalidField } from '../../http/errors.ts';
-import {
-  invoiceTotals,
-  periodEnd,
-  prorate,
-  withVat,
-  type NetLine,
-  type VatRate,
-} from '../../invoicing/money.ts';
-import { fallbackPlan, findPlan } from '../../invoicing/plans.ts';
+import { HttpError, invalidField } from '../http/errors.ts';
+import { invoiceTotals, periodEnd, prorate, withVat, type NetLine, type VatRate } from './money.ts';
+import { fallbackPlan, findPlan } from './plans.ts';
 
 // What a subscription action does, computed without the database: the preview answers with it and the
 // confirmation does it, so what is charged is exactly what was previewed. Renewals at a period's end use the same
@@ -179,15 +172,36 @@ export function renewal(
   return { after, charge: charge(lines, after.currency, catalogue.vatRates, start, after.periodEnd) };
 }
 
+/**
+ * Credit and charge lines, without a credit and a charge that cancel each other out (the same plan's price when
+ * only the seats change), so the invoice shows what changed.
+ */
+function withoutOffsets(credits: NetLine[], charges: NetLine[]): NetLine[] {
+  const kept = [...charges];
+  const remaining = credits.filter((credit) => {
+    const index = kept.findIndex(
+      (line) =>
+        `${line.kind}_CREDIT` === credit.kind &&
+        line.planCode === credit.planCode &&
+        line.quantity === credit.quantity &&
+        line.netMinor === -credit.netMinor,
+    );
+    if (index < 0) return true;
+    kept.splice(index, 1);
+    return false;
+  });
+  return [...remaining, ...kept];
+}
+
 /** The seats a change asks for, checked: at least those in use, at most the plan's limit, none extra on a free plan. */
 function checkedSeats(plan: Plan, requested: number, inUse: number): number {
   const seats = Math.max(requested, plan.includedSeats);
-  if (requested < inUse)
+  if (seats < inUse)
     throw invalidField('seats', `must be at least ${inUse}, the members and open invitations`);
-  if (plan.maxSeats !== null && seats > plan.maxSeats)
-    throw invalidField('seats', `must be at most ${plan.maxSeats} on ${plan.name}`);
   if (isFree(plan) && seats > plan.includedSeats)
     throw invalidField('seats', `${plan.name} has no extra seats`);
+  if (plan.maxSeats !== null && seats > plan.maxSeats)
+    throw invalidField('seats', `must be at most ${plan.maxSeats} on ${plan.name}`);
   return seats;
 }
 
@@ -253,6 +267,15 @@ export function planAction(
   if (same && !state.pending && !state.cancelAtPeriodEnd)
     throw refused('NO_CHANGE', 'The subscription already has this plan, period and seats');
 
+  // During the trial (whatever plan was chosen in it) nothing is charged before the trial's end.
+  if (state.status === 'TRIALING') {
+    return {
+      effective: 'NOW',
+      effectiveOn: today,
+      charge: null,
+      after: { ...base, ...wanted, pending: null },
+    };
+  }
   const oldPlan = planOf(plans, state.planCode);
   const fromNothing = state.status === 'CANCELLED' || isFree(oldPlan);
   if (fromNothing) {
@@ -280,14 +303,6 @@ export function planAction(
       effectiveOn: today,
       charge: charge(lines, state.currency, vatRates, today, end),
       after,
-    };
-  }
-  if (state.status === 'TRIALING') {
-    return {
-      effective: 'NOW',
-      effectiveOn: today,
-      charge: null,
-      after: { ...base, ...wanted, pending: null },
     };
   }
   if (same) {
@@ -334,7 +349,7 @@ export function planAction(
     };
   }
   const after: SubscriptionState = { ...base, ...wanted, pending: null };
-  const lines = [...credit, ...planLines(plan, after, period, today, 1)];
+  const lines = withoutOffsets(credit, planLines(plan, after, period, today, 1));
   return {
     effective: 'NOW',
     effectiveOn: today,
