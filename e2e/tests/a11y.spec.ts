@@ -172,6 +172,32 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectNoSeriousViolations(page);
     });
 
+    test('billing: the page, an invoice and the address form', async ({ page, server }) => {
+      await signIn(page, server, DEMO.admin.email, '/billing');
+      await expect(page.getByRole('heading', { level: 1, name: 'Rechnungen' })).toBeVisible();
+      await expect(page.getByRole('table', { name: 'Rechnungen' }).getByRole('button').first()).toBeVisible();
+      expect(await bodyIsDark(page)).toBe(colorScheme === 'dark');
+      await expectNoSeriousViolations(page);
+
+      await page.getByRole('table', { name: 'Rechnungen' }).getByRole('button').first().click();
+      await expect(page.getByRole('dialog').getByRole('heading', { name: 'Positionen' })).toBeVisible();
+      await expectNoSeriousViolations(page);
+      await page.getByRole('button', { name: 'Schließen' }).click();
+
+      await page.getByRole('button', { name: 'Bearbeiten' }).click();
+      await page.getByRole('textbox', { name: /^PLZ/ }).fill('1');
+      await page.getByRole('button', { name: 'Speichern' }).click();
+      await expect(page.getByText('Die Postleitzahl passt nicht zum gewählten Land')).toBeVisible();
+      await expectNoSeriousViolations(page);
+    });
+
+    test('the past-due banner', async ({ page, server }) => {
+      await signIn(page, server, DEMO.inhaber.email, '/billing');
+      await expect(page.getByRole('link', { name: 'Voir les factures' })).toBeVisible();
+      expect(await bodyIsDark(page)).toBe(colorScheme === 'dark');
+      await expectNoSeriousViolations(page);
+    });
+
     test('provider login page', async ({ page, server }) => {
       await page.goto(`${server.url}/`);
       await expect(page.locator('#username')).toBeVisible();
@@ -182,6 +208,26 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await register(page, server, { firstName: 'Alex', lastName: 'Access', email: uniqueEmail('a11y') });
       await expect(page.getByRole('heading', { level: 1, name: 'Willkommen, Alex Access' })).toBeVisible();
       expect(await bodyIsDark(page)).toBe(colorScheme === 'dark');
+      await expectNoSeriousViolations(page);
+    });
+
+    test('subscriptions, a change form and its preview', async ({ page, server }) => {
+      await signIn(page, server, DEMO.admin.email, '/subscriptions');
+      await expect(page.getByRole('heading', { level: 1, name: 'Abonnements' })).toBeVisible();
+      await expect(page.getByRole('article', { name: 'Professional' })).toContainText('Aktueller Plan');
+      expect(await bodyIsDark(page)).toBe(colorScheme === 'dark');
+      await expectNoSeriousViolations(page);
+
+      // More users is an upgrade: the preview lists what is charged now. Nothing is confirmed.
+      await page.getByRole('button', { name: 'Anzahl Benutzer ändern' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Anzahl Benutzer ändern' });
+      await dialog.getByRole('spinbutton', { name: 'Anzahl Benutzer' }).fill('1');
+      await dialog.getByRole('button', { name: 'Weiter zur Vorschau' }).click();
+      await expect(dialog.getByText(/Weniger sind nicht möglich/)).toBeVisible();
+      await expectNoSeriousViolations(page);
+      await dialog.getByRole('spinbutton', { name: 'Anzahl Benutzer' }).fill('30');
+      await dialog.getByRole('button', { name: 'Weiter zur Vorschau' }).click();
+      await expect(dialog.getByRole('table', { name: 'Jetzt verrechnet' })).toBeVisible();
       await expectNoSeriousViolations(page);
     });
 

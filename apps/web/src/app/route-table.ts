@@ -123,7 +123,7 @@ const TABLE = [
     path: 'subscriptions',
     titleKey: 'routes.subscriptions',
     access: admin,
-    page: () => import('@/features/billing/subscriptions-page.tsx'),
+    page: () => import('@/features/subscriptions/subscriptions-page.tsx'),
     nav: { group: 'main', position: 5, icon: AutorenewOutlined },
   },
   {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatCurrency, formatDate, formatNumber } from './format.ts';
+import {
+  formatCurrency,
+  formatDate,
+  formatDay,
+  formatDayRange,
+  formatMoney,
+  formatNumber,
+} from './format.ts';
 
 describe('format', () => {
   it('formats dates per locale', () => {
@@ -14,5 +21,23 @@ describe('format', () => {
     expect(formatNumber(1234.5, 'de')).toMatch(/^1[’']234\.5$/);
     expect(formatCurrency(1234.5, 'CHF', 'fr')).toMatch(/^1\s?234[.,]50\sCHF$/);
     expect(formatCurrency(10, 'EUR', 'en')).toBe('€10.00');
+  });
+});
+
+describe('money and days', () => {
+  it('formats minor units in the conventions of the account’s country', () => {
+    expect(formatMoney(123450, 'CHF', { locale: 'de', country: 'CH' })).toMatch(/^CHF\s1[’']234\.50$/);
+    expect(formatMoney(123450, 'CHF', { locale: 'en', country: 'CH' })).toMatch(/^CHF\s1[’']234\.50$/);
+    expect(formatMoney(123450, 'EUR', { locale: 'de', country: 'DE' })).toBe('1.234,50\u00a0€');
+    expect(formatMoney(-905, 'CHF', { locale: 'fr', country: 'CH' })).toMatch(/^-9[.,]05\sCHF$/);
+    expect(formatMoney(5, 'EUR', { locale: 'en' })).toBe('€0.05');
+  });
+
+  it('formats calendar days without a time-zone shift', () => {
+    expect(formatDay('2026-03-01', 'de')).toBe('1. März 2026');
+    expect(formatDayRange('2026-11-01', '2026-12-01', 'de')).toBe('1.–30. November 2026');
+    expect(formatDayRange('2026-11-15', '2027-11-15', 'en')).toMatch(
+      /^15 November 2026\s–\s14 November 2027$/,
+    );
   });
 });

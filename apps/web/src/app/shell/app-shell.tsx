@@ -17,7 +17,13 @@ import { useLiveNotifications } from '@/features/notifications/live/use-live-not
 import { AccountSwitcher } from './account-switcher.tsx';
 import { SessionExpiry } from './session-expiry.tsx';
 import { SideNav, visibleNavItems } from './side-nav.tsx';
-import { AccountDeletionBar, EmailVerificationBar, InvitationBar, NewVersionBar } from './toolbars.tsx';
+import {
+  AccountDeletionBar,
+  EmailVerificationBar,
+  InvitationBar,
+  NewVersionBar,
+  PastDueBar,
+} from './toolbars.tsx';
 import { UserMenu } from './user-menu.tsx';
 import { href } from '../href.ts';
 import { setUnreadInTitle } from '../router-effects.ts';
@@ -105,6 +111,7 @@ export function AppShell() {
       </AppBar>
       <EmailVerificationBar />
       <AccountDeletionBar account={account} />
+      <PastDueBar account={account} />
       <InvitationBar account={account} />
       <Box sx={{ display: 'flex', flex: 1 }}>
         {!hasNav ? null : wide ? (

@@ -1,13 +1,15 @@
 import { lazy, Suspense, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
 import Button from '@mui/material/Button';
-import type { Account } from '@portal/contract';
+import { ACCOUNT_ROLES, hasLevel, type Account } from '@portal/contract';
 import { clearStoredAccountUuid } from '@/api/account-storage.ts';
 import { rememberCurrentPage, tokenClaims, verifyEmailUrl } from '@/auth/auth.ts';
 import { useCancelDeletion } from '@/api/account-deletion.ts';
 import { useAcceptInvitation, useDeclineInvitation } from '@/api/invitations.ts';
-import { formatDate } from '@/i18n/format.ts';
+import { billingStatusQuery } from '@/features/billing/api.ts';
+import { formatDate, formatDay, formatMoney } from '@/i18n/format.ts';
 import { currentLanguage } from '@/i18n/i18n.ts';
 import { href } from '../href.ts';
 import { getVersionState, subscribeVersion } from '../version-check.ts';
@@ -149,6 +151,40 @@ export function InvitationBar({ account }: { account: Account | null }) {
       }
     >
       {t('invite.pending', { name: account.name })}
+    </Bar>
+  );
+}
+
+/**
+ * The account is past due (an invoice unpaid longer than the configured days after its due date): its admins and
+ * those above see the overdue amount and a way to the invoices. Read once per account; never asked for below
+ * ADMIN (the server would refuse).
+ */
+export function PastDueBar({ account }: { account: Account | null }) {
+  const { t, i18n } = useTranslation();
+  const admin = Boolean(account) && hasLevel(ACCOUNT_ROLES, account?.accountRole, 'ADMIN');
+  const active = admin && account?.invitationStatus === 'ACCEPTED';
+  const { data } = useQuery({ ...billingStatusQuery(account?.uuid ?? ''), enabled: active });
+  const pastDue = active ? data?.pastDue : null;
+  if (!account || !pastDue) return null;
+  const language = i18n.resolvedLanguage;
+  const amount = pastDue.amounts
+    .map((due) => formatMoney(due.amountMinor, due.currency, { locale: language, country: account.country }))
+    .join(' + ');
+  return (
+    <Bar
+      severity="error"
+      action={
+        <Button color="inherit" size="small" variant="outlined" component={RouterLink} to={href('billing')}>
+          {t('billing.pastDue.action')}
+        </Button>
+      }
+    >
+      {t('billing.pastDue.message', {
+        count: pastDue.invoices,
+        amount,
+        date: formatDay(pastDue.since, language),
+      })}
     </Bar>
   );
 }

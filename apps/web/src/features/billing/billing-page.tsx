@@ -1,6 +1,228 @@
-import { PagePlaceholder } from '@/ui/page-placeholder.tsx';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useSearchParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { BillingDetails, Subscription } from '@portal/contract';
+import { useCurrentAccount } from '@/api/session.ts';
+import { href } from '@/app/href.ts';
+import { Page } from '@/ui/page.tsx';
+import { SectionCard } from '@/ui/section-card.tsx';
+import { billingDetailsQuery, subscriptionQuery } from './api.ts';
+import { AddressText, LinesTable, formatDay, useMoney, usePlanName } from './amounts.tsx';
+import { BillingDetailsForm } from './billing-details-form.tsx';
+import { InvoiceDialog } from './invoice-dialog.tsx';
+import { INVOICE_PARAM, InvoicesTable } from './invoices-table.tsx';
 
-/** Invoices and payments of the account; filled by the billing area. */
+function Loading() {
+  const { t } = useTranslation();
+  return (
+    <Box role="status" aria-label={t('billing.loading')}>
+      <Skeleton width="60%" />
+      <Skeleton width="40%" />
+    </Box>
+  );
+}
+
+/** The plan, its period and seats, what the next invoice will charge and when; changes happen on subscriptions. */
+function PlanCard({ subscription }: { subscription: Subscription | undefined }) {
+  const { t, i18n } = useTranslation();
+  const money = useMoney();
+  const planName = usePlanName();
+  const locale = i18n.resolvedLanguage;
+  return (
+    <SectionCard id="billing-plan" title={t('billing.plan.title')}>
+      {!subscription ? (
+        <Loading />
+      ) : (
+        <Stack spacing={1.5} sx={{ alignItems: 'flex-start' }}>
+          <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+            <Typography component="p" variant="h5" sx={{ fontWeight: 600 }}>
+              {planName(subscription.planCode)}
+            </Typography>
+            <Chip size="small" label={t(`billing.periods.${subscription.billingPeriod}`)} />
+            {subscription.status !== 'ACTIVE' && (
+              <Chip
+                size="small"
+                variant="outlined"
+                color={subscription.status === 'PAST_DUE' ? 'error' : 'default'}
+                label={t(`billing.plan.statuses.${subscription.status}`)}
+              />
+            )}
+          </Stack>
+          <Typography>{t('billing.plan.seats', { count: subscription.seats })}</Typography>
+          {subscription.trialEndsOn && subscription.status === 'TRIALING' && (
+            <Typography>
+              {t('billing.plan.trialEnds', { date: formatDay(subscription.trialEndsOn, locale) })}
+            </Typography>
+          )}
+          {subscription.cancelAtPeriodEnd && (
+            <Alert severity="warning" sx={{ width: '100%' }}>
+              {t('billing.plan.endsOn', { date: formatDay(subscription.currentPeriodEnd, locale) })}
+            </Alert>
+          )}
+          {subscription.upcoming ? (
+            <Typography>
+              {t('billing.plan.nextInvoice', {
+                date: formatDay(subscription.upcoming.issuedOn, locale),
+                amount: money(subscription.upcoming.totals.totalMinor, subscription.upcoming.totals.currency),
+              })}
+            </Typography>
+          ) : (
+            <Typography sx={{ color: 'text.secondary' }}>{t('billing.plan.noNextInvoice')}</Typography>
+          )}
+          <Button component={RouterLink} to={href('subscriptions')} variant="outlined">
+            {t('billing.plan.manage')}
+          </Button>
+        </Stack>
+      )}
+    </SectionCard>
+  );
+}
+
+/** The next invoice as it stands today, line by line, as the server computes it. */
+function NextInvoiceCard({ subscription }: { subscription: Subscription | undefined }) {
+  const { t, i18n } = useTranslation();
+  const upcoming = subscription?.upcoming;
+  return (
+    <SectionCard id="billing-next" title={t('billing.next.title')}>
+      {!subscription ? (
+        <Loading />
+      ) : !upcoming ? (
+        <Typography sx={{ color: 'text.secondary' }}>{t('billing.plan.noNextInvoice')}</Typography>
+      ) : (
+        <>
+          <Typography variant="body2" sx={{ color: 'text.secondary', mb: 1 }}>
+            {t('billing.next.intro', { date: formatDay(upcoming.issuedOn, i18n.resolvedLanguage) })}
+          </Typography>
+          <Box sx={{ overflowX: 'auto' }}>
+            <LinesTable lines={upcoming.lines} totals={upcoming.totals} label={t('billing.next.title')} />
+          </Box>
+        </>
+      )}
+    </SectionCard>
+  );
+}
+
+/** How the account pays: by invoice with a QR-bill, or by the saved card where a card provider is set up. */
+function PaymentMethodCard({ details }: { details: BillingDetails | undefined }) {
+  const { t } = useTranslation();
+  return (
+    <SectionCard id="billing-method" title={t('billing.method.title')}>
+      {!details ? (
+        <Loading />
+      ) : (
+        <Stack spacing={1}>
+          <Typography sx={{ fontWeight: 600 }}>{t(`billing.methods.${details.paymentMethod}`)}</Typography>
+          {details.paymentMethod === 'CARD' && details.card ? (
+            <Typography>
+              {t('billing.method.card', { brand: details.card.brand, last4: details.card.last4 })}
+            </Typography>
+          ) : (
+            <Typography sx={{ color: 'text.secondary' }}>{t('billing.method.invoiceHelp')}</Typography>
+          )}
+          {details.recipients.length > 0 && (
+            <Typography sx={{ wordBreak: 'break-word' }}>
+              {t('billing.method.sentTo', { emails: details.recipients.join(', ') })}
+            </Typography>
+          )}
+        </Stack>
+      )}
+    </SectionCard>
+  );
+}
+
+/**
+ * The billing address and what goes with it; an edit form in place. Until an admin saved the details the form is
+ * open at once, starting from what the server proposes (the company profile's address).
+ */
+function BillingAddressCard({ account, details }: { account: string; details: BillingDetails | undefined }) {
+  const { t } = useTranslation();
+  const [editing, setEditing] = useState(false);
+  const proposing = Boolean(details && (details.updatedAt === null || !details.address));
+  return (
+    <SectionCard id="billing-address" title={t('billing.details.title')}>
+      {!details ? (
+        <Loading />
+      ) : editing || proposing ? (
+        <>
+          {proposing && (
+            <Alert severity="info" sx={{ mb: 2 }}>
+              {t(details.address ? 'billing.details.proposed' : 'billing.details.missing')}
+            </Alert>
+          )}
+          <BillingDetailsForm
+            account={account}
+            details={details}
+            onDone={editing ? () => setEditing(false) : undefined}
+          />
+        </>
+      ) : (
+        <Stack spacing={1.5} sx={{ alignItems: 'flex-start' }}>
+          <AddressText name={details.name} address={details.address!} />
+          <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2 }}>
+            <Typography component="dt" variant="body2" sx={{ color: 'text.secondary' }}>
+              {t('billing.details.vatNumber')}
+            </Typography>
+            <Typography component="dd" variant="body2" sx={{ m: 0 }}>
+              {details.vatNumber ?? '—'}
+            </Typography>
+            <Typography component="dt" variant="body2" sx={{ color: 'text.secondary' }}>
+              {t('billing.details.purchaseOrder')}
+            </Typography>
+            <Typography component="dd" variant="body2" sx={{ m: 0 }}>
+              {details.purchaseOrder ?? '—'}
+            </Typography>
+          </Box>
+          <Button variant="outlined" onClick={() => setEditing(true)}>
+            {t('billing.details.edit')}
+          </Button>
+        </Stack>
+      )}
+    </SectionCard>
+  );
+}
+
+/**
+ * /billing: the account's plan and its price, the next invoice, the invoices with their PDFs, the payment method
+ * and the billing address. Admins and above; every amount comes from the server.
+ */
 export default function BillingPage() {
-  return <PagePlaceholder area="billing" />;
+  const { t } = useTranslation();
+  const account = useCurrentAccount()!.uuid;
+  const [params, setParams] = useSearchParams();
+  const subscription = useQuery(subscriptionQuery(account));
+  const details = useQuery(billingDetailsQuery(account));
+  const invoiceUuid = params.get(INVOICE_PARAM);
+  const closeInvoice = () => {
+    const next = new URLSearchParams(params);
+    next.delete(INVOICE_PARAM);
+    setParams(next);
+  };
+
+  return (
+    <Page title={t('routes.billing')}>
+      <Typography sx={{ mb: 3, color: 'text.secondary' }}>{t('billing.intro')}</Typography>
+      <Stack spacing={3}>
+        <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: '1fr 2fr' } }}>
+          <PlanCard subscription={subscription.data} />
+          <NextInvoiceCard subscription={subscription.data} />
+        </Box>
+        <SectionCard id="billing-invoices" title={t('billing.invoices.title')}>
+          <InvoicesTable titleId="billing-invoices" />
+        </SectionCard>
+        <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: '1fr 2fr' } }}>
+          <PaymentMethodCard details={details.data} />
+          <BillingAddressCard account={account} details={details.data} />
+        </Box>
+      </Stack>
+      {invoiceUuid && <InvoiceDialog key={invoiceUuid} invoiceUuid={invoiceUuid} onClose={closeInvoice} />}
+    </Page>
+  );
 }
