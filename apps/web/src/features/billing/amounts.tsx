@@ -1,12 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
-import FiberManualRecord from '@mui/icons-material/FiberManualRecord';
 import type { InvoiceStatus, PostalAddress } from '@portal/contract';
 import { useCurrentAccount } from '@/api/session.ts';
 import { INTL_LOCALES } from '@/i18n/format.ts';
 import { currentLanguage } from '@/i18n/i18n.ts';
+import { DotChip } from '@/ui/dot-chip.tsx';
 import { LinesTable as SharedLinesTable } from '@/ui/invoice-lines.tsx';
 import { plansQuery } from './api.ts';
 
@@ -45,7 +44,7 @@ export function formatReference(reference: string): string {
   return reference.replace(/(.{4})(?=.)/g, '$1 ');
 }
 
-export { formatRate, useMoney } from '@/ui/invoice-lines.tsx';
+export { ColumnHeads, formatRate, useMoney } from '@/ui/invoice-lines.tsx';
 
 /** The lines and totals of an invoice or preview, with plan names from the catalogue. */
 export function LinesTable(props: Omit<Parameters<typeof SharedLinesTable>[0], 'planName'>) {
@@ -59,7 +58,7 @@ export function usePlanName(): (code: string) => string {
   return (code) => plans.find((plan) => plan.code === code)?.name ?? code;
 }
 
-// Colours of the status dot; the chip's text keeps the theme's text colour, readable in both themes.
+// Colours of the status dot.
 const STATUS_COLORS: Record<InvoiceStatus, 'info' | 'success' | 'error' | 'disabled'> = {
   OPEN: 'info',
   PAID: 'success',
@@ -69,14 +68,7 @@ const STATUS_COLORS: Record<InvoiceStatus, 'info' | 'success' | 'error' | 'disab
 
 export function InvoiceStatusChip({ status }: { status: InvoiceStatus }) {
   const { t } = useTranslation();
-  return (
-    <Chip
-      size="small"
-      variant="outlined"
-      icon={<FiberManualRecord color={STATUS_COLORS[status]} sx={{ fontSize: 12 }} />}
-      label={t(`billing.status.${status}`)}
-    />
-  );
+  return <DotChip color={STATUS_COLORS[status]} label={t(`billing.status.${status}`)} />;
 }
 
 /** A postal address as it is written on a letter: street and number, postcode and city, country. */

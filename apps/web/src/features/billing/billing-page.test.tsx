@@ -10,6 +10,7 @@ import {
   type InvoiceTotals,
   type InvoiceSummary,
   type InvoicesList,
+  type PostalAddress,
   type Subscription,
 } from '@portal/contract';
 import { storeAccountUuid } from '@/api/account-storage.ts';
@@ -86,6 +87,14 @@ const summary = (number: string, status: InvoiceSummary['status']): InvoiceSumma
   totalMinor: 123_450,
   paidMinor: status === 'PAID' ? 123_450 : 0,
 });
+/** Muster AG's address as the invoices and the billing details carry it. */
+const ZURICH: PostalAddress = {
+  street: 'Bahnhofstrasse',
+  buildingNumber: '10',
+  postcode: '8001',
+  city: 'Zürich',
+  country: 'CH',
+};
 const OPEN = summary('2026-000007', 'OPEN');
 const PAID = summary('2025-000003', 'PAID');
 const LIST: InvoicesList = {
@@ -104,13 +113,7 @@ const INVOICE: Invoice = {
   reference: '210000000003139471430009017',
   billedTo: {
     name: 'Muster AG',
-    address: {
-      street: 'Bahnhofstrasse',
-      buildingNumber: '10',
-      postcode: '8001',
-      city: 'Zürich',
-      country: 'CH',
-    },
+    address: ZURICH,
     vatNumber: 'CHE-123.456.788 MWST',
     purchaseOrder: 'PO-4711',
   },
@@ -122,13 +125,7 @@ const INVOICE: Invoice = {
 /** Nothing saved yet: the server proposes the company profile's address, UID and billing email. */
 const DETAILS: BillingDetails = {
   name: 'Muster AG',
-  address: {
-    street: 'Bahnhofstrasse',
-    buildingNumber: '10',
-    postcode: '8001',
-    city: 'Zürich',
-    country: 'CH',
-  },
+  address: ZURICH,
   vatNumber: 'CHE-123.456.788',
   recipients: ['buchhaltung@example.com'],
   purchaseOrder: null,
@@ -314,13 +311,6 @@ describe('billing page', () => {
     await user.type(form.getByRole('textbox', { name: /^Bestellreferenz/ }), 'PO-4711');
     const saved: BillingDetails = {
       ...DETAILS,
-      address: {
-        street: 'Bahnhofstrasse',
-        buildingNumber: '10',
-        postcode: '8001',
-        city: 'Zürich',
-        country: 'CH',
-      },
       vatNumber: 'CHE-123.456.788',
       recipients: ['buchhaltung@example.com', 'kreditoren@example.com'],
       purchaseOrder: 'PO-4711',

@@ -13,7 +13,6 @@ import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import PictureAsPdfOutlined from '@mui/icons-material/PictureAsPdfOutlined';
@@ -22,6 +21,7 @@ import { useCurrentAccount } from '@/api/session.ts';
 import { invoiceQuery, useDownloadInvoicePdf } from './api.ts';
 import {
   AddressText,
+  ColumnHeads,
   InvoiceStatusChip,
   LinesTable,
   formatDay,
@@ -44,6 +44,18 @@ function Fact({ term, children }: { term: string; children: ReactNode }) {
   );
 }
 
+/** A part of the invoice under its h3 heading; `id` names the part by the heading. */
+function Part({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <Box component="section" aria-labelledby={id} sx={{ overflowX: 'auto' }}>
+      <Typography id={id} component="h3" variant="subtitle1" sx={{ fontWeight: 600, mb: 0.5 }}>
+        {title}
+      </Typography>
+      {children}
+    </Box>
+  );
+}
+
 function Payments({ invoice }: { invoice: Invoice }) {
   const { t, i18n } = useTranslation();
   const money = useMoney();
@@ -52,16 +64,14 @@ function Payments({ invoice }: { invoice: Invoice }) {
   }
   return (
     <Table size="small" aria-labelledby="invoice-payments">
-      <TableHead>
-        <TableRow>
-          <TableCell scope="col">{t('billing.invoice.bookedOn')}</TableCell>
-          <TableCell scope="col">{t('billing.invoice.source')}</TableCell>
-          <TableCell scope="col">{t('billing.invoice.note')}</TableCell>
-          <TableCell scope="col" align="right">
-            {t('billing.invoice.amount')}
-          </TableCell>
-        </TableRow>
-      </TableHead>
+      <ColumnHeads
+        columns={[
+          { label: t('billing.invoice.bookedOn') },
+          { label: t('billing.invoice.source') },
+          { label: t('billing.invoice.note') },
+          { label: t('billing.invoice.amount'), numeric: true },
+        ]}
+      />
       <TableBody>
         {invoice.payments.map((payment, index) => (
           <TableRow key={index}>
@@ -111,20 +121,8 @@ function InvoiceBody({ invoice }: { invoice: Invoice }) {
           </Fact>
         )}
       </Box>
-      <Box component="section" aria-labelledby="invoice-billed-to">
-        <Typography
-          id="invoice-billed-to"
-          component="h3"
-          variant="subtitle1"
-          sx={{ fontWeight: 600, mb: 0.5 }}
-        >
-          {t('billing.invoice.billedTo')}
-        </Typography>
-        {invoice.billedTo.address ? (
-          <AddressText name={invoice.billedTo.name} address={invoice.billedTo.address} />
-        ) : (
-          <Typography>{invoice.billedTo.name}</Typography>
-        )}
+      <Part id="invoice-billed-to" title={t('billing.invoice.billedTo')}>
+        <AddressText name={invoice.billedTo.name} address={invoice.billedTo.address} />
         {invoice.billedTo.vatNumber && (
           <Typography variant="body2" sx={{ mt: 0.5 }}>
             {t('billing.invoice.vatNumber', { number: invoice.billedTo.vatNumber })}
@@ -135,29 +133,18 @@ function InvoiceBody({ invoice }: { invoice: Invoice }) {
             {t('billing.invoice.purchaseOrder', { reference: invoice.billedTo.purchaseOrder })}
           </Typography>
         )}
-      </Box>
-      <Box component="section" aria-labelledby="invoice-lines" sx={{ overflowX: 'auto' }}>
-        <Typography id="invoice-lines" component="h3" variant="subtitle1" sx={{ fontWeight: 600, mb: 0.5 }}>
-          {t('billing.invoice.lines')}
-        </Typography>
+      </Part>
+      <Part id="invoice-lines" title={t('billing.invoice.lines')}>
         <LinesTable lines={invoice.lines} totals={invoice.totals} label={t('billing.invoice.lines')} />
-      </Box>
-      <Box component="section" aria-labelledby="invoice-payments" sx={{ overflowX: 'auto' }}>
-        <Typography
-          id="invoice-payments"
-          component="h3"
-          variant="subtitle1"
-          sx={{ fontWeight: 600, mb: 0.5 }}
-        >
-          {t('billing.invoice.payments')}
-        </Typography>
+      </Part>
+      <Part id="invoice-payments" title={t('billing.invoice.payments')}>
         <Payments invoice={invoice} />
         {invoice.payments.length > 0 && (
           <Typography sx={{ mt: 1, fontWeight: 600 }}>
             {t('billing.invoice.paidTotal', { amount: money(invoice.paidMinor, invoice.currency) })}
           </Typography>
         )}
-      </Box>
+      </Part>
     </Stack>
   );
 }

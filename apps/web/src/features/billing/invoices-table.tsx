@@ -1,7 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
@@ -10,8 +9,6 @@ import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
@@ -24,9 +21,10 @@ import {
   type InvoicesQuery,
 } from '@portal/contract';
 import { useCurrentAccount } from '@/api/session.ts';
+import { AddressPagination, useAddressParams } from '@/ui/address-pagination.tsx';
 import { FilterSelect } from '@/ui/filter-select.tsx';
 import { invoicesQuery, useDownloadInvoicePdf } from './api.ts';
-import { InvoiceStatusChip, formatShortDay, formatShortPeriod, useMoney } from './amounts.tsx';
+import { ColumnHeads, InvoiceStatusChip, formatShortDay, formatShortPeriod, useMoney } from './amounts.tsx';
 
 const PAGE_SIZES = [10, 25, 50, INVOICES_PAGE_SIZE_MAX];
 const DEFAULT_PAGE_SIZE = 10;
@@ -118,7 +116,8 @@ export function InvoicesTable({ titleId }: { titleId: string }) {
   const account = useCurrentAccount()!;
   const money = useMoney();
   const locale = i18n.resolvedLanguage;
-  const [params, setParams] = useSearchParams();
+  const { params, set } = useAddressParams();
+  const [, setParams] = useSearchParams();
   const years = yearsOf(account.createdAt);
   const query = readQuery(params, years);
   const { data, isFetching, isError } = useQuery(invoicesQuery(account.uuid, query));
@@ -126,14 +125,6 @@ export function InvoicesTable({ titleId }: { titleId: string }) {
   const total = data?.meta.total ?? 0;
   const filtered = Boolean(query.status || query.year);
 
-  /** Sets one parameter; a new filter starts at the first page. */
-  const set = (name: string, value: string | number | undefined, keepPage = false) => {
-    const next = new URLSearchParams(params);
-    if (value === undefined || value === '') next.delete(name);
-    else next.set(name, String(value));
-    if (!keepPage) next.delete('page');
-    setParams(next, { replace: true });
-  };
   const open = (invoice: InvoiceSummary) => {
     const next = new URLSearchParams(params);
     next.set(INVOICE_PARAM, invoice.uuid);
@@ -172,23 +163,17 @@ export function InvoicesTable({ titleId }: { titleId: string }) {
       <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
         {isFetching && <LinearProgress aria-label={t('billing.loading')} sx={{ height: 2 }} />}
         <Table size="small" aria-labelledby={titleId}>
-          <TableHead>
-            <TableRow>
-              <TableCell scope="col">{t('billing.invoices.number')}</TableCell>
-              <TableCell scope="col">{t('billing.invoices.issuedOn')}</TableCell>
-              <TableCell scope="col">{t('billing.invoices.period')}</TableCell>
-              <TableCell scope="col">{t('billing.invoices.dueOn')}</TableCell>
-              <TableCell scope="col">{t('billing.invoices.status')}</TableCell>
-              <TableCell scope="col" align="right">
-                {t('billing.invoices.total')}
-              </TableCell>
-              <TableCell scope="col">
-                <Box component="span" sx={visuallyHidden}>
-                  {t('billing.invoices.pdf')}
-                </Box>
-              </TableCell>
-            </TableRow>
-          </TableHead>
+          <ColumnHeads
+            columns={[
+              { label: t('billing.invoices.number') },
+              { label: t('billing.invoices.issuedOn') },
+              { label: t('billing.invoices.period') },
+              { label: t('billing.invoices.dueOn') },
+              { label: t('billing.invoices.status') },
+              { label: t('billing.invoices.total'), numeric: true },
+              { label: t('billing.invoices.pdf'), numeric: true },
+            ]}
+          />
           <TableBody>
             {rows.map((invoice) => (
               <TableRow key={invoice.uuid} hover>
@@ -240,30 +225,7 @@ export function InvoicesTable({ titleId }: { titleId: string }) {
           </TableBody>
         </Table>
       </TableContainer>
-      <TablePagination
-        component="div"
-        count={total}
-        page={Math.min(query.page - 1, Math.max(0, Math.ceil(total / query.pageSize) - 1))}
-        rowsPerPage={query.pageSize}
-        rowsPerPageOptions={PAGE_SIZES}
-        onPageChange={(_event, next) => set('page', next + 1, true)}
-        onRowsPerPageChange={(event) => {
-          const next = new URLSearchParams(params);
-          next.set('pageSize', event.target.value);
-          next.delete('page');
-          setParams(next, { replace: true });
-        }}
-      />
+      <AddressPagination total={total} page={query.page} pageSize={query.pageSize} sizes={PAGE_SIZES} />
     </Stack>
   );
 }
-
-/** Read by screen readers, not shown (the download column's heading). */
-const visuallyHidden = {
-  position: 'absolute',
-  width: '1px',
-  height: '1px',
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;

@@ -73,6 +73,18 @@ describe('notification texts', () => {
     expect(ticket.body).toBe('Le support a répondu à votre demande « Facture <manquante> ».');
     expect(ticket.to).toBe('/support/tickets/t-1?uuid=a1');
 
+    const invoice = notificationView(
+      await tFor('de'),
+      notification('invoice.overdue', {
+        invoiceUuid: 'i-1',
+        number: '2026-000005',
+        totalMinor: 4865,
+        currency: 'EUR',
+        dueOn: '2026-10-31',
+      }),
+    );
+    expect(invoice.to).toBe('/billing?uuid=a1&invoice=i-1');
+
     const personal = notificationView(
       await tFor('it'),
       notification('invitation.received', { accountName: 'Neu Sàrl', invitedBy: '', role: 'DC' }, null),

@@ -52,7 +52,7 @@ export const TYPE_OPTIONS = NOTIFICATION_TYPES;
 
 /**
  * Where each type leads: what it is about, in its account (`?uuid=` makes the guard select that account; a
- * personal notification carries none). Support tickets open their conversation.
+ * personal notification carries none). Support tickets open their conversation, invoices their detail.
  */
 function linkOf(notification: Notification): string {
   const type = notification.type as NotificationType;
@@ -71,7 +71,8 @@ function linkOf(notification: Notification): string {
       return href('accept-agb', undefined, account);
     case 'invoice.issued':
     case 'invoice.overdue':
-      return href('billing', undefined, account);
+      // The billing page opens the invoice named by `invoice=`.
+      return href('billing', undefined, { ...account, invoice: text(notification.params.invoiceUuid) });
     case 'ticket.answered':
     case 'ticket.waiting_for_customer':
     case 'ticket.solved':

@@ -1,4 +1,4 @@
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { Link as RouterLink } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Chip from '@mui/material/Chip';
@@ -10,7 +10,6 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import {
@@ -24,6 +23,7 @@ import {
   type SupportSeverity,
 } from '@portal/contract';
 import { href } from '@/app/href.ts';
+import { AddressPagination, useAddressParams } from '@/ui/address-pagination.tsx';
 import { FilterSelect } from '@/ui/filter-select.tsx';
 import { Page } from '@/ui/page.tsx';
 import { queueQuery, supportAgentsQuery } from './api.ts';
@@ -65,7 +65,7 @@ function readQuery(params: URLSearchParams): QueueQuery {
  */
 export default function QueuePage() {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
+  const { params, set } = useAddressParams();
   const query = readQuery(params);
   const { data, isFetching, isError } = useQuery(queueQuery(query));
   const agents = useQuery(supportAgentsQuery).data ?? [];
@@ -73,14 +73,6 @@ export default function QueuePage() {
   const total = data?.meta.total ?? 0;
   const pageSize = query.pageSize ?? 25;
 
-  /** Sets one filter; a new filter starts at the first page. */
-  const set = (name: string, value: string | number | undefined, keepPage = false) => {
-    const next = new URLSearchParams(params);
-    if (value === undefined || value === '') next.delete(name);
-    else next.set(name, String(value));
-    if (!keepPage) next.delete('page');
-    setParams(next, { replace: true });
-  };
   const filtered = Boolean(
     query.severity || query.category || query.assignee || query.waitingHours || query.status !== 'ACTIVE',
   );
@@ -211,20 +203,7 @@ export default function QueuePage() {
           </TableBody>
         </Table>
       </TableContainer>
-      <TablePagination
-        component="div"
-        count={total}
-        page={Math.min((query.page ?? 1) - 1, Math.max(0, Math.ceil(total / pageSize) - 1))}
-        rowsPerPage={pageSize}
-        rowsPerPageOptions={PAGE_SIZES}
-        onPageChange={(_event, next) => set('page', next + 1, true)}
-        onRowsPerPageChange={(event) => {
-          const next = new URLSearchParams(params);
-          next.set('pageSize', event.target.value);
-          next.delete('page');
-          setParams(next, { replace: true });
-        }}
-      />
+      <AddressPagination total={total} page={query.page ?? 1} pageSize={pageSize} sizes={PAGE_SIZES} />
     </Page>
   );
 }

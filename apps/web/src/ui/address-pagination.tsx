@@ -1,0 +1,46 @@
+import { useSearchParams } from 'react-router';
+import TablePagination from '@mui/material/TablePagination';
+
+/**
+ * A list whose filters, page and page size live in the address, so a link, a reload and "back" keep them:
+ * the current parameters, and `set(name, value)` to change one (empty removes it). A new filter starts at the
+ * first page; the page itself is set with `keepPage`.
+ */
+export function useAddressParams() {
+  const [params, setParams] = useSearchParams();
+  const set = (name: string, value: string | number | undefined, keepPage = false) => {
+    const next = new URLSearchParams(params);
+    if (value === undefined || value === '') next.delete(name);
+    else next.set(name, String(value));
+    if (!keepPage) next.delete('page');
+    setParams(next, { replace: true });
+  };
+  return { params, set };
+}
+
+/** The footer of such a list, paged on the server: "Zeilen pro Seite", the rows shown of `total`, the arrows. */
+export function AddressPagination({
+  total,
+  page,
+  pageSize,
+  sizes,
+}: {
+  total: number;
+  /** The page the address names, from 1. */
+  page: number;
+  pageSize: number;
+  sizes: number[];
+}) {
+  const { set } = useAddressParams();
+  return (
+    <TablePagination
+      component="div"
+      count={total}
+      page={Math.min(page - 1, Math.max(0, Math.ceil(total / pageSize) - 1))}
+      rowsPerPage={pageSize}
+      rowsPerPageOptions={sizes}
+      onPageChange={(_event, next) => set('page', next + 1, true)}
+      onRowsPerPageChange={(event) => set('pageSize', event.target.value)}
+    />
+  );
+}
