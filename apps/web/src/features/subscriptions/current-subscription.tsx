@@ -4,13 +4,12 @@ import { Link as RouterLink } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import FiberManualRecord from '@mui/icons-material/FiberManualRecord';
 import type { Plan, Subscription } from '@portal/contract';
 import { href } from '@/app/href.ts';
 import { formatDay, formatDayRange } from '@/i18n/format.ts';
+import { DotChip } from '@/ui/dot-chip.tsx';
 import { SectionCard } from '@/ui/section-card.tsx';
 import { useMoney } from '@/ui/invoice-lines.tsx';
 import { planName } from './labels.ts';
@@ -34,14 +33,7 @@ function StatusChip({ subscription }: { subscription: Subscription }) {
           date: subscription.trialEndsOn ? formatDay(subscription.trialEndsOn, locale) : '',
         });
   const color = subscription.cancelAtPeriodEnd ? 'warning' : STATUS_COLORS[subscription.status];
-  return (
-    <Chip
-      size="small"
-      variant="outlined"
-      icon={<FiberManualRecord color={color} sx={{ fontSize: 12 }} />}
-      label={label}
-    />
-  );
+  return <DotChip color={color} label={label} />;
 }
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
