@@ -40,6 +40,21 @@ export function useLineText(planName: (code: string) => string): (line: InvoiceL
     });
 }
 
+/** A table's head row: one column heading each, numbers aligned right. */
+export function ColumnHeads({ columns }: { columns: { label: string; numeric?: boolean }[] }) {
+  return (
+    <TableHead>
+      <TableRow>
+        {columns.map((column) => (
+          <TableCell key={column.label} scope="col" align={column.numeric ? 'right' : undefined}>
+            {column.label}
+          </TableCell>
+        ))}
+      </TableRow>
+    </TableHead>
+  );
+}
+
 /**
  * The lines of an invoice or preview with their net amounts, then net total, VAT per rate, the rounding and the
  * payable total. `label` names the table for screen readers.
@@ -63,18 +78,14 @@ export function LinesTable({
   const sum = { '& th, & td': { borderBottom: 'none', py: 0.5 } };
   return (
     <Table size="small" aria-label={label}>
-      <TableHead>
-        <TableRow>
-          <TableCell scope="col">{t('billing.lines.description')}</TableCell>
-          <TableCell scope="col">{t('billing.lines.period')}</TableCell>
-          <TableCell scope="col" align="right">
-            {t('billing.lines.vatRate')}
-          </TableCell>
-          <TableCell scope="col" align="right">
-            {t('billing.lines.amount')}
-          </TableCell>
-        </TableRow>
-      </TableHead>
+      <ColumnHeads
+        columns={[
+          { label: t('billing.lines.description') },
+          { label: t('billing.lines.period') },
+          { label: t('billing.lines.vatRate'), numeric: true },
+          { label: t('billing.lines.amount'), numeric: true },
+        ]}
+      />
       <TableBody>
         {lines.map((line, index) => (
           <TableRow key={index}>

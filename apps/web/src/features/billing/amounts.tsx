@@ -1,8 +1,5 @@
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { InvoiceStatus, PostalAddress } from '@portal/contract';
 import { useCurrentAccount } from '@/api/session.ts';
@@ -47,7 +44,7 @@ export function formatReference(reference: string): string {
   return reference.replace(/(.{4})(?=.)/g, '$1 ');
 }
 
-export { formatRate, useMoney } from '@/ui/invoice-lines.tsx';
+export { ColumnHeads, formatRate, useMoney } from '@/ui/invoice-lines.tsx';
 
 /** The lines and totals of an invoice or preview, with plan names from the catalogue. */
 export function LinesTable(props: Omit<Parameters<typeof SharedLinesTable>[0], 'planName'>) {
@@ -72,21 +69,6 @@ const STATUS_COLORS: Record<InvoiceStatus, 'info' | 'success' | 'error' | 'disab
 export function InvoiceStatusChip({ status }: { status: InvoiceStatus }) {
   const { t } = useTranslation();
   return <DotChip color={STATUS_COLORS[status]} label={t(`billing.status.${status}`)} />;
-}
-
-/** A table's head row: one column heading each, numbers aligned right. */
-export function ColumnHeads({ columns }: { columns: { label: string; numeric?: boolean }[] }) {
-  return (
-    <TableHead>
-      <TableRow>
-        {columns.map((column) => (
-          <TableCell key={column.label} scope="col" align={column.numeric ? 'right' : undefined}>
-            {column.label}
-          </TableCell>
-        ))}
-      </TableRow>
-    </TableHead>
-  );
 }
 
 /** A postal address as it is written on a letter: street and number, postcode and city, country. */

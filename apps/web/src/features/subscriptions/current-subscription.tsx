@@ -9,9 +9,9 @@ import Typography from '@mui/material/Typography';
 import type { Plan, Subscription } from '@portal/contract';
 import { href } from '@/app/href.ts';
 import { formatDay, formatDayRange } from '@/i18n/format.ts';
+import { DotChip } from '@/ui/dot-chip.tsx';
 import { SectionCard } from '@/ui/section-card.tsx';
 import { useMoney } from '@/ui/invoice-lines.tsx';
-import { DotChip } from '@/ui/dot-chip.tsx';
 import { planName } from './labels.ts';
 import type { Flow } from './action-dialog.tsx';
 
