@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Invoice, Language } from '@portal/contract';
 import type { BillingConfig } from '../../config.ts';
 import type { Db, Queryable } from '../../db/client.ts';
@@ -50,9 +51,11 @@ export interface InvoiceDocument {
 }
 
 /**
- * The invoice's PDF: the one kept when it was first rendered (the document that was mailed), or rendered now —
- * branded with the account's company name and logo, the provider as creditor, in the account's language — and
- * kept in the files store. Null when the account has no such invoice.
+ * The invoice's PDF, branded with the account's company name and logo, the provider as creditor, in the account's
+ * language. While nothing is paid on it, that is the document kept when it was first rendered (the one mailed);
+ * once a payment is booked or it is paid or void, it is rendered anew from its state, so the payment part asks for
+ * what is still owed or is gone (the kept copy stays as the record of what was sent). Null when the account has no
+ * such invoice.
  */
 export async function invoiceDocument(
   db: Db,
@@ -64,6 +67,34 @@ export async function invoiceDocument(
   const invoice = await readInvoice(db, accountUuid, invoiceUuid);
   const brand = await accountBrand(db, accountUuid);
   if (!invoice || !brand) return null;
+  const render = async () => {
+    const logo = brand.logoFileUuid ? await files.read(db, accountUuid, brand.logoFileUuid) : null;
+    return renderInvoicePdf({
+      invoice,
+      language: brand.language,
+      creditor: config.creditor,
+      companyName: brand.name,
+      logo: logo ? { bytes: logo.content, contentType: logo.file.contentType } : null,
+      plans: config.plans,
+      timeZone: config.timeZone,
+    });
+  };
+  const fileName = invoiceFileName(invoice, brand.language);
+  const settled = invoice.paidMinor !== 0 || invoice.status === 'PAID' || invoice.status === 'VOID';
+  if (settled) {
+    const content = await render();
+    const file: StoredFile = {
+      uuid: invoiceUuid,
+      accountUuid,
+      purpose: INVOICE_PDF_PURPOSE,
+      contentType: 'application/pdf',
+      size: content.length,
+      sha256: createHash('sha256').update(content).digest('hex'),
+      fileName,
+      createdAt: new Date().toISOString(),
+    };
+    return { invoice, language: brand.language, file, content };
+  }
   const kept = await db.query<{ pdf_file_uuid: string | null }>(
     'select pdf_file_uuid from invoices where uuid = $1',
     [invoiceUuid],
@@ -73,16 +104,7 @@ export async function invoiceDocument(
     const found = await files.read(db, accountUuid, keptUuid);
     if (found) return { invoice, language: brand.language, ...found };
   }
-  const logo = brand.logoFileUuid ? await files.read(db, accountUuid, brand.logoFileUuid) : null;
-  const content = await renderInvoicePdf({
-    invoice,
-    language: brand.language,
-    creditor: config.creditor,
-    companyName: brand.name,
-    logo: logo ? { bytes: logo.content, contentType: logo.file.contentType } : null,
-    plans: config.plans,
-    timeZone: config.timeZone,
-  });
+  const content = await render();
   return db.transaction(async (tx) => {
     // Two renderings at once keep the first one stored: the row is locked while the file is chosen.
     const { rows } = await tx.query<{ pdf_file_uuid: string | null }>(
@@ -96,7 +118,7 @@ export async function invoiceDocument(
       purpose: INVOICE_PDF_PURPOSE,
       contentType: 'application/pdf',
       content,
-      fileName: invoiceFileName(invoice, brand.language),
+      fileName,
       createdBy: null,
     });
     await tx.query('update invoices set pdf_file_uuid = $2 where uuid = $1', [invoiceUuid, file.uuid]);

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { expect, it } from 'vitest';
 import type { InvoiceSummary } from '@portal/contract';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
@@ -139,6 +140,34 @@ describeApi(
         [MUSTER],
       );
       expect(kept.rows[0]).toEqual({ n: 1 });
+    });
+
+    it('renders a paid invoice anew: its PDF has no payment part any more, the kept copy stays', async () => {
+      const [open] = (await list(MUSTER)).data;
+      const url = `${base(MUSTER)}/invoices/${open!.uuid}/pdf`;
+      const unpaid = await api.request('GET', url, { as: 'admin' });
+      await api.db.query(`update invoices set status = 'PAID', paid_minor = total_minor where uuid = $1`, [
+        open!.uuid,
+      ]);
+      try {
+        const paid = await api.request('GET', url, { as: 'admin' });
+        expect(paid.statusCode).toBe(200);
+        expect(paid.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+        expect(paid.rawPayload.equals(unpaid.rawPayload)).toBe(false);
+        if (hasPdfToText()) {
+          expect(pdfToText(unpaid.rawPayload)).toContain('Zahlteil');
+          expect(pdfToText(paid.rawPayload)).not.toContain('Zahlteil');
+        }
+        const kept = await api.db.query(
+          `select count(*)::int as n from files where account_uuid = $1 and purpose = 'invoice-pdf'`,
+          [MUSTER],
+        );
+        expect(kept.rows[0]).toEqual({ n: 1 });
+      } finally {
+        await api.db.query(`update invoices set status = 'OPEN', paid_minor = 0 where uuid = $1`, [
+          open!.uuid,
+        ]);
+      }
     });
 
     it('tells the admins of an account with an invoice overdue past the banner days, with the amounts', async () => {
@@ -453,3 +482,17 @@ describeApi(
   },
   { env: { STRIPE_SECRET_KEY: 'sk_test_configured' } },
 );
+
+function hasPdfToText(): boolean {
+  try {
+    execFileSync('pdftotext', ['-v'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The text of a PDF, as poppler's pdftotext reads it from standard input. */
+function pdfToText(pdf: Buffer): string {
+  return execFileSync('pdftotext', ['-', '-'], { input: pdf, encoding: 'utf8' });
+}
