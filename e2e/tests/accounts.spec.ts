@@ -42,7 +42,7 @@ test('the accounts page lists every account with role and invitation state', asy
 });
 
 test('inhaber@ sees the deletion toolbar in French and cancels the deletion', async ({ page, server }) => {
-  // inhaber@ is used by no other journey: this one cancels the scheduled deletion.
+  // This journey cancels Beispiel GmbH's scheduled deletion on the shared server: no other journey may rely on it.
   const { beispiel } = DEMO_ACCOUNTS;
   await signIn(page, server, DEMO.inhaber.email);
   await expect(h1(page, `Bienvenue, ${DEMO.inhaber.name}`)).toBeVisible();
