@@ -416,7 +416,7 @@ describe('paying by card', () => {
     const { router } = await renderBilling({
       details: SAVED,
       at: '/billing?uuid=a1&cardSession=cs_test_1',
-      answers: new Map([
+      answers: new Map<unknown, () => Promise<unknown>>([
         [billingRoutes.completeCardSetup, () => Promise.resolve({ data: WITH_CARD })],
         [billingRoutes.removeCard, () => Promise.resolve({ data: SAVED })],
       ]),
