@@ -92,6 +92,6 @@ describe('card payments', () => {
     expect(cardPaymentsFor({ card: null })).toBeNull();
     const port = cardPaymentsFor({ card: { provider: 'stripe', secretKey: 'sk_test_x', apiUrl: null } });
     expect(port).not.toBeNull();
-    expect(Object.keys(port!).sort()).toEqual(['charge', 'createSetupUrl']);
+    expect(Object.keys(port!).sort()).toEqual(['charge', 'completeSetup', 'createSetupUrl']);
   });
 });
