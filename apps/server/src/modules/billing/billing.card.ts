@@ -4,7 +4,7 @@
 // leaves it open, to be paid by bank with its QR-bill like any other.
 import type { BillingDetails } from '@portal/contract';
 import { writeAudit } from '../../audit/audit.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Queryable } from '../../db/client.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import { billedTo } from '../../invoicing/invoicing.ts';
@@ -81,43 +81,47 @@ export async function completeCardSetup(
   if (!row.card_customer_id) throw notFound('No such card setup');
   const saved = await cards.completeSetup(sessionId);
   if (!saved || saved.customerId !== row.card_customer_id) throw notFound('No such card setup');
-  return db.transaction(async (tx) => {
-    const before = toDetails(await readDetails(tx, access.accountUuid, true), AVAILABLE);
+  return changeCard(db, user, access, 'billing.card.save', async (tx) => {
     await tx.query(
       `update billing_details
           set card_payment_method_id = $2, card_brand = $3, card_last4 = $4, payment_method = 'CARD'
         where account_uuid = $1`,
       [access.accountUuid, saved.paymentMethodId, saved.brand, saved.last4],
     );
-    const after = toDetails(await readDetails(tx, access.accountUuid), AVAILABLE);
-    await writeAudit(tx, {
-      accountUuid: access.accountUuid,
-      actor: user,
-      action: 'billing.card.save',
-      target: `account:${access.accountUuid}`,
-      before: cardOf(before),
-      after: cardOf(after),
-    });
-    return after;
+    return true;
   });
 }
 
 /** Forgets the saved card: the account pays by invoice again. Without a saved card nothing changes. */
 export async function removeCard(db: Db, user: PortalUser, access: AccountAccess): Promise<BillingDetails> {
-  return db.transaction(async (tx) => {
-    const before = toDetails(await readDetails(tx, access.accountUuid, true), AVAILABLE);
-    if (!before.card) return before;
+  return changeCard(db, user, access, 'billing.card.remove', async (tx, before) => {
+    if (!before.card) return false;
     await tx.query(
       `update billing_details
           set card_payment_method_id = null, card_brand = null, card_last4 = null, payment_method = 'INVOICE'
         where account_uuid = $1`,
       [access.accountUuid],
     );
+    return true;
+  });
+}
+
+/** Changes the saved card in one transaction, with the audit entry of the card before and after (if it changed). */
+async function changeCard(
+  db: Db,
+  user: PortalUser,
+  access: AccountAccess,
+  action: string,
+  change: (tx: Queryable, before: BillingDetails) => Promise<boolean>,
+): Promise<BillingDetails> {
+  return db.transaction(async (tx) => {
+    const before = toDetails(await readDetails(tx, access.accountUuid, true), AVAILABLE);
+    if (!(await change(tx, before))) return before;
     const after = toDetails(await readDetails(tx, access.accountUuid), AVAILABLE);
     await writeAudit(tx, {
       accountUuid: access.accountUuid,
       actor: user,
-      action: 'billing.card.remove',
+      action,
       target: `account:${access.accountUuid}`,
       before: cardOf(before),
       after: cardOf(after),
