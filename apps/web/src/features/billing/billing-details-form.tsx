@@ -156,6 +156,13 @@ export function BillingDetailsForm({
     }
   }, [country, getFieldState, trigger]);
 
+  // The payment method follows the saved card (saved or removed on the payment method card while this form is
+  // open), so saving the form never switches paying by card on or off by accident.
+  const { setValue } = form;
+  useEffect(() => {
+    setValue('paymentMethod', details.paymentMethod);
+  }, [details.paymentMethod, setValue]);
+
   const onSubmit = async (values: DetailsValues) => {
     const { data } = await save.mutateAsync(toBody(values));
     form.reset(toValues(data, accountCountry));

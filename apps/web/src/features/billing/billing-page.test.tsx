@@ -442,4 +442,26 @@ describe('paying by card', () => {
     expect(await method.findByRole('button', { name: 'Karte hinterlegen' })).toBeTruthy();
     expect(region.textContent).not.toContain('4242');
   });
+
+  it('an open billing details form follows the card removed meanwhile', async () => {
+    const user = userEvent.setup();
+    const proposal: BillingDetails = { ...DETAILS, cardAvailable: true };
+    const withCard: BillingDetails = {
+      ...proposal,
+      paymentMethod: 'CARD',
+      card: { brand: 'visa', last4: '4242' },
+    };
+    await renderBilling({
+      details: withCard,
+      answers: new Map([[billingRoutes.removeCard, () => Promise.resolve({ data: proposal })]]),
+    });
+    const form = within(await screen.findByRole('form', { name: 'Rechnungsadresse bearbeiten' }));
+    expect(form.getByRole('combobox', { name: /^Zahlungsart/ }).textContent).toBe('Kreditkarte');
+    await user.click(screen.getByRole('button', { name: 'Karte entfernen' }));
+    await waitFor(() =>
+      expect(form.getByRole('combobox', { name: /^Zahlungsart/ }).textContent).toBe(
+        'Rechnung mit QR-Rechnung',
+      ),
+    );
+  });
 });
