@@ -23,7 +23,9 @@ const brandName = (brand: string) => brand.charAt(0).toUpperCase() + brand.slice
 function useCardReturn(account: string) {
   const [params, setParams] = useSearchParams();
   const complete = useCompleteCardSetup(account);
-  const sessionId = params.get(CARD_SESSION_PARAM);
+  // The provider sends the admin back to the account the setup was started for (named in the address).
+  const forAccount = !params.get('uuid') || params.get('uuid') === account;
+  const sessionId = forAccount ? params.get(CARD_SESSION_PARAM) : null;
   const sent = useRef<string | null>(null);
   const { mutate } = complete;
   useEffect(() => {
