@@ -449,6 +449,13 @@ const MATRIX: Record<string, Row> = {
     },
   },
   'GET /api/accounts/{accountUuid}/billing/v1/status': { expect: atLeast('ADMIN') },
+  // Without a card provider (as here) the callers who pass the access rules hear 409.
+  'POST /api/accounts/{accountUuid}/billing/v1/card/setup': { expect: atLeast('ADMIN') },
+  'POST /api/accounts/{accountUuid}/billing/v1/card': {
+    expect: atLeast('ADMIN'),
+    body: { sessionId: 'cs_test_matrix' },
+  },
+  'DELETE /api/accounts/{accountUuid}/billing/v1/card': { expect: atLeast('ADMIN') },
   'POST /api/billing/v1/payment-imports': {
     expect: billingStaff,
     body: { file: { fileName: 'camt054.xml', content: Buffer.from('<Document/>').toString('base64') } },

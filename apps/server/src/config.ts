@@ -94,7 +94,12 @@ export interface BillingConfig {
   /** Periods, issue and due dates are days in this time zone. */
   timeZone: string;
   /** Card payments through the configured provider (STRIPE_SECRET_KEY); null: invoices only. */
-  card: { provider: 'stripe'; secretKey: string } | null;
+  card: {
+    provider: 'stripe';
+    secretKey: string;
+    /** Another address of the provider's API (e.g. a local stand-in in tests); null: the provider's own. */
+    apiUrl: string | null;
+  } | null;
 }
 
 export interface IdpSettings {
@@ -357,7 +362,9 @@ function billingConfig(env: Env): BillingConfig {
     reminderDays: reminderDays.sort((a, b) => a - b),
     pastDueBannerDays: days(env, 'BILLING_PAST_DUE_BANNER_DAYS', 14),
     timeZone: env.BILLING_TIME_ZONE || 'Europe/Zurich',
-    card: env.STRIPE_SECRET_KEY ? { provider: 'stripe', secretKey: env.STRIPE_SECRET_KEY } : null,
+    card: env.STRIPE_SECRET_KEY
+      ? { provider: 'stripe', secretKey: env.STRIPE_SECRET_KEY, apiUrl: env.STRIPE_API_URL || null }
+      : null,
   };
 }
 

@@ -225,6 +225,17 @@ export const UpdateBillingDetailsBody = Type.Object(
 );
 export type UpdateBillingDetailsBody = Type.Static<typeof UpdateBillingDetailsBody>;
 
+/** Where the card provider's page for saving a card is. */
+export const CardSetup = Type.Object({ url: Type.String() });
+export type CardSetup = Type.Static<typeof CardSetup>;
+
+/** The provider's setup session the admin came back from (in the return address). */
+export const CompleteCardSetupBody = Type.Object(
+  { sessionId: Type.String({ minLength: 1, maxLength: 255 }) },
+  { additionalProperties: false },
+);
+export type CompleteCardSetupBody = Type.Static<typeof CompleteCardSetupBody>;
+
 /**
  * What the shell tells an account's admins: the account is past due when an invoice is still unpaid this many days
  * after its due date (configured); null otherwise.
@@ -413,6 +424,35 @@ export const billingRoutes = {
     accountRole: admin,
     body: UpdateBillingDetailsBody,
     response: { 200: Entity(BillingDetails), ...errors },
+  }),
+  startCardSetup: defineRoute({
+    method: 'POST',
+    path: '/billing/v1/card/setup',
+    summary:
+      "The card provider's page where an admin saves a card for the invoices (409 without a card provider)",
+    tags,
+    accountScoped: true,
+    accountRole: admin,
+    response: { 200: Entity(CardSetup), ...errors, 409: ErrorBody },
+  }),
+  completeCardSetup: defineRoute({
+    method: 'POST',
+    path: '/billing/v1/card',
+    summary: 'Keep the card saved in a finished setup session; the account then pays by card',
+    tags,
+    accountScoped: true,
+    accountRole: admin,
+    body: CompleteCardSetupBody,
+    response: { 200: Entity(BillingDetails), ...errors, 409: ErrorBody },
+  }),
+  removeCard: defineRoute({
+    method: 'DELETE',
+    path: '/billing/v1/card',
+    summary: 'Forget the saved card; the account pays by invoice again',
+    tags,
+    accountScoped: true,
+    accountRole: admin,
+    response: { 200: Entity(BillingDetails), ...errors, 409: ErrorBody },
   }),
   getBillingStatus: defineRoute({
     method: 'GET',

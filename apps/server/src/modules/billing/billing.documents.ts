@@ -54,8 +54,9 @@ export interface InvoiceDocument {
  * The invoice's PDF, branded with the account's company name and logo, the provider as creditor, in the account's
  * language. While nothing is paid on it, that is the document kept when it was first rendered (the one mailed);
  * once a payment is booked or it is paid or void, it is rendered anew from its state, so the payment part asks for
- * what is still owed or is gone (the kept copy stays as the record of what was sent). Null when the account has no
- * such invoice.
+ * what is still owed or is gone (the kept copy stays as the record of what was sent). `keep` (the mail): the
+ * document is kept whatever its state, as the record of what is sent, e.g. an invoice paid by card before it was
+ * mailed. Null when the account has no such invoice.
  */
 export async function invoiceDocument(
   db: Db,
@@ -63,6 +64,7 @@ export async function invoiceDocument(
   config: BillingConfig,
   accountUuid: string,
   invoiceUuid: string,
+  options: { keep?: boolean } = {},
 ): Promise<InvoiceDocument | null> {
   const invoice = await readInvoice(db, accountUuid, invoiceUuid);
   const brand = await accountBrand(db, accountUuid);
@@ -81,7 +83,7 @@ export async function invoiceDocument(
   };
   const fileName = invoiceFileName(invoice, brand.language);
   const settled = invoice.paidMinor !== 0 || invoice.status === 'PAID' || invoice.status === 'VOID';
-  if (settled) {
+  if (settled && !options.keep) {
     const content = await render();
     const file: StoredFile = {
       uuid: invoiceUuid,

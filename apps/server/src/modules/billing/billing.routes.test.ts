@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { expect, it } from 'vitest';
 import type { InvoiceSummary } from '@portal/contract';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
@@ -6,6 +5,7 @@ import { DEMO_BILLING_ADDRESS } from '../../db/seed-billing.ts';
 import type { ModuleDeps } from '../../http/route.ts';
 import { addDays, todayIn, withVat } from '../../invoicing/money.ts';
 import { describeApi } from '../../test/api.ts';
+import { hasPdfToText, pdfToText } from '../../test/pdf-text.ts';
 import { checkOverdue } from './billing.overdue.ts';
 
 const MUSTER = DEMO_ACCOUNTS.muster;
@@ -471,28 +471,3 @@ describeApi(
   },
   { modules: [capture.module] },
 );
-
-describeApi(
-  'billing API with a card provider',
-  (api) => {
-    it('offers paying by card once a provider is configured', async () => {
-      const res = await api.request('GET', `${base(MUSTER)}/details`, { as: 'admin' });
-      expect(res.json().data.cardAvailable).toBe(true);
-    });
-  },
-  { env: { STRIPE_SECRET_KEY: 'sk_test_configured' } },
-);
-
-function hasPdfToText(): boolean {
-  try {
-    execFileSync('pdftotext', ['-v'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The text of a PDF, as poppler's pdftotext reads it from standard input. */
-function pdfToText(pdf: Buffer): string {
-  return execFileSync('pdftotext', ['-', '-'], { input: pdf, encoding: 'utf8' });
-}

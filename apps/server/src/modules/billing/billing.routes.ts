@@ -3,6 +3,13 @@ import { sendFile } from '../../files/files.ts';
 import { notFound } from '../../http/errors.ts';
 import type { ModuleDeps } from '../../http/route.ts';
 import { todayIn } from '../../invoicing/money.ts';
+import {
+  chargeIssuedInvoice,
+  completeCardSetup,
+  removeCard,
+  requireCards,
+  startCardSetup,
+} from './billing.card.ts';
 import { invoiceDocument } from './billing.documents.ts';
 import { invoiceMail } from './billing.mails.ts';
 import { OVERDUE_CHECK_EVERY_MS, checkOverdue } from './billing.overdue.ts';
@@ -22,7 +29,8 @@ declare module '../../jobs/runner.ts' {
  */
 export function registerBillingRoutes({ db, route, files, mailer, jobs, notifier, invoicing }: ModuleDeps) {
   const config = invoicing.config;
-  const card = { cardAvailable: cardPaymentsFor(config) !== null };
+  const cards = cardPaymentsFor(config);
+  const card = { cardAvailable: cards !== null };
 
   route(billingRoutes.listInvoices, {
     handler: async (request) => listInvoices(db, request.account, request.query),
@@ -58,13 +66,45 @@ export function registerBillingRoutes({ db, route, files, mailer, jobs, notifier
     }),
   });
 
+  route(billingRoutes.startCardSetup, {
+    handler: async (request) => ({
+      data: await startCardSetup(
+        db,
+        requireCards(cards),
+        request.user,
+        request.account,
+        `${request.server.config.publicUrl}/billing?uuid=${request.account.accountUuid}`,
+      ),
+    }),
+  });
+
+  route(billingRoutes.completeCardSetup, {
+    handler: async (request) => ({
+      data: await completeCardSetup(
+        db,
+        requireCards(cards),
+        request.user,
+        request.account,
+        request.body.sessionId,
+      ),
+    }),
+  });
+
+  route(billingRoutes.removeCard, {
+    handler: async (request) => {
+      requireCards(cards);
+      return { data: await removeCard(db, request.user, request.account) };
+    },
+  });
+
   route(billingRoutes.getBillingStatus, {
     handler: async (request) => ({ data: await getStatus(db, request.account, config) }),
   });
 
   // A new invoice is mailed to the recipients it was made out to, with its PDF attached: the PDF is rendered and
   // kept first, then the mails are queued in one transaction that marks the invoice mailed, so a job that runs
-  // again (after a crash) finds it mailed and sends nothing twice.
+  // again (after a crash) finds it mailed and sends nothing twice. An account paying by card is charged first: the
+  // mail then carries the paid invoice, or, when the card was declined, the open one with its QR-bill.
   invoicing.onIssued(async (invoiceUuid) => {
     const owner = await db.query<{ account_uuid: string }>(
       'select account_uuid from invoices where uuid = $1 and mailed_at is null',
@@ -72,7 +112,8 @@ export function registerBillingRoutes({ db, route, files, mailer, jobs, notifier
     );
     const accountUuid = owner.rows[0]?.account_uuid;
     if (!accountUuid) return;
-    const document = await invoiceDocument(db, files, config, accountUuid, invoiceUuid);
+    if (cards) await chargeIssuedInvoice(db, cards, config.timeZone, invoiceUuid);
+    const document = await invoiceDocument(db, files, config, accountUuid, invoiceUuid, { keep: true });
     if (!document) return;
     await db.transaction(async (tx) => {
       const claimed = await tx.query<{ billed_to: { recipients?: string[]; name: string } }>(

@@ -229,13 +229,18 @@ interface DetailsRow {
   recipients: string[] | null;
   purchase_order: string | null;
   payment_method: PaymentMethod | null;
+  card_customer_id: string | null;
+  card_payment_method_id: string | null;
+  card_brand: string | null;
+  card_last4: string | null;
   updated_at: Date | string | null;
 }
 
-async function readDetails(q: Queryable, accountUuid: string, lock = false): Promise<DetailsRow> {
+export async function readDetails(q: Queryable, accountUuid: string, lock = false): Promise<DetailsRow> {
   const { rows } = await q.query<DetailsRow>(
     `select a.name, d.street, d.building_number, d.postcode, d.city, d.country, d.vat_number, d.recipients,
-            d.purchase_order, d.payment_method, d.updated_at
+            d.purchase_order, d.payment_method, d.card_customer_id, d.card_payment_method_id, d.card_brand,
+            d.card_last4, d.updated_at
        from accounts a left join billing_details d on d.account_uuid = a.uuid
       where a.uuid = $1${lock ? ' for update of a' : ''}`,
     [accountUuid],
@@ -247,6 +252,18 @@ async function readDetails(q: Queryable, accountUuid: string, lock = false): Pro
 /** Whether paying by card can be offered: only with a configured card provider. */
 export interface CardInfo {
   cardAvailable: boolean;
+}
+
+/**
+ * How the account pays and with which card: paying by card counts only while a card is saved and a card provider is
+ * configured (without one, the account is billed by invoice whatever was chosen before).
+ */
+function paymentOf(row: DetailsRow, card: CardInfo): Pick<BillingDetails, 'paymentMethod' | 'card'> {
+  const saved =
+    card.cardAvailable && row.card_payment_method_id
+      ? { brand: row.card_brand ?? '', last4: row.card_last4 ?? '' }
+      : null;
+  return { paymentMethod: saved && row.payment_method === 'CARD' ? 'CARD' : 'INVOICE', card: saved };
 }
 
 /**
@@ -263,14 +280,13 @@ export async function getDetails(db: Db, access: AccountAccess, card: CardInfo):
     vatNumber: party.vatNumber,
     recipients: party.recipients,
     purchaseOrder: null,
-    paymentMethod: 'INVOICE',
+    ...paymentOf(row, card),
     cardAvailable: card.cardAvailable,
-    card: null,
     updatedAt: null,
   };
 }
 
-function toDetails(row: DetailsRow, card: CardInfo): BillingDetails {
+export function toDetails(row: DetailsRow, card: CardInfo): BillingDetails {
   return {
     name: row.name,
     address: row.street
@@ -285,9 +301,8 @@ function toDetails(row: DetailsRow, card: CardInfo): BillingDetails {
     vatNumber: row.vat_number,
     recipients: row.recipients ?? [],
     purchaseOrder: row.purchase_order,
-    paymentMethod: row.payment_method ?? 'INVOICE',
+    ...paymentOf(row, card),
     cardAvailable: card.cardAvailable,
-    card: null,
     updatedAt: iso(row.updated_at),
   };
 }
@@ -310,7 +325,7 @@ interface CheckedDetails {
  * second address): a structured address with a known country and, where the country fixes it, a valid postcode; a
  * Swiss UID with its check digit for a Swiss address (written CHE-123.456.789 MWST; TVA or IVA kept when given),
  * another country's VAT format elsewhere; one to five distinct valid recipient addresses; paying by card only when
- * a card provider is configured.
+ * a card provider is configured (and, checked on saving, a card is saved).
  */
 export function checkDetails(body: UpdateBillingDetailsBody, card: CardInfo): CheckedDetails {
   const problems: Record<string, string> = {};
@@ -364,7 +379,7 @@ export function checkDetails(body: UpdateBillingDetailsBody, card: CardInfo): Ch
 function auditFields(row: DetailsRow) {
   if (row.updated_at === null) return null;
   const { address, vatNumber, recipients, purchaseOrder, paymentMethod } = toDetails(row, {
-    cardAvailable: false,
+    cardAvailable: true,
   });
   return { address, vatNumber, recipients, purchaseOrder, paymentMethod };
 }
@@ -380,6 +395,11 @@ export async function updateDetails(
   const fields = checkDetails(body, card);
   return db.transaction(async (tx) => {
     const before = await readDetails(tx, access.accountUuid, true);
+    if (fields.paymentMethod === 'CARD' && !before.card_payment_method_id) {
+      throw new HttpError(422, 'VALIDATION_FAILED', 'Invalid billing details: paymentMethod', {
+        paymentMethod: 'cardMissing',
+      });
+    }
     await tx.query(
       `insert into billing_details (account_uuid, street, building_number, postcode, city, country, vat_number,
          recipients, purchase_order, payment_method, updated_at)

@@ -90,8 +90,8 @@ describe('reminders due', () => {
 describe('card payments', () => {
   it('exist only when a provider is configured with its key', () => {
     expect(cardPaymentsFor({ card: null })).toBeNull();
-    const port = cardPaymentsFor({ card: { provider: 'stripe', secretKey: 'sk_test_x' } });
+    const port = cardPaymentsFor({ card: { provider: 'stripe', secretKey: 'sk_test_x', apiUrl: null } });
     expect(port).not.toBeNull();
-    expect(Object.keys(port!).sort()).toEqual(['charge', 'createSetupUrl']);
+    expect(Object.keys(port!).sort()).toEqual(['charge', 'completeSetup', 'createSetupUrl']);
   });
 });

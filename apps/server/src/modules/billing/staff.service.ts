@@ -46,7 +46,7 @@ function paging(query: { page?: number; pageSize?: number }) {
 
 // --- Invoices ---------------------------------------------------------------------------------------------------
 
-type InvoiceRow = SummaryRow & { account_uuid: string; account_name: string; reference: string };
+export type InvoiceRow = SummaryRow & { account_uuid: string; account_name: string; reference: string };
 
 /** Invoices outlive their account: the name is the account's, or the billed party's as it was when issued. */
 const INVOICE_SELECT = `
@@ -61,16 +61,16 @@ const toStaffInvoice = (row: InvoiceRow): StaffInvoice => ({
   accountName: row.account_name,
 });
 
-async function lockInvoice(tx: Queryable, where: string, value: string): Promise<InvoiceRow | null> {
+export async function lockInvoice(tx: Queryable, where: string, value: string): Promise<InvoiceRow | null> {
   const { rows } = await tx.query<InvoiceRow>(`${INVOICE_SELECT} where ${where} for update of i`, [value]);
   return rows[0] ?? null;
 }
 
-const isOpen = (invoice: InvoiceRow) =>
+export const isOpen = (invoice: InvoiceRow) =>
   invoice.kind === 'INVOICE' && (invoice.status === 'OPEN' || invoice.status === 'OVERDUE');
 
 /** What is still owed on an invoice. */
-const outstanding = (invoice: InvoiceRow) => Number(invoice.total_minor) - Number(invoice.paid_minor);
+export const outstanding = (invoice: InvoiceRow) => Number(invoice.total_minor) - Number(invoice.paid_minor);
 
 /** References are compared without spaces and in upper case, as the bank file's are read. */
 const normalizeReference = (value: string) => value.replace(/\s+/g, '').toUpperCase();
@@ -111,21 +111,22 @@ export async function listStaffInvoices(
   return { data: rows.map(toStaffInvoice), meta: { total: Number(count.rows[0]!.total), page, pageSize } };
 }
 
-interface Booking {
+export interface Booking {
   amountMinor: number;
   bookedOn: string;
-  source: 'CAMT' | 'MANUAL';
+  source: 'CAMT' | 'MANUAL' | 'CARD';
   note: string | null;
   bankPaymentUuid: string | null;
 }
 
 /**
  * Books a payment on an open invoice (locked by the caller): the invoice is paid once what it owes is covered,
- * otherwise it stays open with the amount paid so far. Returns what was paid beyond what was owed.
+ * otherwise it stays open with the amount paid so far (`user` null: booked by the system, e.g. a card charge).
+ * Returns what was paid beyond what was owed.
  */
-async function bookPayment(
+export async function bookPayment(
   tx: Queryable,
-  user: PortalUser,
+  user: PortalUser | null,
   invoice: InvoiceRow,
   booking: Booking,
 ): Promise<{ paid: boolean; overpaidMinor: number }> {
@@ -144,7 +145,7 @@ async function bookPayment(
       booking.source,
       booking.note,
       booking.bankPaymentUuid,
-      user.uuid,
+      user?.uuid ?? null,
     ],
   );
   const { rows } = await tx.query<{ status: string; paid_minor: string | number }>(

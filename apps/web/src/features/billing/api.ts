@@ -1,7 +1,8 @@
 // The billing area's data layer (see features/accounts/api.ts for the shape every area's api.ts follows): the
 // account's invoices (paged and filtered on the server), one invoice and its PDF, the billing details and the
 // hook that changes them, the past-due status the shell's banner reads, and what the page shows beside them: the
-// subscription and the plan catalogue, under the subscriptions page's keys and shapes, so both share one cache.
+// subscription and the plan catalogue, under the subscriptions page's keys and shapes, so both share one cache;
+// and the saved card: the card provider's page to save one, keeping it on return, removing it.
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   billingRoutes,
@@ -13,6 +14,7 @@ import { apiFile, apiRequest } from '@/api/client.ts';
 import { saveFile } from '@/api/save-file.ts';
 import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
+import { leavePageTo } from './leave-page.ts';
 
 export const billingKeys = {
   all: (account: string) => ['billing', account] as const,
@@ -86,6 +88,37 @@ export function useUpdateBillingDetails(account: string) {
     onSuccess: ({ data }) => {
       queryClient.setQueryData(billingKeys.details(account), data);
       toast.success(later('billing.details.saved'));
+    },
+  });
+}
+
+/** Opens the card provider's page where the admin saves a card (the whole page goes there and comes back). */
+export function useStartCardSetup() {
+  return useMutation({
+    mutationFn: async () => (await apiRequest(billingRoutes.startCardSetup, {})).data,
+    onSuccess: ({ url }) => leavePageTo(url),
+  });
+}
+
+/** Keeps the card of the setup session the admin came back from; the page shows the result, not a toast. */
+export function useCompleteCardSetup(account: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (sessionId: string) => apiRequest(billingRoutes.completeCardSetup, { body: { sessionId } }),
+    meta: { silentError: true },
+    onSuccess: ({ data }) => queryClient.setQueryData(billingKeys.details(account), data),
+  });
+}
+
+/** Forgets the saved card: the account pays by invoice again. */
+export function useRemoveCard(account: string) {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest(billingRoutes.removeCard, {}),
+    onSuccess: ({ data }) => {
+      queryClient.setQueryData(billingKeys.details(account), data);
+      toast.success(later('billing.method.cardRemoved'));
     },
   });
 }

@@ -125,7 +125,7 @@ function RecipientFields({ form }: { form: RuleFormApi<DetailsValues> }) {
 /**
  * The billing details with the rules the server also checks: a structured address (the QR-bill takes no combined
  * address lines), the UID or VAT number printed on invoices, who receives them, a purchase-order reference and
- * the payment method (card only where a card provider is set up).
+ * the payment method (card only where a card provider is set up and a card is saved).
  */
 export function BillingDetailsForm({
   account,
@@ -156,13 +156,21 @@ export function BillingDetailsForm({
     }
   }, [country, getFieldState, trigger]);
 
+  // The payment method follows the saved card (saved or removed on the payment method card while this form is
+  // open), so saving the form never switches paying by card on or off by accident.
+  const { setValue } = form;
+  useEffect(() => {
+    setValue('paymentMethod', details.paymentMethod);
+  }, [details.paymentMethod, setValue]);
+
   const onSubmit = async (values: DetailsValues) => {
     const { data } = await save.mutateAsync(toBody(values));
     form.reset(toValues(data, accountCountry));
     onDone?.();
   };
 
-  const methods: PaymentMethod[] = details.cardAvailable ? ['INVOICE', 'CARD'] : ['INVOICE'];
+  // Paying by card can be chosen once a card is saved (on the payment method card, through the card provider).
+  const methods: PaymentMethod[] = details.cardAvailable && details.card ? ['INVOICE', 'CARD'] : ['INVOICE'];
   return (
     <RuleForm form={form} onSubmit={onSubmit} aria-label={t('billing.details.formLabel')}>
       <Stack spacing={2.5} sx={{ maxWidth: 640 }}>
@@ -224,7 +232,6 @@ export function BillingDetailsForm({
           label={t('billing.details.paymentMethod')}
           rules="required"
           options={methods.map((method) => ({ value: method, label: t(`billing.methods.${method}`) }))}
-          helperText={details.cardAvailable ? undefined : t('billing.details.cardUnavailable')}
         />
         <Stack direction="row" spacing={2}>
           <Button

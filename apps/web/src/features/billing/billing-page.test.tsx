@@ -33,6 +33,8 @@ vi.mock('@/api/client.ts', async (original) => ({
 }));
 const saveFile = vi.fn();
 vi.mock('@/api/save-file.ts', () => ({ saveFile: (...args: unknown[]) => saveFile(...args) }));
+const leavePageTo = vi.fn();
+vi.mock('./leave-page.ts', () => ({ leavePageTo: (...args: unknown[]) => leavePageTo(...args) }));
 
 const totals: InvoiceTotals = {
   currency: 'CHF',
@@ -142,11 +144,16 @@ beforeEach(() => {
   apiRequest.mockReset();
   apiFile.mockReset();
   saveFile.mockReset();
+  leavePageTo.mockReset();
   watchToasts();
 });
 
-/** The page for an admin of a Swiss account; each route answers what the test gives. */
-async function renderBilling({ details = DETAILS, at = '/billing' } = {}) {
+/** The page for an admin of a Swiss account; each route answers what the test gives (`answers` first). */
+async function renderBilling({
+  details = DETAILS,
+  at = '/billing',
+  answers = new Map<unknown, () => Promise<unknown>>(),
+} = {}) {
   const account = testAccount('a1', {
     name: 'Muster AG',
     accountRole: 'ADMIN',
@@ -161,6 +168,8 @@ async function renderBilling({ details = DETAILS, at = '/billing' } = {}) {
   });
   queryClient.setQueryData(queryKeys.myAccounts, [account]);
   apiRequest.mockImplementation((route, input) => {
+    const answer = answers.get(route);
+    if (answer) return answer();
     if (route === subscriptionsRoutes.getSubscription) return Promise.resolve({ data: SUBSCRIPTION });
     if (route === subscriptionsRoutes.listPlans)
       return Promise.resolve({ data: { plans: [{ code: 'PROFESSIONAL', name: 'Professional' }] } });
@@ -367,5 +376,92 @@ describe('billing page', () => {
       expect(form.getByRole('textbox', { name: /^PLZ/ }).getAttribute('aria-invalid')).toBe('true'),
     );
     expect(form.getByText('Die Postleitzahl passt nicht zum gewählten Land')).toBeTruthy();
+  });
+});
+
+describe('paying by card', () => {
+  const SAVED: BillingDetails = { ...DETAILS, cardAvailable: true, updatedAt: '2026-11-20T10:00:00Z' };
+  const WITH_CARD: BillingDetails = {
+    ...SAVED,
+    paymentMethod: 'CARD',
+    card: { brand: 'visa', last4: '4242' },
+  };
+
+  it('shows nothing about cards without a card provider', async () => {
+    await renderBilling();
+    const method = screen.getByRole('region', { name: 'Zahlungsart' });
+    expect(await within(method).findByText('Rechnung mit QR-Rechnung')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Karte hinterlegen' })).toBeNull();
+    expect(screen.queryByText(/Karte/)).toBeNull();
+  });
+
+  it('opens the card provider page from "Karte hinterlegen", by keyboard', async () => {
+    const user = userEvent.setup();
+    const url = 'https://checkout.stripe.com/c/x';
+    await renderBilling({
+      details: SAVED,
+      answers: new Map([[billingRoutes.startCardSetup, () => Promise.resolve({ data: { url } })]]),
+    });
+    const method = within(screen.getByRole('region', { name: 'Zahlungsart' }));
+    const add = await method.findByRole('button', { name: 'Karte hinterlegen' });
+    add.focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(leavePageTo).toHaveBeenCalledWith(url));
+    expect(apiRequest).toHaveBeenCalledWith(billingRoutes.startCardSetup, {});
+    expect(method.getByRole('button', { name: 'Wird geöffnet …' }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('keeps the card once on return from the provider, shows it and removes it again', async () => {
+    const user = userEvent.setup();
+    const { router } = await renderBilling({
+      details: SAVED,
+      at: '/billing?uuid=a1&cardSession=cs_test_1',
+      answers: new Map<unknown, () => Promise<unknown>>([
+        [billingRoutes.completeCardSetup, () => Promise.resolve({ data: WITH_CARD })],
+        [billingRoutes.removeCard, () => Promise.resolve({ data: SAVED })],
+      ]),
+    });
+    const region = screen.getByRole('region', { name: 'Zahlungsart' });
+    const method = within(region);
+    expect(
+      await method.findByText('Die Karte ist hinterlegt. Neue Rechnungen werden von ihr abgebucht.'),
+    ).toBeTruthy();
+    expect(method.getByText('Kreditkarte')).toBeTruthy();
+    expect(region.textContent).toContain('Visa •••• 4242');
+    expect(router.state.location.search).toBe('?uuid=a1');
+    expect(apiRequest.mock.calls.filter(([route]) => route === billingRoutes.completeCardSetup)).toEqual([
+      [billingRoutes.completeCardSetup, { body: { sessionId: 'cs_test_1' } }],
+    ]);
+
+    await user.click(method.getByRole('button', { name: 'Karte entfernen' }));
+    await waitFor(() =>
+      expect(shownToasts('success')).toEqual([
+        'Die Karte ist entfernt. Sie erhalten wieder Rechnungen mit QR-Rechnung.',
+      ]),
+    );
+    expect(await method.findByRole('button', { name: 'Karte hinterlegen' })).toBeTruthy();
+    expect(region.textContent).not.toContain('4242');
+  });
+
+  it('an open billing details form follows the card removed meanwhile', async () => {
+    const user = userEvent.setup();
+    const proposal: BillingDetails = { ...DETAILS, cardAvailable: true };
+    const withCard: BillingDetails = {
+      ...proposal,
+      paymentMethod: 'CARD',
+      card: { brand: 'visa', last4: '4242' },
+    };
+    await renderBilling({
+      details: withCard,
+      answers: new Map([[billingRoutes.removeCard, () => Promise.resolve({ data: proposal })]]),
+    });
+    const form = within(await screen.findByRole('form', { name: 'Rechnungsadresse bearbeiten' }));
+    expect(form.getByRole('combobox', { name: /^Zahlungsart/ }).textContent).toBe('Kreditkarte');
+    await user.click(screen.getByRole('button', { name: 'Karte entfernen' }));
+    await waitFor(() =>
+      expect(form.getByRole('combobox', { name: /^Zahlungsart/ }).textContent).toBe(
+        'Rechnung mit QR-Rechnung',
+      ),
+    );
   });
 });

@@ -6,7 +6,6 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { BillingDetails, Subscription } from '@portal/contract';
@@ -18,17 +17,9 @@ import { billingDetailsQuery, subscriptionQuery } from './api.ts';
 import { AddressText, LinesTable, formatDay, useMoney, usePlanName } from './amounts.tsx';
 import { BillingDetailsForm } from './billing-details-form.tsx';
 import { InvoiceDialog } from './invoice-dialog.tsx';
+import { Loading } from './loading.tsx';
+import { PaymentMethodCard } from './payment-method-card.tsx';
 import { INVOICE_PARAM, InvoicesTable } from './invoices-table.tsx';
-
-function Loading() {
-  const { t } = useTranslation();
-  return (
-    <Box role="status" aria-label={t('billing.loading')}>
-      <Skeleton width="60%" />
-      <Skeleton width="40%" />
-    </Box>
-  );
-}
 
 /** The plan, its period and seats, what the next invoice will charge and when; changes happen on subscriptions. */
 function PlanCard({ subscription }: { subscription: Subscription | undefined }) {
@@ -105,34 +96,6 @@ function NextInvoiceCard({ subscription }: { subscription: Subscription | undefi
             <LinesTable lines={upcoming.lines} totals={upcoming.totals} label={t('billing.next.title')} />
           </Box>
         </>
-      )}
-    </SectionCard>
-  );
-}
-
-/** How the account pays: by invoice with a QR-bill, or by the saved card where a card provider is set up. */
-function PaymentMethodCard({ details }: { details: BillingDetails | undefined }) {
-  const { t } = useTranslation();
-  return (
-    <SectionCard id="billing-method" title={t('billing.method.title')}>
-      {!details ? (
-        <Loading />
-      ) : (
-        <Stack spacing={1}>
-          <Typography sx={{ fontWeight: 600 }}>{t(`billing.methods.${details.paymentMethod}`)}</Typography>
-          {details.paymentMethod === 'CARD' && details.card ? (
-            <Typography>
-              {t('billing.method.card', { brand: details.card.brand, last4: details.card.last4 })}
-            </Typography>
-          ) : (
-            <Typography sx={{ color: 'text.secondary' }}>{t('billing.method.invoiceHelp')}</Typography>
-          )}
-          {details.recipients.length > 0 && (
-            <Typography sx={{ wordBreak: 'break-word' }}>
-              {t('billing.method.sentTo', { emails: details.recipients.join(', ') })}
-            </Typography>
-          )}
-        </Stack>
       )}
     </SectionCard>
   );
@@ -218,7 +181,7 @@ export default function BillingPage() {
           <InvoicesTable titleId="billing-invoices" />
         </SectionCard>
         <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: '1fr 2fr' } }}>
-          <PaymentMethodCard details={details.data} />
+          <PaymentMethodCard account={account} details={details.data} />
           <BillingAddressCard account={account} details={details.data} />
         </Box>
       </Stack>

@@ -42,6 +42,10 @@ export const LOG_ACTION_LABELS = {
   'subscription.change': 'subscription_change',
   'subscription.cancel': 'subscription_cancel',
   'subscription.resume': 'subscription_resume',
+  'billing.card.setup': 'billing_card_setup',
+  'billing.card.save': 'billing_card_save',
+  'billing.card.remove': 'billing_card_remove',
+  'billing.card.declined': 'billing_card_declined',
   'user.update': 'user_update',
 } as const;
 
