@@ -18,7 +18,36 @@ export function useAddressParams() {
   return { params, set };
 }
 
-/** The footer of such a list, paged on the server: "Zeilen pro Seite", the rows shown of `total`, the arrows. */
+/** The footer of a list paged on the server: "Zeilen pro Seite", the rows shown of `total`, the arrows. */
+export function ServerPagination({
+  total,
+  page,
+  pageSize,
+  sizes,
+  onChange,
+}: {
+  total: number;
+  /** The current page, from 1. */
+  page: number;
+  pageSize: number;
+  sizes: number[];
+  /** A new page, or a new page size (which starts again at page 1). */
+  onChange: (page: number, pageSize: number) => void;
+}) {
+  return (
+    <TablePagination
+      component="div"
+      count={total}
+      page={Math.min(page - 1, Math.max(0, Math.ceil(total / pageSize) - 1))}
+      rowsPerPage={pageSize}
+      rowsPerPageOptions={sizes}
+      onPageChange={(_event, next) => onChange(next + 1, pageSize)}
+      onRowsPerPageChange={(event) => onChange(1, Number(event.target.value))}
+    />
+  );
+}
+
+/** The footer of a list whose page and page size live in the address. */
 export function AddressPagination({
   total,
   page,
@@ -33,14 +62,12 @@ export function AddressPagination({
 }) {
   const { set } = useAddressParams();
   return (
-    <TablePagination
-      component="div"
-      count={total}
-      page={Math.min(page - 1, Math.max(0, Math.ceil(total / pageSize) - 1))}
-      rowsPerPage={pageSize}
-      rowsPerPageOptions={sizes}
-      onPageChange={(_event, next) => set('page', next + 1, true)}
-      onRowsPerPageChange={(event) => set('pageSize', event.target.value)}
+    <ServerPagination
+      total={total}
+      page={page}
+      pageSize={pageSize}
+      sizes={sizes}
+      onChange={(next, size) => (size === pageSize ? set('page', next, true) : set('pageSize', size))}
     />
   );
 }

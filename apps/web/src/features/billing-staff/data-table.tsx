@@ -11,7 +11,8 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Stack from '@mui/material/Stack';
 import { useTranslation } from 'react-i18next';
-import { Pager } from './pager.tsx';
+import { ServerPagination } from '@/ui/address-pagination.tsx';
+import { PAGE_SIZES } from './pager.tsx';
 
 type Column = Extract<
   ParseKeys<'messages'>,
@@ -81,7 +82,7 @@ export function DataTable({
           </TableBody>
         </Table>
       </TableContainer>
-      <Pager total={result.data?.meta.total ?? 0} {...paging} />
+      <ServerPagination total={result.data?.meta.total ?? 0} sizes={PAGE_SIZES} {...paging} />
     </>
   );
 }

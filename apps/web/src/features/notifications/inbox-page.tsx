@@ -17,7 +17,6 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
@@ -37,6 +36,7 @@ import {
   type Notification,
   type NotificationsQuery,
 } from '@portal/contract';
+import { ServerPagination } from '@/ui/address-pagination.tsx';
 import { href } from '@/app/href.ts';
 import { useCurrentAccount } from '@/api/session.ts';
 import { formatDateTime } from '@/i18n/format.ts';
@@ -206,7 +206,6 @@ export default function InboxPage() {
   const rows = data?.data ?? [];
   const total = data?.meta.total ?? 0;
   const pageSize = query.pageSize ?? NOTIFICATIONS_PAGE_SIZE;
-  const lastPage = Math.max(0, Math.ceil(total / pageSize) - 1);
 
   const actions = !archivedView && (
     <Button
@@ -318,14 +317,16 @@ export default function InboxPage() {
             </TableBody>
           </Table>
         </TableContainer>
-        <TablePagination
-          component="div"
-          count={total}
-          page={Math.min((query.page ?? 1) - 1, lastPage)}
-          rowsPerPage={pageSize}
-          rowsPerPageOptions={PAGE_SIZES}
-          onPageChange={(_event, next) => update({ page: next > 0 ? String(next + 1) : null })}
-          onRowsPerPageChange={(event) => update({ size: event.target.value, page: null })}
+        <ServerPagination
+          total={total}
+          page={query.page ?? 1}
+          pageSize={pageSize}
+          sizes={PAGE_SIZES}
+          onChange={(next, size) =>
+            size === pageSize
+              ? update({ page: next > 1 ? String(next) : null })
+              : update({ size: String(size), page: null })
+          }
         />
       </Paper>
     </Page>

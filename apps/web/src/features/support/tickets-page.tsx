@@ -9,12 +9,12 @@ import CircularProgress from '@mui/material/CircularProgress';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import TablePagination from '@mui/material/TablePagination';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import Add from '@mui/icons-material/Add';
 import SupportAgentOutlined from '@mui/icons-material/SupportAgentOutlined';
 import { TICKET_STATUSES, type TicketStatus } from '@portal/contract';
+import { ServerPagination } from '@/ui/address-pagination.tsx';
 import { href } from '@/app/href.ts';
 import { EmptyState } from '@/ui/empty-state.tsx';
 import { Page } from '@/ui/page.tsx';
@@ -90,16 +90,14 @@ export default function TicketsPage() {
               <TicketsTable tickets={rows} caption={t('routes.supportTickets')} />
             </Box>
           )}
-          <TablePagination
-            component="div"
-            count={total}
-            page={Math.min(page, Math.max(0, Math.ceil(total / pageSize) - 1))}
-            rowsPerPage={pageSize}
-            rowsPerPageOptions={PAGE_SIZES}
-            onPageChange={(_event, next) => setPage(next)}
-            onRowsPerPageChange={(event) => {
-              setPageSize(Number(event.target.value));
-              setPage(0);
+          <ServerPagination
+            total={total}
+            page={page + 1}
+            pageSize={pageSize}
+            sizes={PAGE_SIZES}
+            onChange={(next, size) => {
+              setPageSize(size);
+              setPage(next - 1);
             }}
           />
         </Paper>
