@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { Plan, type Plan as PlanType } from '@portal/contract';
+import { PLAN_FEATURES, Plan, type Plan as PlanType } from '@portal/contract';
 import Type from 'typebox';
 import { Value } from 'typebox/value';
 
@@ -38,15 +38,8 @@ export const DEFAULT_PLANS: PlanType[] = [
     rank: 2,
     includedSeats: 15,
     maxSeats: null,
-    features: [
-      'INBOX',
-      'SUPPORT_TICKETS',
-      'PRIORITY_SUPPORT',
-      'AUDIT_LOG',
-      'LOG_EXPORT',
-      'INTEGRATIONS',
-      'SSO',
-    ],
+    // The top plan offers every feature there is.
+    features: [...PLAN_FEATURES],
     prices: {
       CHF: { monthlyMinor: 12900, yearlyMinor: 129000, seatMonthlyMinor: 700, seatYearlyMinor: 7000 },
       EUR: { monthlyMinor: 11900, yearlyMinor: 119000, seatMonthlyMinor: 650, seatYearlyMinor: 6500 },
