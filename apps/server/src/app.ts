@@ -36,9 +36,13 @@ import { registerUsersRoutes } from './modules/users/users.routes.ts';
 import { registerBillingRoutes } from './modules/billing/billing.routes.ts';
 import { registerCompanyRoutes } from './modules/company/company.routes.ts';
 import { registerSupportRoutes } from './modules/support/support.routes.ts';
+import { registerCloudRoutes } from './modules/cloud/cloud.routes.ts';
+import { registerShopRoutes } from './modules/shop/shop.routes.ts';
+import { registerAbaclikRoutes } from './modules/abaclik/abaclik.routes.ts';
+import { registerLessonsRoutes } from './modules/lessons/lessons.routes.ts';
 import { createAccountScope } from './plugins/account-scope.ts';
 import { createAuthenticate, refreshingLocalJwks, remoteJwks } from './plugins/authenticate.ts';
-import { createSecrets } from './secrets/secrets.ts';
+import { createSecrets, type Secrets } from './secrets/secrets.ts';
 import { registerCompression } from './plugins/compression.ts';
 import { handleError, registerErrorHandler } from './plugins/error-handler.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
@@ -69,6 +73,8 @@ export interface AppDeps {
   jobs?: Partial<Omit<RunnerOptions, 'log'>>;
   /** Settings of the live notifications (tests: a shorter heartbeat, fewer streams per user). */
   live?: Partial<Omit<LiveOptions, 'log'>>;
+  /** The secrets helper of the areas (tests record what is sealed); otherwise made from config.secrets.keys. */
+  secrets?: Secrets;
 }
 
 /** The area modules, each registering its contract routes; a new area adds its `register…Routes` here. */
@@ -86,6 +92,10 @@ const MODULES: AreaModule[] = [
   registerBillingRoutes,
   registerSubscriptionsRoutes,
   registerBillingStaffRoutes,
+  registerCloudRoutes,
+  registerShopRoutes,
+  registerAbaclikRoutes,
+  registerLessonsRoutes,
 ];
 
 /**
@@ -198,7 +208,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  const secrets = createSecrets(config.secrets.keys);
+  const secrets = deps.secrets ?? createSecrets(config.secrets.keys);
   const getKey =
     deps.getKey ??
     (config.oidc.embedded ? refreshingLocalJwks(() => getPublicJwks(db, secrets)) : remoteJwks(config));
@@ -214,7 +224,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const invoicing = createInvoicing({ config: config.billing, jobs, notifier });
   registerSystemRoutes(app, { config, db, route });
   for (const register of [...MODULES, ...(deps.modules ?? [])])
-    register({ db, route, mailer, jobs, secrets, files, notifier, live, invoicing });
+    register({ config, db, route, mailer, jobs, secrets, files, notifier, live, invoicing });
 
   if (config.oidc.embedded) {
     await registerIdentityProvider(app, { config, db, mailer, jobs });

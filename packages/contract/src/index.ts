@@ -13,6 +13,10 @@ export * from './notifications-live.ts';
 export * from './support-agent.ts';
 export * from './billing.ts';
 export * from './subscriptions.ts';
+export * from './cloud.ts';
+export * from './shop.ts';
+export * from './abaclik.ts';
+export * from './lessons.ts';
 
 import { usersRoutes } from './users.ts';
 import { accountsRoutes } from './accounts.ts';
@@ -27,6 +31,10 @@ import { notificationsLiveRoutes } from './notifications-live.ts';
 import { supportAgentRoutes } from './support-agent.ts';
 import { billingRoutes } from './billing.ts';
 import { subscriptionsRoutes } from './subscriptions.ts';
+import { cloudRoutes } from './cloud.ts';
+import { shopRoutes } from './shop.ts';
+import { abaclikRoutes } from './abaclik.ts';
+import { lessonsRoutes } from './lessons.ts';
 
 /** Every API route; a server test checks that the app registers each of them, account routes with a role rule. */
 export const apiRoutes = {
@@ -43,4 +51,8 @@ export const apiRoutes = {
   ...supportAgentRoutes,
   ...billingRoutes,
   ...subscriptionsRoutes,
+  ...cloudRoutes,
+  ...shopRoutes,
+  ...abaclikRoutes,
+  ...lessonsRoutes,
 };

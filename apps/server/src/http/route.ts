@@ -12,6 +12,7 @@ import {
   type RouteParams,
   type RouteQuery,
 } from '@portal/contract';
+import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { FileStore } from '../files/files.ts';
 import type { JobRunner } from '../jobs/runner.ts';
@@ -147,6 +148,8 @@ export type Route = ReturnType<typeof createRouter>;
 
 /** What an area module gets to register its routes (app.ts passes the same to every module). */
 export interface ModuleDeps {
+  /** The server's configuration; an area reads its own section (`config.cloud`, `config.shop`). */
+  config: Config;
   db: Db;
   route: Route;
   /** Mails of an area (invitations, transfers): rendered by the area in the recipient's language. */

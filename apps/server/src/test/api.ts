@@ -23,6 +23,7 @@ import { openDb, type Db } from '../db/client.ts';
 import { DEMO_USERS } from '../db/demo-users.ts';
 import { migrate } from '../db/migrate.ts';
 import type { AreaModule } from '../http/route.ts';
+import { SecretLeakGuard } from './secret-leak-guard.ts';
 import { seedDemoData } from '../db/seed.ts';
 
 export const TEST_ISSUER = 'http://idp.test/realms/portal';
@@ -177,6 +178,8 @@ export class TestApi {
   private readonly others: { app: FastifyInstance; db: Db }[] = [];
   private key!: CryptoKey;
   private foreign!: CryptoKey;
+  /** Every value the areas sealed in this suite, and every answer the suite received (see `stop`). */
+  readonly leaks = new SecretLeakGuard();
 
   constructor(readonly backend: Backend) {}
 
@@ -196,7 +199,9 @@ export class TestApi {
       db: this.db,
       getKey: this.getKey,
       modules: options.modules,
+      secrets: this.leaks.recording(this.config.secrets.keys),
     });
+    this.leaks.watch(this.app);
     options.prepare?.(this.app);
     await this.app.ready();
   }
@@ -208,7 +213,12 @@ export class TestApi {
   async secondInstance(): Promise<FastifyInstance> {
     if (!this.url) throw new Error('a second instance needs PostgreSQL');
     const db = await openDb(this.url);
-    const app = await buildApp(this.config, { db, getKey: this.getKey });
+    const app = await buildApp(this.config, {
+      db,
+      getKey: this.getKey,
+      secrets: this.leaks.recording(this.config.secrets.keys),
+    });
+    this.leaks.watch(app);
     this.others.push({ app, db });
     await app.ready();
     return app;
@@ -221,6 +231,8 @@ export class TestApi {
     }
     await this.app?.close();
     await this.drop?.();
+    // A stored secret (a cloud token, a shop key) must never reach a client: fail the suite if one did.
+    this.leaks.assertNoLeaks();
   }
 
   /** An access token as the provider would issue it for a demo login (or any subject). */

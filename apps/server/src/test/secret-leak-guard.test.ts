@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import type { ModuleDeps } from '../http/route.ts';
+import { TestApi } from './api.ts';
+
+const SECRET = 'shop-api-key-0123456789';
+
+describe('secret leak guard of the API suites', () => {
+  it('fails the suite when an answer contains a value the app sealed, and passes when it shows only a hint', async () => {
+    let secrets!: ModuleDeps['secrets'];
+    const api = new TestApi('pglite');
+    await api.start({
+      modules: [
+        (deps) => {
+          secrets = deps.secrets;
+        },
+      ],
+      // A route that stores a secret and, wrongly, answers with it (or, rightly, with its last four characters).
+      prepare: (app) => {
+        app.get('/test/leak', async () => ({ sealed: secrets.seal(SECRET, 'test:leak'), key: SECRET }));
+        app.get('/test/hint', async () => ({
+          sealed: secrets.seal(SECRET, 'test:hint'),
+          last4: SECRET.slice(-4),
+        }));
+      },
+    });
+    expect((await api.request('GET', '/test/hint')).statusCode).toBe(200);
+    expect(() => api.leaks.assertNoLeaks()).not.toThrow();
+
+    expect((await api.request('GET', '/test/leak')).statusCode).toBe(200);
+    await expect(api.stop()).rejects.toThrow(
+      /stored secret \(23 characters, starting "sho…"\) was sent in the answer to GET \/test\/leak/,
+    );
+  });
+});
