@@ -10,7 +10,8 @@ import LinkOff from '@mui/icons-material/LinkOff';
 import type { AbaclikDevice } from '@portal/contract';
 import { formatDateTime } from '@/i18n/format.ts';
 
-const narrow = { display: { xs: 'none', md: 'table-cell' } } as const;
+const wide = { display: { xs: 'none', md: 'table-cell' } } as const;
+const notOnPhones = { display: { xs: 'none', sm: 'table-cell' } } as const;
 
 /**
  * Paired devices as a table: name, platform, app version, the person (when the list shows every member's), paired
@@ -31,14 +32,14 @@ export function DevicesTable({
 }) {
   const { t } = useTranslation();
   return (
-    <Table size="small" aria-label={caption}>
+    <Table size="small" aria-label={caption} sx={{ '& th': { whiteSpace: 'nowrap' } }}>
       <TableHead>
         <TableRow>
           <TableCell>{t('abaclik.list.name')}</TableCell>
-          <TableCell>{t('abaclik.list.platform')}</TableCell>
-          <TableCell sx={narrow}>{t('abaclik.list.appVersion')}</TableCell>
+          <TableCell sx={notOnPhones}>{t('abaclik.list.platform')}</TableCell>
+          <TableCell sx={wide}>{t('abaclik.list.appVersion')}</TableCell>
           {withPerson && <TableCell>{t('abaclik.list.person')}</TableCell>}
-          <TableCell sx={narrow}>{t('abaclik.list.pairedAt')}</TableCell>
+          <TableCell sx={wide}>{t('abaclik.list.pairedAt')}</TableCell>
           <TableCell>{t('abaclik.list.lastSeen')}</TableCell>
           <TableCell align="right">{t('abaclik.list.actions')}</TableCell>
         </TableRow>
@@ -47,14 +48,14 @@ export function DevicesTable({
         {devices.map((device) => (
           <TableRow key={device.uuid} hover>
             <TableCell>{device.name}</TableCell>
-            <TableCell>{t(`abaclik.platforms.${device.platform}`)}</TableCell>
-            <TableCell sx={narrow}>{device.appVersion}</TableCell>
+            <TableCell sx={notOnPhones}>{t(`abaclik.platforms.${device.platform}`)}</TableCell>
+            <TableCell sx={wide}>{device.appVersion}</TableCell>
             {withPerson && (
               <TableCell>
                 {device.isOwn ? t('abaclik.list.you', { name: device.person.name }) : device.person.name}
               </TableCell>
             )}
-            <TableCell sx={{ ...narrow, whiteSpace: 'nowrap' }}>{formatDateTime(device.pairedAt)}</TableCell>
+            <TableCell sx={{ ...wide, whiteSpace: 'nowrap' }}>{formatDateTime(device.pairedAt)}</TableCell>
             <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(device.lastSeenAt)}</TableCell>
             <TableCell align="right">
               <Tooltip title={t('abaclik.revoke.action')}>
