@@ -73,7 +73,7 @@ beforeEach(() => {
   setCurrentAccountUuid('a1');
 });
 
-async function render(accountRole: 'EMPLOYEE' | 'ADMIN') {
+async function render(accountRole: 'EMPLOYEE' | 'ADMIN' | 'SUPPORT') {
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false }, mutations: { retry: false } });
   queryClient.setQueryData(queryKeys.myAccounts, [testAccount('a1', { accountRole })]);
@@ -132,4 +132,10 @@ it('shows the code with its QR code and countdown, waits for the app, then says 
   expect(
     await within(dialog).findByText(/«Neues Handy» ist jetzt gekoppelt/, {}, { timeout: 5000 }),
   ).toBeTruthy();
+});
+
+it('shows staff every member’s devices and no pairing of their own', async () => {
+  await render('SUPPORT');
+  expect(await screen.findByRole('table', { name: 'Alle Geräte' })).toBeTruthy();
+  expect(screen.queryByRole('button', { name: 'Gerät koppeln' })).toBeNull();
 });

@@ -32,7 +32,9 @@ export default function AbaclikPage() {
   const { t } = useTranslation();
   const account = useCurrentAccount();
   const manager = mayManageAllAbaclikDevices(account?.accountRole);
-  const [scope, setScope] = useState<Scope>('mine');
+  // Staff looking into a customer's account have no devices of their own there and pair none (the server refuses).
+  const staff = account?.accountRole === 'SUPPORT';
+  const [scope, setScope] = useState<Scope>(staff ? 'all' : 'mine');
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(25);
   const [pairing, setPairing] = useState(false);
@@ -60,9 +62,11 @@ export default function AbaclikPage() {
     <Page
       title={t('routes.abaclik')}
       actions={
-        <Button variant="contained" startIcon={<QrCode2 />} onClick={() => setPairing(true)}>
-          {t('abaclik.pair.action')}
-        </Button>
+        !staff && (
+          <Button variant="contained" startIcon={<QrCode2 />} onClick={() => setPairing(true)}>
+            {t('abaclik.pair.action')}
+          </Button>
+        )
       }
     >
       <Stack spacing={2}>
