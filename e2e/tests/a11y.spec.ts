@@ -191,6 +191,19 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectNoSeriousViolations(page);
     });
 
+    test('AbaClik: devices, every member’s, and pairing', async ({ page, server }) => {
+      await signIn(page, server, DEMO.admin.email, '/abaclik');
+      await expect(page.getByRole('table', { name: 'Meine Geräte' })).toBeVisible();
+      expect(await bodyIsDark(page)).toBe(colorScheme === 'dark');
+      await expectNoSeriousViolations(page);
+      await page.getByRole('tab', { name: 'Alle Geräte' }).click();
+      await expect(page.getByRole('table', { name: 'Alle Geräte' })).toBeVisible();
+      await expectNoSeriousViolations(page);
+      await page.getByRole('button', { name: 'Gerät koppeln' }).click();
+      await expect(page.getByRole('dialog').getByTestId('activation-code')).toBeVisible();
+      await expectNoSeriousViolations(page);
+    });
+
     test('the past-due banner', async ({ page, server }) => {
       await signIn(page, server, DEMO.inhaber.email, '/billing');
       await expect(page.getByRole('link', { name: 'Voir les factures' })).toBeVisible();

@@ -9,7 +9,7 @@ import { openDb, type Db } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { seedDemoData } from './db/seed.ts';
 import { registerJsonBody, schemaController } from './http/input.ts';
-import { API_DESCRIPTION, copyXsrfCookie, documentedSchema } from './http/openapi.ts';
+import { API_DESCRIPTION, SECURITY_SCHEMES, copyXsrfCookie, documentedSchema } from './http/openapi.ts';
 import { parseQuery } from './http/querystring.ts';
 import { createRouter, type AreaModule } from './http/route.ts';
 import './http/types.ts';
@@ -193,7 +193,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
         version: config.version,
         description: API_DESCRIPTION,
       },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
     // Only the API is documented; the SPA, probes and identity provider are not part of it.
     transform: ({ schema, url, route }) => ({

@@ -4,6 +4,7 @@
 // A caller who may not see the account gets the same 404 as for an account that does not exist.
 import crypto from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
+import { ABACLIK_CODE_ALPHABET } from '@portal/contract';
 import { DEMO_ACCOUNTS, DEMO_USERS } from './db/demo-users.ts';
 import { DEMO_BILLING_ADDRESS } from './db/seed-billing.ts';
 import { describeApi, type DemoLogin, type TestApi } from './test/api.ts';
@@ -219,6 +220,32 @@ async function employeeTicket(api: TestApi): Promise<{ ticketUuid: string; fileU
   );
   return { ticketUuid, fileUuid };
 }
+/** An open AbaClik activation code of the caller in `account` (anonymous and staff: the owner's), by its uuid or code. */
+async function abaclikCode(api: TestApi, caller: Caller, account: string): Promise<string> {
+  const login = caller === 'anonymous' || caller === 'staff' ? 'owner' : LOGIN[caller];
+  const code = Array.from({ length: 8 }, () => ABACLIK_CODE_ALPHABET[crypto.randomInt(31)]).join('');
+  const uuid = crypto.randomUUID();
+  await api.db.query('delete from abaclik_codes where user_uuid = $1', [DEMO_USERS[login].id]);
+  await api.db.query(
+    `insert into abaclik_codes (uuid, account_uuid, user_uuid, code_hash, expires_at)
+     values ($1, $2, $3, $4, now() + interval '10 minutes')`,
+    [uuid, account, DEMO_USERS[login].id, crypto.createHash('sha256').update(code).digest('hex')],
+  );
+  return account === MUSTER ? uuid : code;
+}
+
+/** A paired AbaClik device of the caller in Muster AG (anonymous and staff: the owner's), as `uuid`. */
+async function abaclikDevice(api: TestApi, caller: Caller): Promise<string> {
+  const login = caller === 'anonymous' || caller === 'staff' ? 'owner' : LOGIN[caller];
+  const uuid = crypto.randomUUID();
+  await api.db.query(
+    `insert into abaclik_devices (uuid, account_uuid, user_uuid, name, platform, app_version, token_hash)
+     values ($1, $2, $3, 'Matrix phone', 'IOS', '1.0.0', $4)`,
+    [uuid, MUSTER, DEMO_USERS[login].id, crypto.randomBytes(32).toString('hex')],
+  );
+  return uuid;
+}
+
 /** The customer's own changes: staff who opened the account work tickets from the queue instead. */
 const customerChange: Expectations = { ...atLeast('EMPLOYEE'), staff: 403 };
 const onEmployeeTicket = async (api: TestApi) => ({
@@ -474,6 +501,44 @@ const MATRIX: Record<string, Row> = {
   'POST /api/billing/v1/staff/invoices/{invoiceUuid}/void': {
     expect: billingStaff,
     body: { reason: 'Matrix' },
+  },
+  // AbaClik: every member pairs, lists and revokes their own devices (ADMIN and above every member's, the service).
+  'GET /api/accounts/{accountUuid}/abaclik/v1/devices': { expect: atLeast('EMPLOYEE') },
+  'POST /api/accounts/{accountUuid}/abaclik/v1/activation-codes': { expect: customerChange },
+  // One's own code: staff have none in the account, so theirs is "no such code".
+  'GET /api/accounts/{accountUuid}/abaclik/v1/activation-codes/{uuid}': {
+    expect: { ...atLeast('EMPLOYEE'), staff: 404 },
+    prepare: async (api, caller) => ({ params: { uuid: await abaclikCode(api, caller, MUSTER) } }),
+  },
+  'DELETE /api/accounts/{accountUuid}/abaclik/v1/devices/{uuid}': {
+    expect: atLeast('EMPLOYEE'),
+    prepare: async (api, caller) => ({ params: { uuid: await abaclikDevice(api, caller) } }),
+  },
+  // The app's exchange needs no sign-in (a code of Neu Sàrl, so nothing of Muster AG is answered).
+  'POST /api/abaclik/v1/app/pairings': {
+    expect: open,
+    prepare: async (api) => ({
+      body: {
+        code: await abaclikCode(api, 'otherAccount', DEMO_ACCOUNTS.neu),
+        deviceName: 'Matrix phone',
+        platform: 'ANDROID',
+        appVersion: '1.0.0',
+      },
+    }),
+  },
+  // The heartbeat takes a device token only: a user's sign-in is refused like no token at all.
+  'POST /api/abaclik/v1/app/heartbeat': {
+    expect: {
+      ...open,
+      anonymous: 401,
+      employee: 401,
+      admin: 401,
+      coach: 401,
+      owner: 401,
+      otherAccount: 401,
+      staff: 401,
+    },
+    body: { appVersion: '1.0.0' },
   },
   'DELETE /api/accounts/v1/accounts/{id}': { expect: ownerOnly },
   // Last: the members leave Muster AG; the owner may not (409: transfer first).

@@ -9,6 +9,14 @@ import { developmentSecretsKey, parseSecretsKeys, type SecretsKey } from './secr
 /** The built-in app version; /version.json serves it with the build suffix (`2.6.0+<build>`). */
 export const APP_VERSION = '2.6.0';
 
+/** AbaClik pairing: how many exchange attempts the app side allows per window (ABACLIK_EXCHANGE_WINDOW_SECONDS). */
+export interface AbaclikConfig {
+  /** Attempts one client address may make per window (ABACLIK_ATTEMPTS_PER_ADDRESS). */
+  attemptsPerAddress: number;
+  /** Failed attempts of all addresses together per window, against guessing from many addresses (ABACLIK_FAILURES_GLOBAL). */
+  failuresGlobal: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -67,6 +75,8 @@ export interface Config {
   version: string;
   /** Folder of the built SPA. */
   webDist: string;
+  /** AbaClik pairing limits. */
+  abaclik: AbaclikConfig;
 }
 
 /** Who issues the invoices: printed on them and the creditor of their QR-bill. */
@@ -368,6 +378,13 @@ function billingConfig(env: Env): BillingConfig {
   };
 }
 
+function abaclikConfig(env: Env): AbaclikConfig {
+  return {
+    attemptsPerAddress: seconds(env, 'ABACLIK_ATTEMPTS_PER_ADDRESS', 10),
+    failuresGlobal: seconds(env, 'ABACLIK_FAILURES_GLOBAL', 200),
+  };
+}
+
 /** Reads and validates the environment; throws ConfigError naming the bad variable. */
 export function loadConfig(env: Env = process.env): Config {
   const portRaw = env.PORT || '8080';
@@ -449,5 +466,6 @@ export function loadConfig(env: Env = process.env): Config {
     productName: env.PRODUCT_NAME || 'Portal',
     version: `${APP_VERSION}+${build}`,
     webDist: env.WEB_DIST || path.join(repoRoot, 'apps/web/dist'),
+    abaclik: abaclikConfig(env),
   };
 }

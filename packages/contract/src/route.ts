@@ -31,6 +31,15 @@ export interface RouteDef {
   accountRole?: AccountRoleRule;
   /** False for routes that need no bearer token. */
   auth?: boolean;
+  /**
+   * A route a native app calls, not the browser: no cookie carries its credential, so the XSRF double submit does
+   * not apply (`auth: false`; the handler checks the app's own credential, if any).
+   */
+  appRoute?: boolean;
+  /** The OpenAPI security scheme an `appRoute` checks itself (a device token), for the API document. */
+  security?: string;
+  /** A longer explanation than `summary` for the API document. */
+  description?: string;
   params?: Type.TSchema;
   querystring?: Type.TSchema;
   body?: Type.TSchema;

@@ -10,6 +10,19 @@ Unsafe methods (POST, PUT, PATCH, DELETE) also need the header \`X-XSRF-TOKEN\` 
 Creating POSTs accept \`Idempotency-Key\` (1–255 visible ASCII characters): a retry with the same key and body gets
 the first answer again. Errors answer \`{message, code, details?}\`; refused fields are in \`details.fields\`.`;
 
+/**
+ * The API's security schemes: the user's access token, and the device token the AbaClik app gets when it pairs
+ * (app routes name it with `security`).
+ */
+export const SECURITY_SCHEMES = {
+  bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+  abaclikDevice: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The device token the AbaClik app received when it exchanged its activation code',
+  },
+} as const;
+
 const XsrfHeader = Type.String({
   description: 'The value of the XSRF-TOKEN cookie (double submit); required on unsafe methods',
 });
@@ -29,8 +42,11 @@ export function documentedSchema(
   if (!schema) return schema;
   const methods = [route.method].flat();
   const headers: Record<string, Type.TSchema> = {};
-  if (methods.some((method) => UNSAFE_METHODS.has(method))) headers['x-xsrf-token'] = XsrfHeader;
-  if ((route.config as { idempotent?: boolean } | undefined)?.idempotent) {
+  const config = route.config as { idempotent?: boolean; appRoute?: boolean } | undefined;
+  if (methods.some((method) => UNSAFE_METHODS.has(method)) && !config?.appRoute) {
+    headers['x-xsrf-token'] = XsrfHeader;
+  }
+  if (config?.idempotent) {
     headers['idempotency-key'] = Type.Optional(IdempotencyKey);
   }
   if (!Object.keys(headers).length) return schema;

@@ -88,7 +88,8 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * The error statuses the edge can answer on a route, whatever its handler does: 400 for a malformed request (URL,
- * path parameter, JSON), 401 without a valid token, 403 for a missing XSRF header on unsafe methods, 413 and 415
+ * path parameter, JSON), 401 without a valid token, 403 for a missing XSRF header on unsafe methods (not on app
+ * routes), 413 and 415
  * for a body too large or not JSON, 422 for refused input, 409 (and 422) for Idempotency-Key conflicts. The
  * contract's own entries (404, 409…) are added to these; OpenAPI lists them all.
  */
@@ -96,7 +97,7 @@ function edgeErrorStatuses(def: RouteDef, idempotent = false): number[] {
   // 422 on every route: the text rule refuses a query string's text wherever it is sent.
   const statuses = [400, 422];
   if (def.auth !== false) statuses.push(401);
-  if (UNSAFE_METHODS.has(def.method)) statuses.push(403, 413, 415);
+  if (UNSAFE_METHODS.has(def.method)) statuses.push(...(def.appRoute ? [] : [403]), 413, 415);
   if (idempotent) statuses.push(409);
   return [...new Set(statuses)].sort((a, b) => a - b);
 }
@@ -119,18 +120,23 @@ export function createRouter(app: FastifyInstance, hooks: RouteHooks) {
     const edgeErrors = Object.fromEntries(edgeErrorStatuses(def, idempotent).map((s) => [s, ErrorBody]));
     const schema: FastifySchema & Record<string, unknown> = {
       summary: def.summary,
+      ...(def.description ? { description: def.description } : {}),
       tags: def.tags,
       response: { ...edgeErrors, ...def.response },
       ...(params ? { params } : {}),
       ...(def.querystring ? { querystring: def.querystring } : {}),
       ...(def.body ? { body: def.body } : {}),
-      ...(def.auth === false ? {} : { security: [{ bearer: [] }] }),
+      ...(def.auth === false
+        ? def.security
+          ? { security: [{ [def.security]: [] }] }
+          : {}
+        : { security: [{ bearer: [] }] }),
     };
     app.route({
       method: def.method,
       url: routeUrl(def),
       schema,
-      config: { idempotent },
+      config: { idempotent, appRoute: def.appRoute ?? false },
       ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
       onRequest: def.auth === false ? [] : [hooks.authenticate],
       // Every text of the request passes the one text rule before the schema sees it.

@@ -42,5 +42,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Creating POST: honours the Idempotency-Key header. */
     idempotent?: boolean;
+    /** Called by a native app, not the browser: no XSRF double submit (no cookie carries its credential). */
+    appRoute?: boolean;
   }
 }

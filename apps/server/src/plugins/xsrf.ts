@@ -38,6 +38,8 @@ export function registerXsrf(app: FastifyInstance, config: Config) {
       });
     }
     if (SAFE_METHODS.has(request.method) || !isApiRoute(request.routeOptions.url)) return;
+    // A native app's route: no cookie carries its credential, so there is nothing to forge from another site.
+    if (request.routeOptions.config.appRoute) return;
     const header = request.headers[XSRF_HEADER];
     if (!cookie || typeof header !== 'string' || !sameToken(cookie, header)) {
       throw new HttpError(403, 'XSRF_FAILED', 'Missing or wrong X-XSRF-TOKEN header; reload the page');

@@ -47,6 +47,8 @@ export const LOG_ACTION_LABELS = {
   'billing.card.remove': 'billing_card_remove',
   'billing.card.declined': 'billing_card_declined',
   'user.update': 'user_update',
+  'abaclik.device-paired': 'abaclik_device_paired',
+  'abaclik.device-revoked': 'abaclik_device_revoked',
 } as const;
 
 export type KnownLogAction = keyof typeof LOG_ACTION_LABELS;

@@ -1,0 +1,380 @@
+import crypto from 'node:crypto';
+import {
+  ABACLIK_CODE_ALPHABET,
+  ABACLIK_CODE_LENGTH,
+  ABACLIK_CODE_VALID_MINUTES,
+  ABACLIK_EXCHANGE_WINDOW_SECONDS,
+  ABACLIK_PAIRING_URI,
+  formatActivationCode,
+  mayManageAllAbaclikDevices,
+  normalizeActivationCode,
+  type AbaclikActivationCode,
+  type AbaclikCodeStatus,
+  type AbaclikDevice,
+  type AbaclikDevicesQuery,
+  type AbaclikHeartbeat,
+  type AbaclikHeartbeatBody,
+  type AbaclikPairBody,
+  type AbaclikPairing,
+  type AbaclikPlatform,
+} from '@portal/contract';
+import QRCode from 'qrcode';
+import type { Actor } from '../../audit/audit.ts';
+import { writeAudit } from '../../audit/audit.ts';
+import type { AbaclikConfig } from '../../config.ts';
+import type { Db, Queryable } from '../../db/client.ts';
+import { forbidden, HttpError, invalidField, notFound } from '../../http/errors.ts';
+import type { AccountAccess, PortalUser } from '../../http/types.ts';
+
+/** Codes and device tokens are kept as their SHA-256 hash only. */
+const hash = (value: string) => crypto.createHash('sha256').update(value).digest('hex');
+
+/** A new activation code: ABACLIK_CODE_LENGTH characters drawn uniformly from the unambiguous alphabet. */
+export function newActivationCode(): string {
+  let code = '';
+  for (let i = 0; i < ABACLIK_CODE_LENGTH; i += 1) {
+    code += ABACLIK_CODE_ALPHABET[crypto.randomInt(ABACLIK_CODE_ALPHABET.length)];
+  }
+  return code;
+}
+
+/** A device token: 256 random bits, with a prefix that tells secret scanners what it is. */
+const newDeviceToken = () => `abaclik_${crypto.randomBytes(32).toString('base64url')}`;
+
+interface DeviceRow {
+  uuid: string;
+  name: string;
+  platform: AbaclikPlatform;
+  app_version: string;
+  paired_at: Date;
+  last_seen_at: Date;
+  user_uuid: string;
+  user_name: string;
+  user_email: string;
+}
+
+const DEVICE_COLUMNS = `d.uuid, d.name, d.platform, d.app_version, d.paired_at, d.last_seen_at,
+       u.uuid as user_uuid, u.name as user_name, u.email as user_email`;
+
+/**
+ * Devices of account $1 whose person is still a member: a person who left the account takes their devices out of
+ * it (their heartbeat is refused as well).
+ */
+const DEVICES_OF_ACCOUNT = `
+  from abaclik_devices d
+  join users u on u.uuid = d.user_uuid
+  join account_members m on m.account_uuid = d.account_uuid and m.user_uuid = d.user_uuid
+                        and m.invitation_status = 'ACCEPTED'
+ where d.account_uuid = $1`;
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+
+function toDevice(row: DeviceRow, user: PortalUser): AbaclikDevice {
+  return {
+    uuid: row.uuid,
+    name: row.name,
+    platform: row.platform,
+    appVersion: row.app_version,
+    person: { uuid: row.user_uuid, name: row.user_name, email: row.user_email },
+    pairedAt: iso(row.paired_at),
+    lastSeenAt: iso(row.last_seen_at),
+    isOwn: row.user_uuid === user.uuid,
+  };
+}
+
+/** The caller's own devices, or every device of the account (ADMIN and above only: 403 below), newest first. */
+export async function listDevices(
+  db: Db,
+  user: PortalUser,
+  access: AccountAccess,
+  query: AbaclikDevicesQuery,
+): Promise<{ data: AbaclikDevice[]; meta: { total: number; page: number; pageSize: number } }> {
+  const all = query.scope === 'all';
+  if (all && !mayManageAllAbaclikDevices(access.role)) {
+    throw forbidden('Only ADMIN and above see the devices of every member');
+  }
+  const page = query.page ?? 1;
+  const pageSize = query.pageSize ?? 25;
+  const params: unknown[] = [access.accountUuid];
+  const mine = all ? '' : ` and d.user_uuid = $${params.push(user.uuid)}`;
+  const [rows, count] = await Promise.all([
+    db.query<DeviceRow>(
+      `select ${DEVICE_COLUMNS} ${DEVICES_OF_ACCOUNT}${mine}
+        order by d.paired_at desc, d.uuid
+        limit ${pageSize} offset ${(page - 1) * pageSize}`,
+      params,
+    ),
+    db.query<{ total: string }>(`select count(*) as total ${DEVICES_OF_ACCOUNT}${mine}`, params),
+  ]);
+  return {
+    data: rows.rows.map((row) => toDevice(row, user)),
+    meta: { total: Number(count.rows[0]?.total ?? 0), page, pageSize },
+  };
+}
+
+async function findDevice(q: Queryable, accountUuid: string, uuid: string): Promise<DeviceRow | null> {
+  const { rows } = await q.query<DeviceRow>(
+    `select ${DEVICE_COLUMNS} ${DEVICES_OF_ACCOUNT} and d.uuid = $2`,
+    [accountUuid, uuid],
+  );
+  return rows[0] ?? null;
+}
+
+/** What the audit log keeps of a device: never its token. */
+const auditedDevice = (row: DeviceRow) => ({
+  uuid: row.uuid,
+  name: row.name,
+  platform: row.platform,
+  appVersion: row.app_version,
+});
+
+/**
+ * Revokes a device: the person's own, or any of the account's for ADMIN and above. Someone else's device is not
+ * visible to a member, so for them it does not exist (404, as an unknown one). The app's next call is refused.
+ */
+export async function revokeDevice(db: Db, user: PortalUser, access: AccountAccess, uuid: string) {
+  await db.transaction(async (tx) => {
+    const row = await findDevice(tx, access.accountUuid, uuid);
+    if (!row || (row.user_uuid !== user.uuid && !mayManageAllAbaclikDevices(access.role))) throw notFound();
+    await tx.query('delete from abaclik_devices where uuid = $1', [uuid]);
+    await writeAudit(tx, {
+      accountUuid: access.accountUuid,
+      actor: user,
+      action: 'abaclik.device-revoked',
+      target: `user:${row.user_uuid}`,
+      before: auditedDevice(row),
+    });
+  });
+}
+
+/** The address the QR code carries: the app's pairing URI with this portal's address and the code. */
+export function pairingUri(publicUrl: string, code: string): string {
+  const query = new URLSearchParams({ server: publicUrl, code: formatActivationCode(code) });
+  return `${ABACLIK_PAIRING_URI}?${query.toString()}`;
+}
+
+/**
+ * A new activation code for the caller's own phone, replacing the caller's earlier one (used or not): valid
+ * ABACLIK_CODE_VALID_MINUTES, kept hashed, shown only in this answer. Codes expired for a day are cleared on the
+ * way.
+ */
+export async function createCode(
+  db: Db,
+  user: PortalUser,
+  access: AccountAccess,
+  publicUrl: string,
+): Promise<AbaclikActivationCode> {
+  // A device records its person's time: staff looking into a customer's account have none to pair there.
+  if (access.viaStaff) throw forbidden('Staff cannot pair a device in a customer account');
+  for (;;) {
+    const code = newActivationCode();
+    const uuid = crypto.randomUUID();
+    const created = await db.transaction(async (tx) => {
+      await tx.query(
+        `delete from abaclik_codes where user_uuid = $1 or expires_at < now() - interval '1 day'`,
+        [user.uuid],
+      );
+      const { rows } = await tx.query<{ expires_at: Date }>(
+        `insert into abaclik_codes (uuid, account_uuid, user_uuid, code_hash, expires_at)
+         values ($1, $2, $3, $4, now() + make_interval(mins => $5::int))
+         on conflict (code_hash) do nothing
+         returning expires_at`,
+        [uuid, access.accountUuid, user.uuid, hash(code), ABACLIK_CODE_VALID_MINUTES],
+      );
+      return rows[0];
+    });
+    // Another person's open code with the same characters (about one in 10^12): draw again.
+    if (!created) continue;
+    const uri = pairingUri(publicUrl, code);
+    return {
+      uuid,
+      code: formatActivationCode(code),
+      expiresAt: iso(created.expires_at),
+      pairingUri: uri,
+      qrSvg: await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }),
+    };
+  }
+}
+
+/** The caller's own code as the pairing dialog polls it: open, used (with the device it paired) or expired. */
+export async function getCodeStatus(
+  db: Db,
+  user: PortalUser,
+  access: AccountAccess,
+  uuid: string,
+): Promise<AbaclikCodeStatus> {
+  const { rows } = await db.query<{
+    expires_at: Date;
+    used_at: Date | null;
+    device_uuid: string | null;
+    expired: boolean;
+  }>(
+    `select expires_at, used_at, device_uuid, expires_at <= now() as expired
+       from abaclik_codes where uuid = $1 and account_uuid = $2 and user_uuid = $3`,
+    [uuid, access.accountUuid, user.uuid],
+  );
+  const row = rows[0];
+  if (!row) throw notFound();
+  const device = row.device_uuid ? await findDevice(db, access.accountUuid, row.device_uuid) : null;
+  return {
+    uuid,
+    status: row.used_at ? 'USED' : row.expired ? 'EXPIRED' : 'OPEN',
+    expiresAt: iso(row.expires_at),
+    device: device ? toDevice(device, user) : null,
+  };
+}
+
+/** 429 with the seconds until the counting window ends (Retry-After). */
+export class TooManyAttempts extends HttpError {
+  constructor(readonly retryAfter: number) {
+    super(429, 'TOO_MANY_REQUESTS', 'Too many pairing attempts; try again later');
+  }
+}
+
+/** Seconds until the window of `window_start` (length $2) ends, at least 1. */
+const RETRY_AFTER = `greatest(1, ceil(extract(epoch from window_start) + $2 - extract(epoch from now())))::int`;
+
+/** Counts one attempt in `bucket` for the current window; returns the count and the seconds the window has left. */
+async function countAttempt(db: Db, bucket: string): Promise<{ attempts: number; retryAfter: number }> {
+  await db.query(`delete from abaclik_exchange_attempts where window_start < now() - interval '1 hour'`);
+  const { rows } = await db.query<{ attempts: number; retry_after: number }>(
+    `insert into abaclik_exchange_attempts (bucket, window_start, attempts)
+     values ($1, to_timestamp(floor(extract(epoch from now()) / $2) * $2), 1)
+     on conflict (bucket, window_start) do update set attempts = abaclik_exchange_attempts.attempts + 1
+     returning attempts, ${RETRY_AFTER} as retry_after`,
+    [bucket, ABACLIK_EXCHANGE_WINDOW_SECONDS],
+  );
+  return { attempts: rows[0]!.attempts, retryAfter: rows[0]!.retry_after };
+}
+
+/** The failed attempts of all addresses in the current window, and the seconds it has left. */
+async function currentFailures(db: Db): Promise<{ attempts: number; retryAfter: number }> {
+  const { rows } = await db.query<{ attempts: number; retry_after: number }>(
+    `select attempts, ${RETRY_AFTER} as retry_after from abaclik_exchange_attempts
+      where bucket = $1 and window_start = to_timestamp(floor(extract(epoch from now()) / $2) * $2)`,
+    ['failures', ABACLIK_EXCHANGE_WINDOW_SECONDS],
+  );
+  return { attempts: rows[0]?.attempts ?? 0, retryAfter: rows[0]?.retry_after ?? 1 };
+}
+
+/** One answer for an unknown, expired and used code alike, so a guess learns nothing about which it was. */
+const invalidCode = () =>
+  new HttpError(401, 'INVALID_CODE', 'The activation code is not valid; ask the portal for a new one');
+
+/**
+ * The app's exchange of an activation code for a device token. Limits first: every attempt of a client address
+ * counts against its limit per window, and while the failed attempts of all addresses together reach theirs,
+ * nobody may try (429). Then the payload: a device name that is blank after trimming is refused (422) before the
+ * code is looked at, so a bad payload never uses up a code. Then the code: it must be open, unexpired and its
+ * person still a member; it is marked used in the same statement that finds it, so two exchanges of one code
+ * cannot both succeed. The device token is answered here once and kept hashed.
+ */
+export async function pairDevice(
+  db: Db,
+  limits: AbaclikConfig,
+  client: { address: string; userAgent?: string },
+  body: AbaclikPairBody,
+): Promise<AbaclikPairing> {
+  const own = await countAttempt(db, `address:${client.address}`);
+  if (own.attempts > limits.attemptsPerAddress) throw new TooManyAttempts(own.retryAfter);
+  const failures = await currentFailures(db);
+  if (failures.attempts >= limits.failuresGlobal) throw new TooManyAttempts(failures.retryAfter);
+
+  const deviceName = body.deviceName.trim();
+  if (!deviceName) throw invalidField('deviceName', 'must not be blank');
+  const code = normalizeActivationCode(body.code);
+  const token = newDeviceToken();
+  const paired = code
+    ? await db.transaction(async (tx) => {
+        const { rows } = await tx.query<{ uuid: string; account_uuid: string; user_uuid: string }>(
+          `update abaclik_codes c set used_at = now()
+            where c.code_hash = $1 and c.used_at is null and c.expires_at > now()
+              and exists (select 1 from account_members m
+                           where m.account_uuid = c.account_uuid and m.user_uuid = c.user_uuid
+                             and m.invitation_status = 'ACCEPTED')
+           returning c.uuid, c.account_uuid, c.user_uuid`,
+          [hash(code)],
+        );
+        const found = rows[0];
+        if (!found) return null;
+        const deviceUuid = crypto.randomUUID();
+        await tx.query(
+          `insert into abaclik_devices (uuid, account_uuid, user_uuid, name, platform, app_version, token_hash)
+           values ($1, $2, $3, $4, $5, $6, $7)`,
+          [
+            deviceUuid,
+            found.account_uuid,
+            found.user_uuid,
+            deviceName,
+            body.platform,
+            body.appVersion,
+            hash(token),
+          ],
+        );
+        await tx.query('update abaclik_codes set device_uuid = $1 where uuid = $2', [deviceUuid, found.uuid]);
+        const device = (await findDevice(tx, found.account_uuid, deviceUuid))!;
+        const actor: Actor = {
+          uuid: found.user_uuid,
+          clientAddress: client.address,
+          userAgent: client.userAgent,
+        };
+        await writeAudit(tx, {
+          accountUuid: found.account_uuid,
+          actor,
+          action: 'abaclik.device-paired',
+          target: `user:${found.user_uuid}`,
+          after: auditedDevice(device),
+        });
+        const account = await tx.query<{ name: string }>('select name from accounts where uuid = $1', [
+          found.account_uuid,
+        ]);
+        return { device, account: { uuid: found.account_uuid, name: account.rows[0]!.name } };
+      })
+    : null;
+  if (!paired) {
+    await countAttempt(db, 'failures');
+    throw invalidCode();
+  }
+  const { device, account } = paired;
+  return {
+    token,
+    device: {
+      uuid: device.uuid,
+      name: device.name,
+      platform: device.platform,
+      appVersion: device.app_version,
+      pairedAt: iso(device.paired_at),
+    },
+    account,
+    person: { uuid: device.user_uuid, name: device.user_name, email: device.user_email },
+  };
+}
+
+/** 401 for a missing, unknown or revoked device token (or a person no longer in the account). */
+export const deviceRefused = () =>
+  new HttpError(
+    401,
+    'DEVICE_NOT_PAIRED',
+    'This device is not paired (any more); pair it again in the portal',
+  );
+
+/** The app's heartbeat: the paired device is seen now, with the app version it reports. */
+export async function heartbeat(
+  db: Db,
+  token: string | undefined,
+  body: AbaclikHeartbeatBody,
+): Promise<AbaclikHeartbeat> {
+  if (!token) throw deviceRefused();
+  const { rows } = await db.query<{ uuid: string; account_uuid: string; last_seen_at: Date }>(
+    `update abaclik_devices d set last_seen_at = now(), app_version = $2
+      where d.token_hash = $1
+        and exists (select 1 from account_members m
+                     where m.account_uuid = d.account_uuid and m.user_uuid = d.user_uuid
+                       and m.invitation_status = 'ACCEPTED')
+     returning d.uuid, d.account_uuid, d.last_seen_at`,
+    [hash(token), body.appVersion],
+  );
+  const row = rows[0];
+  if (!row) throw deviceRefused();
+  return { deviceUuid: row.uuid, accountUuid: row.account_uuid, lastSeenAt: iso(row.last_seen_at) };
+}
