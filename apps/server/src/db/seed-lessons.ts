@@ -22,12 +22,12 @@ export const DEMO_LESSONS: DemoLesson[] = [
 
 - **Inhaber:** Hat alle Rechte, akzeptiert die AGB und kann die Inhaberschaft übertragen.
 - **Administrator:** Verwaltet Mitglieder, Firmenprofil und Rechnungen.
-- **Mitarbeitende:** Arbeiten mit den Daten des Kontos, ändern aber keine Einstellungen.
+- **Mitarbeiter:** Arbeitet mit den Daten des Kontos, ändert aber keine Einstellungen.
 
 ## Jemanden einladen
 
 1. Öffnen Sie **Einstellungen › Benutzerverwaltung**.
-2. Wählen Sie «Benutzer einladen», geben Sie die E-Mail-Adresse ein und wählen Sie die Rolle.
+2. Wählen Sie «Mitglieder einladen», geben Sie die E-Mail-Adresse ein und wählen Sie die Rolle.
 3. Die Person erhält eine Einladung und erscheint in der Liste, sobald sie angenommen hat.
 
 > Tipp: Vergeben Sie die kleinste Rolle, die für die Arbeit genügt. Sie können sie später jederzeit anpassen.`,
@@ -45,7 +45,7 @@ export const DEMO_LESSONS: DemoLesson[] = [
 ## Inviting someone
 
 1. Open **Settings › User management**.
-2. Choose "Invite user", enter the e-mail address and pick the role.
+2. Choose "Invite members", enter the e-mail address and pick the role.
 3. The person receives an invitation and appears in the list once they have accepted it.
 
 > Tip: give the smallest role that is enough for the job. You can change it at any time.`,
@@ -63,7 +63,7 @@ export const DEMO_LESSONS: DemoLesson[] = [
 ## Inviter quelqu’un
 
 1. Ouvrez **Paramètres › Gestion des utilisateurs**.
-2. Choisissez « Inviter un utilisateur », saisissez l’adresse e-mail et choisissez le rôle.
+2. Choisissez « Inviter des membres », saisissez l’adresse e-mail et choisissez le rôle.
 3. La personne reçoit une invitation et apparaît dans la liste dès qu’elle l’a acceptée.
 
 > Conseil : attribuez le plus petit rôle qui suffit au travail. Vous pouvez le modifier à tout moment.`,
@@ -81,7 +81,7 @@ export const DEMO_LESSONS: DemoLesson[] = [
 ## Invitare qualcuno
 
 1. Aprite **Impostazioni › Gestione utenti**.
-2. Scegliete «Invita utente», inserite l’indirizzo e-mail e scegliete il ruolo.
+2. Scegliete «Invita membri», inserite l’indirizzo e-mail e scegliete il ruolo.
 3. La persona riceve un invito e compare nell’elenco non appena l’ha accettato.
 
 > Consiglio: assegnate il ruolo più piccolo che basta per il lavoro. Potete modificarlo in qualsiasi momento.`,

@@ -27,6 +27,7 @@ import { href } from '@/app/href.ts';
 import { formatDate } from '@/i18n/format.ts';
 import { EmptyState } from '@/ui/empty-state.tsx';
 import { Page } from '@/ui/page.tsx';
+import { PRIMARY_RED, PRIMARY_TINT, focusRingColor } from '@/ui/theme.tsx';
 import { lessonCourseQuery, lessonQuery, useMarkLessonOpened, useSetLessonCompletion } from './api.ts';
 
 /** The lesson's text as the server rendered and sanitised it: typography that reads well in both themes. */
@@ -42,8 +43,17 @@ const contentSx: SxProps<Theme> = {
   '& ul, & ol': { pl: 3.5, my: 1.5 },
   '& li': { my: 0.75, pl: 0.5 },
   '& li::marker': { color: 'text.secondary' },
-  '& a': { color: 'primary.main', textDecoration: 'underline', textUnderlineOffset: '0.15em' },
-  '& a:focus-visible': { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: '2px' },
+  // Text in the brand colour uses its lighter tint on dark surfaces (contrast 4.5:1), as the theme's links do.
+  '& a': {
+    color: (theme) => (theme.palette.mode === 'dark' ? PRIMARY_TINT : PRIMARY_RED),
+    textDecoration: 'underline',
+    textUnderlineOffset: '0.15em',
+  },
+  '& a:focus-visible': {
+    outline: '2px solid',
+    outlineColor: (theme) => focusRingColor(theme.palette.mode),
+    outlineOffset: '2px',
+  },
   '& code, & kbd, & pre': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' },
   '& :not(pre) > code': {
     fontSize: '0.9em',
