@@ -21,20 +21,20 @@ export function registerLessonsRoutes({ db, route }: ModuleDeps) {
 
   route(lessonsRoutes.markLessonOpened, {
     handler: async ({ user, account, params, query }) => ({
-      data: await markOpened(db, user, account, params.lessonUuid, readerLanguage(user, query.lang)),
+      data: await markOpened(db, user, account, {
+        lessonUuid: params.lessonUuid,
+        language: readerLanguage(user, query.lang),
+      }),
     }),
   });
 
   route(lessonsRoutes.setLessonCompletion, {
     handler: async ({ user, account, params, query, body }) => ({
-      data: await setCompletion(
-        db,
-        user,
-        account,
-        params.lessonUuid,
-        body.completed,
-        readerLanguage(user, query.lang),
-      ),
+      data: await setCompletion(db, user, account, {
+        lessonUuid: params.lessonUuid,
+        language: readerLanguage(user, query.lang),
+        completed: body.completed,
+      }),
     }),
   });
 }

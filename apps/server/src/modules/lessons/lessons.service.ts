@@ -147,48 +147,61 @@ async function assertInCourse(q: Queryable, accountUuid: string, lessonUuid: str
   if (!rows[0]) throw notFound('No such lesson');
 }
 
-/** Records that the caller opened the lesson: the first time once, the last time always (the resume point). */
-export async function markOpened(
+/** A lesson of the course, and the language to answer the course in. */
+export interface LessonRef {
+  lessonUuid: string;
+  language: Language;
+}
+
+/**
+ * Changes the caller's own progress in a lesson of the account's course (404 for any other lesson) with one
+ * upsert, `$1`–`$3` being user, account and lesson; answers the course as it is then.
+ */
+async function changeProgress(
   db: Db,
   user: PortalUser,
   access: AccountAccess,
-  lessonUuid: string,
-  language: Language,
+  change: LessonRef & { upsert: string; values?: unknown[] },
 ): Promise<LessonCourse> {
   await db.transaction(async (tx) => {
-    await assertInCourse(tx, access.accountUuid, lessonUuid);
-    await tx.query(
-      `insert into lesson_progress (user_uuid, account_uuid, lesson_uuid, opened_at, last_opened_at)
-       values ($1, $2, $3, clock_timestamp(), clock_timestamp())
-       on conflict (user_uuid, account_uuid, lesson_uuid) do update
-         set opened_at = coalesce(lesson_progress.opened_at, excluded.opened_at),
-             last_opened_at = excluded.last_opened_at`,
-      [user.uuid, access.accountUuid, lessonUuid],
-    );
+    await assertInCourse(tx, access.accountUuid, change.lessonUuid);
+    await tx.query(change.upsert, [
+      user.uuid,
+      access.accountUuid,
+      change.lessonUuid,
+      ...(change.values ?? []),
+    ]);
   });
-  return getCourse(db, user, access, language);
+  return getCourse(db, user, access, change.language);
+}
+
+/** Records that the caller opened the lesson: the first time once, the last time always (the resume point). */
+export function markOpened(db: Db, user: PortalUser, access: AccountAccess, lesson: LessonRef) {
+  return changeProgress(db, user, access, {
+    ...lesson,
+    upsert: `insert into lesson_progress (user_uuid, account_uuid, lesson_uuid, opened_at, last_opened_at)
+             values ($1, $2, $3, clock_timestamp(), clock_timestamp())
+             on conflict (user_uuid, account_uuid, lesson_uuid) do update
+               set opened_at = coalesce(lesson_progress.opened_at, excluded.opened_at),
+                   last_opened_at = excluded.last_opened_at`,
+  });
 }
 
 /** Marks the lesson complete (keeping the first completion's time) or not complete, for the caller only. */
-export async function setCompletion(
+export function setCompletion(
   db: Db,
   user: PortalUser,
   access: AccountAccess,
-  lessonUuid: string,
-  completed: boolean,
-  language: Language,
-): Promise<LessonCourse> {
-  await db.transaction(async (tx) => {
-    await assertInCourse(tx, access.accountUuid, lessonUuid);
-    await tx.query(
-      `insert into lesson_progress (user_uuid, account_uuid, lesson_uuid, opened_at, completed_at)
-       values ($1, $2, $3, clock_timestamp(), case when $4::boolean then clock_timestamp() end)
-       on conflict (user_uuid, account_uuid, lesson_uuid) do update
-         set opened_at = coalesce(lesson_progress.opened_at, excluded.opened_at),
-             completed_at = case when $4::boolean
-                                 then coalesce(lesson_progress.completed_at, excluded.completed_at) end`,
-      [user.uuid, access.accountUuid, lessonUuid, completed],
-    );
+  { completed, ...lesson }: LessonRef & { completed: boolean },
+) {
+  return changeProgress(db, user, access, {
+    ...lesson,
+    upsert: `insert into lesson_progress (user_uuid, account_uuid, lesson_uuid, opened_at, completed_at)
+             values ($1, $2, $3, clock_timestamp(), case when $4::boolean then clock_timestamp() end)
+             on conflict (user_uuid, account_uuid, lesson_uuid) do update
+               set opened_at = coalesce(lesson_progress.opened_at, excluded.opened_at),
+                   completed_at = case when $4::boolean
+                                       then coalesce(lesson_progress.completed_at, excluded.completed_at) end`,
+    values: [completed],
   });
-  return getCourse(db, user, access, language);
 }

@@ -89,6 +89,14 @@ const contentSx: SxProps<Theme> = {
   '& hr': { border: 0, borderTop: 1, borderColor: 'divider', my: 3 },
 };
 
+/** The outline beside the lesson on wide screens, above it on narrow ones. */
+const layoutSx: SxProps<Theme> = {
+  display: 'grid',
+  gridTemplateColumns: { xs: '1fr', md: 'minmax(260px, 1fr) 2.2fr' },
+  alignItems: 'start',
+  gap: 3,
+};
+
 /** The language lessons are read in: the interface's. */
 function useReadingLanguage(): Language {
   const { i18n } = useTranslation();
@@ -375,14 +383,7 @@ export default function LessonPage() {
           {t('lessons.lessonNotFound')}
         </Alert>
       )}
-      <Box
-        sx={{
-          display: 'grid',
-          gap: 3,
-          gridTemplateColumns: { xs: '1fr', md: 'minmax(260px, 1fr) 2.2fr' },
-          alignItems: 'start',
-        }}
-      >
+      <Box sx={layoutSx}>
         <Outline accountUuid={accountUuid} course={course} current={current.uuid} />
         <LessonView accountUuid={accountUuid} summary={current} total={course.total} />
       </Box>
