@@ -86,6 +86,10 @@ describe('lesson page', () => {
     const current = within(outline).getByRole('link', { name: /Lektion Nummer 2/ });
     expect(current.getAttribute('aria-current')).toBe('step');
     expect(within(outline).getByRole('link', { name: /Lektion Nummer 1/ }).textContent).toContain('Erledigt');
+    // Going on without completing is possible too.
+    expect(screen.getByRole('link', { name: 'Nächste Lektion' }).getAttribute('href')).toBe(
+      `/ncr/lesson/${ACCOUNT}?lesson=${uuid(3)}`,
+    );
     // Every request names the account of the address, in the reader's language; reading it records the resume point.
     await waitFor(() =>
       expect(apiRequest).toHaveBeenCalledWith(lessonsRoutes.markLessonOpened, {

@@ -284,26 +284,26 @@ function LessonView({
         </Box>
         <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ gap: 1.5 }}>
           {done ? (
-            <>
-              <Button
-                variant="outlined"
-                disabled={completion.isPending}
-                onClick={() => completion.mutate({ lessonUuid: lesson.uuid, completed: false })}
-              >
-                {t('lessons.markNotComplete')}
-              </Button>
-              {lesson.nextUuid && (
-                <Button
-                  variant="contained"
-                  component={RouterLink}
-                  to={toLesson(lesson.nextUuid)}
-                  endIcon={<ArrowForward />}
-                >
-                  {t('lessons.next')}
-                </Button>
-              )}
-            </>
-          ) : (
+            <Button
+              variant="outlined"
+              disabled={completion.isPending}
+              onClick={() => completion.mutate({ lessonUuid: lesson.uuid, completed: false })}
+            >
+              {t('lessons.markNotComplete')}
+            </Button>
+          ) : null}
+          {lesson.nextUuid && (
+            // Going on without completing is allowed; once completed, going on is the main way.
+            <Button
+              variant={done ? 'contained' : 'text'}
+              component={RouterLink}
+              to={toLesson(lesson.nextUuid)}
+              endIcon={done ? <ArrowForward /> : undefined}
+            >
+              {t('lessons.next')}
+            </Button>
+          )}
+          {!done && (
             <Button
               variant="contained"
               disabled={completion.isPending}
