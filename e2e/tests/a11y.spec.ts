@@ -261,5 +261,24 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expect(page.getByRole('heading', { level: 1, name: 'Digital Coach' })).toBeVisible();
       await expectNoSeriousViolations(page);
     });
+
+    test('lesson page: the course outline and a lesson with its text', async ({ page, server }) => {
+      await signIn(page, server, DEMO.owner.email, '/ncr/lesson?uuid=6f1c2b1e-0002-4000-8000-000000000001');
+      await expect(page.getByRole('heading', { level: 1, name: 'Lektionen' })).toBeVisible();
+      // The worker's server is shared: the lesson the owner resumes at depends on the tests before; open one.
+      await page.getByRole('link', { name: /2\. Rechnungen und QR-Rechnung/ }).click();
+      await expect(
+        page.getByRole('heading', { level: 3, name: 'Bezahlen mit der QR-Rechnung' }),
+      ).toBeVisible();
+      expect(await bodyIsDark(page)).toBe(colorScheme === 'dark');
+      await expectNoSeriousViolations(page);
+      // A completed lesson with its "completed on" line; the keyboard hints of the support lesson.
+      await page.getByRole('link', { name: /1\. Konten und Mitglieder/ }).click();
+      await expect(page.getByText(/^Erledigt am /)).toBeVisible();
+      await expectNoSeriousViolations(page);
+      await page.getByRole('link', { name: /3\. Support-Anfragen/ }).click();
+      await expect(page.getByRole('heading', { level: 3, name: 'Zugriff für den Support' })).toBeVisible();
+      await expectNoSeriousViolations(page);
+    });
   });
 }

@@ -260,6 +260,12 @@ const NEW_TICKET = {
   attachments: [],
 };
 
+/** The first lesson of the course every account is offered. */
+async function firstLesson(api: TestApi): Promise<{ params: { lessonUuid: string } }> {
+  const { rows } = await api.db.query<{ uuid: string }>('select uuid from lessons order by position limit 1');
+  return { params: { lessonUuid: rows[0]!.uuid } };
+}
+
 /** A fresh open ticket of Muster AG (no consent of its own), for the agents' endpoints. */
 async function musterTicket(api: TestApi): Promise<{ params: { ticketUuid: string } }> {
   const ticket = await insertTestTicket(api, { account: MUSTER, createdBy: DEMO_USERS.owner.id });
@@ -392,6 +398,21 @@ const MATRIX: Record<string, Row> = {
   'PUT /api/notifications/v1/preferences': {
     expect: signedIn,
     body: { preferences: [{ type: 'ticket.solved', email: true }] },
+  },
+  // Lessons: every member reads the account's course and keeps their own progress in it (the service).
+  'GET /api/accounts/{accountUuid}/lessons/v1/course': { expect: atLeast('EMPLOYEE') },
+  'GET /api/accounts/{accountUuid}/lessons/v1/lessons/{lessonUuid}': {
+    expect: atLeast('EMPLOYEE'),
+    prepare: firstLesson,
+  },
+  'POST /api/accounts/{accountUuid}/lessons/v1/lessons/{lessonUuid}/opened': {
+    expect: atLeast('EMPLOYEE'),
+    prepare: firstLesson,
+  },
+  'PUT /api/accounts/{accountUuid}/lessons/v1/lessons/{lessonUuid}/completion': {
+    expect: atLeast('EMPLOYEE'),
+    body: { completed: true },
+    prepare: firstLesson,
   },
   'GET /api/support/v1/info': { expect: signedIn },
   // Every member reaches the tickets (an EMPLOYEE only their own; the handler filters).

@@ -5,6 +5,7 @@ import { DEMO_ACCOUNTS, DEMO_USERS } from './demo-users.ts';
 import { writeAudit } from '../audit/audit.ts';
 import { loadConfig, type BillingConfig } from '../config.ts';
 import { seedDemoBilling } from './seed-billing.ts';
+import { seedDemoLessons } from './seed-lessons.ts';
 
 type DemoLogin = keyof typeof DEMO_USERS;
 
@@ -281,6 +282,7 @@ export async function seedDemoData(db: Db, billing: BillingConfig = loadConfig({
     await seedDemoTickets(tx, ids);
     await seedDemoBilling(db, tx, billing);
     await seedDemoAbaclik(tx, ids);
+    await seedDemoLessons(tx, ids.get('owner')!, DEMO_ACCOUNTS.muster);
   });
 }
 

@@ -60,6 +60,7 @@ function snapshotKey(): string {
     ...fs.readdirSync(path.join(srcDir, 'db/migrations')).map((f) => path.join(srcDir, 'db/migrations', f)),
     path.join(srcDir, 'db/seed.ts'),
     path.join(srcDir, 'db/seed-billing.ts'),
+    path.join(srcDir, 'db/seed-lessons.ts'),
     path.join(srcDir, 'db/demo-users.ts'),
   ].sort();
   for (const file of files) hash.update(file).update(fs.readFileSync(file));

@@ -66,6 +66,17 @@ describe('URLs', () => {
     );
   });
 
+  it("takes the account a page names in its address over this tab's, and needs no tab account then", () => {
+    sessionStorage.setItem('accountUuid', 'acc-1');
+    expect(buildUrl(scoped, { params: { id: 'n1' }, accountUuid: 'acc-9' })).toBe(
+      '/api/accounts/acc-9/inbox/v1/notifications/n1',
+    );
+    sessionStorage.clear();
+    expect(buildUrl(scoped, { params: { id: 'n1' }, accountUuid: 'acc-9' })).toBe(
+      '/api/accounts/acc-9/inbox/v1/notifications/n1',
+    );
+  });
+
   it('ignores an account held only in localStorage', () => {
     localStorage.setItem('accountUuid', 'acc-2');
     expect(() => buildUrl(scoped, { params: { id: 'n1' } })).toThrow(MISSING_ACCOUNT_MESSAGE);

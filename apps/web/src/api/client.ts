@@ -17,6 +17,8 @@ export interface RequestInput {
   body?: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** The account of an account-scoped route when the page names it in its own address, not this tab's account. */
+  accountUuid?: string;
 }
 
 /**
@@ -44,7 +46,7 @@ export function buildQuery(method: string, query: Query | object | undefined): s
 export function buildUrl(route: RouteDef, input: RequestInput = {}): string {
   const params = { ...input.params };
   if (route.accountScoped) {
-    const accountUuid = getSessionAccountUuid();
+    const accountUuid = input.accountUuid ?? getSessionAccountUuid();
     if (!accountUuid) throw new Error(MISSING_ACCOUNT_MESSAGE);
     params.accountUuid = accountUuid;
   }

@@ -14,7 +14,7 @@ export const THEME_KEY = 'theme';
  * tint there, which reaches 4.5:1 (see `primaryText`).
  */
 export const PRIMARY_RED = '#d41130';
-const PRIMARY_TINT = '#ff7a84';
+export const PRIMARY_TINT = '#ff7a84';
 
 /**
  * The keyboard focus ring (WCAG 2.4.7): a 3 px outline 2 px outside the control, near-black in the light theme and

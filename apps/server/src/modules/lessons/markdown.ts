@@ -1,0 +1,78 @@
+import createDOMPurify, { type Config, type DOMPurify } from 'dompurify';
+import { JSDOM } from 'jsdom';
+import { Marked } from 'marked';
+
+// Lesson texts are Markdown, turned into HTML on the server and sanitised there, so the page inserts nothing it
+// did not get from this one gate.
+
+/** Markdown with GitHub's tables and strike-through; raw HTML is passed on to the sanitiser, which decides. */
+const markdown = new Marked({
+  gfm: true,
+  async: false,
+  walkTokens(token) {
+    // The page's h1 is the page and its h2 the lesson's title: the text's headings start at h3.
+    if (token.type === 'heading') token.depth = Math.min(6, Math.max(3, token.depth + 1));
+  },
+});
+
+/** What a lesson may contain: text structure, code and keyboard hints, tables and links. No images, no media. */
+const SANITIZE: Config = {
+  ALLOWED_TAGS: [
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'p',
+    'br',
+    'hr',
+    'strong',
+    'em',
+    'del',
+    's',
+    'code',
+    'pre',
+    'kbd',
+    'blockquote',
+    'ul',
+    'ol',
+    'li',
+    'a',
+    'table',
+    'thead',
+    'tbody',
+    'tr',
+    'th',
+    'td',
+  ],
+  ALLOWED_ATTR: ['href', 'title', 'start'],
+  // Only web and mail links; DOMPurify drops every other scheme (javascript:, data:, vbscript:).
+  ALLOWED_URI_REGEXP: /^(?:https?:|mailto:)/i,
+  ALLOW_DATA_ATTR: false,
+  ALLOW_ARIA_ATTR: false,
+};
+
+let purify: DOMPurify | null = null;
+
+/** The sanitiser with its own DOM, made on first use; its hook opens every link safely in a new tab. */
+function sanitizer(): DOMPurify {
+  if (purify) return purify;
+  const instance = createDOMPurify(new JSDOM('').window as unknown as Parameters<typeof createDOMPurify>[0]);
+  instance.addHook('afterSanitizeAttributes', (node) => {
+    if (node.nodeName !== 'A') return;
+    if (!node.getAttribute('href')) {
+      node.removeAttribute('href');
+      return;
+    }
+    // A lesson's link leaves the portal: a new tab that cannot reach back into this one, and sends no referrer.
+    node.setAttribute('target', '_blank');
+    node.setAttribute('rel', 'noopener noreferrer');
+  });
+  purify = instance;
+  return instance;
+}
+
+/** A lesson's Markdown as HTML that is safe to insert into the page. */
+export function renderLessonMarkdown(source: string): string {
+  const html = markdown.parse(source) as string;
+  return sanitizer().sanitize(html, SANITIZE);
+}
