@@ -257,9 +257,12 @@ describeApi(
       expect(await storedRows(api)).toEqual([]);
       const [entry] = await api.audit(MUSTER);
       expect(entry).toMatchObject({ action: 'cloud.disconnected', target: `cloud_connection:${row.uuid}` });
-      expect((await api.request('DELETE', `${base(MUSTER)}/connection`, { as: 'admin' })).statusCode).toBe(
-        404,
-      );
+      // Nothing left to disconnect: a repeated disconnect succeeds without another entry or revocation.
+      const again = await api.request('DELETE', `${base(MUSTER)}/connection`, { as: 'admin' });
+      expect(again.statusCode).toBe(204);
+      expect((await api.audit(MUSTER))[0]!.action).toBe('cloud.disconnected');
+      expect((await api.audit(MUSTER))[1]!.action).toBe('cloud.connected');
+      expect(cloud.revoked.length).toBe(revoked + 2);
     });
 
     it('disconnects even when the cloud cannot revoke, with a warning that names no token', async () => {

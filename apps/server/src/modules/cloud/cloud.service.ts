@@ -8,7 +8,7 @@ import type {
 } from '@portal/contract';
 import { writeAudit } from '../../audit/audit.ts';
 import type { Db, Queryable } from '../../db/client.ts';
-import { HttpError, notFound } from '../../http/errors.ts';
+import { HttpError } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import type { Secrets } from '../../secrets/secrets.ts';
 import { CloudCallError, type CloudClient, type CloudTokens } from './cloud.client.ts';
@@ -335,10 +335,13 @@ export function createCloudService({ db, secrets, client }: CloudServiceDeps) {
       }
     },
 
-    /** Revokes the tokens at the cloud (best effort) and deletes the connection. */
+    /**
+     * Revokes the tokens at the cloud (best effort) and deletes the connection. Without a connection there is
+     * nothing to do: a repeated disconnect succeeds as well.
+     */
     async disconnect(user: PortalUser, access: AccountAccess, log: CloudLog): Promise<void> {
       const row = await loadRow(db, access.accountUuid);
-      if (!row) throw notFound('The account has no cloud connection');
+      if (!row) return;
       await revokeAll(
         { access: open(row, row.access_token), refresh: row.refresh_token && open(row, row.refresh_token) },
         row.uuid,
