@@ -3,8 +3,10 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeEach, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
-import { describeApi, type TestApi } from '../../test/api.ts';
+import { createSecrets, parseSecretsKeys } from '../../secrets/secrets.ts';
+import { describeApi, TEST_SECRETS_KEYS, type TestApi } from '../../test/api.ts';
 import { FAKE_CLOUD_PERSON, FAKE_ORGANIZATIONS, startFakeCloud } from '../../test/fake-cloud.ts';
+import { createCloudService } from './cloud.service.ts';
 
 const MUSTER = DEMO_ACCOUNTS.muster;
 const BEISPIEL = DEMO_ACCOUNTS.beispiel;
@@ -296,6 +298,32 @@ describeApi(
         for (const line of logged) expect(line).not.toContain(token);
       }
       // Answers are checked by the suite's secret-leak guard (every sealed token, every answer).
+    });
+
+    it('seals the stored tokens again with the new key after a change of SECRETS_KEYS', async () => {
+      expect((await connect(api, 'admin')).statusCode).toBe(201);
+      const [current] = parseSecretsKeys(TEST_SECRETS_KEYS);
+      const added = { id: 'k2', key: crypto.randomBytes(32) };
+      const rotated = createCloudService({
+        db: api.db,
+        secrets: createSecrets([added, current!]),
+        client: null,
+      });
+      expect(await rotated.resealStale()).toBeGreaterThanOrEqual(1);
+      const [row] = await storedRows(api);
+      expect(row!.access_token).toMatch(/^enc:v1:k2:/);
+      expect(row!.refresh_token).toMatch(/^enc:v1:k2:/);
+      // Only the new key is needed now: the old one can go.
+      const onlyNew = createSecrets([added]);
+      expect(cloud.issued).toContain(onlyNew.open(row!.refresh_token!, `cloud_connections:${row!.uuid}`));
+      expect(await rotated.resealStale()).toBe(0);
+      // Back to the suite's key for whatever runs after.
+      const back = createCloudService({
+        db: api.db,
+        secrets: createSecrets([current!, added]),
+        client: null,
+      });
+      expect(await back.resealStale()).toBeGreaterThanOrEqual(1);
     });
   },
   {

@@ -25,7 +25,8 @@ export function registerCloudRoutes({ config, db, route, jobs, secrets }: Module
     every: CLOUD_REFRESH_EVERY_MS,
     handler: async ({ log }) => {
       const { refreshed, failed } = await cloud.refreshDue(REFRESH_AHEAD_MS, log);
-      if (refreshed || failed) log.info({ refreshed, failed }, 'cloud token refresh');
+      const resealed = await cloud.resealStale();
+      if (refreshed || failed || resealed) log.info({ refreshed, failed, resealed }, 'cloud token refresh');
     },
   });
 

@@ -388,6 +388,34 @@ export function createCloudService({ db, secrets, client }: CloudServiceDeps) {
       }
       return { refreshed, failed };
     },
+
+    /**
+     * After a change of SECRETS_KEYS: tokens still sealed with an older key are sealed again with the current one,
+     * so that the old key can be dropped. A batch per run; the recurring job runs it.
+     */
+    async resealStale(): Promise<number> {
+      const prefix = `enc:v1:${secrets.currentKeyId}:`;
+      const { rows } = await db.query<ConnectionRow>(
+        `${SELECT} where left(c.access_token, length($1)) <> $1 or left(c.refresh_token, length($1)) <> $1
+         limit 100`,
+        [prefix],
+      );
+      let resealed = 0;
+      for (const row of rows) {
+        const purpose = purposeOf(row.uuid);
+        const access = secrets.reseal(row.access_token, purpose) ?? row.access_token;
+        const refresh =
+          row.refresh_token && (secrets.reseal(row.refresh_token, purpose) ?? row.refresh_token);
+        // Only if no refresh changed the row meanwhile (its tokens are then sealed with the current key anyway).
+        const { rowCount } = await db.query(
+          `update cloud_connections set access_token = $4, refresh_token = $5, updated_at = now()
+           where uuid = $1 and access_token = $2 and refresh_token is not distinct from $3`,
+          [row.uuid, row.access_token, row.refresh_token, access, refresh],
+        );
+        resealed += rowCount ?? 0;
+      }
+      return resealed;
+    },
   };
 }
 
