@@ -6,6 +6,7 @@ import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
 import { createSecrets, parseSecretsKeys } from '../../secrets/secrets.ts';
 import { describeApi, TEST_SECRETS_KEYS, type TestApi } from '../../test/api.ts';
 import { FAKE_CLOUD_PERSON, FAKE_ORGANIZATIONS, startFakeCloud } from '../../test/fake-cloud.ts';
+import type { Notifier } from '../../notifications/notifier.ts';
 import { createCloudService } from './cloud.service.ts';
 
 const MUSTER = DEMO_ACCOUNTS.muster;
@@ -244,6 +245,22 @@ describeApi(
       expect(cloud.grants.at(-1)).toEqual({ grantType: 'refresh_token', status: 400 });
       const state = await api.request('GET', `${base(MUSTER)}/connection`, { as: 'admin' });
       expect(state.json().data.connection.status).toBe('NEEDS_RECONNECT');
+      // The account's owner and admins hear of it once, in the inbox and by mail; the employee does not.
+      const { rows } = await api.db.query<{ user_uuid: string }>(
+        `select user_uuid from notifications where type = 'cloud.needs_reconnect' and params->>'connectionUuid' = $1
+          order by user_uuid`,
+        [state.json().data.connection.uuid],
+      );
+      expect(rows.map((row) => row.user_uuid).sort()).toEqual(
+        [DEMO_USERS.admin.id, DEMO_USERS.owner.id].sort(),
+      );
+      const mails = await api.mailsTo(DEMO_USERS.admin.email);
+      expect(mails.at(-1)!.text_body).toContain('Muster AG');
+      expect((await api.request('GET', `${base(MUSTER)}/organizations`, { as: 'admin' })).statusCode).toBe(
+        409,
+      );
+      const again = await api.db.query(`select 1 from notifications where type = 'cloud.needs_reconnect'`);
+      expect(again.rows).toHaveLength(2);
       // A new connect repairs it.
       expect((await connect(api, 'admin')).json().data.status).toBe('CONNECTED');
     });
@@ -307,6 +324,8 @@ describeApi(
       const rotated = createCloudService({
         db: api.db,
         secrets: createSecrets([added, current!]),
+        // Re-sealing calls neither the cloud nor anyone's inbox.
+        notifier: {} as Notifier,
         client: null,
       });
       expect(await rotated.resealStale()).toBeGreaterThanOrEqual(1);
@@ -321,6 +340,8 @@ describeApi(
       const back = createCloudService({
         db: api.db,
         secrets: createSecrets([current!, added]),
+        // Re-sealing calls neither the cloud nor anyone's inbox.
+        notifier: {} as Notifier,
         client: null,
       });
       expect(await back.resealStale()).toBeGreaterThanOrEqual(1);

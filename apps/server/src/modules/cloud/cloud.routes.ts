@@ -17,9 +17,9 @@ const REFRESH_AHEAD_MS = CLOUD_REFRESH_EVERY_MS + 60_000;
  * The account's cloud connection: its state, the code exchange that connects it, the organisations it reaches and
  * disconnecting. Tokens stay on the server; a job keeps them fresh.
  */
-export function registerCloudRoutes({ config, db, route, jobs, secrets }: ModuleDeps) {
+export function registerCloudRoutes({ config, db, route, jobs, secrets, notifier }: ModuleDeps) {
   const client = config.cloud ? createCloudClient(config.cloud) : null;
-  const cloud = createCloudService({ db, secrets, client });
+  const cloud = createCloudService({ db, secrets, notifier, client });
 
   jobs.define('cloud.refresh-tokens', {
     every: CLOUD_REFRESH_EVERY_MS,

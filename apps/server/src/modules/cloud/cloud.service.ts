@@ -10,6 +10,7 @@ import { writeAudit } from '../../audit/audit.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
+import type { Notifier } from '../../notifications/notifier.ts';
 import type { Secrets } from '../../secrets/secrets.ts';
 import { CloudCallError, type CloudClient, type CloudTokens } from './cloud.client.ts';
 
@@ -102,11 +103,12 @@ async function loadRow(q: Queryable, accountUuid: string, lock = false): Promise
 export interface CloudServiceDeps {
   db: Db;
   secrets: Secrets;
+  notifier: Notifier;
   /** Null when no cloud is configured. */
   client: CloudClient | null;
 }
 
-export function createCloudService({ db, secrets, client }: CloudServiceDeps) {
+export function createCloudService({ db, secrets, notifier, client }: CloudServiceDeps) {
   /** Refreshes of one connection running in this instance: a second caller waits for the first. */
   const refreshing = new Map<string, Promise<ConnectionRow | null>>();
 
@@ -188,12 +190,28 @@ export function createCloudService({ db, secrets, client }: CloudServiceDeps) {
     }
   }
 
+  /** The connection needs an admin to connect again: marked once, and its admins are told (in-app and by mail). */
   async function markNeedsReconnect(row: ConnectionRow, log: CloudLog, reason: string): Promise<void> {
-    await db.query(
-      `update cloud_connections set status = 'NEEDS_RECONNECT', updated_at = now()
-       where uuid = $1 and refresh_token is not distinct from $2`,
-      [row.uuid, row.refresh_token],
-    );
+    await db.transaction(async (tx) => {
+      const { rowCount } = await tx.query(
+        `update cloud_connections set status = 'NEEDS_RECONNECT', updated_at = now()
+         where uuid = $1 and status = 'CONNECTED' and refresh_token is not distinct from $2`,
+        [row.uuid, row.refresh_token],
+      );
+      if (!rowCount) return;
+      const { rows } = await tx.query<{ user_uuid: string; account_name: string }>(
+        `select m.user_uuid, a.name as account_name from account_members m join accounts a on a.uuid = m.account_uuid
+          where m.account_uuid = $1 and m.role in ('OWNER', 'ADMIN') and m.invitation_status = 'ACCEPTED'`,
+        [row.account_uuid],
+      );
+      if (!rows.length) return;
+      await notifier.notify(tx, {
+        accountUuid: row.account_uuid,
+        userUuids: rows.map((admin) => admin.user_uuid),
+        type: 'cloud.needs_reconnect',
+        params: { accountName: rows[0]!.account_name, connectionUuid: row.uuid },
+      });
+    });
     log.warn(
       { connection: row.uuid, account: row.account_uuid, reason },
       'cloud connection needs reconnecting',
