@@ -102,6 +102,11 @@ async function json(response: Response): Promise<Record<string, unknown>> {
   throw new CloudCallError('unreachable', `the cloud answered ${response.status} without a JSON body`);
 }
 
+/** An answer that is not 2xx: the cloud is not doing what the protocol says (its body is not read, not logged). */
+function unexpected(what: string, response: Response): CloudCallError {
+  return new CloudCallError('unreachable', `${what} answered ${response.status}`, null, response.status);
+}
+
 function toTokens(body: Record<string, unknown>, now = Date.now()): CloudTokens {
   const accessToken = text(body.access_token);
   const type = text(body.token_type);
@@ -139,7 +144,7 @@ export function createCloudClient(config: CloudConfig): CloudClient {
     const url = `${config.issuer}/.well-known/openid-configuration`;
     const response = await call(url, { headers: { accept: 'application/json' } });
     if (!response.ok) {
-      throw new CloudCallError('unreachable', `discovery answered ${response.status}`, null, response.status);
+      throw unexpected('discovery', response);
     }
     const body = await json(response);
     const issuer = text(body.issuer);
@@ -176,12 +181,7 @@ export function createCloudClient(config: CloudConfig): CloudClient {
         throw new CloudCallError('refused', `the cloud refused the grant (${error})`, error, response.status);
       }
     }
-    throw new CloudCallError(
-      'unreachable',
-      `the token endpoint answered ${response.status}`,
-      null,
-      response.status,
-    );
+    throw unexpected('the token endpoint', response);
   }
 
   const client: CloudClient = {
@@ -222,12 +222,7 @@ export function createCloudClient(config: CloudConfig): CloudClient {
       const response = await call(revocation_endpoint, { method: 'POST', headers, body: form.toString() });
       await response.body?.cancel();
       if (!response.ok) {
-        throw new CloudCallError(
-          'unreachable',
-          `revocation answered ${response.status}`,
-          null,
-          response.status,
-        );
+        throw unexpected('revocation', response);
       }
       return true;
     },
@@ -259,12 +254,7 @@ export function createCloudClient(config: CloudConfig): CloudClient {
         headers: { authorization: `Bearer ${tokens.accessToken}`, accept: 'application/json' },
       });
       if (!response.ok) {
-        throw new CloudCallError(
-          'unreachable',
-          `userinfo answered ${response.status}`,
-          null,
-          response.status,
-        );
+        throw unexpected('userinfo', response);
       }
       const body = await json(response);
       const subject = text(body.sub);
@@ -284,12 +274,7 @@ export function createCloudClient(config: CloudConfig): CloudClient {
       }
       if (!response.ok) {
         await response.body?.cancel();
-        throw new CloudCallError(
-          'unreachable',
-          `the organisations API answered ${response.status}`,
-          null,
-          response.status,
-        );
+        throw unexpected('the organisations API', response);
       }
       let body: unknown;
       try {
