@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeEach, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
+import { freePort } from '../../idp/test-support.ts';
 import { createSecrets, parseSecretsKeys } from '../../secrets/secrets.ts';
 import { describeApi, TEST_SECRETS_KEYS, type TestApi } from '../../test/api.ts';
 import { FAKE_CLOUD_PERSON, FAKE_ORGANIZATIONS, startFakeCloud } from '../../test/fake-cloud.ts';
@@ -369,3 +370,22 @@ describeApi('cloud connection API without a cloud', (api) => {
     expect(listed.json().code).toBe('CLOUD_NOT_CONFIGURED');
   });
 });
+
+// A cloud that does not answer: a port nothing listens on.
+const silentPort = await freePort();
+
+describeApi(
+  'cloud connection API with the cloud out of reach',
+  (api) => {
+    it('answers 502 for the state and for connecting, and stores nothing', async () => {
+      const state = await api.request('GET', `${base(MUSTER)}/connection`, { as: 'admin' });
+      expect(state.statusCode).toBe(502);
+      expect(state.json().code).toBe('CLOUD_UNREACHABLE');
+      const refused = await connect(api, 'admin');
+      expect(refused.statusCode).toBe(502);
+      expect(refused.json().code).toBe('CLOUD_UNREACHABLE');
+      expect(await storedRows(api)).toEqual([]);
+    });
+  },
+  { env: { CLOUD_ISSUER: `http://127.0.0.1:${silentPort}`, CLOUD_CLIENT_ID: 'portal-test' } },
+);
