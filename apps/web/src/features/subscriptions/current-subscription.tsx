@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import Alert from '@mui/material/Alert';
@@ -10,6 +9,7 @@ import type { Plan, Subscription } from '@portal/contract';
 import { href } from '@/app/href.ts';
 import { formatDay, formatDayRange } from '@/i18n/format.ts';
 import { DotChip } from '@/ui/dot-chip.tsx';
+import { Fact } from '@/ui/fact.tsx';
 import { SectionCard } from '@/ui/section-card.tsx';
 import { useMoney } from '@/ui/invoice-lines.tsx';
 import { planName } from './labels.ts';
@@ -34,19 +34,6 @@ function StatusChip({ subscription }: { subscription: Subscription }) {
         });
   const color = subscription.cancelAtPeriodEnd ? 'warning' : STATUS_COLORS[subscription.status];
   return <DotChip color={color} label={label} />;
-}
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Typography component="dt" variant="body2" sx={{ color: 'text.secondary' }}>
-        {label}
-      </Typography>
-      <Typography component="dd" sx={{ m: 0, fontWeight: 500 }}>
-        {children}
-      </Typography>
-    </div>
-  );
 }
 
 /** The account's plan, period, seats, status and next invoice, with the actions on the subscription itself. */

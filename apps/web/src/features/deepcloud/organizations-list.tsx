@@ -1,0 +1,73 @@
+import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { ColumnHeads } from '@/ui/invoice-lines.tsx';
+import { cloudOrganizationsQuery } from './api.ts';
+
+/**
+ * The organisations the connection reaches, read from the cloud on each visit: loading, failure with a retry,
+ * none, or the table. Leaving the page cancels the request.
+ */
+export function OrganizationsList({ account, connection }: { account: string; connection: string }) {
+  const { t } = useTranslation();
+  const query = useQuery(cloudOrganizationsQuery(account, connection));
+  if (query.isError) {
+    return (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" onClick={() => void query.refetch()} disabled={query.isFetching}>
+            {t('deepcloud.retry')}
+          </Button>
+        }
+      >
+        {t('deepcloud.organizationsFailed')}
+      </Alert>
+    );
+  }
+  if (!query.data) {
+    return (
+      <Stack spacing={1} role="status" aria-busy="true" aria-label={t('deepcloud.organizationsLoading')}>
+        <Skeleton variant="rounded" height={36} />
+        <Skeleton variant="rounded" height={36} />
+        <Skeleton variant="rounded" height={36} />
+      </Stack>
+    );
+  }
+  if (query.data.length === 0) {
+    return <Typography sx={{ color: 'text.secondary' }}>{t('deepcloud.organizationsEmpty')}</Typography>;
+  }
+  return (
+    <TableContainer>
+      <Table size="small" aria-labelledby="deepcloud-organizations">
+        <ColumnHeads
+          columns={[
+            { label: t('deepcloud.organizationName') },
+            { label: t('deepcloud.organizationUid') },
+            { label: t('deepcloud.organizationRole') },
+          ]}
+        />
+        <TableBody>
+          {query.data.map((organization) => (
+            <TableRow key={organization.id}>
+              <TableCell component="th" scope="row">
+                {organization.name}
+              </TableCell>
+              <TableCell>{organization.uid ?? '–'}</TableCell>
+              <TableCell>{organization.role ?? '–'}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
