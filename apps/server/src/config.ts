@@ -65,6 +65,8 @@ export interface Config {
   productName: string;
   /** Full version string served in /version.json: 2.6.0+<build>. */
   version: string;
+  /** The cloud an account can connect to (CLOUD_*); null when none is configured. */
+  cloud: CloudConfig | null;
   /** Folder of the built SPA. */
   webDist: string;
 }
@@ -128,6 +130,23 @@ export interface IdpSettings {
     /** Failures older than this many seconds are forgotten (default 43200). */
     failureResetSeconds: number;
   };
+}
+
+/** The cloud's OAuth 2.0 authorization server and API, for the accounts' cloud connections. */
+export interface CloudConfig {
+  /** True when the embedded provider's second realm plays the cloud (demo mode without CLOUD_ISSUER). */
+  embedded: boolean;
+  /** CLOUD_ISSUER: its discovery document is `${issuer}/.well-known/openid-configuration`. */
+  issuer: string;
+  clientId: string;
+  /** CLOUD_CLIENT_SECRET: a confidential client's secret; null for a public client (PKCE is used either way). */
+  clientSecret: string | null;
+  /** Scopes asked for, space-separated (CLOUD_SCOPES). */
+  scopes: string;
+  /** The cloud API's organisations endpoint (CLOUD_ORGANIZATIONS_URL). */
+  organizationsUrl: string;
+  /** Where the cloud sends the browser back: the web app's deepcloud/connect page. */
+  redirectUri: string;
 }
 
 export class ConfigError extends Error {
@@ -368,6 +387,32 @@ function billingConfig(env: Env): BillingConfig {
   };
 }
 
+/** The client id of the portal at the embedded cloud realm. */
+export const EMBEDDED_CLOUD_CLIENT_ID = 'portal-cloud-connector';
+
+/**
+ * The cloud connection's settings: CLOUD_ISSUER names an external authorization server; without it, demo mode with
+ * the embedded sign-in service plays the cloud in a second realm of it; otherwise no cloud is configured.
+ */
+function cloudConfig(env: Env, publicUrl: string, embeddedIdp: boolean, demo: boolean): CloudConfig | null {
+  const embedded = !env.CLOUD_ISSUER && embeddedIdp && demo;
+  if (!env.CLOUD_ISSUER && !embedded) return null;
+  const issuer = embedded ? `${publicUrl}/realms/cloud` : url(env, 'CLOUD_ISSUER', '');
+  const clientId = env.CLOUD_CLIENT_ID || (embedded ? EMBEDDED_CLOUD_CLIENT_ID : '');
+  if (!clientId) throw new ConfigError('CLOUD_CLIENT_ID', 'is required with CLOUD_ISSUER');
+  return {
+    embedded,
+    issuer,
+    clientId,
+    clientSecret: env.CLOUD_CLIENT_SECRET || null,
+    scopes: env.CLOUD_SCOPES || 'openid profile email offline_access organizations',
+    organizationsUrl: env.CLOUD_ORGANIZATIONS_URL
+      ? url(env, 'CLOUD_ORGANIZATIONS_URL', '')
+      : `${issuer}/api/organizations`,
+    redirectUri: `${publicUrl}/deepcloud/connect`,
+  };
+}
+
 /** Reads and validates the environment; throws ConfigError naming the bad variable. */
 export function loadConfig(env: Env = process.env): Config {
   const portRaw = env.PORT || '8080';
@@ -448,6 +493,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: trustProxy(env.TRUST_PROXY),
     productName: env.PRODUCT_NAME || 'Portal',
     version: `${APP_VERSION}+${build}`,
+    cloud: cloudConfig(env, publicUrl, embedded, demo),
     webDist: env.WEB_DIST || path.join(repoRoot, 'apps/web/dist'),
   };
 }

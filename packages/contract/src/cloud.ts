@@ -97,7 +97,8 @@ export const cloudRoutes = {
     tags: ['cloud'],
     accountScoped: true,
     accountRole: MEMBER,
-    response: { 200: Entity(CloudState), ...errors },
+    // 502: a cloud is configured but its discovery document cannot be read.
+    response: { 200: Entity(CloudState), ...errors, 502: ErrorBody },
   }),
   connectCloud: defineRoute({
     method: 'POST',

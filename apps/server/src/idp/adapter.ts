@@ -11,12 +11,20 @@ const GRANTABLE = new Set([
   'PreAuthorizedCode',
 ]);
 
-/** oidc-provider storage adapter over the `idp_payloads` table: one row per artefact. */
+/**
+ * oidc-provider storage adapter over the `idp_payloads` table: one row per artefact. A realm other than the portal's
+ * keeps its artefacts under its own model names (`cloud:Session`), so the realms never find each other's.
+ */
 export class DbAdapter implements Adapter {
+  private readonly model: string;
+
   constructor(
     private readonly db: Db,
-    private readonly model: string,
-  ) {}
+    private readonly baseModel: string,
+    realm?: string,
+  ) {
+    this.model = realm ? `${realm}:${baseModel}` : baseModel;
+  }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
     await this.db.query(
@@ -29,8 +37,8 @@ export class DbAdapter implements Adapter {
         this.model,
         id,
         JSON.stringify(payload),
-        GRANTABLE.has(this.model) ? (payload.grantId ?? null) : null,
-        this.model === 'Session' ? (payload.uid ?? null) : null,
+        GRANTABLE.has(this.baseModel) ? (payload.grantId ?? null) : null,
+        this.baseModel === 'Session' ? (payload.uid ?? null) : null,
         payload.userCode ?? null,
         typeof expiresIn === 'number' ? expiresIn : null,
       ],

@@ -1,13 +1,12 @@
-import type { IncomingMessage } from 'node:http';
-import querystring from 'node:querystring';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { containsForbiddenText } from '../http/text.ts';
 import type { JobRunner } from '../jobs/runner.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { purgeExpired } from './adapter.ts';
 import { BruteForceGuard } from './brute-force.ts';
+import { registerCloudRealm } from './cloud-realm.ts';
+import { mountProvider, parseForms, providerHandoff, refusesText, refuseText } from './mount.ts';
 import { registerInteractionRoutes } from './interactions.ts';
 import { refreshingLocalJwks } from '../plugins/authenticate.ts';
 import { createSecrets } from '../secrets/secrets.ts';
@@ -38,31 +37,6 @@ const PURGE_INTERVAL_MS = 15 * 60 * 1000;
 /** Leeway for clocks of instances that differ a little, in seconds. */
 const CLOCK_SKEW = 60;
 
-/** Whether a request to the provider's endpoints carries text the server's text rule refuses (query or body). */
-function refusesText(request: FastifyRequest): boolean {
-  const body = request.body;
-  let parsed: unknown = body;
-  if (typeof body === 'string') {
-    const isJson = request.headers['content-type']?.includes('json') ?? false;
-    try {
-      parsed = isJson ? JSON.parse(body) : querystring.parse(body);
-    } catch {
-      parsed = undefined; // not JSON: the provider refuses it itself
-    }
-  }
-  // The query as the provider decodes it (node:querystring, lenient with malformed escapes), not as Fastify did.
-  const at = request.url.indexOf('?');
-  const rawQuery = at < 0 ? '' : request.url.slice(at + 1);
-  return containsForbiddenText([querystring.parse(rawQuery), parsed]);
-}
-
-/** The protocol endpoints' answer (OAuth's error shape) to text the rule refuses. */
-const refuseText = (reply: FastifyReply) =>
-  reply.code(400).header('cache-control', 'no-store').send({
-    error: 'invalid_request',
-    error_description: 'The request contains characters that are not allowed (control characters)',
-  });
-
 /**
  * Mounts the embedded OpenID Connect provider at /realms/portal with Keycloak's route names (issuer
  * `${publicUrl}/realms/portal`), its sign-in pages and the Keycloak-only endpoints keycloak-js calls.
@@ -80,34 +54,11 @@ export async function registerIdentityProvider(
   const getKey = refreshingLocalJwks(() => getPublicJwks(db, sealer));
   const guard = new BruteForceGuard(db, config.idp.bruteForce);
 
-  const callback = provider.callback();
-  /** Hands a request to oidc-provider: reply hijacked, prefix stripped, `originalUrl` kept for its own URLs. */
-  const toProvider = (request: FastifyRequest, reply: FastifyReply, parsedBody?: unknown) => {
-    reply.hijack();
-    const raw = request.raw as IncomingMessage & { originalUrl?: string; body?: unknown };
-    raw.originalUrl = raw.url;
-    // The provider reads scheme, host and client address from the forwarded headers (it runs in proxy mode); they
-    // are replaced by what Fastify decided, which honours a forwarded header only from a proxy TRUST_PROXY trusts.
-    raw.headers['x-forwarded-proto'] = request.protocol;
-    raw.headers['x-forwarded-host'] = request.host;
-    raw.headers['x-forwarded-for'] = request.ip;
-    raw.url = raw.url!.slice(REALM_PATH.length) || '/';
-    // A body Fastify has read already: the provider takes it from `req.body` (it warns about that once).
-    if (parsedBody !== undefined) raw.body = parsedBody;
-    // Its security headers are on the raw response already (plugins/security-headers.ts, when the request came in).
-    void callback(raw, reply.raw);
-    return reply;
-  };
+  const toProvider = providerHandoff(provider, REALM_PATH);
 
   // Our own pages and Keycloak-only endpoints: form bodies parsed here.
   await app.register(async (scope) => {
-    if (!scope.hasContentTypeParser('application/x-www-form-urlencoded')) {
-      scope.addContentTypeParser(
-        'application/x-www-form-urlencoded',
-        { parseAs: 'string', bodyLimit: 64 * 1024 },
-        (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
-      );
-    }
+    parseForms(scope);
     registerKeycloakRoutes(scope, { config, db, getKey });
     registerInteractionRoutes(scope, { provider, config, db, mailer, guard });
 
@@ -127,21 +78,10 @@ export async function registerIdentityProvider(
     scope.options(logoutPath, async (request, reply) => logoutPreflight(clientOrigins, request, reply));
   });
 
-  // Everything else under the realm goes to oidc-provider. Form and JSON bodies are read here as text, so that the
-  // server's text rule sees them; the provider parses that same text itself. Other bodies it reads raw.
-  await app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser(
-      ['application/x-www-form-urlencoded', 'application/json'],
-      { parseAs: 'string' },
-      (_request, body, done) => done(null, body),
-    );
-    scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
-    scope.all(`${REALM_PATH}/*`, (request, reply) => {
-      if (refusesText(request)) return refuseText(reply);
-      toProvider(request, reply, request.body ?? undefined);
-    });
-  });
+  await mountProvider(app, REALM_PATH, toProvider);
+
+  // The embedded cloud (demo mode without an external cloud): a second realm of this provider.
+  if (config.cloud?.embedded) await registerCloudRealm(app, { config, db, mailer, guard, sealer });
 
   // Signing-key rotation. Whether the key is due is one job for the whole installation (any instance may run it,
   // under a lock); reloading the key set is each instance's own, so that it signs with the newest key and keeps

@@ -20,6 +20,11 @@ export interface InteractionDeps {
   db: Db;
   mailer: Mailer;
   guard: BruteForceGuard;
+  /**
+   * Another realm than the portal's (the embedded cloud): its path, the name its pages show, and sign-in only (no
+   * registration or password reset there).
+   */
+  realm?: { path: string; productName: string };
 }
 
 /** A submitted form or a query string: any field may be missing. */
@@ -90,7 +95,8 @@ export interface InteractionKit {
   sessionIdentity(interaction: Interaction): Promise<Identity | undefined>;
 }
 
-export const interactionPath = (uid: string) => `${REALM_PATH}/login-actions/${encodeURIComponent(uid)}`;
+export const interactionPath = (uid: string, realmPath = REALM_PATH) =>
+  `${realmPath}/login-actions/${encodeURIComponent(uid)}`;
 
 /** `path` in language `locale` (the pages' links keep the language). */
 const withLocale = (path: string, locale: Language) => `${path}?kc_locale=${locale}`;
@@ -145,8 +151,9 @@ export function sendPage(reply: FastifyReply, html: string, status = 200) {
 }
 
 export function createInteractionKit(app: FastifyInstance, deps: InteractionDeps): InteractionKit {
-  const { provider, config, db } = deps;
-  const product = config.productName;
+  const { provider, config, db, realm } = deps;
+  const product = realm?.productName ?? config.productName;
+  const realmPath = realm?.path ?? REALM_PATH;
 
   /** Unsafe requests must come from our own pages (the interaction cookie is SameSite=Lax as well). */
   function foreignOrigin(request: InteractionRequest): boolean {
@@ -165,7 +172,7 @@ export function createInteractionKit(app: FastifyInstance, deps: InteractionDeps
     return { request, reply, locale, t: translator(locale) };
   }
 
-  const url = (page: string) => `${REALM_PATH}/login-actions/:uid${page}`;
+  const url = (page: string) => `${realmPath}/login-actions/:uid${page}`;
 
   const kit: InteractionKit = {
     deps,
@@ -221,12 +228,16 @@ export function createInteractionKit(app: FastifyInstance, deps: InteractionDeps
     pageContext: (locale, selfPath) => ({ locale, productName: product, selfPath }),
 
     sendInteractionPage({ reply, interaction, locale }, page, render, status) {
-      const base = interactionPath(interaction.uid);
+      const base = interactionPath(interaction.uid, realmPath);
       const links: FlowLinks = {
         action: `${base}${page}`,
         login: withLocale(`${base}/login`, locale),
-        register: withLocale(`${base}/register`, locale),
-        forgot: withLocale(`${base}/forgot`, locale),
+        ...(realm
+          ? {}
+          : {
+              register: withLocale(`${base}/register`, locale),
+              forgot: withLocale(`${base}/forgot`, locale),
+            }),
       };
       return sendPage(reply, render(kit.pageContext(locale, links.action), links), status);
     },

@@ -33,8 +33,15 @@ export interface SigningKeyPolicy {
 }
 
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k'] as const;
-const SIGNING = 'signing-keys';
-const COOKIE = 'cookie-keys';
+/** The stored rows of a realm's keys: the portal realm's have no prefix, another realm's its name (`cloud-`). */
+interface KeyRows {
+  signing: string;
+  cookie: string;
+}
+const rowsOf = (realm?: string): KeyRows => {
+  const prefix = realm ? `${realm}-` : '';
+  return { signing: `${prefix}signing-keys`, cookie: `${prefix}cookie-keys` };
+};
 /** Each row is sealed for its own name: a sealed value copied to the other row does not open. */
 const purpose = (name: string) => `idp_secrets:${name}`;
 const epoch = (at: Date) => Math.floor(at.getTime() / 1000);
@@ -46,21 +53,26 @@ async function createSigningKey(): Promise<JWK> {
 }
 
 /** The rows as stored: sealed JSON (or, from before encryption at rest, the plain JSON value). */
-async function readRows(q: Queryable, lock: boolean) {
+async function readRows(q: Queryable, lock: boolean, names: KeyRows) {
   const { rows } = await q.query<{ name: string; value: unknown }>(
     `select name, value from idp_secrets where name in ($1, $2)${lock ? ' for update' : ''}`,
-    [SIGNING, COOKIE],
+    [names.signing, names.cookie],
   );
   return new Map(rows.map((row) => [row.name, row.value]));
 }
 
-function decode(secrets: Secrets, rows: Map<string, unknown>, now: Date): StoredSecrets | null {
+function decode(
+  secrets: Secrets,
+  rows: Map<string, unknown>,
+  now: Date,
+  names: KeyRows,
+): StoredSecrets | null {
   const open = (name: string): unknown => {
     const value = rows.get(name);
     return isSealed(value) ? JSON.parse(secrets.open(value, purpose(name))) : value;
   };
-  const signing = open(SIGNING) as SigningKeyEntry[] | JWK[] | undefined;
-  const cookie = open(COOKIE) as string[] | undefined;
+  const signing = open(names.signing) as SigningKeyEntry[] | JWK[] | undefined;
+  const cookie = open(names.cookie) as string[] | undefined;
   if (!signing || !cookie) return null;
   // Keys from before rotation were plain JWKs: they count as created now.
   const entries = signing.map((item) =>
@@ -70,17 +82,17 @@ function decode(secrets: Secrets, rows: Map<string, unknown>, now: Date): Stored
 }
 
 /** True when a row is plaintext or sealed with an older key: it is (re-)sealed with the current key. */
-function needsSealing(secrets: Secrets, rows: Map<string, unknown>): boolean {
-  return [SIGNING, COOKIE].some((name) => {
+function needsSealing(secrets: Secrets, rows: Map<string, unknown>, names: KeyRows): boolean {
+  return [names.signing, names.cookie].some((name) => {
     const value = rows.get(name);
     return value !== undefined && (!isSealed(value) || secrets.reseal(value, purpose(name)) !== null);
   });
 }
 
-async function write(q: Queryable, secrets: Secrets, stored: StoredSecrets): Promise<void> {
+async function write(q: Queryable, secrets: Secrets, stored: StoredSecrets, names: KeyRows): Promise<void> {
   for (const [name, value] of [
-    [SIGNING, stored.signing],
-    [COOKIE, stored.cookie],
+    [names.signing, stored.signing],
+    [names.cookie, stored.cookie],
   ] as const) {
     await q.query(
       `insert into idp_secrets (name, value) values ($1, to_jsonb($2::text))
@@ -104,40 +116,49 @@ async function update(
   secrets: Secrets,
   now: Date,
   change: (stored: StoredSecrets | null) => Promise<StoredSecrets | null>,
+  names = rowsOf(),
 ): Promise<StoredSecrets> {
   return db.transaction(async (tx) => {
     await tx.query('select pg_advisory_xact_lock($1)', [KEYS_LOCK]);
-    const rows = await readRows(tx, true);
-    const stored = decode(secrets, rows, now);
+    const rows = await readRows(tx, true, names);
+    const stored = decode(secrets, rows, now, names);
     const changed = await change(stored);
     const result = changed ?? stored;
     if (!result) throw new Error('identity provider keys could not be created');
-    if (changed || needsSealing(secrets, rows)) await write(tx, secrets, result);
+    if (changed || needsSealing(secrets, rows, names)) await write(tx, secrets, result, names);
     return result;
   });
 }
 
 /** The provider's keys as stored (read only); null before the first start created them. */
 export async function readSecrets(db: Db, secrets: Secrets): Promise<IdpSecrets | null> {
-  const stored = decode(secrets, await readRows(db, false), new Date());
+  const names = rowsOf();
+  const stored = decode(secrets, await readRows(db, false, names), new Date(), names);
   return stored && toIdpSecrets(stored);
 }
 
 /**
  * Loads the provider's keys, creating them once; rows stored in plaintext (from before encryption at rest) or
- * sealed with an older secrets key are sealed with the current one.
+ * sealed with an older secrets key are sealed with the current one. Another realm than the portal's (`cloud`) has
+ * keys of its own, in rows of its own.
  */
-export async function loadSecrets(db: Db, secrets: Secrets): Promise<IdpSecrets> {
-  const rows = await readRows(db, false);
-  const stored = decode(secrets, rows, new Date());
-  if (stored && !needsSealing(secrets, rows)) return toIdpSecrets(stored);
-  const fresh = await update(db, secrets, new Date(), async (current) =>
-    current
-      ? null
-      : {
-          signing: [{ jwk: await createSigningKey(), createdAt: epoch(new Date()) }],
-          cookie: [crypto.randomBytes(32).toString('base64url')],
-        },
+export async function loadSecrets(db: Db, secrets: Secrets, realm?: string): Promise<IdpSecrets> {
+  const names = rowsOf(realm);
+  const rows = await readRows(db, false, names);
+  const stored = decode(secrets, rows, new Date(), names);
+  if (stored && !needsSealing(secrets, rows, names)) return toIdpSecrets(stored);
+  const fresh = await update(
+    db,
+    secrets,
+    new Date(),
+    async (current) =>
+      current
+        ? null
+        : {
+            signing: [{ jwk: await createSigningKey(), createdAt: epoch(new Date()) }],
+            cookie: [crypto.randomBytes(32).toString('base64url')],
+          },
+    names,
   );
   return toIdpSecrets(fresh);
 }

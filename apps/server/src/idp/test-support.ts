@@ -119,11 +119,16 @@ export async function request(
 }
 
 /** Follows redirects inside the provider; stops at the first one leaving it (e.g. to the app's /oauthcb). */
-export async function follow(idp: TestIdp, response: Response, jar: CookieJar): Promise<Response> {
+export async function follow(
+  idp: TestIdp,
+  response: Response,
+  jar: CookieJar,
+  realmPath = '/realms/portal',
+): Promise<Response> {
   let current = response;
   for (let hops = 0; hops < 10 && current.status >= 300 && current.status < 400; hops += 1) {
     const location = new URL(current.headers.get('location')!, idp.base);
-    if (!location.pathname.startsWith('/realms/portal/')) return current;
+    if (!location.pathname.startsWith(`${realmPath}/`)) return current;
     current = await request(location.href, jar);
   }
   return current;

@@ -22,8 +22,9 @@ export interface PageContext {
 export interface FlowLinks {
   action: string;
   login: string;
-  register: string;
-  forgot: string;
+  /** Registration and password reset: absent in a realm that offers sign-in only. */
+  register?: string;
+  forgot?: string;
 }
 
 export interface Alert {
@@ -134,10 +135,10 @@ ${field({
   autofocus: Boolean(o.username),
   describedBy: failed ? 'input-error' : undefined,
 })}
-<p class="kc-row"><a id="kc-forgot-password" href="${h(o.links.forgot)}">${h(t('forgotPassword'))}</a></p>
+${o.links.forgot ? `<p class="kc-row"><a id="kc-forgot-password" href="${h(o.links.forgot)}">${h(t('forgotPassword'))}</a></p>` : ''}
 <button id="kc-login" name="login" type="submit" class="kc-button">${h(t('signIn'))}</button>
 </form>
-<p class="kc-alt">${h(t('newUser'))} <a id="kc-registration" href="${h(o.links.register)}">${h(t('register'))}</a></p>`;
+${o.links.register ? `<p class="kc-alt">${h(t('newUser'))} <a id="kc-registration" href="${h(o.links.register)}">${h(t('register'))}</a></p>` : ''}`;
   return layout(ctx, t('loginTitle'), body);
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
+import { CLOUD_REALM_PATH } from '../idp/cloud-realm.ts';
 import { REALM_PATH } from '../idp/views.ts';
 
 /** The Content-Security-Policy of the app: no inline or remote scripts, no framing. */
@@ -26,8 +27,11 @@ export const IDP_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /** Where a path prefix needs other values: the sign-in service has its own policy and, as its links carry one-time keys, never sends a Referer. */
+const IDP_HEADERS = { 'Content-Security-Policy': IDP_CSP, 'Referrer-Policy': 'no-referrer' };
 const PREFIX_OVERRIDES: { prefix: string; headers: Record<string, string> }[] = [
-  { prefix: REALM_PATH, headers: { 'Content-Security-Policy': IDP_CSP, 'Referrer-Policy': 'no-referrer' } },
+  { prefix: REALM_PATH, headers: IDP_HEADERS },
+  // The embedded cloud's realm is a sign-in service as well.
+  { prefix: CLOUD_REALM_PATH, headers: IDP_HEADERS },
 ];
 
 const underPrefix = (url: string, prefix: string) =>

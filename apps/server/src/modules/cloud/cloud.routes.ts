@@ -1,4 +1,72 @@
+import { cloudRoutes } from '@portal/contract';
 import type { ModuleDeps } from '../../http/route.ts';
+import { createCloudClient } from './cloud.client.ts';
+import { createCloudService } from './cloud.service.ts';
 
-/** The cloud area's routes; filled by the cloud area. */
-export function registerCloudRoutes(_deps: ModuleDeps) {}
+declare module '../../jobs/runner.ts' {
+  interface JobKinds {
+    'cloud.refresh-tokens': Record<string, never>;
+  }
+}
+
+/** How often the refresh job runs, and how far ahead it refreshes: whatever would expire before its next run. */
+export const CLOUD_REFRESH_EVERY_MS = 5 * 60 * 1000;
+const REFRESH_AHEAD_MS = CLOUD_REFRESH_EVERY_MS + 60_000;
+
+/**
+ * The account's cloud connection: its state, the code exchange that connects it, the organisations it reaches and
+ * disconnecting. Tokens stay on the server; a job keeps them fresh.
+ */
+export function registerCloudRoutes({ config, db, route, jobs, secrets }: ModuleDeps) {
+  const client = config.cloud ? createCloudClient(config.cloud) : null;
+  const cloud = createCloudService({ db, secrets, client });
+
+  jobs.define('cloud.refresh-tokens', {
+    every: CLOUD_REFRESH_EVERY_MS,
+    handler: async ({ log }) => {
+      const { refreshed, failed } = await cloud.refreshDue(REFRESH_AHEAD_MS, log);
+      if (refreshed || failed) log.info({ refreshed, failed }, 'cloud token refresh');
+    },
+  });
+
+  route(cloudRoutes.getCloudState, {
+    handler: async (request) => ({ data: await cloud.getState(request.account) }),
+  });
+
+  route(cloudRoutes.connectCloud, {
+    idempotent: true,
+    handler: async (request, reply) => {
+      const connection = await cloud.connect(request.user, request.account, request.body, request.log);
+      reply.code(201);
+      return { data: connection };
+    },
+  });
+
+  route(cloudRoutes.listCloudOrganizations, {
+    handler: async (request, reply) => {
+      // The caller going away before the answer (a closed tab, an aborted fetch) ends the call to the cloud too.
+      const controller = new AbortController();
+      const onClose = () => {
+        if (!reply.raw.writableFinished) controller.abort();
+      };
+      reply.raw.once('close', onClose);
+      try {
+        const organizations = await cloud.organizations(request.account, request.log, controller.signal);
+        return {
+          data: organizations,
+          meta: { total: organizations.length, page: 1, pageSize: Math.max(organizations.length, 1) },
+        };
+      } finally {
+        reply.raw.off('close', onClose);
+      }
+    },
+  });
+
+  route(cloudRoutes.disconnectCloud, {
+    handler: async (request, reply) => {
+      await cloud.disconnect(request.user, request.account, request.log);
+      reply.code(204);
+      return null;
+    },
+  });
+}
