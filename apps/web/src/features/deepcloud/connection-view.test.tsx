@@ -44,8 +44,8 @@ const CONNECTION: CloudConnection = {
   refreshedAt: '2026-11-22T08:30:00Z',
 };
 const ORGANIZATIONS = [
-  { id: 'o1', name: 'Muster Treuhand AG', uid: 'CHE-123.456.789', role: 'Administrator' },
-  { id: 'o2', name: 'Muster Holding', uid: null, role: null },
+  { id: 'o1', name: 'Muster Treuhand AG', uid: 'CHE-123.456.789', role: 'admin' },
+  { id: 'o2', name: 'Muster Holding', uid: null, role: 'Revisor' },
 ];
 
 function state(
@@ -126,6 +126,9 @@ describe('cloud connection page', () => {
     const table = await screen.findByRole('table', { name: 'Organisationen' });
     expect(within(table).getByRole('rowheader', { name: 'Muster Treuhand AG' })).toBeTruthy();
     expect(within(table).getByText('CHE-123.456.789')).toBeTruthy();
+    // A role the cloud is known to name is translated, another shown as it comes.
+    expect(within(table).getByText('Administrator')).toBeTruthy();
+    expect(within(table).getByText('Revisor')).toBeTruthy();
     expect(screen.getByText('Verbunden')).toBeTruthy();
     expect(screen.getByText('Olivia Owner')).toBeTruthy();
     expect(screen.getByText('Olivia Cloud · olivia@cloud.example')).toBeTruthy();
@@ -189,6 +192,8 @@ describe('cloud connection page', () => {
     expect(screen.getByText(/Bitten Sie eine Person mit der Rolle Administrator/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Neu verbinden' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Trennen' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Organisationen' })).toBeNull();
+    expect(apiRequest).not.toHaveBeenCalledWith(cloudRoutes.listCloudOrganizations, expect.anything());
   });
 
   it('disconnects only after confirming, then shows the account’s page', async () => {

@@ -209,9 +209,12 @@ function Connected({
           )}
         </Stack>
       </SectionCard>
-      <SectionCard id="deepcloud-organizations" title={t('deepcloud.organizationsHeading')}>
-        <OrganizationsList account={account} connection={connection.uuid} />
-      </SectionCard>
+      {/* The cloud no longer answers for a connection that needs reconnecting: the warning above says so. */}
+      {!needsReconnect && (
+        <SectionCard id="deepcloud-organizations" title={t('deepcloud.organizationsHeading')}>
+          <OrganizationsList account={account} connection={connection.uuid} />
+        </SectionCard>
+      )}
     </Stack>
   );
 }

@@ -13,6 +13,10 @@ import Typography from '@mui/material/Typography';
 import { ColumnHeads } from '@/ui/invoice-lines.tsx';
 import { cloudOrganizationsQuery } from './api.ts';
 
+const KNOWN_ROLES = ['owner', 'admin', 'member'] as const;
+const isKnownRole = (role: string): role is (typeof KNOWN_ROLES)[number] =>
+  (KNOWN_ROLES as readonly string[]).includes(role);
+
 /**
  * The organisations the connection reaches, read from the cloud on each visit: loading, failure with a retry,
  * none, or the table. Leaving the page cancels the request.
@@ -20,6 +24,9 @@ import { cloudOrganizationsQuery } from './api.ts';
 export function OrganizationsList({ account, connection }: { account: string; connection: string }) {
   const { t } = useTranslation();
   const query = useQuery(cloudOrganizationsQuery(account, connection));
+  // The roles the cloud is known to name are translated; any other is shown as the cloud sends it.
+  const roleLabel = (role: string | null) =>
+    role === null ? '–' : isKnownRole(role) ? t(`deepcloud.organizationRoles.${role}`) : role;
   if (query.isError) {
     return (
       <Alert
@@ -63,7 +70,7 @@ export function OrganizationsList({ account, connection }: { account: string; co
                 {organization.name}
               </TableCell>
               <TableCell>{organization.uid ?? '–'}</TableCell>
-              <TableCell>{organization.role ?? '–'}</TableCell>
+              <TableCell>{roleLabel(organization.role)}</TableCell>
             </TableRow>
           ))}
         </TableBody>
