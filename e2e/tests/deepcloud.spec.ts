@@ -58,6 +58,23 @@ async function tamperWithCallback(
   );
 }
 
+/** Removes every stored connect attempt, or overwrites fields of each, as time or another tab could. */
+async function changeStoredAttempts(
+  page: Page,
+  change: 'remove' | { createdAt: number } | { accountUuid: string },
+): Promise<void> {
+  await page.evaluate(
+    ({ prefix, change }) => {
+      for (const key of Object.keys(localStorage).filter((k) => k.startsWith(prefix))) {
+        if (change === 'remove') localStorage.removeItem(key);
+        else
+          localStorage.setItem(key, JSON.stringify({ ...JSON.parse(localStorage.getItem(key)!), ...change }));
+      }
+    },
+    { prefix: PREFIX, change },
+  );
+}
+
 /** Records the exchanges the browser posts. */
 function watchExchanges(page: Page): Request[] {
   const posts: Request[] = [];
@@ -185,9 +202,7 @@ test.describe('the callback refuses silently, leaving nothing stored', () => {
     const posts = watchExchanges(page);
     await signIn(page, server, DEMO.owner.email, '/deepcloud');
     await startConnecting(page, server);
-    await page.evaluate((prefix) => {
-      for (const key of Object.keys(localStorage)) if (key.startsWith(prefix)) localStorage.removeItem(key);
-    }, PREFIX);
+    await changeStoredAttempts(page, 'remove');
     await fillLogin(page, DEMO.owner.email);
     await expectSilentDashboard(page, server, posts);
   });
@@ -196,12 +211,7 @@ test.describe('the callback refuses silently, leaving nothing stored', () => {
     const posts = watchExchanges(page);
     await signIn(page, server, DEMO.owner.email, '/deepcloud');
     await startConnecting(page, server);
-    await page.evaluate((prefix) => {
-      for (const key of Object.keys(localStorage).filter((k) => k.startsWith(prefix))) {
-        const entry = JSON.parse(localStorage.getItem(key)!) as { createdAt: number };
-        localStorage.setItem(key, JSON.stringify({ ...entry, createdAt: Date.now() - 61 * 60_000 }));
-      }
-    }, PREFIX);
+    await changeStoredAttempts(page, { createdAt: Date.now() - 61 * 60_000 });
     await fillLogin(page, DEMO.owner.email);
     await expectSilentDashboard(page, server, posts);
   });
@@ -210,15 +220,7 @@ test.describe('the callback refuses silently, leaving nothing stored', () => {
     const posts = watchExchanges(page);
     await signIn(page, server, DEMO.owner.email, '/deepcloud');
     await startConnecting(page, server);
-    await page.evaluate(
-      ({ prefix, other }) => {
-        for (const key of Object.keys(localStorage).filter((k) => k.startsWith(prefix))) {
-          const entry = JSON.parse(localStorage.getItem(key)!) as { accountUuid: string };
-          localStorage.setItem(key, JSON.stringify({ ...entry, accountUuid: other }));
-        }
-      },
-      { prefix: PREFIX, other: DEMO_ACCOUNTS.beispiel.uuid },
-    );
+    await changeStoredAttempts(page, { accountUuid: DEMO_ACCOUNTS.beispiel.uuid });
     await fillLogin(page, DEMO.owner.email);
     await expectSilentDashboard(page, server, posts);
   });

@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Skeleton from '@mui/material/Skeleton';
@@ -24,13 +23,14 @@ import { later } from '@/i18n/later.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
 import { DotChip } from '@/ui/dot-chip.tsx';
 import { EmptyState } from '@/ui/empty-state.tsx';
-import { Fact } from '@/ui/fact.tsx';
+import { Fact, FactList } from '@/ui/fact.tsx';
 import { Page } from '@/ui/page.tsx';
 import { SectionCard } from '@/ui/section-card.tsx';
 import { useToast } from '@/ui/toast.tsx';
 import { cloudStateQuery, useDisconnectCloud } from './api.ts';
 import { startCloudConnect } from './connect-state.ts';
 import { OrganizationsList } from './organizations-list.tsx';
+import { RetryAlert } from './retry-alert.tsx';
 
 /** Starts connecting: the browser leaves for the cloud's sign-in, so the button stays busy until it has. */
 function ConnectButton({
@@ -150,22 +150,14 @@ function Connected({
               {mayConnect ? t('deepcloud.needsReconnect') : t('deepcloud.needsReconnectAsk')}
             </Alert>
           )}
-          <Box
-            component="dl"
-            sx={{
-              m: 0,
-              display: 'grid',
-              gap: 2,
-              gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))' },
-            }}
-          >
+          <FactList columns={2}>
             <Fact label={t('deepcloud.connectedBy')}>
               {connection.connectedBy?.name ?? t('deepcloud.connectedByGone')}
             </Fact>
             <Fact label={t('deepcloud.connectedAt')}>{formatDateTime(connection.connectedAt, locale)}</Fact>
             <Fact label={t('deepcloud.cloudUser')}>{cloudUser || connection.cloudUser.subject}</Fact>
             <Fact label={t('deepcloud.refreshedAt')}>{formatDateTime(connection.refreshedAt, locale)}</Fact>
-          </Box>
+          </FactList>
           <div>
             <Typography variant="body2" sx={{ color: 'text.secondary', mb: 0.5 }} id="deepcloud-scopes">
               {t('deepcloud.scopes')}
@@ -233,18 +225,7 @@ export function CloudConnectionView({ uuid }: { uuid?: string }) {
   let content;
   if (!account) content = null;
   else if (query.isError) {
-    content = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" onClick={() => void query.refetch()} disabled={query.isFetching}>
-            {t('deepcloud.retry')}
-          </Button>
-        }
-      >
-        {t('deepcloud.loadFailed')}
-      </Alert>
-    );
+    content = <RetryAlert message={t('deepcloud.loadFailed')} query={query} />;
   } else if (!query.data) {
     content = <Skeleton variant="rounded" height={240} aria-busy="true" />;
   } else if (uuid && query.data.connection?.uuid !== uuid) {

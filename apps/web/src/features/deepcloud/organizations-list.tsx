@@ -1,7 +1,5 @@
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
@@ -12,6 +10,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { ColumnHeads } from '@/ui/invoice-lines.tsx';
 import { cloudOrganizationsQuery } from './api.ts';
+import { RetryAlert } from './retry-alert.tsx';
 
 const KNOWN_ROLES = ['owner', 'admin', 'member'] as const;
 const isKnownRole = (role: string): role is (typeof KNOWN_ROLES)[number] =>
@@ -28,18 +27,7 @@ export function OrganizationsList({ account, connection }: { account: string; co
   const roleLabel = (role: string | null) =>
     role === null ? '–' : isKnownRole(role) ? t(`deepcloud.organizationRoles.${role}`) : role;
   if (query.isError) {
-    return (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" onClick={() => void query.refetch()} disabled={query.isFetching}>
-            {t('deepcloud.retry')}
-          </Button>
-        }
-      >
-        {t('deepcloud.organizationsFailed')}
-      </Alert>
-    );
+    return <RetryAlert message={t('deepcloud.organizationsFailed')} query={query} />;
   }
   if (!query.data) {
     return (
