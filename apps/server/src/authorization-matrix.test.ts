@@ -475,6 +475,15 @@ const MATRIX: Record<string, Row> = {
     expect: billingStaff,
     body: { reason: 'Matrix' },
   },
+  // The cloud connection: every member reads it, its admins connect and disconnect. No cloud is configured here,
+  // so connecting and listing answer 409 to the callers who pass the access rules.
+  'GET /api/accounts/{accountUuid}/deep-cloud/v1/connection': { expect: atLeast('EMPLOYEE') },
+  'POST /api/accounts/{accountUuid}/deep-cloud/v1/auth': {
+    expect: atLeast('ADMIN'),
+    body: { code: 'matrix-code', pkceCodeVerifier: 'm'.repeat(43) },
+  },
+  'GET /api/accounts/{accountUuid}/deep-cloud/v1/organizations': { expect: atLeast('EMPLOYEE') },
+  'DELETE /api/accounts/{accountUuid}/deep-cloud/v1/connection': { expect: atLeast('ADMIN') },
   'DELETE /api/accounts/v1/accounts/{id}': { expect: ownerOnly },
   // Last: the members leave Muster AG; the owner may not (409: transfer first).
   'DELETE /api/users/v1/me/accounts/{id}': { expect: { ...atLeast('EMPLOYEE'), staff: 404 } },

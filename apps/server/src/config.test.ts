@@ -68,6 +68,44 @@ describe('loadConfig', () => {
     expect(loadConfig({})).toMatchObject({ environment: 'prod', serveSourceMaps: false, metricsToken: null });
   });
 
+  it('plays the cloud in a second embedded realm in demo mode, takes CLOUD_* otherwise, and has none by default', () => {
+    expect(loadConfig({ PORT: '8080' }).cloud).toEqual({
+      embedded: true,
+      issuer: 'http://localhost:8080/realms/cloud',
+      clientId: 'portal-cloud-connector',
+      clientSecret: null,
+      scopes: 'openid profile email offline_access organizations',
+      organizationsUrl: 'http://localhost:8080/realms/cloud/api/organizations',
+      redirectUri: 'http://localhost:8080/deepcloud/connect',
+    });
+    const production = { PUBLIC_URL: 'https://portal.example.com', SECRETS_KEYS };
+    expect(loadConfig(production).cloud).toBeNull();
+    expect(loadConfig({ PUBLIC_URL: 'http://localhost:8080', DEMO_DATA: 'false' }).cloud).toBeNull();
+    const external = loadConfig({
+      ...production,
+      CLOUD_ISSUER: 'https://login.cloud.example/',
+      CLOUD_CLIENT_ID: 'portal',
+      CLOUD_CLIENT_SECRET: 's3cret',
+      CLOUD_SCOPES: 'openid offline_access orgs',
+      CLOUD_ORGANIZATIONS_URL: 'https://api.cloud.example/v1/organizations',
+    }).cloud;
+    expect(external).toEqual({
+      embedded: false,
+      issuer: 'https://login.cloud.example',
+      clientId: 'portal',
+      clientSecret: 's3cret',
+      scopes: 'openid offline_access orgs',
+      organizationsUrl: 'https://api.cloud.example/v1/organizations',
+      redirectUri: 'https://portal.example.com/deepcloud/connect',
+    });
+    expect(() => loadConfig({ ...production, CLOUD_ISSUER: 'https://login.cloud.example' })).toThrow(
+      /CLOUD_CLIENT_ID/,
+    );
+    expect(() => loadConfig({ ...production, CLOUD_ISSUER: 'ftp://x', CLOUD_CLIENT_ID: 'p' })).toThrow(
+      /CLOUD_ISSUER/,
+    );
+  });
+
   it('takes an external Keycloak realm apart for keycloak-js', () => {
     const config = loadConfig({ OIDC_ISSUER: 'https://sso.example.com/auth/realms/acme/' });
     expect(config.oidc).toMatchObject({

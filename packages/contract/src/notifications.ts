@@ -47,6 +47,8 @@ export interface NotificationParams {
     currency: string;
     dueOn: string;
   };
+  /** To the account's admins: the cloud refused the connection's refresh token, someone must connect again. */
+  'cloud.needs_reconnect': { accountName: string; connectionUuid: string };
 }
 
 export type NotificationType = keyof NotificationParams;
@@ -69,6 +71,7 @@ export const NOTIFICATION_TYPES = [
   'ticket.solved',
   'invoice.issued',
   'invoice.overdue',
+  'cloud.needs_reconnect',
 ] as const satisfies readonly NotificationType[];
 
 /** Types that also send an email unless the user switched it off; the others only when switched on. */
@@ -79,6 +82,7 @@ export const NOTIFICATION_EMAIL_DEFAULTS: readonly NotificationType[] = [
   'ownership.transfer_cancelled',
   'ticket.answered',
   'ticket.waiting_for_customer',
+  'cloud.needs_reconnect',
 ];
 
 /**

@@ -13,7 +13,7 @@ import { createInteractionKit } from './interaction-kit.ts';
 import { loadSecrets } from './keys.ts';
 import { registerLoginFlow } from './login.ts';
 import { mountProvider, parseForms, providerHandoff } from './mount.ts';
-import { identityClaims, ROUTES } from './provider.ts';
+import { CODE_FLOW_CLIENT, identityClaims, realmCookies, ROUTES, SCOPE_CLAIMS } from './provider.ts';
 import { homeLink, messagePage } from './views.ts';
 
 /**
@@ -111,30 +111,19 @@ function cloudProvider(config: Config, db: Db, keys: Awaited<ReturnType<typeof l
     adapter: (name: string) => new DbAdapter(db, name, CLOUD_REALM),
     clients: [
       {
+        ...CODE_FLOW_CLIENT,
         client_id: cloud.clientId,
         client_name: `${config.productName} cloud connector`,
-        application_type: 'web',
         ...(cloud.clientSecret
           ? { client_secret: cloud.clientSecret, token_endpoint_auth_method: 'client_secret_basic' }
           : { token_endpoint_auth_method: 'none' }),
         redirect_uris: [cloud.redirectUri],
-        response_types: ['code'],
-        grant_types: ['authorization_code', 'refresh_token'],
-        id_token_signed_response_alg: 'RS256',
       },
     ],
     jwks: { keys: keys.signingKeys as NonNullable<Configuration['jwks']>['keys'] },
-    cookies: {
-      keys: keys.cookieKeys,
-      // The cloud's SSO cookie lives under its own realm's path: the portal realm's cookies never reach it.
-      long: { httpOnly: true, sameSite: 'lax', path: CLOUD_REALM_PATH, signed: true },
-      short: { httpOnly: true, sameSite: 'lax', signed: true },
-    },
-    claims: {
-      openid: ['sub'],
-      profile: ['name', 'given_name', 'family_name', 'preferred_username', 'locale'],
-      email: ['email', 'email_verified'],
-    },
+    // The cloud's SSO cookie lives under its own realm's path: the portal realm's cookies never reach it.
+    cookies: realmCookies(keys.cookieKeys, CLOUD_REALM_PATH),
+    claims: SCOPE_CLAIMS,
     scopes: CLOUD_SCOPES,
     conformIdTokenClaims: false,
     extraParams: ['kc_locale'],

@@ -44,6 +44,33 @@ export const ROUTES = {
   credential: `${OIDC_PATH}/ext/credential`,
 };
 
+/** What the clients of both realms share: the authorization code flow with refresh tokens, RS256 ID tokens. */
+export const CODE_FLOW_CLIENT = {
+  application_type: 'web',
+  response_types: ['code'],
+  grant_types: ['authorization_code', 'refresh_token'],
+  id_token_signed_response_alg: 'RS256',
+} as const;
+
+/** The claims each scope releases, alike in both realms. */
+export const SCOPE_CLAIMS = {
+  openid: ['sub'],
+  profile: ['name', 'given_name', 'family_name', 'preferred_username', 'locale'],
+  email: ['email', 'email_verified'],
+};
+
+/**
+ * A realm's cookies: the SSO cookie is a browser-session cookie under the realm's own path (so the realms never see
+ * each other's), its idle timeout lives in the database.
+ */
+export function realmCookies(keys: string[], realmPath: string): NonNullable<Configuration['cookies']> {
+  return {
+    keys,
+    long: { httpOnly: true, sameSite: 'lax', path: realmPath, signed: true },
+    short: { httpOnly: true, sameSite: 'lax', signed: true },
+  };
+}
+
 export interface ProviderDeps {
   config: Config;
   db: Db;
@@ -185,30 +212,18 @@ export function createProvider({ config, db, secrets, log }: ProviderDeps): Prov
     adapter: (name: string) => new DbAdapter(db, name),
     clients: [
       {
+        ...CODE_FLOW_CLIENT,
         client_id: portalClientId,
         client_name: config.productName,
-        application_type: 'web',
         token_endpoint_auth_method: 'none',
         redirect_uris: [`${config.publicUrl}/oauthcb`],
         // After logout: the portal's root (with or without the slash), or /oauthcb, keycloak-js' default target.
         post_logout_redirect_uris: [`${config.publicUrl}/`, config.publicUrl, `${config.publicUrl}/oauthcb`],
-        response_types: ['code'],
-        grant_types: ['authorization_code', 'refresh_token'],
-        id_token_signed_response_alg: 'RS256',
       },
     ],
     jwks: { keys: secrets.signingKeys as NonNullable<Configuration['jwks']>['keys'] },
-    cookies: {
-      keys: secrets.cookieKeys,
-      // The SSO cookie is a browser-session cookie; the session's idle timeout lives in the database.
-      long: { httpOnly: true, sameSite: 'lax', path: REALM_PATH, signed: true },
-      short: { httpOnly: true, sameSite: 'lax', signed: true },
-    },
-    claims: {
-      openid: ['sub'],
-      profile: ['name', 'given_name', 'family_name', 'preferred_username', 'locale'],
-      email: ['email', 'email_verified'],
-    },
+    cookies: realmCookies(secrets.cookieKeys, REALM_PATH),
+    claims: SCOPE_CLAIMS,
     scopes: [...PORTAL_SCOPES, 'offline_access'],
     conformIdTokenClaims: false,
     extraParams: ['kc_locale', 'kc_action'],

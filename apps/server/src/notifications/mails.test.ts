@@ -41,6 +41,10 @@ const PARAMS: { [T in keyof NotificationParams]: NotificationParams[T] } = {
     currency: 'CHF',
     dueOn: '2026-12-22',
   },
+  'cloud.needs_reconnect': {
+    accountName: 'Muster AG',
+    connectionUuid: '6f1c2b1e-0018-4000-8000-000000000001',
+  },
 };
 
 describe('notification mails', () => {

@@ -119,6 +119,10 @@ const TEXTS: Record<Language, LanguageTexts> = {
         `Rechnung ${p.invoice} ist überfällig`,
         `Die Rechnung ${p.invoice} für ${p.account} war am ${p.due} fällig und ist noch nicht bezahlt. Bitte begleichen Sie sie mit dem QR-Einzahlungsschein im PDF.`,
       ],
+      'cloud.needs_reconnect': (p) => [
+        `Die Cloud-Verbindung muss neu hergestellt werden`,
+        `Die Cloud hat die Verbindung von ${p.account} nicht mehr angenommen. Bitte verbinden Sie das Konto unter «Cloud-Verbindung» neu; bis dahin sind die Organisationen der Cloud nicht erreichbar.`,
+      ],
     },
     unknown: ['Neue Mitteilung', 'Im Portal wartet eine neue Mitteilung auf Sie.'],
   },
@@ -194,6 +198,10 @@ const TEXTS: Record<Language, LanguageTexts> = {
       'invoice.overdue': (p) => [
         `Invoice ${p.invoice} is overdue`,
         `Invoice ${p.invoice} for ${p.account} was due on ${p.due} and is not paid yet. Please pay it with the QR-bill in the PDF.`,
+      ],
+      'cloud.needs_reconnect': (p) => [
+        `The cloud connection needs to be renewed`,
+        `The cloud no longer accepts the connection of ${p.account}. Please connect the account again under “Cloud connection”; until then the cloud’s organisations cannot be reached.`,
       ],
     },
     unknown: ['New notification', 'A new notification is waiting for you in the portal.'],
@@ -280,6 +288,10 @@ const TEXTS: Record<Language, LanguageTexts> = {
         `La facture ${p.invoice} est échue`,
         `La facture ${p.invoice} pour ${p.account} était payable le ${p.due} et n’est pas encore réglée. Veuillez la payer avec la QR-facture du PDF.`,
       ],
+      'cloud.needs_reconnect': (p) => [
+        `La connexion au cloud doit être rétablie`,
+        `Le cloud n’accepte plus la connexion de ${p.account}. Veuillez reconnecter le compte sous « Connexion au cloud » ; d’ici là, les organisations du cloud ne sont pas accessibles.`,
+      ],
     },
     unknown: ['Nouvelle notification', 'Une nouvelle notification vous attend dans le portail.'],
   },
@@ -364,6 +376,10 @@ const TEXTS: Record<Language, LanguageTexts> = {
       'invoice.overdue': (p) => [
         `La fattura ${p.invoice} è scaduta`,
         `La fattura ${p.invoice} per ${p.account} era in scadenza il ${p.due} e non è ancora pagata. La paghi con la QR-fattura nel PDF.`,
+      ],
+      'cloud.needs_reconnect': (p) => [
+        `Il collegamento al cloud deve essere ripristinato`,
+        `Il cloud non accetta più il collegamento di ${p.account}. Colleghi di nuovo l’account in «Collegamento al cloud»; fino ad allora le organizzazioni del cloud non sono raggiungibili.`,
       ],
     },
     unknown: ['Nuova notifica', 'Una nuova notifica la attende nel portale.'],

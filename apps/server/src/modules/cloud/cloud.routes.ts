@@ -17,15 +17,16 @@ const REFRESH_AHEAD_MS = CLOUD_REFRESH_EVERY_MS + 60_000;
  * The account's cloud connection: its state, the code exchange that connects it, the organisations it reaches and
  * disconnecting. Tokens stay on the server; a job keeps them fresh.
  */
-export function registerCloudRoutes({ config, db, route, jobs, secrets }: ModuleDeps) {
+export function registerCloudRoutes({ config, db, route, jobs, secrets, notifier }: ModuleDeps) {
   const client = config.cloud ? createCloudClient(config.cloud) : null;
-  const cloud = createCloudService({ db, secrets, client });
+  const cloud = createCloudService({ db, secrets, notifier, client });
 
   jobs.define('cloud.refresh-tokens', {
     every: CLOUD_REFRESH_EVERY_MS,
     handler: async ({ log }) => {
       const { refreshed, failed } = await cloud.refreshDue(REFRESH_AHEAD_MS, log);
-      if (refreshed || failed) log.info({ refreshed, failed }, 'cloud token refresh');
+      const resealed = await cloud.resealStale();
+      if (refreshed || failed || resealed) log.info({ refreshed, failed, resealed }, 'cloud token refresh');
     },
   });
 

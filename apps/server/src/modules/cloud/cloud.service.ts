@@ -8,8 +8,9 @@ import type {
 } from '@portal/contract';
 import { writeAudit } from '../../audit/audit.ts';
 import type { Db, Queryable } from '../../db/client.ts';
-import { HttpError, notFound } from '../../http/errors.ts';
+import { HttpError } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
+import type { Notifier } from '../../notifications/notifier.ts';
 import type { Secrets } from '../../secrets/secrets.ts';
 import { CloudCallError, type CloudClient, type CloudTokens } from './cloud.client.ts';
 
@@ -102,11 +103,12 @@ async function loadRow(q: Queryable, accountUuid: string, lock = false): Promise
 export interface CloudServiceDeps {
   db: Db;
   secrets: Secrets;
+  notifier: Notifier;
   /** Null when no cloud is configured. */
   client: CloudClient | null;
 }
 
-export function createCloudService({ db, secrets, client }: CloudServiceDeps) {
+export function createCloudService({ db, secrets, notifier, client }: CloudServiceDeps) {
   /** Refreshes of one connection running in this instance: a second caller waits for the first. */
   const refreshing = new Map<string, Promise<ConnectionRow | null>>();
 
@@ -188,12 +190,28 @@ export function createCloudService({ db, secrets, client }: CloudServiceDeps) {
     }
   }
 
+  /** The connection needs an admin to connect again: marked once, and its admins are told (in-app and by mail). */
   async function markNeedsReconnect(row: ConnectionRow, log: CloudLog, reason: string): Promise<void> {
-    await db.query(
-      `update cloud_connections set status = 'NEEDS_RECONNECT', updated_at = now()
-       where uuid = $1 and refresh_token is not distinct from $2`,
-      [row.uuid, row.refresh_token],
-    );
+    await db.transaction(async (tx) => {
+      const { rowCount } = await tx.query(
+        `update cloud_connections set status = 'NEEDS_RECONNECT', updated_at = now()
+         where uuid = $1 and status = 'CONNECTED' and refresh_token is not distinct from $2`,
+        [row.uuid, row.refresh_token],
+      );
+      if (!rowCount) return;
+      const { rows } = await tx.query<{ user_uuid: string; account_name: string }>(
+        `select m.user_uuid, a.name as account_name from account_members m join accounts a on a.uuid = m.account_uuid
+          where m.account_uuid = $1 and m.role in ('OWNER', 'ADMIN') and m.invitation_status = 'ACCEPTED'`,
+        [row.account_uuid],
+      );
+      if (!rows.length) return;
+      await notifier.notify(tx, {
+        accountUuid: row.account_uuid,
+        userUuids: rows.map((admin) => admin.user_uuid),
+        type: 'cloud.needs_reconnect',
+        params: { accountName: rows[0]!.account_name, connectionUuid: row.uuid },
+      });
+    });
     log.warn(
       { connection: row.uuid, account: row.account_uuid, reason },
       'cloud connection needs reconnecting',
@@ -335,10 +353,13 @@ export function createCloudService({ db, secrets, client }: CloudServiceDeps) {
       }
     },
 
-    /** Revokes the tokens at the cloud (best effort) and deletes the connection. */
+    /**
+     * Revokes the tokens at the cloud (best effort) and deletes the connection. Without a connection there is
+     * nothing to do: a repeated disconnect succeeds as well.
+     */
     async disconnect(user: PortalUser, access: AccountAccess, log: CloudLog): Promise<void> {
       const row = await loadRow(db, access.accountUuid);
-      if (!row) throw notFound('The account has no cloud connection');
+      if (!row) return;
       await revokeAll(
         { access: open(row, row.access_token), refresh: row.refresh_token && open(row, row.refresh_token) },
         row.uuid,
@@ -384,6 +405,34 @@ export function createCloudService({ db, secrets, client }: CloudServiceDeps) {
         }
       }
       return { refreshed, failed };
+    },
+
+    /**
+     * After a change of SECRETS_KEYS: tokens still sealed with an older key are sealed again with the current one,
+     * so that the old key can be dropped. A batch per run; the recurring job runs it.
+     */
+    async resealStale(): Promise<number> {
+      const prefix = `enc:v1:${secrets.currentKeyId}:`;
+      const { rows } = await db.query<ConnectionRow>(
+        `${SELECT} where left(c.access_token, length($1)) <> $1 or left(c.refresh_token, length($1)) <> $1
+         limit 100`,
+        [prefix],
+      );
+      let resealed = 0;
+      for (const row of rows) {
+        const purpose = purposeOf(row.uuid);
+        const access = secrets.reseal(row.access_token, purpose) ?? row.access_token;
+        const refresh =
+          row.refresh_token && (secrets.reseal(row.refresh_token, purpose) ?? row.refresh_token);
+        // Only if no refresh changed the row meanwhile (its tokens are then sealed with the current key anyway).
+        const { rowCount } = await db.query(
+          `update cloud_connections set access_token = $4, refresh_token = $5, updated_at = now()
+           where uuid = $1 and access_token = $2 and refresh_token is not distinct from $3`,
+          [row.uuid, row.access_token, row.refresh_token, access, refresh],
+        );
+        resealed += rowCount ?? 0;
+      }
+      return resealed;
     },
   };
 }

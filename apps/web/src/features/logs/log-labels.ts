@@ -46,6 +46,8 @@ export const LOG_ACTION_LABELS = {
   'billing.card.save': 'billing_card_save',
   'billing.card.remove': 'billing_card_remove',
   'billing.card.declined': 'billing_card_declined',
+  'cloud.connected': 'cloud_connected',
+  'cloud.disconnected': 'cloud_disconnected',
   'user.update': 'user_update',
 } as const;
 

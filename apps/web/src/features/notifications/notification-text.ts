@@ -77,6 +77,8 @@ function linkOf(notification: Notification): string {
     case 'ticket.waiting_for_customer':
     case 'ticket.solved':
       return href('support-ticket-detail', { ticketUuid: text(notification.params.ticketUuid) }, account);
+    case 'cloud.needs_reconnect':
+      return href('deepcloud-connection', { uuid: text(notification.params.connectionUuid) }, account);
     default:
       return href('dashboard', undefined, account);
   }
