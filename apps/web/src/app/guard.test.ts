@@ -217,6 +217,8 @@ describe('guard loader: a route with an entry step (the cloud callback)', () => 
     expect(calls.at(-1)).toBe('POST /api/accounts/a1/deep-cloud/v1/auth');
     const post = vi.mocked(fetch).mock.calls.at(-1)![1]!;
     expect(JSON.parse(String(post.body))).toEqual({ pkceCodeVerifier: verifier, code: 'abc' });
+    // A repeated post of the same attempt replays the first answer.
+    expect(new Headers(post.headers).get('Idempotency-Key')).toBe('s1');
     expect(localStorage.getItem('deepcloud-connect:s1')).toBeNull();
     // Nothing of the callback stays in the history.
     expect(router.state.historyAction).toBe('REPLACE');

@@ -42,13 +42,19 @@ export function cloudOrganizationsQuery(account: string, connection: string) {
 /**
  * Exchanges the code the cloud sent back and the stored verifier for a connection. Called by the callback step
  * before any page renders; a failure there ends on the dashboard without a message, so nothing is toasted here.
+ * The attempt's state is the Idempotency-Key: a repeated post of the same attempt gets the first answer back
+ * instead of a refusal (the cloud accepts a code only once).
  */
 export async function exchangeCloudCode(
   queryClient: QueryClient,
   account: string,
   body: CloudAuthBody,
+  attempt: string,
 ): Promise<CloudConnection> {
-  const { data: connection } = await apiRequest(cloudRoutes.connectCloud, { body });
+  const { data: connection } = await apiRequest(cloudRoutes.connectCloud, {
+    body,
+    headers: { 'Idempotency-Key': attempt },
+  });
   await queryClient.invalidateQueries({ queryKey: keys.all(account) });
   return connection;
 }

@@ -25,7 +25,7 @@ export async function finishCloudConnect(
   const decision = decideCloudCallback({ search: url.searchParams, stored, accountUuid, now });
   if (decision.kind === 'dashboard' || !accountUuid) return href('dashboard');
   try {
-    const connection = await exchange(queryClient, accountUuid, decision.body);
+    const connection = await exchange(queryClient, accountUuid, decision.body, decision.state);
     return href('deepcloud-connection', { uuid: connection.uuid });
   } catch {
     return href('dashboard');

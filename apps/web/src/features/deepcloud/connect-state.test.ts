@@ -93,6 +93,7 @@ describe('callback decision', () => {
     expect(decide('code=c1&state=s', entry())).toEqual({
       kind: 'exchange',
       body: { pkceCodeVerifier: verifier, code: 'c1' },
+      state: 's',
     });
   });
 

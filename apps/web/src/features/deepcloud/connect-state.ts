@@ -121,7 +121,8 @@ export async function startCloudConnect(
   assign(authorizeUrl(authorization, state, challenge));
 }
 
-export type CallbackDecision = { kind: 'dashboard' } | { kind: 'exchange'; body: CloudAuthBody };
+export type CallbackDecision =
+  { kind: 'dashboard' } | { kind: 'exchange'; body: CloudAuthBody; state: string };
 
 export interface CallbackInput {
   /** The callback's query string. */
@@ -147,7 +148,7 @@ export function decideCloudCallback({ search, stored, accountUuid, now }: Callba
   if (!entry || isExpired(entry, now)) return dashboard;
   if (!accountUuid || entry.accountUuid !== accountUuid) return dashboard;
   if (!verifierPattern.test(entry.pkceCodeVerifier)) return dashboard;
-  return { kind: 'exchange', body: { pkceCodeVerifier: entry.pkceCodeVerifier, code } };
+  return { kind: 'exchange', body: { pkceCodeVerifier: entry.pkceCodeVerifier, code }, state };
 }
 
 /** Reads and removes the attempt stored under the query's state (read once, whatever follows). */
