@@ -1,6 +1,15 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { DEMO, expect, register, signIn, test, uniqueEmail } from '../fixtures.ts';
+import {
+  DEMO,
+  expect,
+  fillLogin,
+  register,
+  signIn,
+  test,
+  testOnOwnServer,
+  uniqueEmail,
+} from '../fixtures.ts';
 
 // axe-core on the main pages in both themes: no serious or critical violations (WCAG 2.x A/AA rules).
 
@@ -244,6 +253,16 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectNoSeriousViolations(page);
     });
 
+    test('cloud connection: not connected, and a connection that is gone', async ({ page, server }) => {
+      await signIn(page, server, DEMO.owner.email, '/deepcloud');
+      await expect(page.getByRole('button', { name: 'Mit DeepCloud verbinden' })).toBeVisible();
+      expect(await bodyIsDark(page)).toBe(colorScheme === 'dark');
+      await expectNoSeriousViolations(page);
+      await page.goto('/deepcloud/connection/6f1c2b1e-0000-4000-8000-00000000dead');
+      await expect(page.getByText('Diese Verbindung gibt es nicht mehr')).toBeVisible();
+      await expectNoSeriousViolations(page);
+    });
+
     test('member management and its forms', async ({ page, server }) => {
       await signIn(page, server, DEMO.admin.email, '/settings/user-management');
       await expect(page.getByRole('heading', { level: 1, name: 'Benutzerverwaltung' })).toBeVisible();
@@ -282,3 +301,29 @@ for (const colorScheme of ['light', 'dark'] as const) {
     });
   });
 }
+
+// The connected cloud page needs a connection made through the cloud's sign-in: on a server of its own, both themes.
+testOnOwnServer(
+  'cloud connection: connected, with its organisations and the disconnect dialog',
+  async ({ page, own }) => {
+    testOnOwnServer.setTimeout(90_000);
+    await signIn(page, own, DEMO.owner.email, '/deepcloud');
+    await page.getByRole('button', { name: 'Mit DeepCloud verbinden' }).click();
+    await page.locator('#username').waitFor();
+    await expectNoSeriousViolations(page);
+    await fillLogin(page, DEMO.owner.email);
+    await page.waitForURL(/\/deepcloud\/connection\//);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.reload();
+      await expect(page.getByRole('table', { name: 'Organisationen' }).getByRole('row')).toHaveCount(4);
+      expect(await bodyIsDark(page)).toBe(colorScheme === 'dark');
+      await expectNoSeriousViolations(page);
+      await page.getByRole('button', { name: 'Trennen' }).click();
+      await expect(page.getByRole('dialog', { name: 'DeepCloud trennen?' })).toBeVisible();
+      await expectNoSeriousViolations(page);
+      await page.getByRole('button', { name: 'Verbunden lassen' }).click();
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+    }
+  },
+);

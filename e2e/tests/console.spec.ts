@@ -13,6 +13,7 @@ const APP_PATHS = [
   '/accounts/account',
   '/billing',
   '/subscriptions',
+  '/deepcloud',
   '/deepcloud/connect',
   `/deepcloud/connection/${DEMO_ACCOUNTS.muster.uuid}`,
   '/inbox',

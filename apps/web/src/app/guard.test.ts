@@ -172,3 +172,91 @@ describe('guard loader', () => {
     expect(sessionStorage.getItem('accountUuid')).toBe('x1');
   });
 });
+
+describe('guard loader: a route with an entry step (the cloud callback)', () => {
+  const verifier = 'v'.repeat(43);
+  const connection = { uuid: 'c0ffee00-0000-4000-8000-000000000001' };
+
+  /** The session API plus POST …/deep-cloud/v1/auth answering `authStatus`; records method and URL of each call. */
+  function cloudApi(authStatus: number) {
+    const calls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        calls.push(`${init?.method ?? 'GET'} ${url}`);
+        const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status });
+        if (url === '/api/users/v1/me') return json(200, { data: user });
+        if (url === '/api/users/v1/me/accounts')
+          return json(200, { data: [account('a1', { accountRole: 'ADMIN' })], meta: { total: 1 } });
+        if (url === '/api/accounts/a1/deep-cloud/v1/auth')
+          return authStatus === 201
+            ? json(201, { data: connection })
+            : json(authStatus, { message: 'refused', code: 'BAD_GATEWAY' });
+        return json(404, { message: 'not found', code: 'NOT_FOUND' });
+      }),
+    );
+    return calls;
+  }
+
+  function store(state: string, entry: Record<string, unknown>) {
+    localStorage.setItem(`deepcloud-connect:${state}`, JSON.stringify(entry));
+  }
+
+  beforeEach(() => {
+    sessionStorage.clear();
+    localStorage.clear();
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('exchanges code and verifier after the session loads, forgets the state and opens the connection', async () => {
+    const calls = cloudApi(201);
+    store('s1', { pkceCodeVerifier: verifier, accountUuid: 'a1', createdAt: Date.now() });
+    const { router } = setup('/deepcloud/connect?code=abc&state=s1');
+    await settle(router);
+    expect(where(router)).toBe(`/deepcloud/connection/${connection.uuid}`);
+    expect(calls.at(-1)).toBe('POST /api/accounts/a1/deep-cloud/v1/auth');
+    const post = vi.mocked(fetch).mock.calls.at(-1)![1]!;
+    expect(JSON.parse(String(post.body))).toEqual({ pkceCodeVerifier: verifier, code: 'abc' });
+    // A repeated post of the same attempt replays the first answer.
+    expect(new Headers(post.headers).get('Idempotency-Key')).toBe('s1');
+    expect(localStorage.getItem('deepcloud-connect:s1')).toBeNull();
+    // Nothing of the callback stays in the history.
+    expect(router.state.historyAction).toBe('REPLACE');
+  });
+
+  it('ends on the dashboard when the exchange fails, with the state forgotten and no toast', async () => {
+    const calls = cloudApi(502);
+    store('s1', { pkceCodeVerifier: verifier, accountUuid: 'a1', createdAt: Date.now() });
+    const { router } = setup('/deepcloud/connect?code=abc&state=s1');
+    await settle(router);
+    expect(where(router)).toBe('/');
+    expect(calls).toContain('POST /api/accounts/a1/deep-cloud/v1/auth');
+    expect(localStorage.getItem('deepcloud-connect:s1')).toBeNull();
+  });
+
+  it.each([
+    ['no code', '/deepcloud/connect?state=s1'],
+    ['no state', '/deepcloud/connect?code=abc'],
+    ['an unknown state', '/deepcloud/connect?code=abc&state=other'],
+  ])('ends on the dashboard without a request for %s', async (_case, path) => {
+    const calls = cloudApi(201);
+    store('s1', { pkceCodeVerifier: verifier, accountUuid: 'a1', createdAt: Date.now() });
+    const { router } = setup(path);
+    await settle(router);
+    expect(where(router)).toBe('/');
+    expect(calls.some((call) => call.startsWith('POST'))).toBe(false);
+  });
+
+  it('refuses a state stored for another account, and an expired one, and forgets both', async () => {
+    const calls = cloudApi(201);
+    store('s1', { pkceCodeVerifier: verifier, accountUuid: 'a2', createdAt: Date.now() });
+    store('s2', { pkceCodeVerifier: verifier, accountUuid: 'a1', createdAt: Date.now() - 61 * 60_000 });
+    for (const state of ['s1', 's2']) {
+      const { router } = setup(`/deepcloud/connect?code=abc&state=${state}`);
+      await settle(router);
+      expect(where(router)).toBe('/');
+    }
+    expect(calls.some((call) => call.startsWith('POST'))).toBe(false);
+    expect(Object.keys(localStorage).filter((key) => key.startsWith('deepcloud-connect:'))).toEqual([]);
+  });
+});

@@ -120,6 +120,9 @@ export function createGuardLoader({ queryClient, committedHref }: GuardContext) 
       throw replace(pre.to);
     }
     if (pre.kind === 'public' || !match) return null;
+    // A route's entry step downloads while the session loads, not after it.
+    const entering = match.entry.enter?.();
+    entering?.catch(() => undefined);
 
     // 1. The user and the account list.
     const session = await loadSession(queryClient);
@@ -152,6 +155,10 @@ export function createGuardLoader({ queryClient, committedHref }: GuardContext) 
       case 'allow':
         if (decision.account && match.entry.access.needsAccount) storeAccountUuid(decision.account.uuid);
         setCurrentAccountUuid(decision.account?.uuid ?? null);
+        if (entering) {
+          const step = (await entering).default;
+          throw replace(await step({ url, accountUuid: decision.account?.uuid ?? null, queryClient }));
+        }
         return { routeName: match.entry.name };
     }
   };

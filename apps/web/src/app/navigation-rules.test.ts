@@ -74,6 +74,7 @@ describe('route table', () => {
     ['/accounts/account', 'create-account'],
     ['/billing', 'billing'],
     ['/subscriptions', 'subscriptions'],
+    ['/deepcloud', 'deepcloud'],
     ['/deepcloud/connect', 'deepcloud-connect'],
     ['/deepcloud/connection/c1', 'deepcloud-connection'],
     ['/inbox', 'inbox'],
@@ -393,6 +394,7 @@ describe('before every navigation', () => {
     '/support/ticket',
     '/support/ticket/success',
     '/settings/users',
+    '/deepcloud',
     '/deepcloud/connect',
     '/deepcloud/connection/c1',
   ];

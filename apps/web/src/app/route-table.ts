@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import type { ParseKeys } from 'i18next';
 import type { SvgIconProps } from '@mui/material/SvgIcon';
+import type { QueryClient } from '@tanstack/react-query';
 import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
 import InboxOutlined from '@mui/icons-material/InboxOutlined';
 import ReceiptLongOutlined from '@mui/icons-material/ReceiptLongOutlined';
@@ -15,6 +16,7 @@ import ExtensionOutlined from '@mui/icons-material/ExtensionOutlined';
 import StorefrontOutlined from '@mui/icons-material/StorefrontOutlined';
 import HeadsetMicOutlined from '@mui/icons-material/HeadsetMicOutlined';
 import PaymentsOutlined from '@mui/icons-material/PaymentsOutlined';
+import CloudOutlined from '@mui/icons-material/CloudOutlined';
 import { BILLING_STAFF_ROLE, type AccountRole, type UserRole } from '@portal/contract';
 
 /** Who may open a route. */
@@ -38,6 +40,16 @@ export type NavGroup = 'main' | 'settings' | 'integrations';
 /** A page module: its default export is the page component. */
 export type PageModule = { default: ComponentType<Record<string, unknown>> };
 
+/** What a route's entry step works with: the address, the account the guard chose for the tab, the query cache. */
+export interface EntryInput {
+  url: URL;
+  accountUuid: string | null;
+  queryClient: QueryClient;
+}
+
+/** An entry step module: its default export answers where the navigation goes instead (a location of the app). */
+export type EntryModule = { default: (input: EntryInput) => Promise<string> };
+
 /** The title of a route: a key of the `routes` section of messages.json. */
 export type RouteTitleKey = Extract<ParseKeys<'messages'>, `routes.${string}`>;
 
@@ -54,6 +66,11 @@ export interface RouteRow {
    * the guard sends them on before.
    */
   page?: () => Promise<PageModule>;
+  /**
+   * A step that runs once the guard allowed the navigation, before any page renders, and sends the navigation on
+   * (a callback that only acts and forwards). Loaded like a page, in its own chunk, while the guard loads.
+   */
+  enter?: () => Promise<EntryModule>;
   /** The page receives the path parameters as props. */
   paramsAsProps?: boolean;
   /** Shown in the side navigation: in this group, at this position (ascending), with this icon. */
@@ -127,11 +144,20 @@ const TABLE = [
     nav: { group: 'main', position: 5, icon: AutorenewOutlined },
   },
   {
+    name: 'deepcloud',
+    path: 'deepcloud',
+    titleKey: 'routes.deepcloud',
+    access: account,
+    page: () => import('@/features/deepcloud/deepcloud-page.tsx'),
+    nav: { group: 'integrations', position: 0, icon: CloudOutlined },
+  },
+  // The cloud's return after sign-in: exchanges the code, then sends on to the connection or the dashboard.
+  {
     name: 'deepcloud-connect',
     path: 'deepcloud/connect',
     titleKey: 'routes.deepcloudConnect',
     access: account,
-    page: () => import('@/features/deepcloud/deepcloud-connect-page.tsx'),
+    enter: () => import('@/features/deepcloud/connect-callback.ts'),
   },
   {
     name: 'deepcloud-connection',

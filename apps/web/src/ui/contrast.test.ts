@@ -30,6 +30,15 @@ describe('theme contrast', () => {
     expect(contrast('#ff7a84', dark.palette.background.default)).toBeGreaterThanOrEqual(4.5);
   });
 
+  it('meets 4.5:1 for the text on filled error buttons and for error texts, in both themes', () => {
+    for (const theme of [light, dark]) {
+      const { main, contrastText } = theme.palette.error;
+      const text = contrastText === '#fff' ? '#ffffff' : contrastText;
+      expect(contrast(text, main), theme.palette.mode).toBeGreaterThanOrEqual(4.5);
+      expect(contrast(main, theme.palette.background.paper), theme.palette.mode).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+
   it('meets 3:1 for the red as a non-text element on dark surfaces', () => {
     expect(contrast(PRIMARY_RED, dark.palette.background.default)).toBeGreaterThanOrEqual(3);
     expect(contrast(PRIMARY_RED, dark.palette.background.paper)).toBeGreaterThanOrEqual(3);

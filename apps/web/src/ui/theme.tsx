@@ -44,6 +44,9 @@ export function buildTheme(mode: 'light' | 'dark', language: Language, rowsPerPa
         mode,
         primary: { main: PRIMARY_RED, contrastText: '#ffffff' },
         secondary: { main: dark ? '#90a4ae' : '#455a64' },
+        // The dark theme's lighter error red keeps error texts readable on dark surfaces; white on it reaches only
+        // 3.7:1, so a filled error button (a destructive confirmation) writes in near-black there (5:1).
+        ...(dark ? { error: { main: '#f44336', contrastText: '#121212' } } : {}),
         background: dark
           ? { default: '#121212', paper: '#1b1b1b' }
           : { default: '#f6f6f7', paper: '#ffffff' },

@@ -9,7 +9,7 @@ describe('side navigation', () => {
     expect(names(visibleNavItems('EMPLOYEE', 'STANDARD', true))).toEqual({
       main: ['dashboard', 'inbox', 'support', 'logs'],
       settings: ['settings-users'],
-      integrations: ['abaclik'],
+      integrations: ['deepcloud', 'abaclik'],
     });
   });
 
@@ -21,7 +21,7 @@ describe('side navigation', () => {
       'settings-user-management',
       'settings-users',
     ]);
-    expect(admin.integrations).toEqual(['abaclik', 'peppershop-config']);
+    expect(admin.integrations).toEqual(['deepcloud', 'abaclik', 'peppershop-config']);
     expect(names(visibleNavItems('OWNER', 'STANDARD', true)).settings).toContain('settings-ownership');
   });
 

@@ -1,6 +1,6 @@
-import { PagePlaceholder } from '@/ui/page-placeholder.tsx';
+import { CloudConnectionView } from './connection-view.tsx';
 
-/** One cloud connection (`uuid` comes from the route as a prop); filled by the cloud area. */
-export default function ConnectionPage(_props: { uuid?: string }) {
-  return <PagePlaceholder area="deepcloudConnection" />;
+/** deepcloud/connection/{uuid}: the account's cloud connection page for one connection (`uuid` from the route). */
+export default function ConnectionPage({ uuid }: { uuid?: string }) {
+  return <CloudConnectionView uuid={uuid} />;
 }

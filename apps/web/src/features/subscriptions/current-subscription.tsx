@@ -1,8 +1,6 @@
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
@@ -10,6 +8,7 @@ import type { Plan, Subscription } from '@portal/contract';
 import { href } from '@/app/href.ts';
 import { formatDay, formatDayRange } from '@/i18n/format.ts';
 import { DotChip } from '@/ui/dot-chip.tsx';
+import { Fact, FactList } from '@/ui/fact.tsx';
 import { SectionCard } from '@/ui/section-card.tsx';
 import { useMoney } from '@/ui/invoice-lines.tsx';
 import { planName } from './labels.ts';
@@ -34,19 +33,6 @@ function StatusChip({ subscription }: { subscription: Subscription }) {
         });
   const color = subscription.cancelAtPeriodEnd ? 'warning' : STATUS_COLORS[subscription.status];
   return <DotChip color={color} label={label} />;
-}
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Typography component="dt" variant="body2" sx={{ color: 'text.secondary' }}>
-        {label}
-      </Typography>
-      <Typography component="dd" sx={{ m: 0, fontWeight: 500 }}>
-        {children}
-      </Typography>
-    </div>
-  );
 }
 
 /** The account's plan, period, seats, status and next invoice, with the actions on the subscription itself. */
@@ -77,15 +63,7 @@ export function CurrentSubscription({
           </Typography>
           <StatusChip subscription={subscription} />
         </Stack>
-        <Box
-          component="dl"
-          sx={{
-            m: 0,
-            display: 'grid',
-            gap: 2,
-            gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, minmax(0, 1fr))' },
-          }}
-        >
+        <FactList columns={3}>
           <Fact label={t('subscriptions.current.period')}>
             {formatDayRange(subscription.currentPeriodStart, subscription.currentPeriodEnd, locale)}
           </Fact>
@@ -106,7 +84,7 @@ export function CurrentSubscription({
                 })
               : t('subscriptions.current.noNextInvoice')}
           </Fact>
-        </Box>
+        </FactList>
         {subscription.status === 'PAST_DUE' && (
           <Alert
             severity="error"
