@@ -182,7 +182,7 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(name, `must be true or false (got "${raw}")`);
 }
 
-function seconds(env: Env, name: string, fallback: number): number {
+function positiveInteger(env: Env, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -399,8 +399,8 @@ function billingConfig(env: Env): BillingConfig {
 
 function abaclikConfig(env: Env): AbaclikConfig {
   return {
-    attemptsPerAddress: seconds(env, 'ABACLIK_ATTEMPTS_PER_ADDRESS', 10),
-    failuresGlobal: seconds(env, 'ABACLIK_FAILURES_GLOBAL', 200),
+    attemptsPerAddress: positiveInteger(env, 'ABACLIK_ATTEMPTS_PER_ADDRESS', 10),
+    failuresGlobal: positiveInteger(env, 'ABACLIK_FAILURES_GLOBAL', 200),
   };
 }
 
@@ -480,13 +480,13 @@ export function loadConfig(env: Env = process.env): Config {
     filesDir: env.FILES_DIR ? path.resolve(env.FILES_DIR) : null,
     mailFrom: env.MAIL_FROM || `${env.PRODUCT_NAME || 'Portal'} <no-reply@${new URL(publicUrl).hostname}>`,
     idp: {
-      accessTokenTtl: seconds(env, 'ACCESS_TOKEN_TTL', 300),
-      ssoSessionIdle: seconds(env, 'SSO_SESSION_IDLE', 1800),
-      ssoSessionMax: seconds(env, 'SSO_SESSION_MAX', 36_000),
-      signingKeyRotation: seconds(env, 'SIGNING_KEY_ROTATION_DAYS', 30) * 86_400,
+      accessTokenTtl: positiveInteger(env, 'ACCESS_TOKEN_TTL', 300),
+      ssoSessionIdle: positiveInteger(env, 'SSO_SESSION_IDLE', 1800),
+      ssoSessionMax: positiveInteger(env, 'SSO_SESSION_MAX', 36_000),
+      signingKeyRotation: positiveInteger(env, 'SIGNING_KEY_ROTATION_DAYS', 30) * 86_400,
       signingKeyCheck: 60,
       bruteForce: {
-        maxFailuresPerIdentity: seconds(env, 'LOGIN_MAX_FAILURES', 5),
+        maxFailuresPerIdentity: positiveInteger(env, 'LOGIN_MAX_FAILURES', 5),
         maxFailuresPerAddress: 20,
         maxRegistrationsPerAddress: 10,
         waitIncrementSeconds: 60,
