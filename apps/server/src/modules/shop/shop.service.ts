@@ -238,6 +238,16 @@ export async function saveShopConnection(
         next,
       ],
     );
+    // Another address is another shop: what was brought in from the old one, and its last sync, are dropped.
+    if (before && before.url !== url) {
+      await tx.query('delete from shop_records where account_uuid = $1', [access.accountUuid]);
+      await tx.query(
+        `update shop_connections set last_sync_status = null, last_sync_started_at = null,
+                last_sync_finished_at = null, last_sync_error = null, last_sync_counts = null
+          where account_uuid = $1`,
+        [access.accountUuid],
+      );
+    }
     const after = {
       url,
       api_key_last_four: lastFour,
