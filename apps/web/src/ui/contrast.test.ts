@@ -30,6 +30,13 @@ describe('theme contrast', () => {
     expect(contrast('#ff7a84', dark.palette.background.default)).toBeGreaterThanOrEqual(4.5);
   });
 
+  it('meets 4.5:1 for text on the error colour (destructive buttons) in both themes', () => {
+    for (const theme of [light, dark]) {
+      const text = theme.palette.error.contrastText.replace(/^#(\w)(\w)(\w)$/, '#$1$1$2$2$3$3');
+      expect(contrast(text, theme.palette.error.main)).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+
   it('meets 3:1 for the red as a non-text element on dark surfaces', () => {
     expect(contrast(PRIMARY_RED, dark.palette.background.default)).toBeGreaterThanOrEqual(3);
     expect(contrast(PRIMARY_RED, dark.palette.background.paper)).toBeGreaterThanOrEqual(3);

@@ -44,6 +44,9 @@ export function buildTheme(mode: 'light' | 'dark', language: Language, rowsPerPa
         mode,
         primary: { main: PRIMARY_RED, contrastText: '#ffffff' },
         secondary: { main: dark ? '#90a4ae' : '#455a64' },
+        // White text on the dark theme's lighter error red reaches only 3.7:1: destructive buttons there carry
+        // black text (5:1).
+        ...(dark ? { error: { main: '#f44336', contrastText: '#000000' } } : {}),
         background: dark
           ? { default: '#121212', paper: '#1b1b1b' }
           : { default: '#f6f6f7', paper: '#ffffff' },
