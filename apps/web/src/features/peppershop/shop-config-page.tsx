@@ -86,7 +86,12 @@ function SyncStatus({ connection }: { connection: ShopConnection }) {
           : t('peppershop.noScheduledSync')}
       </Typography>
       <Box>
-        <Button variant="outlined" onClick={() => sync.mutate()} loading={sync.isPending || busy}>
+        <Button
+          variant="outlined"
+          onClick={() => sync.mutate()}
+          loading={sync.isPending || busy}
+          loadingPosition="start"
+        >
           {t('peppershop.syncNow')}
         </Button>
       </Box>
