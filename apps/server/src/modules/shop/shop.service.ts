@@ -66,6 +66,17 @@ interface ConnectionRow {
   records_customers: number;
 }
 
+type SettingsRow = Pick<
+  ConnectionRow,
+  | 'url'
+  | 'api_key_last_four'
+  | 'sync_products'
+  | 'sync_orders'
+  | 'sync_customers'
+  | 'sync_interval'
+  | 'enabled'
+>;
+
 interface Counts {
   products: number;
   orders: number;
@@ -99,7 +110,8 @@ async function readConnection(
   return rows[0] ?? null;
 }
 
-function toConnection(row: ConnectionRow): ShopConnection {
+/** The settings of a connection as the API answers them; the audit log keeps them too (the key only as its end). */
+function settingsOf(row: SettingsRow) {
   return {
     url: row.url,
     apiKeyLastFour: row.api_key_last_four,
@@ -108,6 +120,12 @@ function toConnection(row: ConnectionRow): ShopConnection {
     syncCustomers: row.sync_customers,
     interval: row.sync_interval,
     enabled: row.enabled,
+  };
+}
+
+function toConnection(row: ConnectionRow): ShopConnection {
+  return {
+    ...settingsOf(row),
     updatedAt: iso(row.updated_at),
     nextSyncAt: row.next_sync_at ? iso(row.next_sync_at) : null,
     lastSync:
@@ -161,25 +179,6 @@ function nextSyncAfter(interval: ShopSyncInterval, enabled: boolean, from = new 
   const minutes = SHOP_SYNC_INTERVAL_MINUTES[interval];
   return enabled && minutes !== null ? new Date(from.getTime() + minutes * 60_000) : null;
 }
-
-/** What the audit log keeps of a connection: never the key, only its last characters. */
-const auditView = (row: {
-  url: string;
-  api_key_last_four: string;
-  sync_products: boolean;
-  sync_orders: boolean;
-  sync_customers: boolean;
-  sync_interval: string;
-  enabled: boolean;
-}) => ({
-  url: row.url,
-  apiKeyLastFour: row.api_key_last_four,
-  syncProducts: row.sync_products,
-  syncOrders: row.sync_orders,
-  syncCustomers: row.sync_customers,
-  interval: row.sync_interval,
-  enabled: row.enabled,
-});
 
 /**
  * Saves the connection: address, sync options and, when one is entered, a new key (sealed; an empty key keeps
@@ -262,8 +261,8 @@ export async function saveShopConnection(
       actor: user,
       action: 'shop.save',
       target: 'shop',
-      before: before ? auditView(before) : null,
-      after: { ...auditView(after), keyChanged: apiKey !== '' },
+      before: before ? settingsOf(before) : null,
+      after: { ...settingsOf(after), keyChanged: apiKey !== '' },
     });
     return stateOf(tx, config, access.accountUuid);
   });
@@ -351,7 +350,7 @@ export async function disconnectShop(db: Db, user: PortalUser, access: AccountAc
       actor: user,
       action: 'shop.disconnect',
       target: 'shop',
-      before: auditView(before),
+      before: settingsOf(before),
       after: null,
     });
   });

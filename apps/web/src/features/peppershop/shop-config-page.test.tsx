@@ -2,11 +2,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { shopRoutes, type ShopState } from '@portal/contract';
-import { storeAccountUuid } from '@/api/account-storage.ts';
 import type * as ClientModule from '@/api/client.ts';
 import { ApiError } from '@/api/errors.ts';
-import { createQueryClient } from '@/api/query-client.ts';
-import { queryKeys, setCurrentAccountUuid } from '@/api/session.ts';
+import { accountQueryClient } from '@/testing/account-query-client.ts';
 import { testAccount } from '@/testing/fixtures.ts';
 import { renderPage } from '@/testing/render.tsx';
 import { watchToasts } from '@/testing/toasts.ts';
@@ -48,15 +46,7 @@ beforeEach(() => {
 });
 
 async function renderShop(state: ShopState) {
-  const current = testAccount('a1', { name: 'Muster AG', accountRole: 'ADMIN' });
-  storeAccountUuid(current.uuid);
-  setCurrentAccountUuid(current.uuid);
-  const queryClient = createQueryClient();
-  queryClient.setDefaultOptions({
-    queries: { retry: false, staleTime: Infinity },
-    mutations: { retry: false },
-  });
-  queryClient.setQueryData(queryKeys.myAccounts, [current]);
+  const queryClient = accountQueryClient(testAccount('a1', { name: 'Muster AG', accountRole: 'ADMIN' }));
   apiRequest.mockImplementation((route) =>
     route === shopRoutes.getShopState
       ? Promise.resolve({ data: state })
