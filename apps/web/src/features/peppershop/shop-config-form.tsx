@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { ParseKeys } from 'i18next';
 import Alert from '@mui/material/Alert';
@@ -73,6 +74,8 @@ export function ShopConfigForm({ state }: { state: ShopState }) {
   const test = useTestShop();
   const [outcome, setOutcome] = useState<ShopTestResult | null>(null);
   const stored = state.connection;
+  // "Manually only" has no schedule to switch on or off.
+  const manual = useWatch({ control: form.control, name: 'interval' }) === 'MANUAL';
 
   const urlRule: RuleFunction = (value) =>
     asMessage(shopUrlProblem(String(value ?? ''), state.allowsLocalShops));
@@ -176,6 +179,7 @@ export function ShopConfigForm({ state }: { state: ShopState }) {
           label={t('peppershop.enabled')}
           fieldLabel={t('peppershop.enabled')}
           helperText={t('peppershop.enabledHelp')}
+          disabled={manual}
         />
         {outcome && <TestOutcome outcome={outcome} />}
         <Stack direction="row" spacing={1.5} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
