@@ -74,7 +74,7 @@ export function ShopConfigForm({ state }: { state: ShopState }) {
   const test = useTestShop();
   const [outcome, setOutcome] = useState<ShopTestResult | null>(null);
   const stored = state.connection;
-  // "Manually only" has no schedule to switch on or off.
+  // "Manually only" has no schedule to switch on or off: the switch is not shown (its value is kept).
   const manual = useWatch({ control: form.control, name: 'interval' }) === 'MANUAL';
 
   const urlRule: RuleFunction = (value) =>
@@ -174,13 +174,14 @@ export function ShopConfigForm({ state }: { state: ShopState }) {
           options={intervals}
           sx={{ maxWidth: 320 }}
         />
-        <FormCheckbox
-          name="enabled"
-          label={t('peppershop.enabled')}
-          fieldLabel={t('peppershop.enabled')}
-          helperText={t('peppershop.enabledHelp')}
-          disabled={manual}
-        />
+        {!manual && (
+          <FormCheckbox
+            name="enabled"
+            label={t('peppershop.enabled')}
+            fieldLabel={t('peppershop.enabled')}
+            helperText={t('peppershop.enabledHelp')}
+          />
+        )}
         {outcome && <TestOutcome outcome={outcome} />}
         <Stack direction="row" spacing={1.5} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
           <Button type="submit" variant="contained" loading={save.isPending}>
