@@ -2,9 +2,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
-import { describeApi, type TestApi } from '../../test/api.ts';
+import { TEST_SECRETS_KEYS, describeApi, type TestApi } from '../../test/api.ts';
 import { StandInShop } from '../../test/stand-in-shop.ts';
-import { queueDueSyncs } from './shop.service.ts';
+import { createSecrets, parseSecretsKeys } from '../../secrets/secrets.ts';
+import { queueDueSyncs, runShopSyncJob, type ShopDeps } from './shop.service.ts';
 
 const MUSTER = DEMO_ACCOUNTS.muster;
 const BEISPIEL = DEMO_ACCOUNTS.beispiel;
@@ -219,6 +220,26 @@ describeApi(
         status: 'FAILED',
         error: 'WRONG_KEY',
       });
+    });
+
+    it('gives a sync up as FAILED after its last attempt when something other than the shop breaks', async () => {
+      await api.request('PUT', base(MUSTER), { as: 'admin', body: options(shop.url()) });
+      await api.db.query(`update shop_connections set last_sync_status = 'QUEUED' where account_uuid = $1`, [
+        MUSTER,
+      ]);
+      const broken: ShopDeps = {
+        db: api.db,
+        secrets: createSecrets(parseSecretsKeys(TEST_SECRETS_KEYS)),
+        config: api.config.shop,
+        adapter: () => ({
+          test: () => Promise.reject(new TypeError('broken')),
+          fetchPage: () => Promise.reject(new TypeError('broken')),
+        }),
+      };
+      await expect(runShopSyncJob(broken, MUSTER, false)).rejects.toThrow('broken');
+      expect((await stateOf(api)).connection.lastSync.status).toBe('RUNNING');
+      await expect(runShopSyncJob(broken, MUSTER, true)).rejects.toThrow('broken');
+      expect((await stateOf(api)).connection.lastSync).toMatchObject({ status: 'FAILED', error: null });
     });
 
     it('the scheduler queues the connections that are due, and plans the next run by the interval', async () => {

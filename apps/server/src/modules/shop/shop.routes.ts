@@ -5,7 +5,7 @@ import {
   disconnectShop,
   getShopState,
   queueDueSyncs,
-  runShopSync,
+  runShopSyncJob,
   saveShopConnection,
   syncShopNow,
   testShopConnection,
@@ -19,6 +19,8 @@ declare module '../../jobs/runner.ts' {
   }
 }
 
+/** Attempts of a sync that fails for another reason than the shop (the database), before it is given up. */
+const SYNC_ATTEMPTS = 3;
 /** How often the scheduler looks for connections whose next sync is due. */
 const SCHEDULE_EVERY_MS = 60 * 1000;
 
@@ -31,8 +33,8 @@ export function registerShopRoutes({ db, route, jobs, secrets, config }: ModuleD
 
   // One sync per account at a time: the job's unique key holds it while queued or running, on every instance.
   jobs.define('shop.sync', {
-    maxAttempts: 3,
-    handler: async ({ payload }) => runShopSync(shop, payload.accountUuid),
+    maxAttempts: SYNC_ATTEMPTS,
+    handler: ({ payload, attempt }) => runShopSyncJob(shop, payload.accountUuid, attempt >= SYNC_ATTEMPTS),
   });
   jobs.define('shop.schedule', {
     every: SCHEDULE_EVERY_MS,

@@ -419,6 +419,29 @@ export async function runShopSync(deps: ShopDeps, accountUuid: string): Promise<
   );
 }
 
+/**
+ * The sync job: a run that fails for a reason other than the shop (the database) is retried by the runner; after
+ * the last attempt the connection says FAILED, so the page does not wait for a sync that will never end.
+ */
+export async function runShopSyncJob(
+  deps: ShopDeps,
+  accountUuid: string,
+  lastAttempt: boolean,
+): Promise<void> {
+  try {
+    await runShopSync(deps, accountUuid);
+  } catch (error) {
+    if (lastAttempt) {
+      await deps.db.query(
+        `update shop_connections set last_sync_status = 'FAILED', last_sync_finished_at = now(), last_sync_error = null
+          where account_uuid = $1 and last_sync_status in ('QUEUED', 'RUNNING')`,
+        [accountUuid],
+      );
+    }
+    throw error;
+  }
+}
+
 async function syncKind(
   db: Db,
   adapter: ShopAdapter,
