@@ -63,9 +63,11 @@ export const SHOP_URL_PROBLEMS = {
 export const SHOP_KEY_PROBLEMS = {
   required: 'peppershop.errors.keyRequired',
   length: 'peppershop.errors.keyLength',
+  newAddress: 'peppershop.errors.keyNewAddress',
 } as const;
 
 interface ParsedUrl {
+  origin: string;
   protocol: string;
   hostname: string;
   username: string;
@@ -95,6 +97,19 @@ export function shopUrlProblem(value: string, allowHttp: boolean): string | null
     return SHOP_URL_PROBLEMS.invalid;
   if (url.protocol === 'http:' && !allowHttp) return SHOP_URL_PROBLEMS.https;
   return null;
+}
+
+/**
+ * True when `next` points at another host than `stored` (scheme, host or port). The stored key is never sent to
+ * another host: it would reach whoever runs it, though the key is never shown again. A new host needs the key
+ * entered again.
+ */
+export function isOtherShopHost(next: string, stored: string): boolean {
+  try {
+    return new WhatwgUrl(next.trim()).origin !== new WhatwgUrl(stored).origin;
+  } catch {
+    return false;
+  }
 }
 
 /** The rule for a newly entered API key (empty: keep the stored one). */

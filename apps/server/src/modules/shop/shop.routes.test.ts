@@ -159,6 +159,19 @@ describeApi(
       expect(again.statusCode).toBe(200);
       expect(again.json().data.connection).toMatchObject({ apiKeyLastFour: '1234', interval: 'MANUAL' });
       expect((await connectionRow(api))!.api_key_sealed).toBe(sealed);
+      // The stored key never goes to another host: a new host needs the key again, to save and to test.
+      const elsewhere = await api.request('PUT', base(MUSTER), {
+        as: 'admin',
+        body: options('http://localhost:9', ''),
+      });
+      expect(elsewhere.statusCode).toBe(422);
+      expect(elsewhere.json().details.fields).toEqual({ apiKey: 'peppershop.errors.keyNewAddress' });
+      const testElsewhere = await api.request('POST', `${base(MUSTER)}/test`, {
+        as: 'admin',
+        body: { url: 'http://localhost:9', apiKey: '' },
+      });
+      expect(testElsewhere.statusCode).toBe(422);
+      expect(testElsewhere.json().details.fields).toEqual({ apiKey: 'peppershop.errors.keyNewAddress' });
       // Empty fields test the stored address and key.
       const stored = await api.request('POST', `${base(MUSTER)}/test`, {
         as: 'admin',

@@ -5,6 +5,7 @@ import {
   SHOP_RECORD_KINDS,
   SHOP_SYNC_INTERVAL_MINUTES,
   SHOP_URL_PROBLEMS,
+  isOtherShopHost,
   shopKeyProblem,
   shopUrlProblem,
   type SaveShopBody,
@@ -205,7 +206,10 @@ export async function saveShopConnection(
 
   return db.transaction(async (tx) => {
     const before = await readConnection(tx, access.accountUuid, true);
-    if (!before && apiKey === '' && !problems.apiKey) problems.apiKey = SHOP_KEY_PROBLEMS.required;
+    if (apiKey === '' && !problems.apiKey) {
+      if (!before) problems.apiKey = SHOP_KEY_PROBLEMS.required;
+      else if (url && isOtherShopHost(url, before.url)) problems.apiKey = SHOP_KEY_PROBLEMS.newAddress;
+    }
     if (Object.keys(problems).length) {
       throw new HttpError(422, 'VALIDATION_FAILED', 'The shop configuration is not valid', problems);
     }
@@ -282,6 +286,9 @@ export async function testShopConnection(
   const enteredKey = body.apiKey.trim();
   if (!url || (enteredKey === '' && !stored)) {
     throw conflict('Enter the shop address and API key to test, or save a configuration first');
+  }
+  if (enteredKey === '' && isOtherShopHost(url, stored!.url)) {
+    throw fieldError('apiKey', SHOP_KEY_PROBLEMS.newAddress);
   }
   try {
     const apiKey = enteredKey || openKey(deps, stored!);

@@ -11,6 +11,7 @@ import {
   SHOP_API_KEY_MAX,
   SHOP_SYNC_INTERVALS,
   SHOP_URL_MAX,
+  isOtherShopHost,
   shopKeyProblem,
   shopUrlProblem,
   type SaveShopBody,
@@ -79,9 +80,12 @@ export function ShopConfigForm({ state }: { state: ShopState }) {
 
   const urlRule: RuleFunction = (value) =>
     asMessage(shopUrlProblem(String(value ?? ''), state.allowsLocalShops));
-  const keyRule: RuleFunction = (value) => {
+  const keyRule: RuleFunction = (value, ctx) => {
     const text = String(value ?? '');
     if (!stored && text.trim() === '') return later('peppershop.errors.keyRequired');
+    if (stored && text.trim() === '' && isOtherShopHost(String(ctx.values?.url ?? ''), stored.url)) {
+      return later('peppershop.errors.keyNewAddress');
+    }
     return asMessage(shopKeyProblem(text));
   };
 

@@ -110,18 +110,29 @@ describe('shop configuration page', () => {
     },
   );
 
-  it('puts the server field error on the address field, in German', { timeout: 30_000 }, async () => {
-    const user = userEvent.setup();
-    await renderShop(CONNECTED);
-    await user.clear(url());
-    await user.type(url(), 'https://10.0.0.5');
-    apiRequest.mockRejectedValueOnce(
-      new ApiError(422, 'invalid', 'VALIDATION_FAILED', { url: 'peppershop.errors.urlAddress' }),
-    );
-    await user.click(screen.getByRole('button', { name: 'Speichern' }));
-    expect(
-      await screen.findByText('Diese Adresse führt in ein internes Netz und ist nicht erlaubt.'),
-    ).toBeTruthy();
-    await waitFor(() => expect(url().getAttribute('aria-invalid')).toBe('true'));
-  });
+  it(
+    'asks for the key again for another host, and puts the server field error on the address field',
+    { timeout: 30_000 },
+    async () => {
+      const user = userEvent.setup();
+      await renderShop(CONNECTED);
+      await user.clear(url());
+      await user.type(url(), 'https://10.0.0.5');
+      // Another host: the stored key is not sent there, the key must be entered again.
+      await user.click(screen.getByRole('button', { name: 'Speichern' }));
+      expect(
+        await screen.findByText('Für eine neue Shop-Adresse geben Sie den API-Schlüssel bitte erneut ein.'),
+      ).toBeTruthy();
+      expect(apiRequest).toHaveBeenCalledTimes(1);
+      await user.type(screen.getByLabelText(/^API-Schlüssel/), 'a-new-key-1234');
+      apiRequest.mockRejectedValueOnce(
+        new ApiError(422, 'invalid', 'VALIDATION_FAILED', { url: 'peppershop.errors.urlAddress' }),
+      );
+      await user.click(screen.getByRole('button', { name: 'Speichern' }));
+      expect(
+        await screen.findByText('Diese Adresse führt in ein internes Netz und ist nicht erlaubt.'),
+      ).toBeTruthy();
+      await waitFor(() => expect(url().getAttribute('aria-invalid')).toBe('true'));
+    },
+  );
 });
