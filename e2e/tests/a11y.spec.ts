@@ -107,6 +107,26 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectNoSeriousViolations(page);
     });
 
+    test('shop configuration, its test result and the disconnect dialog', async ({ page, server }) => {
+      await signIn(page, server, DEMO.admin.email, '/peppershop/config');
+      await expect(page.getByRole('heading', { level: 1, name: 'Shop-Konfiguration' })).toBeVisible();
+      await expect(page.getByTestId('shop-products')).toHaveText('128');
+      expect(await bodyIsDark(page)).toBe(colorScheme === 'dark');
+      await expectNoSeriousViolations(page);
+      // The demo shop's address does not exist: the test answers "unreachable" beside the form.
+      await page.getByRole('button', { name: 'Verbindung testen' }).click();
+      await expect(page.getByTestId('shop-test-result')).toBeVisible();
+      await page.getByRole('textbox', { name: /^Shop-Adresse/ }).fill('keine adresse');
+      await page.getByRole('button', { name: 'Speichern' }).click();
+      await expect(
+        page.getByText('Bitte geben Sie eine vollständige Adresse ein', { exact: false }),
+      ).toBeVisible();
+      await expectNoSeriousViolations(page);
+      await page.getByRole('button', { name: 'Verbindung trennen' }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await expectNoSeriousViolations(page);
+    });
+
     test('ownership, its transfer and the own settings', async ({ page, server }) => {
       await signIn(page, server, DEMO.owner.email, '/settings/ownership');
       await expect(page.getByRole('heading', { level: 1, name: 'Inhaberschaft' })).toBeVisible();

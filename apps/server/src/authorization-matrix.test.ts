@@ -570,6 +570,27 @@ const MATRIX: Record<string, Row> = {
   },
   'GET /api/accounts/{accountUuid}/deep-cloud/v1/organizations': { expect: atLeast('EMPLOYEE') },
   'DELETE /api/accounts/{accountUuid}/deep-cloud/v1/connection': { expect: atLeast('ADMIN') },
+  // The shop connection: admins (and staff while a ticket allows it). The test asks a name that resolves to
+  // loopback, refused without a connection; saving keeps the stored key.
+  'GET /api/accounts/{accountUuid}/shop/v1/connection': { expect: atLeast('ADMIN') },
+  'PUT /api/accounts/{accountUuid}/shop/v1/connection': {
+    expect: atLeast('ADMIN'),
+    body: {
+      url: 'https://shop.muster-ag.example',
+      apiKey: '',
+      syncProducts: true,
+      syncOrders: true,
+      syncCustomers: true,
+      interval: 'MANUAL',
+      enabled: true,
+    },
+  },
+  'POST /api/accounts/{accountUuid}/shop/v1/connection/test': {
+    expect: atLeast('ADMIN'),
+    body: { url: 'https://localhost:9', apiKey: 'matrix-key-0000' },
+  },
+  'POST /api/accounts/{accountUuid}/shop/v1/connection/sync': { expect: atLeast('ADMIN') },
+  'DELETE /api/accounts/{accountUuid}/shop/v1/connection': { expect: atLeast('ADMIN') },
   'DELETE /api/accounts/v1/accounts/{id}': { expect: ownerOnly },
   // Last: the members leave Muster AG; the owner may not (409: transfer first).
   'DELETE /api/users/v1/me/accounts/{id}': { expect: { ...atLeast('EMPLOYEE'), staff: 404 } },

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Plan, PostalAddress, SupportInfo } from '@portal/contract';
+import { SHOP_TIMEOUT_MS, type Plan, type PostalAddress, type SupportInfo } from '@portal/contract';
 import { fileURLToPath } from 'node:url';
 import type { VatRate } from './invoicing/money.ts';
 import { DEFAULT_PLANS, loadPlansFile } from './invoicing/plans.ts';
@@ -55,6 +55,8 @@ export interface Config {
   support: SupportInfo;
   /** Plans, VAT, the provider's details on invoices, payment terms and reminders (PLANS_FILE, VAT_RATES, BILLING_*). */
   billing: BillingConfig;
+  /** The shop connection: how long a shop may take to answer, and whether local shops are reachable. */
+  shop: ShopConfig;
   /** Source maps (*.map) of the web app are served: only when ENVIRONMENT is not `prod`. */
   serveSourceMaps: boolean;
   /**
@@ -190,6 +192,22 @@ function positiveInteger(env: Env, name: string, fallback: number): number {
     throw new ConfigError(name, `must be a positive whole number (got "${raw}")`);
   }
   return value;
+}
+
+export interface ShopConfig {
+  /** SHOP_TIMEOUT_MS: a shop request (test or sync page) gives up after this (default 5000, the product's 5 s). */
+  timeoutMs: number;
+  /** Plain http and loopback shop addresses are allowed: only with demo data (a local stand-in or demo shop). */
+  allowLocalShops: boolean;
+}
+
+function shopConfig(env: Env, demo: boolean): ShopConfig {
+  const raw = env.SHOP_TIMEOUT_MS;
+  const timeoutMs = raw === undefined || raw === '' ? SHOP_TIMEOUT_MS : Number(raw);
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 50 || timeoutMs > 60_000) {
+    throw new ConfigError('SHOP_TIMEOUT_MS', `must be milliseconds between 50 and 60000 (got "${raw}")`);
+  }
+  return { timeoutMs, allowLocalShops: demo };
 }
 
 /** The audit log keeps at least 30 days; the database refuses to purge younger entries whatever is set. */
@@ -502,6 +520,7 @@ export function loadConfig(env: Env = process.env): Config {
     auditRetentionDays: auditRetentionDays(env.AUDIT_RETENTION_DAYS),
     support: supportInfo(env, publicUrl),
     billing: billingConfig(env),
+    shop: shopConfig(env, demo),
     serveSourceMaps: environment !== 'prod',
     secrets: secretsKeys(env, loopback, demo),
     sentryDsn: env.SENTRY_DSN || null,

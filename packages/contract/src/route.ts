@@ -76,9 +76,11 @@ export type RouteResponse<R extends RouteDef> = R['response'] extends infer Map
     ? StaticOf<Map[200]>
     : 201 extends keyof Map
       ? StaticOf<Map[201]>
-      : 204 extends keyof Map
-        ? void
-        : unknown
+      : 202 extends keyof Map
+        ? StaticOf<Map[202]>
+        : 204 extends keyof Map
+          ? void
+          : unknown
   : unknown;
 
 /** Fills `{name}` placeholders; throws when one is missing (a programming error). */

@@ -13,12 +13,10 @@ import {
   type PostalAddress,
   type Subscription,
 } from '@portal/contract';
-import { storeAccountUuid } from '@/api/account-storage.ts';
 import type * as ClientModule from '@/api/client.ts';
 import { ApiError } from '@/api/errors.ts';
-import { createQueryClient } from '@/api/query-client.ts';
-import { queryKeys, setCurrentAccountUuid } from '@/api/session.ts';
 import { testAccount } from '@/testing/fixtures.ts';
+import { accountQueryClient } from '@/testing/account-query-client.ts';
 import { renderPage } from '@/testing/render.tsx';
 import { shownToasts, watchToasts } from '@/testing/toasts.ts';
 import { PortalThemeProvider } from '@/ui/theme.tsx';
@@ -159,14 +157,7 @@ async function renderBilling({
     accountRole: 'ADMIN',
     createdAt: '2024-03-01T00:00:00Z',
   });
-  storeAccountUuid(account.uuid);
-  setCurrentAccountUuid(account.uuid);
-  const queryClient = createQueryClient();
-  queryClient.setDefaultOptions({
-    queries: { retry: false, staleTime: Infinity },
-    mutations: { retry: false },
-  });
-  queryClient.setQueryData(queryKeys.myAccounts, [account]);
+  const queryClient = accountQueryClient(account);
   apiRequest.mockImplementation((route, input) => {
     const answer = answers.get(route);
     if (answer) return answer();

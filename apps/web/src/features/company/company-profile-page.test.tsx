@@ -9,12 +9,10 @@ import {
   type Account,
   type CompanyProfile,
 } from '@portal/contract';
-import { storeAccountUuid } from '@/api/account-storage.ts';
 import type * as ClientModule from '@/api/client.ts';
 import { ApiError } from '@/api/errors.ts';
-import { createQueryClient } from '@/api/query-client.ts';
-import { queryKeys, setCurrentAccountUuid } from '@/api/session.ts';
 import { testAccount, testUser } from '@/testing/fixtures.ts';
+import { accountQueryClient } from '@/testing/account-query-client.ts';
 import { renderPage } from '@/testing/render.tsx';
 import { shownToasts, watchToasts } from '@/testing/toasts.ts';
 import { ConfirmProvider } from '@/ui/confirm.tsx';
@@ -50,15 +48,7 @@ beforeEach(() => {
 /** The page for the current account, as the guard leaves it; the profile request answers `profile`. */
 async function renderCompany(account: Partial<Account> = {}, profile: CompanyProfile = PROFILE) {
   const current = testAccount('a1', { name: 'Muster AG', accountRole: 'ADMIN', ...account });
-  storeAccountUuid(current.uuid);
-  setCurrentAccountUuid(current.uuid);
-  // The app's query client: its toasts (errors, answers' messages) are part of what the user sees.
-  const queryClient = createQueryClient();
-  queryClient.setDefaultOptions({
-    queries: { retry: false, staleTime: Infinity },
-    mutations: { retry: false },
-  });
-  queryClient.setQueryData(queryKeys.myAccounts, [current]);
+  const queryClient = accountQueryClient(current);
   apiRequest.mockImplementation((route) =>
     route === companyRoutes.getCompanyProfile
       ? Promise.resolve({ data: profile })

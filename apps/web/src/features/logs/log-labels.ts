@@ -17,6 +17,8 @@ export const LOG_ACTION_LABELS = {
   'company.update': 'company_update',
   'company.logo.upload': 'company_logo_upload',
   'company.logo.remove': 'company_logo_remove',
+  'shop.save': 'shop_save',
+  'shop.disconnect': 'shop_disconnect',
   'member.invite': 'member_invite',
   'member.role.change': 'member_role_change',
   'member.remove': 'member_remove',
