@@ -16,6 +16,7 @@ import ExtensionOutlined from '@mui/icons-material/ExtensionOutlined';
 import StorefrontOutlined from '@mui/icons-material/StorefrontOutlined';
 import HeadsetMicOutlined from '@mui/icons-material/HeadsetMicOutlined';
 import PaymentsOutlined from '@mui/icons-material/PaymentsOutlined';
+import SchoolOutlined from '@mui/icons-material/SchoolOutlined';
 import CloudOutlined from '@mui/icons-material/CloudOutlined';
 import { BILLING_STAFF_ROLE, type AccountRole, type UserRole } from '@portal/contract';
 
@@ -74,7 +75,13 @@ export interface RouteRow {
   /** The page receives the path parameters as props. */
   paramsAsProps?: boolean;
   /** Shown in the side navigation: in this group, at this position (ascending), with this icon. */
-  nav?: { group: NavGroup; position: number; icon: ComponentType<SvgIconProps> };
+  nav?: {
+    group: NavGroup;
+    position: number;
+    icon: ComponentType<SvgIconProps>;
+    /** Shown only while an account is selected, for a route that takes its account from elsewhere (the address). */
+    needsAccount?: boolean;
+  };
 }
 
 const account: AccessRule = { needsAccount: true };
@@ -198,8 +205,14 @@ const TABLE = [
     page: () => import('@/features/logs/logs-page.tsx'),
     nav: { group: 'main', position: 6, icon: HistoryOutlined },
   },
-  // Sends on to ncr-lesson with the account from ?uuid= or this tab's account.
-  { name: 'ncr-lesson-redirect', path: 'ncr/lesson', titleKey: 'routes.ncrLesson', access: noAccount },
+  // Sends on to ncr-lesson with the account from ?uuid= or this tab's account; the menu's way to the course.
+  {
+    name: 'ncr-lesson-redirect',
+    path: 'ncr/lesson',
+    titleKey: 'routes.ncrLesson',
+    access: noAccount,
+    nav: { group: 'main', position: 7, icon: SchoolOutlined, needsAccount: true },
+  },
   {
     name: 'ncr-lesson',
     path: 'ncr/lesson/:accountUuid',
@@ -337,7 +350,7 @@ const TABLE = [
     titleKey: 'routes.supportQueue',
     access: staff,
     page: () => import('@/features/support/agent/queue-page.tsx'),
-    nav: { group: 'main', position: 7, icon: HeadsetMicOutlined },
+    nav: { group: 'main', position: 8, icon: HeadsetMicOutlined },
   },
   {
     name: 'support-queue-ticket',
@@ -354,7 +367,7 @@ const TABLE = [
     titleKey: 'routes.billingPayments',
     access: { needsAccount: false, minUserRole: BILLING_STAFF_ROLE },
     page: () => import('@/features/billing-staff/payments-page.tsx'),
-    nav: { group: 'main', position: 8, icon: PaymentsOutlined },
+    nav: { group: 'main', position: 9, icon: PaymentsOutlined },
   },
   // The sign-in return paths: sent on to the location requested before sign-in.
   { name: 'oauthcb', path: 'oauthcb', titleKey: 'routes.dashboard', access: noAccount },

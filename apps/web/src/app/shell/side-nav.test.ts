@@ -7,7 +7,7 @@ const names = (groups: ReturnType<typeof visibleNavItems>) =>
 describe('side navigation', () => {
   it('shows an employee only what every role may open', () => {
     expect(names(visibleNavItems('EMPLOYEE', 'STANDARD', true))).toEqual({
-      main: ['dashboard', 'inbox', 'support', 'logs'],
+      main: ['dashboard', 'inbox', 'support', 'logs', 'ncr-lesson-redirect'],
       settings: ['settings-users'],
       integrations: ['deepcloud', 'abaclik'],
     });
@@ -15,7 +15,15 @@ describe('side navigation', () => {
 
   it('adds billing, company and members for an admin, ownership for an owner', () => {
     const admin = names(visibleNavItems('ADMIN', 'STANDARD', true));
-    expect(admin.main).toEqual(['dashboard', 'inbox', 'support', 'billing', 'subscriptions', 'logs']);
+    expect(admin.main).toEqual([
+      'dashboard',
+      'inbox',
+      'support',
+      'billing',
+      'subscriptions',
+      'logs',
+      'ncr-lesson-redirect',
+    ]);
     expect(admin.settings).toEqual([
       'settings-company-profile',
       'settings-user-management',

@@ -28,7 +28,7 @@ export function visibleNavItems(
   const visible = ROUTES.filter(
     (entry): entry is NavEntry =>
       entry.nav !== undefined &&
-      (!entry.access.needsAccount || hasAccount) &&
+      (!(entry.access.needsAccount || entry.nav.needsAccount) || hasAccount) &&
       canAccess(entry.access, accountRole, userRole),
   );
   return Object.fromEntries(
