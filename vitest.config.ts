@@ -3,8 +3,7 @@ import { defineConfig } from 'vitest/config';
 // Unit and API tests of every workspace; the browser journeys run in e2e/ with Playwright.
 export default defineConfig({
   test: {
-    // Most API tests wait on the database and on HTTP: more workers than cores keeps both cores busy (measured in
-    // docs/decisions).
+    // Most API tests wait on the database and on HTTP: more workers than cores keeps both cores busy (decision 170).
     maxWorkers: 3,
     projects: [
       { test: { name: 'contract', root: 'packages/contract', environment: 'node' } },
