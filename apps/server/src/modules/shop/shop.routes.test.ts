@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -5,7 +6,7 @@ import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
 import { TEST_SECRETS_KEYS, describeApi, type TestApi } from '../../test/api.ts';
 import { StandInShop } from '../../test/stand-in-shop.ts';
 import { createSecrets, parseSecretsKeys } from '../../secrets/secrets.ts';
-import { queueDueSyncs, runShopSyncJob, type ShopDeps } from './shop.service.ts';
+import { queueDueSyncs, resealStaleKeys, runShopSyncJob, type ShopDeps } from './shop.service.ts';
 
 const MUSTER = DEMO_ACCOUNTS.muster;
 const BEISPIEL = DEMO_ACCOUNTS.beispiel;
@@ -253,6 +254,26 @@ describeApi(
       expect((await stateOf(api)).connection.lastSync.status).toBe('RUNNING');
       await expect(runShopSyncJob(broken, MUSTER, true)).rejects.toThrow('broken');
       expect((await stateOf(api)).connection.lastSync).toMatchObject({ status: 'FAILED', error: null });
+    });
+
+    it('seals the stored key again with the new key after a change of SECRETS_KEYS', async () => {
+      await api.request('PUT', base(MUSTER), { as: 'admin', body: options(shop.url()) });
+      const [current] = parseSecretsKeys(TEST_SECRETS_KEYS);
+      const added = { id: 'k2', key: crypto.randomBytes(32) };
+      const rotated = createSecrets([added, current!]);
+      expect(await resealStaleKeys(api.db, rotated)).toBeGreaterThanOrEqual(1);
+      const { rows } = await api.db.query<{ uuid: string; api_key_sealed: string }>(
+        'select uuid, api_key_sealed from shop_connections where account_uuid = $1',
+        [MUSTER],
+      );
+      expect(rows[0]!.api_key_sealed).toMatch(/^enc:v1:k2:/);
+      // Only the new key is needed now: the old one can go.
+      expect(createSecrets([added]).open(rows[0]!.api_key_sealed, `shop_connections:${rows[0]!.uuid}`)).toBe(
+        KEY,
+      );
+      expect(await resealStaleKeys(api.db, rotated)).toBe(0);
+      // Back to the suite's key for whatever runs after.
+      expect(await resealStaleKeys(api.db, createSecrets([current!, added]))).toBeGreaterThanOrEqual(1);
     });
 
     it('the scheduler queues the connections that are due, and plans the next run by the interval', async () => {

@@ -5,6 +5,7 @@ import {
   disconnectShop,
   getShopState,
   queueDueSyncs,
+  resealStaleKeys,
   runShopSyncJob,
   saveShopConnection,
   syncShopNow,
@@ -40,7 +41,8 @@ export function registerShopRoutes({ db, route, jobs, secrets, config }: ModuleD
     every: SCHEDULE_EVERY_MS,
     handler: async ({ log }) => {
       const queued = await queueDueSyncs(db, jobs);
-      if (queued) log.info({ queued }, 'shop syncs queued');
+      const resealed = await resealStaleKeys(db, secrets);
+      if (queued || resealed) log.info({ queued, resealed }, 'shop syncs queued, keys sealed again');
     },
   });
 

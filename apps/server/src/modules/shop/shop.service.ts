@@ -376,6 +376,36 @@ export async function queueDueSyncs(db: Db, jobs: JobRunner): Promise<number> {
 }
 
 /**
+ * Seals stored shop keys again with the current key after a change of SECRETS_KEYS (a batch per run of the
+ * scheduler), so the old key can be removed without asking admins for their keys again.
+ */
+export async function resealStaleKeys(db: Db, secrets: Secrets): Promise<number> {
+  const prefix = `enc:v1:${secrets.currentKeyId}:`;
+  const { rows } = await db.query<{ uuid: string; api_key_sealed: string }>(
+    `select uuid, api_key_sealed from shop_connections where left(api_key_sealed, length($1)) <> $1 limit 100`,
+    [prefix],
+  );
+  let resealed = 0;
+  for (const row of rows) {
+    let sealed: string | null;
+    try {
+      sealed = secrets.reseal(row.api_key_sealed, keyPurpose(row.uuid));
+    } catch (error) {
+      if (error instanceof SecretsError) continue; // a key nobody holds any more: the page asks for it again
+      throw error;
+    }
+    if (!sealed) continue;
+    // Only if no save replaced the key meanwhile (that one is sealed with the current key anyway).
+    const { rowCount } = await db.query(
+      'update shop_connections set api_key_sealed = $3 where uuid = $1 and api_key_sealed = $2',
+      [row.uuid, row.api_key_sealed, sealed],
+    );
+    resealed += rowCount ?? 0;
+  }
+  return resealed;
+}
+
+/**
  * One sync of an account's shop: every chosen kind, page by page, each record upserted by its shop id (running
  * twice leaves the same records); records the shop no longer lists are removed once their kind was read in
  * full. A shop problem is recorded on the connection (the job itself succeeds: retrying would not help before
