@@ -53,6 +53,16 @@ describe.each(Object.entries(FILES))('%s.json', (_namespace, byLocale) => {
       for (const l of LOCALES) expect(marks(texts[l][key] ?? ''), `${l}:${key}`).toEqual(marks(text));
     }
   });
+
+  it('holds no mis-decoded text (UTF-8 read as Latin-1 leaves C1 control characters, e.g. "Lâ\u0080\u0099app")', () => {
+    for (const ns of ['messages', 'validation'] as const) {
+      for (const l of LOCALES) {
+        for (const [key, text] of Object.entries(leaves(FILES[ns][l]))) {
+          expect(text, `${l}/${ns}:${key}`).not.toMatch(/[\u0080-\u009f\ufffd]/);
+        }
+      }
+    }
+  });
 });
 
 describe('German texts', () => {
