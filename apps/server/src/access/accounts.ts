@@ -13,6 +13,7 @@ import type { Queryable } from '../db/client.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../http/types.ts';
 import { writeAudit } from '../audit/audit.ts';
+import { iso } from '../db/iso.ts';
 
 interface AccountRow {
   uuid: string;
@@ -26,8 +27,6 @@ interface AccountRow {
   accepted_agb: boolean;
   accepted_privacy: boolean;
 }
-
-const iso = (value: Date | string) => new Date(value).toISOString();
 
 function toAccount(row: AccountRow): Account {
   return {

@@ -1,6 +1,7 @@
 import { LIVE_HEARTBEAT_MS, LIVE_STREAMS_PER_USER, type LiveNotification } from '@portal/contract';
 import type { Db, Queryable, Unlisten } from '../db/client.ts';
 import { NOTIFICATIONS_CHANNEL, type NotificationSignal } from './notifier.ts';
+import { iso } from '../db/iso.ts';
 
 /** What the hub hands a user's open streams. */
 export type LiveEvent =
@@ -54,8 +55,6 @@ interface NotificationRow {
   created_at: Date | string;
   read_at: Date | string | null;
 }
-
-const iso = (value: Date | string) => new Date(value).toISOString();
 
 function toEvent(row: NotificationRow): LiveEvent & { kind: 'notification' } {
   return {

@@ -25,6 +25,7 @@ import type { AbaclikConfig } from '../../config.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import { forbidden, HttpError, invalidField, notFound } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
+import { iso } from '../../db/iso.ts';
 
 /** Codes and device tokens are kept as their SHA-256 hash only. */
 const hash = (value: string) => crypto.createHash('sha256').update(value).digest('hex');
@@ -66,8 +67,6 @@ const DEVICES_OF_ACCOUNT = `
   join account_members m on m.account_uuid = d.account_uuid and m.user_uuid = d.user_uuid
                         and m.invitation_status = 'ACCEPTED'
  where d.account_uuid = $1`;
-
-const iso = (value: Date | string) => new Date(value).toISOString();
 
 function toDevice(row: DeviceRow, user: PortalUser): AbaclikDevice {
   return {

@@ -19,8 +19,7 @@ import type { Db, Queryable } from '../../db/client.ts';
 import { conflict, forbidden, invalidField, notFound } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import { cleanName } from '../../http/validation.ts';
-
-const iso = (value: Date | string) => new Date(value).toISOString();
+import { iso } from '../../db/iso.ts';
 
 /** The schema checks the shape (two capitals); the code must also be one the form offers. */
 function checkCountry(country: string | undefined): void {

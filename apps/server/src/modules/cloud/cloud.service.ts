@@ -13,6 +13,7 @@ import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
 import type { Secrets } from '../../secrets/secrets.ts';
 import { CloudCallError, type CloudClient, type CloudTokens } from './cloud.client.ts';
+import { iso } from '../../db/iso.ts';
 
 /** A logger of the request or the job: the cloud module never passes it a token. */
 export interface CloudLog {
@@ -69,7 +70,6 @@ function answerFor(error: unknown): unknown {
   return unreachable();
 }
 
-const iso = (value: Date | string) => new Date(value).toISOString();
 const purposeOf = (uuid: string) => `cloud_connections:${uuid}`;
 
 function toConnection(row: ConnectionRow): CloudConnection {

@@ -21,6 +21,7 @@ import type { Db, Queryable } from '../../db/client.ts';
 import { UploadRefused, checkUpload, type FileStore, type StoredFile } from '../../files/files.ts';
 import { HttpError, invalidField, notFound } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
+import { iso } from '../../db/iso.ts';
 
 const LOGO_PURPOSE = 'company-logo';
 
@@ -42,8 +43,6 @@ interface ProfileRow {
   logo_name: string | null;
   logo_at: Date | null;
 }
-
-const iso = (value: Date | string) => new Date(value).toISOString();
 
 /** The account's name and country with its profile (none yet: empty), read in one query. */
 async function readProfile(q: Queryable, accountUuid: string, lock = false): Promise<ProfileRow> {

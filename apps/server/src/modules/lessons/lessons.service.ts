@@ -10,6 +10,7 @@ import type { Db, Queryable } from '../../db/client.ts';
 import { notFound } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import { renderLessonMarkdown } from './markdown.ts';
+import { iso } from '../../db/iso.ts';
 
 interface LessonRow {
   uuid: string;
@@ -22,7 +23,7 @@ interface LessonRow {
   completed_at: Date | null;
 }
 
-const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
+const isoOrNull = (value: Date | null) => (value ? iso(value) : null);
 
 /** The language to read in: the one asked for, else the caller's own, else German. */
 export function readerLanguage(user: PortalUser, asked: Language | undefined): Language {
@@ -65,8 +66,8 @@ function toSummary(row: LessonRow, index: number): LessonSummary {
     title: row.title,
     minutes: row.minutes,
     language: row.language,
-    openedAt: iso(row.opened_at),
-    completedAt: iso(row.completed_at),
+    openedAt: isoOrNull(row.opened_at),
+    completedAt: isoOrNull(row.completed_at),
   };
 }
 

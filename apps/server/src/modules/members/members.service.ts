@@ -27,6 +27,7 @@ import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import { mailPassage } from '../../mail/user-text.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
 import type { InvitationMail } from './invitation-mail.ts';
+import { iso } from '../../db/iso.ts';
 
 interface MemberRow {
   id: string;
@@ -42,7 +43,6 @@ interface MemberRow {
   total?: string;
 }
 
-const iso = (value: Date | string) => new Date(value).toISOString();
 const isoOrNull = (value: Date | string | null) => (value ? iso(value) : null);
 
 function toMember(row: MemberRow, user: PortalUser): Member {

@@ -13,8 +13,7 @@ import type { Db, Queryable } from '../../db/client.ts';
 import { conflict, forbidden, HttpError, invalidField, notFound } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
-
-const iso = (value: Date | string) => new Date(value).toISOString();
+import { iso } from '../../db/iso.ts';
 
 interface TransferRow {
   uuid: string;

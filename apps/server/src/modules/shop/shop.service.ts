@@ -27,6 +27,7 @@ import type { JobRunner } from '../../jobs/runner.ts';
 import { SecretsError, type Secrets } from '../../secrets/secrets.ts';
 import { ShopError, type HttpShopOptions, type ShopAdapter } from './shop-adapter.ts';
 import { ipLiteralOf, isReachableAddress } from './shop-address.ts';
+import { iso } from '../../db/iso.ts';
 
 /** Builds the adapter for a shop (tests may put another in place). */
 export type ShopAdapterFactory = (options: HttpShopOptions) => ShopAdapter;
@@ -89,8 +90,6 @@ const COUNT_FIELD: Record<ShopRecordKind, keyof Counts> = {
   ORDERS: 'orders',
   CUSTOMERS: 'customers',
 };
-
-const iso = (value: Date | string) => new Date(value).toISOString();
 
 async function readConnection(
   q: Queryable,

@@ -9,6 +9,7 @@ import type {
   TicketStatus,
 } from '@portal/contract';
 import type { Queryable } from '../../db/client.ts';
+import { iso } from '../../db/iso.ts';
 
 // The rows of tickets, messages and attachments, and their contract shapes, for the customer's and the agents'
 // side alike. Who reads decides one thing here: whether agents' internal notes are part of what is read (never
@@ -37,7 +38,6 @@ export interface TicketRow {
   last_message_at: Date | string | null;
 }
 
-const iso = (value: Date | string) => new Date(value).toISOString();
 const isoOrNull = (value: Date | string | null) => (value === null ? null : iso(value));
 
 /**
