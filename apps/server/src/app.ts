@@ -40,6 +40,7 @@ import { registerCloudRoutes } from './modules/cloud/cloud.routes.ts';
 import { registerShopRoutes } from './modules/shop/shop.routes.ts';
 import { registerAbaclikRoutes } from './modules/abaclik/abaclik.routes.ts';
 import { registerLessonsRoutes } from './modules/lessons/lessons.routes.ts';
+import { registerSecurityRoutes } from './modules/security/security.routes.ts';
 import { createAccountScope } from './plugins/account-scope.ts';
 import { createAuthenticate, refreshingLocalJwks, remoteJwks } from './plugins/authenticate.ts';
 import { createSecrets, type Secrets } from './secrets/secrets.ts';
@@ -96,6 +97,7 @@ const MODULES: AreaModule[] = [
   registerShopRoutes,
   registerAbaclikRoutes,
   registerLessonsRoutes,
+  registerSecurityRoutes,
 ];
 
 /**

@@ -414,6 +414,8 @@ const MATRIX: Record<string, Row> = {
     body: { completed: true },
     prepare: firstLesson,
   },
+  // Security: each person's own sign-in security, never another's (the routes act on the token's subject only).
+  'GET /api/users/v1/me/security': { expect: signedIn },
   'GET /api/support/v1/info': { expect: signedIn },
   // Every member reaches the tickets (an EMPLOYEE only their own; the handler filters).
   'GET /api/accounts/{accountUuid}/support/v1/tickets': { expect: atLeast('EMPLOYEE') },

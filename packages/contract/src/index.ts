@@ -17,6 +17,7 @@ export * from './cloud.ts';
 export * from './shop.ts';
 export * from './abaclik.ts';
 export * from './lessons.ts';
+export * from './security.ts';
 
 import { usersRoutes } from './users.ts';
 import { accountsRoutes } from './accounts.ts';
@@ -35,6 +36,7 @@ import { cloudRoutes } from './cloud.ts';
 import { shopRoutes } from './shop.ts';
 import { abaclikRoutes } from './abaclik.ts';
 import { lessonsRoutes } from './lessons.ts';
+import { securityRoutes } from './security.ts';
 
 /** Every API route; a server test checks that the app registers each of them, account routes with a role rule. */
 export const apiRoutes = {
@@ -55,4 +57,5 @@ export const apiRoutes = {
   ...shopRoutes,
   ...abaclikRoutes,
   ...lessonsRoutes,
+  ...securityRoutes,
 };

@@ -16,6 +16,11 @@ export interface PortalUser {
   /** The client address and browser of the request this user acts in (what the audit log records). */
   clientAddress?: string;
   userAgent?: string;
+  /** The token's `sid`: the sign-in session it was issued in (the embedded provider's session uid). */
+  sessionId?: string;
+  /** The token's `amr` and `acr`: how the person signed in (an external Keycloak's proof of a second factor). */
+  authMethods?: string[];
+  authLevel?: string;
 }
 
 /** The caller's access to the account named in the path. */

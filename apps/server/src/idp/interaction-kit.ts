@@ -72,6 +72,8 @@ export interface InteractionKit {
   /** Ends the interaction with `result` and sends the browser back to the provider. */
   finish(call: PageCall, result: InteractionResults): Promise<FastifyReply>;
   pageContext(locale: Language, selfPath?: string): PageContext;
+  /** The path of page `page` (e.g. '/second-factor') of the call's interaction, without query. */
+  pagePath(call: InteractionCall, page: string): string;
   /**
    * Sends the interaction's page `page` (e.g. '/login'): `render` gets the page context (its language links point
    * at this page) and the page's links (its form posts back to it; the flows' pages keep its language).
@@ -226,6 +228,8 @@ export function createInteractionKit(app: FastifyInstance, deps: InteractionDeps
     },
 
     pageContext: (locale, selfPath) => ({ locale, productName: product, selfPath }),
+
+    pagePath: (call, page) => `${interactionPath(call.interaction.uid, realmPath)}${page}`,
 
     sendInteractionPage({ reply, interaction, locale }, page, render, status) {
       const base = interactionPath(interaction.uid, realmPath);

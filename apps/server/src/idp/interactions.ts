@@ -5,6 +5,7 @@ import { createInteractionKit, type InteractionCall, type InteractionDeps } from
 import { registerLoginFlow } from './login.ts';
 import { registerPasswordResetFlow } from './password-reset.ts';
 import { registerRegistrationFlow } from './registration.ts';
+import { registerSecondFactorPage } from './second-factor.ts';
 
 /**
  * The sign-in pages of a pending authorization, one flow per file. The interaction's own page shows the flow of
@@ -13,6 +14,8 @@ import { registerRegistrationFlow } from './registration.ts';
 export function registerInteractionRoutes(app: FastifyInstance, deps: InteractionDeps): void {
   const kit = createInteractionKit(app, deps);
   const login = registerLoginFlow(kit);
+  // The second step after a right password; each kind of second factor adds its section and form posts to it.
+  registerSecondFactorPage(kit);
   const registration = registerRegistrationFlow(kit);
   registerPasswordResetFlow(kit);
   const emailVerification = registerEmailVerificationFlow(kit);

@@ -1,6 +1,7 @@
 import { formatWait } from './i18n.ts';
 import { verifyPassword } from './identities.ts';
 import { field, type InteractionCall, type InteractionKit } from './interaction-kit.ts';
+import { awaitSecondFactor, finishSignIn, hasSecondFactor, secondFactorsOf } from './second-factor.ts';
 import { loginPage, type Alert } from './views.ts';
 
 /**
@@ -58,11 +59,11 @@ export function registerLoginFlow(kit: InteractionKit) {
       return show(call, { username, alert: { kind: 'error', text: t('invalidCredentials') } });
     }
     await guard.succeeded(reserved.reservation, identityKey);
-    return kit.finish(call, {
-      login: { accountId: identity.id, remember: false, amr: ['pwd'] },
-      // Signing in from the registration page also settles prompt=create.
-      create: {},
-    });
+    // With a second factor set up, the password alone signs nobody in: the second-factor page settles it.
+    if (hasSecondFactor(await secondFactorsOf(db, identity.id))) {
+      return awaitSecondFactor(kit, call, identity.id);
+    }
+    return finishSignIn(kit, call, identity.id, ['pwd']);
   });
 
   return { show: (call: InteractionCall) => show(call) };

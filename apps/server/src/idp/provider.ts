@@ -288,7 +288,10 @@ export function createProvider({ config, db, secrets, log }: ProviderDeps): Prov
       const identity = await findIdentityById(db, accountId);
       if (!identity) return undefined;
       const { sub: _sub, ...claims } = identityClaims(identity);
-      return { ...claims, azp: token.clientId };
+      // `sid` names the sign-in session the token belongs to (its uid), so the API can tell "this session" apart
+      // from the person's others (the sessions list, signing out everywhere else).
+      const sessionUid = 'sessionUid' in token ? token.sessionUid : undefined;
+      return { ...claims, azp: token.clientId, ...(sessionUid ? { sid: sessionUid } : {}) };
     },
     // keycloak-js never asks for offline_access, so issue refresh tokens to every client allowed the grant.
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),

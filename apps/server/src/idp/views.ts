@@ -142,6 +142,18 @@ ${o.links.register ? `<p class="kc-alt">${h(t('newUser'))} <a id="kc-registratio
   return layout(ctx, t('loginTitle'), body);
 }
 
+/**
+ * The second step of a sign-in whose password was right: the person's second factors, each with its own form (the
+ * authenticator app's code, a passkey). `sections` are the forms' HTML, rendered by their flows.
+ */
+export function secondFactorPage(ctx: PageContext, o: { alert?: Alert; sections: string[] }): string {
+  const t = translator(ctx.locale);
+  const body = `<p>${h(t('secondFactorIntro'))}</p>
+${alertHtml(o.alert)}
+${o.sections.join('\n')}`;
+  return layout(ctx, t('secondFactorTitle'), body);
+}
+
 export interface RegisterValues {
   firstName?: string;
   lastName?: string;

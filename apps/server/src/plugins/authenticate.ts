@@ -113,6 +113,9 @@ export function createAuthenticate(options: { config: Config; db: Db; getKey: JW
       ...(await provisionUser(db, identity)),
       clientAddress: request.ip,
       userAgent: request.headers['user-agent'],
+      sessionId: typeof payload.sid === 'string' ? payload.sid : undefined,
+      authMethods: Array.isArray(payload.amr) ? payload.amr.filter((m) => typeof m === 'string') : undefined,
+      authLevel: typeof payload.acr === 'string' ? payload.acr : undefined,
     };
   };
 }

@@ -25,6 +25,7 @@ import { migrate } from '../db/migrate.ts';
 import type { AreaModule } from '../http/route.ts';
 import { SecretLeakGuard } from './secret-leak-guard.ts';
 import { seedDemoData } from '../db/seed.ts';
+import { seedDemoIdentities } from '../idp/identities.ts';
 
 export const TEST_ISSUER = 'http://idp.test/realms/portal';
 export const TEST_AUDIENCE = 'portal-api';
@@ -151,6 +152,11 @@ export interface ApiOptions {
   modules?: AreaModule[];
   /** Runs on the built app before it is ready (e.g. a raw route). */
   prepare?: (app: FastifyInstance) => void;
+  /**
+   * The embedded sign-in service runs in the app (OIDC_ISSUER unset) with the demo identities, for areas that work
+   * on its credentials (security). Requests still carry this harness's tokens, issued in the embedded issuer's name.
+   */
+  embeddedIdp?: boolean;
 }
 
 /** One mail of the demo outbox. */
@@ -194,7 +200,8 @@ export class TestApi {
     this.foreign = foreign.privateKey;
     ({ db: this.db, drop: this.drop, url: this.url } = database);
     const jwk = { ...(await exportJWK(keys.publicKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
-    this.config = testConfig(options.env);
+    this.config = testConfig({ ...(options.embeddedIdp ? { OIDC_ISSUER: '' } : {}), ...options.env });
+    if (options.embeddedIdp) await seedDemoIdentities(this.db);
     this.getKey = createLocalJWKSet({ keys: [jwk] });
     this.app = await buildApp(this.config, {
       db: this.db,
@@ -245,8 +252,8 @@ export class TestApi {
     const now = Math.floor(Date.now() / 1000);
     return new SignJWT({ ...claims, ...options.claims })
       .setProtectedHeader({ alg: 'RS256', kid: 'test-key', typ: 'at+jwt' })
-      .setIssuer(options.issuer ?? TEST_ISSUER)
-      .setAudience(options.audience ?? TEST_AUDIENCE)
+      .setIssuer(options.issuer ?? this.config.oidc.issuer)
+      .setAudience(options.audience ?? this.config.oidc.audience)
       .setIssuedAt(now + (options.issuedAt ?? -10))
       .setExpirationTime(now + (options.expiresIn ?? 300))
       .sign(options.foreignKey ? this.foreign : this.key);

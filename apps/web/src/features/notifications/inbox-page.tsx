@@ -51,6 +51,7 @@ import {
   useSetNotificationRead,
 } from './api.ts';
 import { TYPE_OPTIONS, notificationView, typeLabel } from './notification-text.ts';
+import { visuallyHidden } from '@/ui/visually-hidden.ts';
 
 const PAGE_SIZES = [10, NOTIFICATIONS_PAGE_SIZE, 50, NOTIFICATIONS_PAGE_SIZE_MAX];
 
@@ -332,15 +333,3 @@ export default function InboxPage() {
     </Page>
   );
 }
-
-const visuallyHidden = {
-  border: 0,
-  clip: 'rect(0 0 0 0)',
-  height: 1,
-  margin: -1,
-  overflow: 'hidden',
-  padding: 0,
-  position: 'absolute',
-  whiteSpace: 'nowrap',
-  width: 1,
-} as const;

@@ -3,6 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { LANGUAGES, USER_NAME_MAX, type Account, type Language, type User } from '@portal/contract';
@@ -13,6 +15,8 @@ import { useConfirm } from '@/ui/confirm.tsx';
 import { Page } from '@/ui/page.tsx';
 import { LinkAlert, SectionCard } from '@/ui/section-card.tsx';
 import { NotificationPreferences } from './notification-preferences.tsx';
+import { SecurityTab } from './security-tab.tsx';
+import { useAddressParams } from '@/ui/address-pagination.tsx';
 import { useThemeMode } from '@/ui/theme.tsx';
 import { LANGUAGE_NAMES, useLanguage, useLeaveAccount, useSaveName } from './api.ts';
 
@@ -93,8 +97,44 @@ function LeaveAccount({ account }: { account: Account }) {
   );
 }
 
-/** /settings/users: the signed-in user's own profile (name; e-mail read-only) and preferences (language, theme). */
+/** The tabs of settings/users; the address keeps the open one (`?tab=security`), so a link can lead there. */
+const TABS = ['profile', 'security'] as const;
+type ProfileTab = (typeof TABS)[number];
+
+/**
+ * /settings/users: the signed-in user's own settings. Tab "Profil": name, preferences (language, theme),
+ * notifications and leaving the account; tab "Sicherheit": sign-in security (security-tab.tsx).
+ */
 export default function ProfilePage() {
+  const { t } = useTranslation();
+  const { params, set } = useAddressParams();
+  const tab: ProfileTab = params.get('tab') === 'security' ? 'security' : 'profile';
+  return (
+    <Page title={t('profile.title')}>
+      <Tabs
+        value={tab}
+        onChange={(_event, next: ProfileTab) => set('tab', next === 'profile' ? undefined : next)}
+        aria-label={t('profile.tabs.label')}
+        sx={{ mb: 3, borderBottom: 1, borderColor: 'divider' }}
+      >
+        {TABS.map((value) => (
+          <Tab
+            key={value}
+            value={value}
+            label={t(`profile.tabs.${value}`)}
+            id={`profile-tab-${value}`}
+            aria-controls={`profile-tabpanel-${value}`}
+          />
+        ))}
+      </Tabs>
+      <div role="tabpanel" id={`profile-tabpanel-${tab}`} aria-labelledby={`profile-tab-${tab}`}>
+        {tab === 'profile' ? <ProfileTabPanel /> : <SecurityTab />}
+      </div>
+    </Page>
+  );
+}
+
+function ProfileTabPanel() {
   const { t } = useTranslation();
   const me = useMe();
   const { language, setLanguage } = useLanguage();
@@ -107,45 +147,43 @@ export default function ProfilePage() {
   );
 
   return (
-    <Page title={t('profile.title')}>
-      <Stack spacing={3}>
-        <SectionCard id="profile-personal" title={t('profile.personal')}>
-          <PersonalForm me={me} />
-        </SectionCard>
-        <SectionCard id="profile-preferences" title={t('profile.preferences')}>
-          <Typography variant="body2" sx={{ mb: 2, color: 'text.secondary' }}>
-            {t('profile.preferencesHelp')}
-          </Typography>
-          <Stack spacing={2.5} sx={{ maxWidth: 520 }}>
-            <TextField
-              select
-              label={t('profile.language')}
-              value={language}
-              onChange={(event) => setLanguage(event.target.value as Language)}
-            >
-              {LANGUAGES.map((code) => (
-                <MenuItem key={code} value={code} lang={code}>
-                  {LANGUAGE_NAMES[code]}
-                </MenuItem>
-              ))}
-            </TextField>
-            <TextField
-              select
-              label={t('profile.theme')}
-              value={mode}
-              onChange={(event) => setMode(event.target.value as (typeof THEME_MODES)[number])}
-            >
-              {THEME_MODES.map((value) => (
-                <MenuItem key={value} value={value}>
-                  {t(`profile.themes.${value}`)}
-                </MenuItem>
-              ))}
-            </TextField>
-          </Stack>
-        </SectionCard>
-        <NotificationPreferences />
-        {member && <LeaveAccount account={member} />}
-      </Stack>
-    </Page>
+    <Stack spacing={3}>
+      <SectionCard id="profile-personal" title={t('profile.personal')}>
+        <PersonalForm me={me} />
+      </SectionCard>
+      <SectionCard id="profile-preferences" title={t('profile.preferences')}>
+        <Typography variant="body2" sx={{ mb: 2, color: 'text.secondary' }}>
+          {t('profile.preferencesHelp')}
+        </Typography>
+        <Stack spacing={2.5} sx={{ maxWidth: 520 }}>
+          <TextField
+            select
+            label={t('profile.language')}
+            value={language}
+            onChange={(event) => setLanguage(event.target.value as Language)}
+          >
+            {LANGUAGES.map((code) => (
+              <MenuItem key={code} value={code} lang={code}>
+                {LANGUAGE_NAMES[code]}
+              </MenuItem>
+            ))}
+          </TextField>
+          <TextField
+            select
+            label={t('profile.theme')}
+            value={mode}
+            onChange={(event) => setMode(event.target.value as (typeof THEME_MODES)[number])}
+          >
+            {THEME_MODES.map((value) => (
+              <MenuItem key={value} value={value}>
+                {t(`profile.themes.${value}`)}
+              </MenuItem>
+            ))}
+          </TextField>
+        </Stack>
+      </SectionCard>
+      <NotificationPreferences />
+      {member && <LeaveAccount account={member} />}
+    </Stack>
   );
 }
