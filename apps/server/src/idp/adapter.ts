@@ -107,17 +107,45 @@ export async function extendSession(
   );
 }
 
-/** Signs an identity out everywhere: its sessions, grants and everything issued under them. */
-export async function endIdentitySessions(db: Queryable, identityId: string): Promise<void> {
-  await db.query(
-    `delete from idp_payloads where grant_id in
-       (select id from idp_payloads where model = 'Grant' and payload->>'accountId' = $1)`,
-    [identityId],
+/**
+ * Ends sign-in sessions of an identity: its SSO sessions and the grants of every client signed in through them, with
+ * everything issued under those grants (refresh tokens, codes), so a browser of an ended session is signed out at its
+ * next token refresh. `only` ends that one session (by uid), `except` spares that one (the caller's own); without
+ * either, every session and every grant of the identity ends. Returns how many sessions ended.
+ */
+export async function endIdentitySessions(
+  db: Queryable,
+  identityId: string,
+  options: { only?: string; except?: string } = {},
+): Promise<number> {
+  const { rows } = await db.query<{ payload: { authorizations?: Record<string, { grantId?: string }> } }>(
+    `delete from idp_payloads where model = 'Session' and payload->>'accountId' = $1
+       and ($2::text is null or uid = $2) and ($3::text is null or uid <> $3)
+     returning payload`,
+    [identityId, options.only ?? null, options.except ?? null],
   );
-  await db.query(
-    `delete from idp_payloads where model in ('Grant', 'Session') and payload->>'accountId' = $1`,
-    [identityId],
+  const grantIds = rows.flatMap(({ payload }) =>
+    Object.values(payload.authorizations ?? {}).flatMap((authorization) =>
+      authorization.grantId ? [authorization.grantId] : [],
+    ),
   );
+  if (!options.only && !options.except) {
+    // Everywhere: grants outside any session too (their sessions may have expired while the grant lives on).
+    await db.query(
+      `delete from idp_payloads where grant_id in
+         (select id from idp_payloads where model = 'Grant' and payload->>'accountId' = $1)`,
+      [identityId],
+    );
+    await db.query(`delete from idp_payloads where model = 'Grant' and payload->>'accountId' = $1`, [
+      identityId,
+    ]);
+  } else if (grantIds.length) {
+    await db.query(
+      `delete from idp_payloads where grant_id = any($1::text[]) or (model = 'Grant' and id = any($1::text[]))`,
+      [grantIds],
+    );
+  }
+  return rows.length;
 }
 
 /** Removes long-expired artefacts, one-time links and stale brute-force counters. */

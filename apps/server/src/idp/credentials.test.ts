@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
+import { endIdentitySessions } from './adapter.ts';
 import { changePassword } from './credentials.ts';
 import * as idp from './test-support.ts';
 
@@ -30,5 +31,26 @@ idp.describeIdp('credentials changed', (ctx) => {
       'A-new-and-long-Passphrase-2026',
     );
     expect(again.tokens.status).toBe(200);
+  });
+});
+
+idp.describeIdp('one session ended', (ctx) => {
+  it('revokes the refresh tokens of that session and spares the others', async () => {
+    const user = DEMO_USERS.admin;
+    const laptop = await idp.signIn(ctx.idp, new idp.CookieJar(), user.email, DEMO_PASSWORD);
+    const phone = await idp.signIn(ctx.idp, new idp.CookieJar(), user.email, DEMO_PASSWORD);
+    const sessionOf = (accessToken: string) =>
+      JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString()).sid as string;
+    const laptopSession = sessionOf(laptop.tokens.body.access_token!);
+    expect(laptopSession).toBeTruthy();
+    expect(sessionOf(phone.tokens.body.access_token!)).not.toBe(laptopSession);
+
+    expect(
+      await endIdentitySessions(ctx.db, user.id, { except: sessionOf(phone.tokens.body.access_token!) }),
+    ).toBe(1);
+
+    const refused = await idp.refresh(ctx.idp, laptop.tokens.body.refresh_token!);
+    expect(refused.body.error).toBe('invalid_grant');
+    expect((await idp.refresh(ctx.idp, phone.tokens.body.refresh_token!)).status).toBe(200);
   });
 });
