@@ -416,6 +416,13 @@ const MATRIX: Record<string, Row> = {
   },
   // Security: each person's own sign-in security, never another's (the routes act on the token's subject only).
   'GET /api/users/v1/me/security': { expect: signedIn },
+  // The own sign-in sessions (this suite's issuer is an external Keycloak: the handler answers 409 after the check).
+  'GET /api/users/v1/me/sessions': { expect: signedIn },
+  'DELETE /api/users/v1/me/sessions/{sessionId}': {
+    expect: signedIn,
+    params: { sessionId: 'unknown-session' },
+  },
+  'POST /api/users/v1/me/sessions/sign-out-others': { expect: signedIn },
   'GET /api/support/v1/info': { expect: signedIn },
   // Every member reaches the tickets (an EMPLOYEE only their own; the handler filters).
   'GET /api/accounts/{accountUuid}/support/v1/tickets': { expect: atLeast('EMPLOYEE') },

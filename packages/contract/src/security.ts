@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { Entity, ErrorBody } from './common.ts';
+import { DateTime, Entity, ErrorBody } from './common.ts';
 import { defineRoute } from './route.ts';
 
 /**
@@ -24,6 +24,40 @@ export const SecurityOverview = Type.Object({
 });
 export type SecurityOverview = Type.Static<typeof SecurityOverview>;
 
+/** One of the person's sign-in sessions: a browser where they signed in and have not signed out. */
+export const SignInSession = Type.Object({
+  /** The session's id at the sign-in service. */
+  id: Type.String(),
+  /** Browser and system read from the user agent it was last used with ("Chrome 131", "macOS"); null if unknown. */
+  browser: Type.Union([Type.String(), Type.Null()]),
+  system: Type.Union([Type.String(), Type.Null()]),
+  /** The client address it was last used from. */
+  clientAddress: Type.Union([Type.String(), Type.Null()]),
+  /** When the person signed in. */
+  startedAt: DateTime,
+  /** When it last signed the portal in or had its tokens refreshed (every few minutes while a page is open). */
+  lastActiveAt: DateTime,
+  /** The session of this request (this browser). */
+  current: Type.Boolean(),
+});
+export type SignInSession = Type.Static<typeof SignInSession>;
+
+/** The sessions listed (the most recently active first, at most 100) and how many there are in all. */
+export const SignInSessions = Type.Object({
+  data: Type.Array(SignInSession),
+  meta: Type.Object({ total: Type.Integer({ minimum: 0 }) }),
+});
+export type SignInSessions = Type.Static<typeof SignInSessions>;
+
+/** How many sessions "sign out everywhere else" ended. */
+export const EndedSessions = Type.Object({ ended: Type.Integer({ minimum: 0 }) });
+export type EndedSessions = Type.Static<typeof EndedSessions>;
+
+/** With an external Keycloak its account console lists and ends the sessions (409 with this code). */
+export const SESSIONS_EXTERNAL = 'SESSIONS_MANAGED_EXTERNALLY';
+
+const sessionErrors = { 401: ErrorBody, 409: ErrorBody };
+
 export const securityRoutes = {
   getSecurityOverview: defineRoute({
     method: 'GET',
@@ -31,5 +65,27 @@ export const securityRoutes = {
     summary: "The signed-in person's sign-in security: who keeps it and which second factors are set up",
     tags: ['security'],
     response: { 200: Entity(SecurityOverview), 401: ErrorBody },
+  }),
+  listSignInSessions: defineRoute({
+    method: 'GET',
+    path: '/users/v1/me/sessions',
+    summary: "The signed-in person's active sign-in sessions, this one marked",
+    tags: ['security'],
+    response: { 200: SignInSessions, ...sessionErrors },
+  }),
+  endSignInSession: defineRoute({
+    method: 'DELETE',
+    path: '/users/v1/me/sessions/{sessionId}',
+    summary: 'Sign out one of the own sessions (its refresh tokens stop working)',
+    tags: ['security'],
+    params: Type.Object({ sessionId: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) }),
+    response: { 204: Type.Null(), 404: ErrorBody, ...sessionErrors },
+  }),
+  endOtherSignInSessions: defineRoute({
+    method: 'POST',
+    path: '/users/v1/me/sessions/sign-out-others',
+    summary: 'Sign out every own session but this one',
+    tags: ['security'],
+    response: { 200: Entity(EndedSessions), ...sessionErrors },
   }),
 };

@@ -84,30 +84,6 @@ export class DbAdapter implements Adapter {
 }
 
 /**
- * Keeps an SSO session alive while its tokens are refreshed (Keycloak's "SSO Session Idle"), never beyond
- * the session's maximum lifetime. Atomic, so it cannot undo a concurrent change to the session.
- */
-export async function extendSession(
-  db: Db,
-  sessionUid: string,
-  idleSeconds: number,
-  maxSeconds: number,
-): Promise<void> {
-  await db.query(
-    `with target as (
-       select id, least(now() + make_interval(secs => $2::float8),
-                        to_timestamp(coalesce((payload->>'loginTs')::float8, extract(epoch from now())) + $3::float8)) as until
-       from idp_payloads where model = 'Session' and uid = $1 and expires_at > now()
-     )
-     update idp_payloads p
-     set expires_at = target.until,
-         payload = jsonb_set(p.payload, '{exp}', to_jsonb(floor(extract(epoch from target.until))))
-     from target where p.model = 'Session' and p.id = target.id`,
-    [sessionUid, idleSeconds, maxSeconds],
-  );
-}
-
-/**
  * Ends sign-in sessions of an identity: its SSO sessions and the grants of every client signed in through them, with
  * everything issued under those grants (refresh tokens, codes), so a browser of an ended session is signed out at its
  * next token refresh. `only` ends that one session (by uid), `except` spares that one (the caller's own); without
@@ -148,9 +124,18 @@ export async function endIdentitySessions(
   return rows.length;
 }
 
+/** Removes the details kept of sessions that no longer exist (ended, or expired and purged). */
+export async function forgetEndedSessions(db: Queryable): Promise<void> {
+  await db.query(
+    `delete from idp_session_details d
+     where not exists (select 1 from idp_payloads p where p.model = 'Session' and p.uid = d.session_uid)`,
+  );
+}
+
 /** Removes long-expired artefacts, one-time links and stale brute-force counters. */
 export async function purgeExpired(db: Db): Promise<void> {
   await db.query(`delete from idp_payloads where expires_at < now() - interval '1 hour'`);
+  await forgetEndedSessions(db);
   await db.query(`delete from idp_action_tokens where expires_at < now() - interval '1 day'`);
   await db.query(
     `delete from idp_login_failures where last_failure_at < now() - interval '1 day'

@@ -9,10 +9,11 @@ import Provider, {
 import initializeKeystore from 'oidc-provider/lib/helpers/initialize_keystore.js';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { DbAdapter, extendSession } from './adapter.ts';
+import { DbAdapter } from './adapter.ts';
 import { pickLocale, translator, type Translate } from './i18n.ts';
 import { findIdentityById, type Identity } from './identities.ts';
 import type { IdpSecrets } from './keys.ts';
+import { recordSessionUse } from './sessions.ts';
 import {
   homeLink,
   ICON_LINK,
@@ -413,11 +414,22 @@ export function createProvider({ config, db, secrets, log }: ProviderDeps): Prov
     ) {
       await logoutNow(ctx as KoaContextWithOIDC);
     }
-    // A token refresh keeps the SSO session alive (Keycloak's SSO Session Idle).
+    // The browser and address a session is used from, and when (the person's sessions list): at the authorization
+    // endpoint when it signs a client in, and on each token refresh, which also keeps the SSO session alive
+    // (Keycloak's SSO Session Idle) in the same single write.
+    const activity = { userAgent: ctx.get('user-agent'), clientAddress: ctx.ip };
+    if ((oidc.route === 'resume' || oidc.route === 'authorization') && oidc.session?.accountId) {
+      await recordSessionUse(db, oidc.session.uid, activity);
+    }
     if (oidc.route === 'token' && ctx.status === 200) {
       const sessionUid =
         oidc.entities.RefreshToken?.sessionUid ?? oidc.entities.AuthorizationCode?.sessionUid;
-      if (sessionUid) await extendSession(db, sessionUid, idp.ssoSessionIdle, idp.ssoSessionMax);
+      if (sessionUid) {
+        await recordSessionUse(db, sessionUid, activity, {
+          idleSeconds: idp.ssoSessionIdle,
+          maxSeconds: idp.ssoSessionMax,
+        });
+      }
     }
   });
 
