@@ -86,3 +86,25 @@ export function formatDayRange(start: string, end: string, locale?: string): str
     last,
   );
 }
+
+const RELATIVE_STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['second', 60],
+  ['minute', 60],
+  ['hour', 24],
+  ['day', 7],
+  ['week', 4.35],
+  ['month', 12],
+  ['year', Number.POSITIVE_INFINITY],
+];
+
+/** How long ago (or from now) `value` is, in the largest fitting unit: "vor 5 Minuten", "gerade eben" (< 1 min). */
+export function formatRelativeTime(value: DateInput, locale?: string, now: number = Date.now()): string {
+  const format = new Intl.RelativeTimeFormat(intlLocale(locale), { numeric: 'auto' });
+  let amount = (toDate(value).getTime() - now) / 1000;
+  if (Math.abs(amount) < 60) return format.format(0, 'second');
+  for (const [unit, size] of RELATIVE_STEPS) {
+    if (Math.abs(amount) < size) return format.format(Math.round(amount), unit);
+    amount /= size;
+  }
+  return format.format(Math.round(amount), 'year');
+}

@@ -1,7 +1,10 @@
 // The security area's data layer (settings/users, tab "Sicherheit"; see features/accounts/api.ts for the shape).
-import { queryOptions } from '@tanstack/react-query';
-import { securityRoutes } from '@portal/contract';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { securityRoutes, type SignInSession } from '@portal/contract';
 import { apiRequest } from '@/api/client.ts';
+import { logout } from '@/auth/auth.ts';
+import { later } from '@/i18n/later.ts';
+import { useToast } from '@/ui/toast.tsx';
 
 /** The first key of every security query: a change to a second factor invalidates them all at once. */
 export const SECURITY_KEY = 'security';
@@ -12,3 +15,41 @@ export const securityOverviewQuery = queryOptions({
   queryFn: ({ signal }) =>
     apiRequest(securityRoutes.getSecurityOverview, { signal }).then(({ data }) => data),
 });
+
+/**
+ * The person's sign-in sessions. Always read afresh (staleTime 0): another browser signing in or out changes them.
+ */
+export const sessionsQuery = queryOptions({
+  queryKey: [SECURITY_KEY, 'sessions'],
+  queryFn: ({ signal }) => apiRequest(securityRoutes.listSignInSessions, { signal }),
+  staleTime: 0,
+});
+
+/** Signs one session out; its browser is logged out at its next token refresh. */
+export function useEndSession() {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (session: SignInSession) =>
+      apiRequest(securityRoutes.endSignInSession, { params: { sessionId: session.id } }),
+    onSuccess: async (_answer, session) => {
+      // Signing out this very browser: nothing more to show here, the app logs out too.
+      if (session.current) return logout();
+      toast.success(later('security.sessions.ended'));
+      await queryClient.invalidateQueries({ queryKey: [SECURITY_KEY, 'sessions'] });
+    },
+  });
+}
+
+/** Signs out every session but this one. */
+export function useEndOtherSessions() {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest(securityRoutes.endOtherSignInSessions, {}),
+    onSuccess: async ({ data }) => {
+      toast.success(later('security.sessions.endedOthers', { count: data.ended }));
+      await queryClient.invalidateQueries({ queryKey: [SECURITY_KEY, 'sessions'] });
+    },
+  });
+}
