@@ -6,6 +6,7 @@ import {
   formatDayRange,
   formatMoney,
   formatNumber,
+  formatRelativeTime,
 } from './format.ts';
 
 describe('format', () => {
@@ -39,5 +40,16 @@ describe('money and days', () => {
     expect(formatDayRange('2026-11-15', '2027-11-15', 'en')).toMatch(
       /^15 November 2026\s–\s14 November 2027$/,
     );
+  });
+});
+
+describe('relative time', () => {
+  const now = Date.parse('2026-03-05T10:00:00Z');
+  it('names the largest fitting unit, and "now" under a minute', () => {
+    expect(formatRelativeTime(now - 20_000, 'de', now)).toBe('jetzt');
+    expect(formatRelativeTime(now - 5 * 60_000, 'de', now)).toBe('vor 5 Minuten');
+    expect(formatRelativeTime(now - 3 * 3600_000, 'en', now)).toBe('3 hours ago');
+    expect(formatRelativeTime(now - 26 * 3600_000, 'de', now)).toBe('gestern');
+    expect(formatRelativeTime(now - 10 * 86400_000, 'fr', now)).toBe('la semaine dernière');
   });
 });
