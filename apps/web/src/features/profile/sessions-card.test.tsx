@@ -109,8 +109,9 @@ describe('SessionsCard', () => {
   it('has no "everywhere else" with this session alone; signing this one out logs out here', async () => {
     answer([HERE]);
     await renderCard();
-    await userEvent.click(await screen.findByRole('button', { name: 'Diese Sitzung abmelden' }));
+    const end = await screen.findByRole('button', { name: 'Diese Sitzung abmelden' });
     expect(screen.queryByRole('button', { name: 'Überall sonst abmelden' })).toBeNull();
+    await userEvent.click(end);
     const dialog = await screen.findByRole('dialog', { name: 'Sitzung abmelden?' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Abmelden' }));
     await vi.waitFor(() => expect(logout).toHaveBeenCalledOnce());
