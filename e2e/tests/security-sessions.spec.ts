@@ -1,0 +1,74 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { DEMO, expect, expectLoginPage, signIn, testOnOwnServer as test } from '../fixtures.ts';
+
+// The own sign-in sessions: a person signed in in two browsers sees both in settings/users (tab Sicherheit), ends
+// the other one there, and that browser is logged out at its next token refresh.
+
+const SECURITY_TAB = '/settings/users?tab=security';
+
+async function expectCardAccessible(page: Page): Promise<void> {
+  const { violations } = await new AxeBuilder({ page })
+    .include('section[aria-labelledby="security-sessions"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  expect(violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+}
+
+test('a session ended in one browser is logged out in the other at its next refresh', async ({
+  browser,
+  own,
+}) => {
+  const contextA = await browser.newContext({ baseURL: own.url });
+  const contextB = await browser.newContext({ baseURL: own.url });
+  try {
+    const a = await contextA.newPage();
+    const b = await contextB.newPage();
+    // B's clock is in the test's hand: it moves on to the access token's refresh time when the test says so.
+    await b.clock.install();
+    await signIn(b, own, DEMO.admin.email, '/inbox');
+    await expect(b.getByRole('heading', { level: 1, name: 'Posteingang' })).toBeVisible();
+    await signIn(a, own, DEMO.admin.email, SECURITY_TAB);
+
+    const card = a.getByRole('region', { name: 'Sitzungen' });
+    const rows = card.getByRole('table', { name: 'Sitzungen' }).locator('tbody tr');
+    await expect(rows).toHaveCount(2);
+    const current = rows.filter({ hasText: 'Diese Sitzung' });
+    await expect(current).toHaveCount(1);
+    await expect(current).toContainText('Chrome');
+    await expect(card.getByRole('button', { name: 'Überall sonst abmelden' })).toBeVisible();
+
+    // axe on the card, light and dark (the theme follows the system's colour scheme).
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await a.emulateMedia({ colorScheme });
+      await expectCardAccessible(a);
+    }
+
+    // End B's session (the row that is not this one), after the confirmation.
+    const other = rows.filter({ hasNotText: 'Diese Sitzung' });
+    await other.getByRole('button', { name: /^Sitzung .* abmelden$/ }).click();
+    const dialog = a.getByRole('dialog', { name: 'Sitzung abmelden?' });
+    await dialog.getByRole('button', { name: 'Abmelden' }).click();
+    await expect(a.getByText('Die Sitzung wurde abgemeldet.')).toBeVisible();
+    await expect(rows).toHaveCount(1);
+    await expect(card.getByRole('button', { name: 'Überall sonst abmelden' })).toHaveCount(0);
+
+    // B still shows its page until its token is due for a refresh; the provider refuses the refresh (the session
+    // is gone) and B lands on the provider's login page.
+    await expect(b.getByRole('heading', { level: 1, name: 'Posteingang' })).toBeVisible();
+    const refused = b.waitForResponse(
+      (response) => response.url().endsWith('/protocol/openid-connect/token') && response.status() === 400,
+    );
+    await b.clock.fastForward('04:30');
+    await refused;
+    await expectLoginPage(b, own);
+
+    // A is untouched: its session still works.
+    await a.reload();
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toContainText('Diese Sitzung');
+  } finally {
+    await contextA.close();
+    await contextB.close();
+  }
+});
