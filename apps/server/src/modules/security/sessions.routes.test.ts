@@ -39,6 +39,11 @@ async function asSession(api: TestApi, sid: string, as: 'owner' | 'admin' = 'own
   return { token: await api.token(as, { claims: { sid } }) };
 }
 
+/** Signs session `id` out, from the browser of session `sid`. */
+async function endFrom(api: TestApi, id: string, sid: string) {
+  return api.request('DELETE', `/api/users/v1/me/sessions/${id}`, await asSession(api, sid));
+}
+
 async function refreshTokenExists(api: TestApi, uid: string) {
   const { rows } = await api.db.query(`select 1 from idp_payloads where model = 'RefreshToken' and id = $1`, [
     `refresh-${uid}`,
@@ -99,11 +104,7 @@ describeApi(
     it('signs one session out: it is gone and its refresh token with it; others stay', async () => {
       await signedIn(api, owner, 'end-a');
       await signedIn(api, owner, 'end-b');
-      const response = await api.request(
-        'DELETE',
-        '/api/users/v1/me/sessions/end-a',
-        await asSession(api, 'end-b'),
-      );
+      const response = await endFrom(api, 'end-a', 'end-b');
       expect(response.statusCode).toBe(204);
       expect(await refreshTokenExists(api, 'end-a')).toBe(false);
       expect(await refreshTokenExists(api, 'end-b')).toBe(true);
@@ -132,11 +133,7 @@ describeApi(
 
     it('lets the person sign out the session they are using', async () => {
       await signedIn(api, owner, 'own-current');
-      const response = await api.request(
-        'DELETE',
-        '/api/users/v1/me/sessions/own-current',
-        await asSession(api, 'own-current'),
-      );
+      const response = await endFrom(api, 'own-current', 'own-current');
       expect(response.statusCode).toBe(204);
       expect(await refreshTokenExists(api, 'own-current')).toBe(false);
     });
@@ -171,11 +168,7 @@ describeApi(
       const listed = await second.inject({ method: 'GET', url: '/api/users/v1/me/sessions', headers });
       expect(idsOf(listed)).toEqual(expect.arrayContaining(['two-a', 'two-b']));
 
-      const ended = await api.request(
-        'DELETE',
-        '/api/users/v1/me/sessions/two-b',
-        await asSession(api, 'two-a'),
-      );
+      const ended = await endFrom(api, 'two-b', 'two-a');
       expect(ended.statusCode).toBe(204);
       const after = await second.inject({ method: 'GET', url: '/api/users/v1/me/sessions', headers });
       expect(idsOf(after)).toContain('two-a');
