@@ -75,7 +75,7 @@ describe('SessionsCard', () => {
     await renderCard();
     const phoneRow = (await screen.findByText('Safari 17 · iOS')).closest('tr')!;
     expect(within(phoneRow).getByText('198.51.100.7')).toBeTruthy();
-    expect(within(phoneRow).getByText('vor 5 Minuten')).toBeTruthy();
+    expect(within(phoneRow).getAllByText('vor 5 Minuten').length).toBeGreaterThan(0);
     const hereRow = screen.getByText('Chrome 131 · macOS').closest('tr')!;
     expect(within(hereRow).getByText('Diese Sitzung')).toBeTruthy();
     expect(within(phoneRow).queryByText('Diese Sitzung')).toBeNull();

@@ -23,7 +23,7 @@ import { sessionsQuery, useEndOtherSessions, useEndSession } from './security-ap
 const MOBILE_SYSTEMS = /^(iOS|Android|iPadOS)/;
 const notOnPhones = { display: { xs: 'none', sm: 'table-cell' } } as const;
 
-/** A time as "vor 5 Minuten", the exact date and time on hover and for screen readers' <time>. */
+/** A time as "vor 5 Minuten", the exact date and time on hover and in the <time> element. */
 function When({ value }: { value: string }) {
   return (
     <Box component="time" dateTime={value} title={formatDateTime(value)} sx={{ whiteSpace: 'nowrap' }}>
@@ -82,13 +82,17 @@ export function SessionsCard() {
         {sessions.isError && <Alert severity="error">{t('security.sessions.loadError')}</Alert>}
         {sessions.isSuccess && (
           <Box sx={{ overflowX: 'auto' }}>
-            <Table size="small" aria-label={t('security.sessions.title')}>
+            <Table
+              size="small"
+              aria-label={t('security.sessions.title')}
+              sx={{ '& th': { whiteSpace: 'nowrap' }, '& td, & th': { px: { xs: 1, sm: 2 } } }}
+            >
               <TableHead>
                 <TableRow>
                   <TableCell>{t('security.sessions.browser')}</TableCell>
                   <TableCell sx={notOnPhones}>{t('security.sessions.address')}</TableCell>
                   <TableCell sx={notOnPhones}>{t('security.sessions.started')}</TableCell>
-                  <TableCell>{t('security.sessions.lastActive')}</TableCell>
+                  <TableCell sx={notOnPhones}>{t('security.sessions.lastActive')}</TableCell>
                   <TableCell align="right">{t('security.sessions.actions')}</TableCell>
                 </TableRow>
               </TableHead>
@@ -100,19 +104,35 @@ export function SessionsCard() {
                       <TableCell>
                         <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
                           <Icon fontSize="small" aria-hidden sx={{ color: 'text.secondary' }} />
-                          <span>{describe(session)}</span>
-                          {session.current && (
-                            <Chip size="small" color="primary" label={t('security.sessions.current')} />
-                          )}
+                          <Box>
+                            <Stack
+                              direction="row"
+                              spacing={1}
+                              useFlexGap
+                              sx={{ alignItems: 'center', flexWrap: 'wrap' }}
+                            >
+                              <span>{describe(session)}</span>
+                              {session.current && (
+                                <Chip size="small" color="primary" label={t('security.sessions.current')} />
+                              )}
+                            </Stack>
+                            {/* On phones the columns beside it give way: the last activity shows here. */}
+                            <Typography
+                              variant="body2"
+                              sx={{ color: 'text.secondary', display: { xs: 'block', sm: 'none' } }}
+                            >
+                              {t('security.sessions.lastActive')}: <When value={session.lastActiveAt} />
+                            </Typography>
+                          </Box>
                         </Stack>
                       </TableCell>
                       <TableCell sx={notOnPhones}>
                         {session.clientAddress ?? t('security.sessions.unknownAddress')}
                       </TableCell>
-                      <TableCell sx={notOnPhones}>
-                        <When value={session.startedAt} />
+                      <TableCell sx={{ ...notOnPhones, whiteSpace: 'nowrap' }}>
+                        {formatDateTime(session.startedAt)}
                       </TableCell>
-                      <TableCell>
+                      <TableCell sx={notOnPhones}>
                         <When value={session.lastActiveAt} />
                       </TableCell>
                       <TableCell align="right">
