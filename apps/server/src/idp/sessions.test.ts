@@ -27,6 +27,35 @@ idp.describeIdp('sessions seen by their owner', (ctx) => {
     expect(after.startedAt.getTime()).toBe(before!.startedAt.getTime());
   });
 
+  it('keeps the session alive for its idle time at each refresh, never beyond its maximum from the sign-in', async () => {
+    const { tokens } = await idp.signIn(ctx.idp, new idp.CookieJar(), user.email, DEMO_PASSWORD);
+    const uid = sessionOf(tokens.body.access_token!);
+    const expiry = async () => {
+      const { rows } = await ctx.db.query<{ left: number | string }>(
+        `select extract(epoch from expires_at - now()) as left from idp_payloads where model = 'Session' and uid = $1`,
+        [uid],
+      );
+      return Number(rows[0]!.left);
+    };
+    const { ssoSessionIdle, ssoSessionMax } = ctx.idp.config.idp;
+    await ctx.db.query(
+      `update idp_payloads set expires_at = now() + interval '1 minute' where model = 'Session' and uid = $1`,
+      [uid],
+    );
+    const first = await idp.refresh(ctx.idp, tokens.body.refresh_token!);
+    expect(first.status).toBe(200);
+    expect(Math.abs((await expiry()) - ssoSessionIdle)).toBeLessThan(30);
+
+    // Signed in almost the maximum ago: the refresh extends it only up to that maximum.
+    await ctx.db.query(
+      `update idp_payloads set payload = jsonb_set(payload, '{loginTs}', to_jsonb($2::bigint))
+       where model = 'Session' and uid = $1`,
+      [uid, Math.floor(Date.now() / 1000) - ssoSessionMax + 120],
+    );
+    expect((await idp.refresh(ctx.idp, first.body.refresh_token!)).status).toBe(200);
+    expect(Math.abs((await expiry()) - 120)).toBeLessThan(30);
+  });
+
   it('refuses the refresh token of an ended session (invalid_grant) while the current one still refreshes', async () => {
     const laptop = await idp.signIn(ctx.idp, new idp.CookieJar(), user.email, DEMO_PASSWORD);
     const phone = await idp.signIn(ctx.idp, new idp.CookieJar(), user.email, DEMO_PASSWORD);
