@@ -15,7 +15,7 @@ async function expectCardAccessible(page: Page): Promise<void> {
   expect(violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
 }
 
-test('a session ended in one browser is logged out in the other at its next refresh', async ({
+test('a session ended in one browser is logged out in the other at its next refresh, this one at once', async ({
   browser,
   own,
 }) => {
@@ -67,6 +67,13 @@ test('a session ended in one browser is logged out in the other at its next refr
     await a.reload();
     await expect(rows).toHaveCount(1);
     await expect(rows.first()).toContainText('Diese Sitzung');
+
+    // Signing out this very session (allowed, as in Keycloak's account console) logs out here at once.
+    await rows.first().getByRole('button', { name: 'Diese Sitzung abmelden' }).click();
+    const confirmation = a.getByRole('dialog', { name: 'Sitzung abmelden?' });
+    await expect(confirmation).toContainText('Sie werden in diesem Browser abgemeldet');
+    await confirmation.getByRole('button', { name: 'Abmelden' }).click();
+    await expectLoginPage(a, own);
   } finally {
     await contextA.close();
     await contextB.close();
