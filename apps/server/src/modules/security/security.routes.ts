@@ -1,5 +1,6 @@
 import { securityRoutes } from '@portal/contract';
 import type { ModuleDeps } from '../../http/route.ts';
+import { registerPasskeyRoutes } from './passkeys.routes.ts';
 import { getOverview } from './security.service.ts';
 
 /**
@@ -7,8 +8,10 @@ import { getOverview } from './security.service.ts';
  * routes are its API for the settings page. With an external Keycloak they answer that its account console keeps
  * them.
  */
-export function registerSecurityRoutes({ db, config, route }: ModuleDeps) {
+export function registerSecurityRoutes(deps: ModuleDeps) {
+  const { db, config, route } = deps;
   route(securityRoutes.getSecurityOverview, {
     handler: async ({ user }) => ({ data: await getOverview(db, config, user) }),
   });
+  registerPasskeyRoutes(deps);
 }
