@@ -9,6 +9,7 @@ import Typography from '@mui/material/Typography';
 import OpenInNew from '@mui/icons-material/OpenInNew';
 import { SectionCard } from '@/ui/section-card.tsx';
 import { visuallyHidden } from '@/ui/visually-hidden.ts';
+import { PasskeysCard } from './passkeys-card.tsx';
 import { securityOverviewQuery } from './security-api.ts';
 
 /**
@@ -50,5 +51,10 @@ export function SecurityTab() {
     );
   }
 
-  return <Stack spacing={3}>{/* The cards of the security tab, in this order. */}</Stack>;
+  return (
+    <Stack spacing={3}>
+      {/* The cards of the security tab, in this order. */}
+      <PasskeysCard />
+    </Stack>
+  );
 }
