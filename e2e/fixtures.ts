@@ -63,9 +63,11 @@ async function waitForReady(url: string, child: ChildProcess, output: () => stri
 /** Starts the real server (built SPA, embedded provider, demo data, in-memory PGlite) on a free port. */
 export async function startServer(
   env: Record<string, string> = {},
+  /** The host name the browser uses: `localhost` where an IP address will not do (WebAuthn's relying party). */
+  hostname = '127.0.0.1',
 ): Promise<{ server: PortalServer; stop: () => Promise<void> }> {
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${hostname}:${port}`;
   let log = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
     cwd: repoRoot,
@@ -83,7 +85,7 @@ export async function startServer(
   });
   child.stdout?.on('data', (chunk) => (log += chunk));
   child.stderr?.on('data', (chunk) => (log += chunk));
-  await waitForReady(url, child, () => log);
+  await waitForReady(`http://127.0.0.1:${port}`, child, () => log);
   return {
     server: { url, port },
     stop: async () => {

@@ -423,6 +423,15 @@ const MATRIX: Record<string, Row> = {
     params: { sessionId: 'unknown-session' },
   },
   'POST /api/users/v1/me/sessions/sign-out-others': { expect: signedIn },
+  // Passkeys: one's own only (another person's passkey id is a 404 in the handler; without the embedded service, 409).
+  'GET /api/users/v1/me/security/passkeys': { expect: signedIn },
+  'POST /api/users/v1/me/security/passkeys/registration-options': { expect: signedIn },
+  'POST /api/users/v1/me/security/passkeys': {
+    expect: signedIn,
+    body: { name: 'Laptop', response: { id: 'a', rawId: 'a', type: 'public-key' } },
+  },
+  'PATCH /api/users/v1/me/security/passkeys/{id}': { expect: signedIn, body: { name: 'Laptop' } },
+  'DELETE /api/users/v1/me/security/passkeys/{id}': { expect: signedIn },
   'GET /api/support/v1/info': { expect: signedIn },
   // Every member reaches the tickets (an EMPLOYEE only their own; the handler filters).
   'GET /api/accounts/{accountUuid}/support/v1/tickets': { expect: atLeast('EMPLOYEE') },

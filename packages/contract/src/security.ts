@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { DateTime, Entity, ErrorBody } from './common.ts';
+import { DateTime, Entity, ErrorBody, List, Uuid, UuidParams } from './common.ts';
 import { defineRoute } from './route.ts';
 
 /**
@@ -57,6 +57,53 @@ export type EndedSessions = Type.Static<typeof EndedSessions>;
 export const SESSIONS_EXTERNAL = 'SESSIONS_MANAGED_EXTERNALLY';
 
 const sessionErrors = { 401: ErrorBody, 409: ErrorBody };
+/** Longest name of a passkey, in characters. */
+export const PASSKEY_NAME_MAX = 60;
+/** Passkeys one person may register. */
+export const PASSKEYS_MAX = 10;
+
+/** A passkey (WebAuthn credential) of the signed-in person, with the name they gave it. */
+export const Passkey = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  createdAt: DateTime,
+  lastUsedAt: Type.Union([DateTime, Type.Null()]),
+  /** The passkey is synced between devices (e.g. by a password manager) rather than kept on one device. */
+  backedUp: Type.Boolean(),
+});
+export type Passkey = Type.Static<typeof Passkey>;
+
+const PasskeyName = Type.String({ minLength: 1, maxLength: PASSKEY_NAME_MAX });
+
+/**
+ * The browser's `PublicKeyCredentialCreationOptionsJSON` (WebAuthn Level 3), as `startRegistration()` of
+ * @simplewebauthn/browser takes it. Only the members the web app reads are named.
+ */
+export const PasskeyRegistrationOptions = Type.Object(
+  { challenge: Type.String(), rp: Type.Object({ id: Type.Optional(Type.String()), name: Type.String() }) },
+  { additionalProperties: true },
+);
+export type PasskeyRegistrationOptions = Type.Static<typeof PasskeyRegistrationOptions>;
+
+/** A new passkey: its name and the browser's `RegistrationResponseJSON` to the options asked for before. */
+export const RegisterPasskeyBody = Type.Object(
+  {
+    name: PasskeyName,
+    response: Type.Object(
+      { id: Type.String(), rawId: Type.String(), type: Type.String() },
+      {
+        additionalProperties: true,
+      },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type RegisterPasskeyBody = Type.Static<typeof RegisterPasskeyBody>;
+
+export const RenamePasskeyBody = Type.Object({ name: PasskeyName }, { additionalProperties: false });
+export type RenamePasskeyBody = Type.Static<typeof RenamePasskeyBody>;
+
+const passkeyErrors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody };
 
 export const securityRoutes = {
   getSecurityOverview: defineRoute({
@@ -87,5 +134,45 @@ export const securityRoutes = {
     summary: 'Sign out every own session but this one',
     tags: ['security'],
     response: { 200: Entity(EndedSessions), ...sessionErrors },
+  }),
+  listPasskeys: defineRoute({
+    method: 'GET',
+    path: '/users/v1/me/security/passkeys',
+    summary: "The signed-in person's passkeys, oldest first (at most PASSKEYS_MAX, so one page)",
+    tags: ['security'],
+    response: { 200: List(Passkey), 401: ErrorBody, 409: ErrorBody },
+  }),
+  passkeyRegistrationOptions: defineRoute({
+    method: 'POST',
+    path: '/users/v1/me/security/passkeys/registration-options',
+    summary:
+      'Start registering a passkey: the options for the browser, with a single-use challenge (5 minutes)',
+    tags: ['security'],
+    response: { 200: Entity(PasskeyRegistrationOptions), ...passkeyErrors },
+  }),
+  registerPasskey: defineRoute({
+    method: 'POST',
+    path: '/users/v1/me/security/passkeys',
+    summary: "Register a passkey: the browser's answer to the registration options, and its name",
+    tags: ['security'],
+    body: RegisterPasskeyBody,
+    response: { 201: Entity(Passkey), ...passkeyErrors },
+  }),
+  renamePasskey: defineRoute({
+    method: 'PATCH',
+    path: '/users/v1/me/security/passkeys/{id}',
+    summary: 'Rename one of the signed-in person’s passkeys',
+    tags: ['security'],
+    params: UuidParams,
+    body: RenamePasskeyBody,
+    response: { 200: Entity(Passkey), ...passkeyErrors },
+  }),
+  removePasskey: defineRoute({
+    method: 'DELETE',
+    path: '/users/v1/me/security/passkeys/{id}',
+    summary: 'Remove one of the signed-in person’s passkeys',
+    tags: ['security'],
+    params: UuidParams,
+    response: { 204: Type.Null(), ...passkeyErrors },
   }),
 };

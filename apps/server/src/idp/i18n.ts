@@ -1,4 +1,5 @@
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '@portal/contract';
+import { PASSKEY_TEXTS } from './passkey-texts.ts';
 
 /** Texts of the sign-in pages and mails, in the portal's languages (German first and default). */
 
@@ -103,6 +104,7 @@ const de = {
     'Falls Sie das nicht waren, können Sie diese E-Mail ignorieren; Ihr Konto bleibt unverändert.',
   durationMinutes: '{count} Minuten',
   durationHours: '{count} Stunden',
+  ...PASSKEY_TEXTS.de,
 };
 
 export type Messages = typeof de;
@@ -203,6 +205,7 @@ const en: Messages = {
   mailRegisteredIgnore: 'If it was not you, you can ignore this email; your account stays as it is.',
   durationMinutes: '{count} minutes',
   durationHours: '{count} hours',
+  ...PASSKEY_TEXTS.en,
 };
 
 const fr: Messages = {
@@ -306,6 +309,7 @@ const fr: Messages = {
     'Si ce n’était pas vous, vous pouvez ignorer cet e-mail ; votre compte reste inchangé.',
   durationMinutes: '{count} minutes',
   durationHours: '{count} heures',
+  ...PASSKEY_TEXTS.fr,
 };
 
 const it: Messages = {
@@ -405,6 +409,7 @@ const it: Messages = {
   mailRegisteredIgnore: 'Se non eri tu, puoi ignorare questa e-mail; il tuo account resta invariato.',
   durationMinutes: '{count} minuti',
   durationHours: '{count} ore',
+  ...PASSKEY_TEXTS.it,
 };
 
 const MESSAGES: Record<Language, Messages> = { de, en, fr, it };

@@ -3,6 +3,7 @@ import { consentFlow } from './consent.ts';
 import { registerEmailVerificationFlow } from './email-verification.ts';
 import { createInteractionKit, type InteractionCall, type InteractionDeps } from './interaction-kit.ts';
 import { registerLoginFlow } from './login.ts';
+import { registerPasskeySecondFactor } from './passkey-sign-in.ts';
 import { registerPasswordResetFlow } from './password-reset.ts';
 import { registerRegistrationFlow } from './registration.ts';
 import { registerSecondFactorPage } from './second-factor.ts';
@@ -15,7 +16,8 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: Interactio
   const kit = createInteractionKit(app, deps);
   const login = registerLoginFlow(kit);
   // The second step after a right password; each kind of second factor adds its section and form posts to it.
-  registerSecondFactorPage(kit);
+  const secondFactor = registerSecondFactorPage(kit);
+  registerPasskeySecondFactor(kit, secondFactor);
   const registration = registerRegistrationFlow(kit);
   registerPasswordResetFlow(kit);
   const emailVerification = registerEmailVerificationFlow(kit);

@@ -1,6 +1,7 @@
 import { formatWait } from './i18n.ts';
 import { verifyPassword } from './identities.ts';
 import { field, type InteractionCall, type InteractionKit } from './interaction-kit.ts';
+import { passkeyLoginSection, registerPasskeyLogin } from './passkey-sign-in.ts';
 import { awaitSecondFactor, finishSignIn, hasSecondFactor, secondFactorsOf } from './second-factor.ts';
 import { loginPage, type Alert } from './views.ts';
 
@@ -12,8 +13,12 @@ export function registerLoginFlow(kit: InteractionKit) {
   const { db, guard, config } = kit.deps;
   const bf = config.idp.bruteForce;
 
-  function show(call: InteractionCall, extra: { username?: string; alert?: Alert; status?: number } = {}) {
+  async function show(
+    call: InteractionCall,
+    extra: { username?: string; alert?: Alert; status?: number } = {},
+  ) {
     const { login_hint: hint } = call.interaction.params;
+    const passkey = await passkeyLoginSection(kit, call);
     return kit.sendInteractionPage(
       call,
       '/login',
@@ -22,12 +27,15 @@ export function registerLoginFlow(kit: InteractionKit) {
           links,
           username: extra.username ?? (typeof hint === 'string' ? hint : undefined),
           alert: extra.alert,
+          passkey,
         }),
       extra.status,
     );
   }
 
   kit.interactionRoute('GET', '/login', async (call) => show(call));
+  // Signing in with a passkey instead of the password (the login page's passkey button posts there).
+  registerPasskeyLogin(kit, show);
 
   kit.interactionRoute('POST', '/login', async (call) => {
     const { request, locale, t } = call;

@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { bearerToken } from '../http/bearer.ts';
 import { findIdentityById, type Identity } from './identities.ts';
+import { registerPasskeyResources } from './passkey-sign-in.ts';
 import { identityClaims, ROUTES } from './provider.ts';
 import { FAVICON_PATH, REALM_PATH, RESOURCES_PATH } from './views.ts';
 
@@ -144,4 +145,5 @@ export function registerKeycloakRoutes(
   app.get(`${RESOURCES_PATH}/login.css`, async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(loginCss),
   );
+  registerPasskeyResources(app);
 }

@@ -68,7 +68,7 @@ export type SecondFactorSection = (
   call: InteractionCall,
   factors: SecondFactors,
   extra: { alert?: Alert },
-) => string;
+) => string | Promise<string>;
 
 export interface SecondFactorPage {
   /** The page again, e.g. with the error of a wrong code. */
@@ -92,14 +92,11 @@ export function registerSecondFactorPage(kit: InteractionKit): SecondFactorPage 
       return call.reply.redirect(`${kit.pagePath(call, '/login')}?kc_locale=${call.locale}`, 303);
     }
     const factors = await secondFactorsOf(db, accountId);
+    const parts = await Promise.all(sections.map((section) => section(call, factors, extra)));
     return kit.sendInteractionPage(
       call,
       '/second-factor',
-      (ctx) =>
-        secondFactorPage(ctx, {
-          alert: extra.alert,
-          sections: sections.map((section) => section(call, factors, extra)).filter(Boolean),
-        }),
+      (ctx) => secondFactorPage(ctx, { alert: extra.alert, sections: parts.filter(Boolean) }),
       extra.status,
     );
   }

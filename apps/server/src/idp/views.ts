@@ -111,7 +111,7 @@ const localeInput = (locale: Language) => `<input type="hidden" name="kc_locale"
 
 export function loginPage(
   ctx: PageContext,
-  o: { links: FlowLinks; username?: string; alert?: Alert },
+  o: { links: FlowLinks; username?: string; alert?: Alert; passkey?: string },
 ): string {
   const t = translator(ctx.locale);
   const failed = o.alert?.kind === 'error';
@@ -138,6 +138,7 @@ ${field({
 ${o.links.forgot ? `<p class="kc-row"><a id="kc-forgot-password" href="${h(o.links.forgot)}">${h(t('forgotPassword'))}</a></p>` : ''}
 <button id="kc-login" name="login" type="submit" class="kc-button">${h(t('signIn'))}</button>
 </form>
+${o.passkey ?? ''}
 ${o.links.register ? `<p class="kc-alt">${h(t('newUser'))} <a id="kc-registration" href="${h(o.links.register)}">${h(t('register'))}</a></p>` : ''}`;
   return layout(ctx, t('loginTitle'), body);
 }

@@ -1,5 +1,6 @@
 import { securityRoutes } from '@portal/contract';
 import type { ModuleDeps } from '../../http/route.ts';
+import { registerPasskeyRoutes } from './passkeys.routes.ts';
 import { getOverview } from './security.service.ts';
 import { registerSessionRoutes } from './sessions.routes.ts';
 
@@ -14,4 +15,5 @@ export function registerSecurityRoutes(deps: ModuleDeps) {
     handler: async ({ user }) => ({ data: await getOverview(db, config, user) }),
   });
   registerSessionRoutes(deps);
+  registerPasskeyRoutes(deps);
 }

@@ -1,6 +1,7 @@
 // The security area's data layer (settings/users, tab "Sicherheit"; see features/accounts/api.ts for the shape).
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { securityRoutes, type SignInSession } from '@portal/contract';
+import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
+import { securityRoutes, type Passkey, type RegisterPasskeyBody, type SignInSession } from '@portal/contract';
 import { apiRequest } from '@/api/client.ts';
 import { logout } from '@/auth/auth.ts';
 import { later } from '@/i18n/later.ts';
@@ -15,6 +16,65 @@ export const securityOverviewQuery = queryOptions({
   queryFn: ({ signal }) =>
     apiRequest(securityRoutes.getSecurityOverview, { signal }).then(({ data }) => data),
 });
+
+/** The person's passkeys (at most PASSKEYS_MAX, so one list). */
+export const passkeysQuery = queryOptions({
+  queryKey: [SECURITY_KEY, 'passkeys'],
+  queryFn: ({ signal }) => apiRequest(securityRoutes.listPasskeys, { signal }).then(({ data }) => data),
+});
+
+/**
+ * Adds a passkey: the server's options, the browser's prompt (startRegistration), then the server checks the
+ * answer and stores it with `name`. A prompt the person cancels rejects with the browser's NotAllowedError or
+ * AbortError (the caller says so quietly); the API's refusals reject with an ApiError.
+ */
+export function useAddPasskey() {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  return useMutation({
+    mutationFn: async (name: string) => {
+      const { data: optionsJSON } = await apiRequest(securityRoutes.passkeyRegistrationOptions, {});
+      const response = await startRegistration({
+        optionsJSON: optionsJSON as unknown as PublicKeyCredentialCreationOptionsJSON,
+      });
+      return apiRequest(securityRoutes.registerPasskey, {
+        body: { name, response: response as unknown as RegisterPasskeyBody['response'] },
+      });
+    },
+    meta: { silentError: true },
+    onSuccess: async ({ data }) => {
+      toast.success(later('security.passkeys.added', { name: data.name }));
+      await queryClient.invalidateQueries({ queryKey: [SECURITY_KEY] });
+    },
+  });
+}
+
+export function useRenamePasskey() {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  return useMutation({
+    mutationFn: ({ id, name }: { id: string; name: string }) =>
+      apiRequest(securityRoutes.renamePasskey, { params: { id }, body: { name } }),
+    meta: { silentError: true },
+    onSuccess: async ({ data }) => {
+      toast.success(later('security.passkeys.renamed', { name: data.name }));
+      await queryClient.invalidateQueries({ queryKey: [SECURITY_KEY] });
+    },
+  });
+}
+
+export function useRemovePasskey() {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  return useMutation({
+    mutationFn: (passkey: Passkey) =>
+      apiRequest(securityRoutes.removePasskey, { params: { id: passkey.id } }),
+    onSuccess: async (_data, passkey) => {
+      toast.success(later('security.passkeys.removed', { name: passkey.name }));
+      await queryClient.invalidateQueries({ queryKey: [SECURITY_KEY] });
+    },
+  });
+}
 
 /**
  * The person's sign-in sessions. Always read afresh (staleTime 0): another browser signing in or out changes them.

@@ -9,6 +9,7 @@ import Typography from '@mui/material/Typography';
 import OpenInNew from '@mui/icons-material/OpenInNew';
 import { SectionCard } from '@/ui/section-card.tsx';
 import { visuallyHidden } from '@/ui/visually-hidden.ts';
+import { PasskeysCard } from './passkeys-card.tsx';
 import { securityOverviewQuery } from './security-api.ts';
 import { SessionsCard } from './sessions-card.tsx';
 
@@ -54,6 +55,7 @@ export function SecurityTab() {
   return (
     <Stack spacing={3}>
       {/* The cards of the security tab, in this order. */}
+      <PasskeysCard />
       <SessionsCard />
     </Stack>
   );

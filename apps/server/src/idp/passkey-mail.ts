@@ -1,0 +1,52 @@
+import type { Language } from '@portal/contract';
+import { escapeHtml } from '../http/html.ts';
+import type { MailMessage } from '../mail/mailer.ts';
+import { mailText } from '../mail/user-text.ts';
+import { translator } from './i18n.ts';
+
+/** The time of a security event in a mail: the portal's time zone, the reader's language (Swiss formats). */
+export function mailTime(locale: Language, at: Date): string {
+  return new Intl.DateTimeFormat(`${locale}-CH`, {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: 'Europe/Zurich',
+  }).format(at);
+}
+
+/**
+ * "Neuer Passkey hinzugefügt": tells the person a passkey was added to their sign-in — its name, when, in which
+ * browser — and where to remove it if it was not them. In their language, as text and as HTML.
+ */
+export function passkeyAddedMail(o: {
+  to: string;
+  name: string;
+  locale: Language;
+  passkeyName: string;
+  at: Date;
+  browser: string | null;
+  product: string;
+  settingsUrl: string;
+}): MailMessage {
+  const t = translator(o.locale);
+  // The person's own texts are shortened and left out where a mail program could make them a link.
+  const name = mailText(o.name);
+  const passkeyName = mailText(o.passkeyName);
+  const greeting = name === undefined ? t('mailGreetingNoName') : t('mailGreeting', { name });
+  const facts = [
+    passkeyName === undefined ? undefined : t('mailPasskeyName', { name: passkeyName }),
+    t('mailPasskeyTime', { time: mailTime(o.locale, o.at) }),
+    o.browser ? t('mailPasskeyBrowser', { browser: o.browser }) : undefined,
+  ].filter((line): line is string => line !== undefined);
+  const intro = t('mailPasskeyBody', { product: o.product });
+  const notYou = t('mailPasskeyNotYou');
+  const text = [greeting, '', intro, '', ...facts, '', notYou, o.settingsUrl, '', `— ${o.product}`].join(
+    '\n',
+  );
+  const html = `<!doctype html><html lang="${o.locale}"><body>
+<p>${escapeHtml(greeting)}</p><p>${escapeHtml(intro)}</p>
+<p>${facts.map(escapeHtml).join('<br>')}</p>
+<p>${escapeHtml(notYou)} <a href="${escapeHtml(o.settingsUrl)}">${escapeHtml(o.settingsUrl)}</a></p>
+<p>— ${escapeHtml(o.product)}</p>
+</body></html>`;
+  return { to: o.to, subject: `${o.product}: ${t('mailPasskeySubject')}`, text, html };
+}

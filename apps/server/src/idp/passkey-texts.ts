@@ -1,0 +1,72 @@
+/**
+ * The passkey texts of the sign-in pages and of the "new passkey" mail, in the portal's languages. They are part
+ * of the sign-in service's messages (i18n.ts spreads them into each language).
+ */
+
+const de = {
+  passkeySecondFactor: 'Mit Passkey bestätigen',
+  passkeySecondFactorIntro: 'Bestätigen Sie die Anmeldung mit einem Ihrer Passkeys.',
+  passkeySignIn: 'Mit Passkey anmelden',
+  passkeyOr: 'oder',
+  passkeyFailed: 'Der Passkey konnte nicht geprüft werden. Bitte versuchen Sie es erneut.',
+  passkeyCancelled: 'Die Anmeldung mit dem Passkey wurde abgebrochen.',
+  mailPasskeySubject: 'Neuer Passkey hinzugefügt',
+  mailPasskeyBody: 'zu Ihrem Konto bei {product} wurde ein neuer Passkey hinzugefügt.',
+  mailPasskeyName: 'Name: {name}',
+  mailPasskeyTime: 'Zeitpunkt: {time}',
+  mailPasskeyBrowser: 'Browser: {browser}',
+  mailPasskeyNotYou:
+    'Waren Sie das nicht? Entfernen Sie den Passkey unter Einstellungen › Benutzer › Sicherheit und ändern Sie Ihr Passwort:',
+};
+
+export type PasskeyMessages = typeof de;
+
+const en: PasskeyMessages = {
+  passkeySecondFactor: 'Confirm with a passkey',
+  passkeySecondFactorIntro: 'Confirm the sign-in with one of your passkeys.',
+  passkeySignIn: 'Sign in with a passkey',
+  passkeyOr: 'or',
+  passkeyFailed: 'The passkey could not be verified. Please try again.',
+  passkeyCancelled: 'Signing in with the passkey was cancelled.',
+  mailPasskeySubject: 'New passkey added',
+  mailPasskeyBody: 'a new passkey was added to your {product} account.',
+  mailPasskeyName: 'Name: {name}',
+  mailPasskeyTime: 'Time: {time}',
+  mailPasskeyBrowser: 'Browser: {browser}',
+  mailPasskeyNotYou:
+    'Was this not you? Remove the passkey under Settings › Users › Security and change your password:',
+};
+
+const fr: PasskeyMessages = {
+  passkeySecondFactor: 'Confirmer avec une clé d’accès',
+  passkeySecondFactorIntro: 'Confirmez la connexion avec l’une de vos clés d’accès.',
+  passkeySignIn: 'Se connecter avec une clé d’accès',
+  passkeyOr: 'ou',
+  passkeyFailed: 'La clé d’accès n’a pas pu être vérifiée. Veuillez réessayer.',
+  passkeyCancelled: 'La connexion avec la clé d’accès a été annulée.',
+  mailPasskeySubject: 'Nouvelle clé d’accès ajoutée',
+  mailPasskeyBody: 'une nouvelle clé d’accès a été ajoutée à votre compte {product}.',
+  mailPasskeyName: 'Nom : {name}',
+  mailPasskeyTime: 'Date : {time}',
+  mailPasskeyBrowser: 'Navigateur : {browser}',
+  mailPasskeyNotYou:
+    'Ce n’était pas vous ? Supprimez la clé d’accès sous Paramètres › Utilisateurs › Sécurité et changez votre mot de passe :',
+};
+
+const it: PasskeyMessages = {
+  passkeySecondFactor: 'Conferma con una passkey',
+  passkeySecondFactorIntro: 'Conferma l’accesso con una delle tue passkey.',
+  passkeySignIn: 'Accedi con una passkey',
+  passkeyOr: 'oppure',
+  passkeyFailed: 'Non è stato possibile verificare la passkey. Riprova.',
+  passkeyCancelled: 'L’accesso con la passkey è stato annullato.',
+  mailPasskeySubject: 'Nuova passkey aggiunta',
+  mailPasskeyBody: 'è stata aggiunta una nuova passkey al tuo account {product}.',
+  mailPasskeyName: 'Nome: {name}',
+  mailPasskeyTime: 'Data e ora: {time}',
+  mailPasskeyBrowser: 'Browser: {browser}',
+  mailPasskeyNotYou:
+    'Non sei stato tu? Rimuovi la passkey in Impostazioni › Utenti › Sicurezza e cambia la password:',
+};
+
+export const PASSKEY_TEXTS = { de, en, fr, it };
