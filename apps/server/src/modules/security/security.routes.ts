@@ -1,14 +1,60 @@
 import { securityRoutes } from '@portal/contract';
 import type { ModuleDeps } from '../../http/route.ts';
+import { originOf } from '../../idp/email-change.ts';
+import {
+  cancelOwnEmailChange,
+  changeOwnPassword,
+  getEmailChange,
+  ownIdentity,
+  requestOwnEmailChange,
+} from './credentials.service.ts';
 import { getOverview } from './security.service.ts';
+import { listSignIns } from './sign-ins.service.ts';
 
 /**
  * The signed-in person's own sign-in security. The credentials live in the embedded sign-in service (`idp/`); these
  * routes are its API for the settings page. With an external Keycloak they answer that its account console keeps
  * them.
  */
-export function registerSecurityRoutes({ db, config, route }: ModuleDeps) {
+export function registerSecurityRoutes({ db, config, route, mailer }: ModuleDeps) {
+  const deps = { db, config, mailer };
+
   route(securityRoutes.getSecurityOverview, {
     handler: async ({ user }) => ({ data: await getOverview(db, config, user) }),
+  });
+
+  route(securityRoutes.changePassword, {
+    handler: async (request, reply) => {
+      await changeOwnPassword(deps, request.user, request.body, originOf(request));
+      reply.code(204);
+      return null;
+    },
+  });
+
+  route(securityRoutes.getEmailChange, {
+    handler: async ({ user }) => ({ data: await getEmailChange(deps, user) }),
+  });
+
+  route(securityRoutes.requestEmailChange, {
+    handler: async (request, reply) => {
+      const data = await requestOwnEmailChange(deps, request.user, request.body, originOf(request));
+      reply.code(202);
+      return { data };
+    },
+  });
+
+  route(securityRoutes.cancelEmailChange, {
+    handler: async ({ user }, reply) => {
+      await cancelOwnEmailChange(deps, user);
+      reply.code(204);
+      return null;
+    },
+  });
+
+  route(securityRoutes.listSignIns, {
+    handler: async ({ user, query }) => {
+      const identity = await ownIdentity(deps, user);
+      return listSignIns(db, identity.id, query);
+    },
   });
 }
