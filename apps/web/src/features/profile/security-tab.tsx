@@ -9,7 +9,10 @@ import Typography from '@mui/material/Typography';
 import OpenInNew from '@mui/icons-material/OpenInNew';
 import { SectionCard } from '@/ui/section-card.tsx';
 import { visuallyHidden } from '@/ui/visually-hidden.ts';
+import { EmailCard } from './email-card.tsx';
+import { PasswordCard } from './password-card.tsx';
 import { securityOverviewQuery } from './security-api.ts';
+import { SignInHistoryCard } from './sign-in-history-card.tsx';
 
 /**
  * The tab "Sicherheit" of settings/users: the person's password, email, second factors, sessions and sign-in history,
@@ -50,5 +53,12 @@ export function SecurityTab() {
     );
   }
 
-  return <Stack spacing={3}>{/* The cards of the security tab, in this order. */}</Stack>;
+  return (
+    <Stack spacing={3}>
+      {/* The cards of the security tab, in this order. */}
+      <PasswordCard />
+      <EmailCard />
+      <SignInHistoryCard />
+    </Stack>
+  );
 }
