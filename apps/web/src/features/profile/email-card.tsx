@@ -12,7 +12,7 @@ import { formatDateTime } from '@/i18n/format.ts';
 import { useToast } from '@/ui/toast.tsx';
 import { SectionCard } from '@/ui/section-card.tsx';
 import { emailChangeQuery, useCancelEmailChange, useRequestEmailChange } from './account-security-api.ts';
-import { useSecurityFieldErrors } from './password-card.tsx';
+import { CurrentPasswordField, SubmitButton, useSecurityFieldErrors } from './security-form-parts.tsx';
 
 interface EmailValues {
   newEmail: string;
@@ -84,18 +84,8 @@ export function EmailCard() {
               rules={`required|email|max:${EMAIL_MAX}`}
               autoComplete="email"
             />
-            <FormTextField
-              name="currentPassword"
-              type="password"
-              label={t('security.email.password')}
-              rules="required"
-              autoComplete="current-password"
-            />
-            <div>
-              <Button type="submit" variant="contained" disabled={request.isPending}>
-                {request.isPending ? t('forms.saving') : t('security.email.submit')}
-              </Button>
-            </div>
+            <CurrentPasswordField label={t('security.email.password')} />
+            <SubmitButton pending={request.isPending} label={t('security.email.submit')} />
           </Stack>
         </RuleForm>
       </Stack>
