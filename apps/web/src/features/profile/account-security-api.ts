@@ -3,7 +3,8 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { securityRoutes, type EmailChange, type PasswordChange } from '@portal/contract';
 import { apiRequest } from '@/api/client.ts';
-import { queryKeys } from '@/api/session.ts';
+import { later } from '@/i18n/later.ts';
+import { useToast } from '@/ui/toast.tsx';
 import { SECURITY_KEY } from './security-api.ts';
 
 export const emailChangeQuery = queryOptions({
@@ -41,11 +42,12 @@ export function useRequestEmailChange() {
 
 export function useCancelEmailChange() {
   const queryClient = useQueryClient();
+  const toast = useToast();
   return useMutation({
     mutationFn: () => apiRequest(securityRoutes.cancelEmailChange),
-    onSuccess: async () => {
+    onSuccess: () => {
       queryClient.setQueryData(emailChangeQuery.queryKey, { pending: null });
-      await queryClient.invalidateQueries({ queryKey: queryKeys.me });
+      toast.success(later('security.email.cancelled'));
     },
   });
 }

@@ -10,6 +10,8 @@ import { testUser } from '@/testing/fixtures.ts';
 import { renderPage } from '@/testing/render.tsx';
 import { shownToasts, watchToasts } from '@/testing/toasts.ts';
 import { PortalThemeProvider } from '@/ui/theme.tsx';
+import { emailChangeQuery } from './account-security-api.ts';
+import { EmailCard } from './email-card.tsx';
 import { PasswordCard } from './password-card.tsx';
 
 const apiRequest = vi.fn();
@@ -99,5 +101,45 @@ describe('password card', { timeout: 20_000 }, () => {
       ]),
     );
     expect((card.getByLabelText(/^Aktuelles Passwort/) as HTMLInputElement).value).toBe('');
+  });
+});
+
+describe('email card', { timeout: 20_000 }, () => {
+  async function renderEmailCard(pending: { email: string; expiresAt: string } | null) {
+    const queryClient = new QueryClient({
+      defaultOptions: { queries: { retry: false, staleTime: Infinity }, mutations: { retry: false } },
+    });
+    queryClient.setQueryData(queryKeys.me, testUser());
+    queryClient.setQueryData(emailChangeQuery.queryKey, { pending });
+    await renderPage(
+      '/settings/users',
+      <PortalThemeProvider language="de" rowsPerPage="">
+        <EmailCard />
+      </PortalThemeProvider>,
+      { queryClient },
+    );
+    return within(await screen.findByRole('region', { name: 'E-Mail-Adresse' }));
+  }
+
+  it('says in general words that an address cannot be used', async () => {
+    apiRequest.mockRejectedValue(
+      new ApiError(422, 'newEmail unavailable', 'VALIDATION_FAILED', { newEmail: 'unavailable' }),
+    );
+    const card = await renderEmailCard(null);
+    const user = userEvent.setup();
+    await user.type(card.getByLabelText(/^Neue E-Mail-Adresse/), 'jemand@example.org');
+    await user.type(card.getByLabelText(/^Aktuelles Passwort/), 'Portal-Demo-2026');
+    await user.click(card.getByRole('button', { name: 'Bestätigungslink senden' }));
+    expect(await card.findByText('Diese E-Mail-Adresse kann nicht verwendet werden.')).toBeTruthy();
+  });
+
+  it('shows a pending change and cancels it', async () => {
+    apiRequest.mockResolvedValue(null);
+    const card = await renderEmailCard({ email: 'neu@example.org', expiresAt: '2026-11-24T10:00:00.000Z' });
+    expect(card.getByText(/Änderung zu neu@example\.org wartet auf Bestätigung/)).toBeTruthy();
+    await userEvent.setup().click(card.getByRole('button', { name: 'Abbrechen' }));
+    await waitFor(() => expect(apiRequest).toHaveBeenCalledWith(securityRoutes.cancelEmailChange));
+    await waitFor(() => expect(card.queryByText(/wartet auf Bestätigung/)).toBeNull());
+    expect(shownToasts('success')).toEqual(['Die Änderung der E-Mail-Adresse wurde abgebrochen.']);
   });
 });
