@@ -56,6 +56,21 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectNoSeriousViolations(page);
     });
 
+    test('security tab: password, email and sign-in history', async ({ page, server }) => {
+      await signIn(page, server, DEMO.owner.email, '/settings/users?tab=security');
+      await expect(page.getByRole('region', { name: 'Passwort' })).toBeVisible();
+      await expect(page.getByRole('region', { name: 'E-Mail-Adresse' })).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Anmeldeverlauf' }).getByRole('table')).toBeVisible();
+      expect(await bodyIsDark(page)).toBe(colorScheme === 'dark');
+      await expectNoSeriousViolations(page);
+      // With the forms' errors showing.
+      await page.getByRole('button', { name: 'Passwort ändern' }).click();
+      await expect(
+        page.getByRole('region', { name: 'Passwort' }).getByText('Dieses Feld ist erforderlich').first(),
+      ).toBeVisible();
+      await expectNoSeriousViolations(page);
+    });
+
     test('support queue and a ticket for staff', async ({ page, server }) => {
       await signIn(page, server, DEMO.agent.email, '/support/queue');
       await expect(page.getByRole('heading', { level: 1, name: 'Support-Warteschlange' })).toBeVisible();

@@ -43,6 +43,16 @@ const open: Expectations = {
 };
 /** Anyone signed in, about themselves. */
 const signedIn: Expectations = { ...open, anonymous: 401 };
+/** The embedded sign-in service's forms about oneself: none with an external Keycloak, whoever asks. */
+const embeddedOnly: Expectations = {
+  anonymous: 401,
+  employee: 404,
+  admin: 404,
+  coach: 404,
+  owner: 404,
+  otherAccount: 404,
+  staff: 404,
+};
 /** Members of the account at `role` or above (EMPLOYEE < ADMIN < DC < OWNER < SUPPORT); others never see it. */
 function atLeast(role: 'EMPLOYEE' | 'ADMIN' | 'OWNER'): Expectations {
   const level = { EMPLOYEE: 0, ADMIN: 1, OWNER: 3 }[role];
@@ -432,6 +442,18 @@ const MATRIX: Record<string, Row> = {
   },
   'PATCH /api/users/v1/me/security/passkeys/{id}': { expect: signedIn, body: { name: 'Laptop' } },
   'DELETE /api/users/v1/me/security/passkeys/{id}': { expect: signedIn },
+  // The embedded sign-in service's own forms: with an external Keycloak (as here) there are none (404).
+  'POST /api/users/v1/me/security/password': {
+    expect: embeddedOnly,
+    body: { currentPassword: 'x', newPassword: 'y' },
+  },
+  'GET /api/users/v1/me/security/email': { expect: embeddedOnly },
+  'POST /api/users/v1/me/security/email': {
+    expect: embeddedOnly,
+    body: { newEmail: 'neu@example.org', currentPassword: 'x' },
+  },
+  'DELETE /api/users/v1/me/security/email': { expect: embeddedOnly },
+  'GET /api/users/v1/me/security/sign-ins': { expect: embeddedOnly },
   'GET /api/support/v1/info': { expect: signedIn },
   // Every member reaches the tickets (an EMPLOYEE only their own; the handler filters).
   'GET /api/accounts/{accountUuid}/support/v1/tickets': { expect: atLeast('EMPLOYEE') },

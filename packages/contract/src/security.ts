@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { DateTime, Entity, ErrorBody, List, Uuid, UuidParams } from './common.ts';
+import { DateTime, EMAIL_MAX, Entity, ErrorBody, List, Uuid, UuidParams } from './common.ts';
 import { defineRoute } from './route.ts';
 
 /**
@@ -104,6 +104,76 @@ export const RenamePasskeyBody = Type.Object({ name: PasskeyName }, { additional
 export type RenamePasskeyBody = Type.Static<typeof RenamePasskeyBody>;
 
 const passkeyErrors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody };
+/** Longest password the API takes (the policy refuses longer ones with a reason; this only bounds the body). */
+const PASSWORD_FIELD = Type.String({ minLength: 1, maxLength: 1024 });
+
+/** Change the password: the current one proves it is the person; the new one must pass the password policy. */
+export const PasswordChange = Type.Object(
+  { currentPassword: PASSWORD_FIELD, newPassword: PASSWORD_FIELD },
+  { additionalProperties: false },
+);
+export type PasswordChange = Type.Static<typeof PasswordChange>;
+
+/**
+ * Field error keys of the password change (422; 429 for `locked`, with the wait in `retryAfter` seconds): the web
+ * shows them in the person's language. `newPassword` names the policy's reason: `tooShort`, `tooLong`,
+ * `containsEmail`, `containsName`, `tooWeak` or `tooWeak.<hint>` (common, keyboard, repeat, sequence, date, word).
+ */
+export const PASSWORD_CHANGE_ERRORS = { wrongPassword: 'wrongPassword', locked: 'locked' } as const;
+
+/** Change the email address: the new one gets a confirmation link; the current password proves it is the person. */
+export const EmailChange = Type.Object(
+  {
+    newEmail: Type.String({ minLength: 1, maxLength: EMAIL_MAX }),
+    currentPassword: PASSWORD_FIELD,
+  },
+  { additionalProperties: false },
+);
+export type EmailChange = Type.Static<typeof EmailChange>;
+
+/** A change of the email address waiting for its link to be opened (null when none is). */
+export const EmailChangeState = Type.Object({
+  pending: Type.Union([Type.Object({ email: Type.String(), expiresAt: DateTime }), Type.Null()]),
+});
+export type EmailChangeState = Type.Static<typeof EmailChangeState>;
+
+export const SIGN_IN_OUTCOMES = ['success', 'wrong-password', 'locked', 'second-factor-failed'] as const;
+export const SIGN_IN_METHODS = ['password', 'totp', 'recovery-code', 'passkey'] as const;
+export const SIGN_INS_PAGE_SIZE = 20;
+
+/** One sign-in attempt of the person's history. */
+export const SignInEntry = Type.Object({
+  id: Type.String(),
+  at: DateTime,
+  outcome: Type.Enum(SIGN_IN_OUTCOMES),
+  method: Type.Enum(SIGN_IN_METHODS),
+  /** Browser with its major version, e.g. "Chrome 131"; null when the user agent does not tell. */
+  browser: Type.Union([Type.String(), Type.Null()]),
+  /** Operating system, e.g. "macOS"; null when unknown. */
+  system: Type.Union([Type.String(), Type.Null()]),
+  clientAddress: Type.Union([Type.String(), Type.Null()]),
+});
+export type SignInEntry = Type.Static<typeof SignInEntry>;
+
+export const SignInsQuery = Type.Object(
+  {
+    /** Opaque keyset cursor from the previous page's `meta.nextCursor`. */
+    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+    pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  },
+  { additionalProperties: false },
+);
+export type SignInsQuery = Type.Static<typeof SignInsQuery>;
+
+/** A page of the sign-in history (the last 90 days), newest first; `nextCursor` is null on the last page. */
+export const SignInsPage = Type.Object({
+  data: Type.Array(SignInEntry),
+  meta: Type.Object({ pageSize: Type.Integer(), nextCursor: Type.Union([Type.String(), Type.Null()]) }),
+});
+export type SignInsPage = Type.Static<typeof SignInsPage>;
+
+/** Answers of the forms of the embedded sign-in service; with an external Keycloak they are 404. */
+const formErrors = { 401: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody, 429: ErrorBody };
 
 export const securityRoutes = {
   getSecurityOverview: defineRoute({
@@ -174,5 +244,44 @@ export const securityRoutes = {
     tags: ['security'],
     params: UuidParams,
     response: { 204: Type.Null(), ...passkeyErrors },
+  }),
+  changePassword: defineRoute({
+    method: 'POST',
+    path: '/users/v1/me/security/password',
+    summary: 'Change the password (current one required); ends the other sign-in sessions',
+    tags: ['security'],
+    body: PasswordChange,
+    response: { 204: Type.Null(), ...formErrors },
+  }),
+  getEmailChange: defineRoute({
+    method: 'GET',
+    path: '/users/v1/me/security/email',
+    summary: 'The change of the email address waiting for its confirmation link, if any',
+    tags: ['security'],
+    response: { 200: Entity(EmailChangeState), 401: ErrorBody, 404: ErrorBody },
+  }),
+  requestEmailChange: defineRoute({
+    method: 'POST',
+    path: '/users/v1/me/security/email',
+    summary:
+      'Ask to change the email address: a confirmation link goes to the new one, a notice to the old one',
+    tags: ['security'],
+    body: EmailChange,
+    response: { 202: Entity(EmailChangeState), ...formErrors },
+  }),
+  cancelEmailChange: defineRoute({
+    method: 'DELETE',
+    path: '/users/v1/me/security/email',
+    summary: 'Cancel the pending change of the email address (its link stops working)',
+    tags: ['security'],
+    response: { 204: Type.Null(), 401: ErrorBody, 404: ErrorBody },
+  }),
+  listSignIns: defineRoute({
+    method: 'GET',
+    path: '/users/v1/me/security/sign-ins',
+    summary: 'A page of the sign-in history of the last 90 days, newest first (keyset pagination)',
+    tags: ['security'],
+    querystring: SignInsQuery,
+    response: { 200: SignInsPage, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 422: ErrorBody },
   }),
 };

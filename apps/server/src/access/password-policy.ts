@@ -13,7 +13,7 @@ import { invalidField, type HttpError } from '../http/errors.ts';
  * it into the project's one 422 field error with {@link passwordFieldError}, e.g.
  * `const problem = await checkPassword(body.newPassword, user); if (problem) throw passwordFieldError('newPassword',
  * problem);`. Its English text ({@link passwordProblemText}) is the field error's message; `problem.reason` (and
- * `problem.hint`) are stable keys a web form may translate instead (the web app has no such form yet).
+ * `problem.hint`) are stable keys a web form may translate instead (the security tab's password form does).
  */
 
 export const PASSWORD_MIN_LENGTH = 12;

@@ -1,12 +1,13 @@
 import crypto from 'node:crypto';
 import type { Db, Queryable } from '../db/client.ts';
 
-export type ActionKind = 'verify-email' | 'reset-password';
+export type ActionKind = 'verify-email' | 'reset-password' | 'email-change';
 
 /** Lifetimes of mailed links, in seconds. */
 export const ACTION_TTL: Record<ActionKind, number> = {
   'verify-email': 12 * 60 * 60,
   'reset-password': 30 * 60,
+  'email-change': 24 * 60 * 60,
 };
 
 const digest = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
@@ -14,6 +15,8 @@ const digest = (token: string) => crypto.createHash('sha256').update(token).dige
 export interface ActionTokenUse {
   identityId: string;
   email: string;
+  /** Email-change links: the address the identity had when the change was asked for. */
+  previousEmail?: string;
 }
 
 /** Ends every link of `kind` the identity was sent so far: only the newest link may work. */
@@ -30,13 +33,15 @@ export async function createActionToken(
   db: Db,
   kind: ActionKind,
   identity: { id: string; email: string },
+  /** An email change: the address the identity has now (the link goes to the new one, `identity.email`). */
+  previousEmail?: string,
 ): Promise<string> {
   const token = crypto.randomBytes(32).toString('base64url');
   await revokeActionTokens(db, kind, identity.id);
   await db.query(
-    `insert into idp_action_tokens (token_hash, kind, identity_id, email, expires_at)
-     values ($1, $2, $3, $4, now() + make_interval(secs => $5::float8))`,
-    [digest(token), kind, identity.id, identity.email, ACTION_TTL[kind]],
+    `insert into idp_action_tokens (token_hash, kind, identity_id, email, expires_at, previous_email)
+     values ($1, $2, $3, $4, now() + make_interval(secs => $5::float8), $6)`,
+    [digest(token), kind, identity.id, identity.email, ACTION_TTL[kind], previousEmail ?? null],
   );
   return token;
 }
@@ -61,19 +66,30 @@ async function tokenOwner(
   kind: ActionKind,
   token: string,
 ): Promise<ActionTokenUse | undefined> {
-  const { rows } = await db.query<{ identity_id: string; email: string }>(sql, [digest(token), kind]);
-  return rows[0] && { identityId: rows[0].identity_id, email: rows[0].email };
+  const { rows } = await db.query<{ identity_id: string; email: string; previous_email: string | null }>(
+    sql,
+    [digest(token), kind],
+  );
+  const row = rows[0];
+  return (
+    row && { identityId: row.identity_id, email: row.email, previousEmail: row.previous_email ?? undefined }
+  );
 }
 
 /** The token's owner when it is unused and unexpired, without using it up. */
 export const peekActionToken = (db: Queryable, kind: ActionKind, token: string) =>
-  tokenOwner(db, `select identity_id, email from idp_action_tokens where ${LIVE_TOKEN}`, kind, token);
+  tokenOwner(
+    db,
+    `select identity_id, email, previous_email from idp_action_tokens where ${LIVE_TOKEN}`,
+    kind,
+    token,
+  );
 
 /** Uses the token up (atomically: a second use finds nothing). */
 export const consumeActionToken = (db: Queryable, kind: ActionKind, token: string) =>
   tokenOwner(
     db,
-    `update idp_action_tokens set used_at = now() where ${LIVE_TOKEN} returning identity_id, email`,
+    `update idp_action_tokens set used_at = now() where ${LIVE_TOKEN} returning identity_id, email, previous_email`,
     kind,
     token,
   );

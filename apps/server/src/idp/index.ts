@@ -13,6 +13,7 @@ import { createSecrets } from '../secrets/secrets.ts';
 import { getPublicJwks, loadSecrets, readSecrets, rotateSigningKeyIfDue } from './keys.ts';
 import { createProvider, replaceSigningKeys, ROUTES } from './provider.ts';
 import { registerKeycloakRoutes } from './routes.ts';
+import { purgeSignIns } from './sign-in-history.ts';
 import { logoutByRefreshToken, logoutPreflight } from './token-logout.ts';
 import { REALM_PATH } from './views.ts';
 
@@ -122,6 +123,7 @@ export async function registerIdentityProvider(
     every: PURGE_INTERVAL_MS,
     handler: async () => {
       await purgeExpired(db);
+      await purgeSignIns(db);
     },
   });
 }

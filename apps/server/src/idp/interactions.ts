@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { consentFlow } from './consent.ts';
+import { registerEmailChangeLink } from './email-change.ts';
 import { registerEmailVerificationFlow } from './email-verification.ts';
 import { createInteractionKit, type InteractionCall, type InteractionDeps } from './interaction-kit.ts';
 import { registerLoginFlow } from './login.ts';
@@ -21,6 +22,7 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: Interactio
   const registration = registerRegistrationFlow(kit);
   registerPasswordResetFlow(kit);
   const emailVerification = registerEmailVerificationFlow(kit);
+  registerEmailChangeLink(kit);
   const consent = consentFlow(kit);
 
   const byPrompt: Record<string, (call: InteractionCall) => unknown> = {

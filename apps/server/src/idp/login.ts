@@ -1,8 +1,9 @@
 import { formatWait } from './i18n.ts';
-import { verifyPassword } from './identities.ts';
+import { findIdentityByEmail, verifyPassword } from './identities.ts';
 import { field, type InteractionCall, type InteractionKit } from './interaction-kit.ts';
 import { passkeyLoginSection, registerPasskeyLogin } from './passkey-sign-in.ts';
 import { awaitSecondFactor, finishSignIn, hasSecondFactor, secondFactorsOf } from './second-factor.ts';
+import { recordSignIn, type SignInOutcome } from './sign-in-history.ts';
 import { loginPage, type Alert } from './views.ts';
 
 /**
@@ -58,11 +59,21 @@ export function registerLoginFlow(kit: InteractionKit) {
       { key: guard.addressKey(request.ip), threshold: bf.maxFailuresPerAddress },
       { key: identityKey, threshold: bf.maxFailuresPerIdentity },
     ]);
-    if ('lockedFor' in reserved) return lockout(reserved.lockedFor);
+    // A known identity's failed attempts go into its sign-in history.
+    const failed = async (identityId: string | undefined, outcome: SignInOutcome) => {
+      if (!identityId) return;
+      const origin = { userAgent: request.headers['user-agent'], ip: request.ip };
+      await recordSignIn(db, { identityId, outcome, method: 'password', ...origin });
+    };
+    if ('lockedFor' in reserved) {
+      await failed((await findIdentityByEmail(db, username))?.id, 'locked');
+      return lockout(reserved.lockedFor);
+    }
 
     const { identity, valid } = await verifyPassword(db, username, password);
     if (!identity || !valid) {
       const wait = guard.failed(reserved.reservation);
+      await failed(identity?.id, wait > 0 ? 'locked' : 'wrong-password');
       if (wait > 0) return lockout(wait);
       return show(call, { username, alert: { kind: 'error', text: t('invalidCredentials') } });
     }

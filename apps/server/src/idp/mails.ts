@@ -11,20 +11,30 @@ import { interactionPath, type InteractionDeps } from './interaction-kit.ts';
 /** A mail link may be requested again only after this many seconds. */
 export const MAIL_INTERVAL_SECONDS = 60;
 
-const TEXTS: Record<ActionKind, { subject: keyof Messages; intro: keyof Messages; action: keyof Messages }> =
-  {
-    'verify-email': { subject: 'mailVerifySubject', intro: 'mailVerifyBody', action: 'mailVerifyAction' },
-    'reset-password': { subject: 'mailResetSubject', intro: 'mailResetBody', action: 'mailResetAction' },
-  };
+/** The links the sign-in pages mail (an email change is asked for in the portal: see security-mails.ts). */
+type PageActionKind = Exclude<ActionKind, 'email-change'>;
+
+const TEXTS: Record<
+  PageActionKind,
+  { subject: keyof Messages; intro: keyof Messages; action: keyof Messages }
+> = {
+  'verify-email': { subject: 'mailVerifySubject', intro: 'mailVerifyBody', action: 'mailVerifyAction' },
+  'reset-password': { subject: 'mailResetSubject', intro: 'mailResetBody', action: 'mailResetAction' },
+};
 
 /** The page of the interaction a mailed link opens. */
-const LINK_PAGE: Record<ActionKind, string> = {
+const LINK_PAGE: Record<PageActionKind, string> = {
   'verify-email': 'verify-email',
   'reset-password': 'reset',
 };
 
 /** The mail carrying `link`, in the identity's language, as text and as HTML. */
-export function actionMail(kind: ActionKind, identity: Identity, link: string, product: string): MailMessage {
+export function actionMail(
+  kind: PageActionKind,
+  identity: Identity,
+  link: string,
+  product: string,
+): MailMessage {
   const t = translator(identity.locale);
   const ttl = ACTION_TTL[kind];
   const duration =
@@ -50,7 +60,7 @@ export function actionMail(kind: ActionKind, identity: Identity, link: string, p
  */
 export async function sendActionMail(
   { config, db, mailer }: InteractionDeps,
-  kind: ActionKind,
+  kind: PageActionKind,
   identity: Identity,
   uid: string,
 ): Promise<boolean> {
@@ -63,7 +73,7 @@ export async function sendActionMail(
 /** A new one-time link of `kind` for `identity`, leading back to interaction `uid` (ending earlier ones). */
 async function actionLink(
   { config, db }: Pick<InteractionDeps, 'config' | 'db'>,
-  kind: ActionKind,
+  kind: PageActionKind,
   identity: Identity,
   uid: string,
 ): Promise<string> {

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/client.ts';
 import type { InteractionCall, InteractionKit } from './interaction-kit.ts';
+import { recordSignIn, type SignInMethod } from './sign-in-history.ts';
 import { secondFactorPage, type Alert } from './views.ts';
 
 /** The second factors a person has set up: a confirmed authenticator app (TOTP) and their passkeys. */
@@ -51,8 +52,37 @@ export function pendingSecondFactor(call: InteractionCall): string | undefined {
   return pending.accountId;
 }
 
-/** Ends the sign-in after the second factor: `amr` says how (RFC 8176: `pwd`, `otp`, `hwk`, `mfa`…). */
-export function finishSignIn(kit: InteractionKit, call: InteractionCall, accountId: string, amr: string[]) {
+/** The method a sign-in history entry names for `amr` (the factor that settled it). */
+function methodOf(amr: string[]): SignInMethod {
+  if (amr.includes('otp')) return 'totp';
+  if (amr.includes('hwk') || amr.includes('swk')) return 'passkey';
+  if (amr.includes('kba')) return 'recovery-code';
+  return 'password';
+}
+
+/**
+ * Ends the sign-in (after the password, or after the second factor): `amr` says how (RFC 8176: `pwd`, `otp`, `hwk`,
+ * `mfa`…). The sign-in history records it, and a browser the person has not signed in with before is told by mail.
+ */
+export async function finishSignIn(
+  kit: InteractionKit,
+  call: InteractionCall,
+  accountId: string,
+  amr: string[],
+) {
+  const { db, mailer, config } = kit.deps;
+  const { request } = call;
+  await recordSignIn(
+    db,
+    {
+      identityId: accountId,
+      outcome: 'success',
+      method: methodOf(amr),
+      userAgent: request.headers['user-agent'],
+      ip: request.ip,
+    },
+    { mailer, config },
+  );
   return kit.finish(call, {
     login: { accountId, remember: false, amr },
     // Signing in from the registration page also settles prompt=create.

@@ -9,9 +9,12 @@ import Typography from '@mui/material/Typography';
 import OpenInNew from '@mui/icons-material/OpenInNew';
 import { SectionCard } from '@/ui/section-card.tsx';
 import { visuallyHidden } from '@/ui/visually-hidden.ts';
+import { EmailCard } from './email-card.tsx';
 import { PasskeysCard } from './passkeys-card.tsx';
+import { PasswordCard } from './password-card.tsx';
 import { securityOverviewQuery } from './security-api.ts';
 import { SessionsCard } from './sessions-card.tsx';
+import { SignInHistoryCard } from './sign-in-history-card.tsx';
 
 /**
  * The tab "Sicherheit" of settings/users: the person's password, email, second factors, sessions and sign-in history,
@@ -55,8 +58,11 @@ export function SecurityTab() {
   return (
     <Stack spacing={3}>
       {/* The cards of the security tab, in this order. */}
+      <PasswordCard />
+      <EmailCard />
       <PasskeysCard />
       <SessionsCard />
+      <SignInHistoryCard />
     </Stack>
   );
 }

@@ -1,0 +1,290 @@
+import type { Language } from '@portal/contract';
+import { escapeHtml } from '../http/html.ts';
+import type { MailMessage } from '../mail/mailer.ts';
+import { mailText } from '../mail/user-text.ts';
+import { ACTION_TTL } from './action-tokens.ts';
+import { translator } from './i18n.ts';
+import type { Identity } from './identities.ts';
+
+/**
+ * The mails about a person's own sign-in security, in the person's language, as text and as HTML. Each says what
+ * happened, when, from which browser and client address, and what to do if it was not them.
+ */
+
+export type SecurityEvent =
+  'passwordChanged' | 'emailChangeRequested' | 'emailChangeNotice' | 'emailChanged' | 'newBrowser';
+
+interface EventTexts {
+  subject: string;
+  /** What happened; `{email}` is the new address where there is one. */
+  body: string;
+  /** What to do if it was not them. */
+  notYou: string;
+}
+
+interface Texts {
+  events: Record<SecurityEvent, EventTexts>;
+  when: string;
+  browser: string;
+  address: string;
+  unknown: string;
+  action: string;
+  validity: string;
+  /** The page the confirmation link opens. */
+  pageTitle: string;
+  pageDone: string;
+  pageInvalid: string;
+  pageUnavailable: string;
+}
+
+const TEXTS: Record<Language, Texts> = {
+  de: {
+    events: {
+      passwordChanged: {
+        subject: 'Ihr Passwort wurde geändert',
+        body: 'das Passwort Ihres Kontos bei {product} wurde geändert. Ihre anderen Anmeldungen wurden beendet.',
+        notYou:
+          'Waren Sie das nicht? Setzen Sie Ihr Passwort sofort über «Passwort vergessen» auf der Anmeldeseite zurück und wenden Sie sich an den Support.',
+      },
+      emailChangeRequested: {
+        subject: 'Bestätigen Sie Ihre neue E-Mail-Adresse',
+        body: 'Sie möchten die E-Mail-Adresse Ihres Kontos bei {product} zu {email} ändern. Öffnen Sie diesen Link, um die Änderung abzuschliessen:',
+        notYou:
+          'Falls Sie das nicht angefordert haben, ignorieren Sie diese E-Mail; es wird nichts geändert.',
+      },
+      emailChangeNotice: {
+        subject: 'Änderung Ihrer E-Mail-Adresse angefordert',
+        body: 'für Ihr Konto bei {product} wurde angefordert, die E-Mail-Adresse zu {email} zu ändern. Die Änderung gilt erst, wenn der Link in der E-Mail an die neue Adresse geöffnet wird.',
+        notYou:
+          'Waren Sie das nicht? Melden Sie sich an, brechen Sie die Änderung unter «Einstellungen › Sicherheit» ab und ändern Sie Ihr Passwort.',
+      },
+      emailChanged: {
+        subject: 'Ihre E-Mail-Adresse wurde geändert',
+        body: 'die E-Mail-Adresse Ihres Kontos bei {product} wurde zu {email} geändert. Sie melden sich ab jetzt mit der neuen Adresse an.',
+        notYou: 'Waren Sie das nicht? Wenden Sie sich umgehend an den Support.',
+      },
+      newBrowser: {
+        subject: 'Anmeldung mit einem neuen Browser',
+        body: 'bei Ihrem Konto bei {product} hat sich jemand mit einem Browser angemeldet, den Sie bisher nicht verwendet haben.',
+        notYou:
+          'Waren Sie das nicht? Ändern Sie Ihr Passwort sofort und beenden Sie unter «Einstellungen › Sicherheit» die anderen Sitzungen.',
+      },
+    },
+    when: 'Zeitpunkt',
+    browser: 'Browser',
+    address: 'Adresse',
+    unknown: 'unbekannt',
+    action: 'Neue E-Mail-Adresse bestätigen',
+    validity: 'Der Link ist {hours} Stunden gültig und kann nur einmal verwendet werden.',
+    pageTitle: 'E-Mail-Adresse ändern',
+    pageDone:
+      'Ihre E-Mail-Adresse wurde zu {email} geändert. Melden Sie sich ab jetzt mit dieser Adresse an.',
+    pageInvalid:
+      'Dieser Link ist ungültig, abgelaufen oder wurde bereits verwendet. Fordern Sie die Änderung bei Bedarf erneut an.',
+    pageUnavailable: 'Diese E-Mail-Adresse kann nicht verwendet werden. Ihre Adresse wurde nicht geändert.',
+  },
+  en: {
+    events: {
+      passwordChanged: {
+        subject: 'Your password was changed',
+        body: 'the password of your {product} account was changed. Your other sign-ins were ended.',
+        notYou:
+          'Was this not you? Reset your password at once with "Forgot password" on the sign-in page and contact support.',
+      },
+      emailChangeRequested: {
+        subject: 'Confirm your new email address',
+        body: 'You want to change the email address of your {product} account to {email}. Open this link to complete the change:',
+        notYou: 'If you did not ask for this, ignore this email; nothing will change.',
+      },
+      emailChangeNotice: {
+        subject: 'Change of your email address requested',
+        body: 'a change of the email address of your {product} account to {email} was requested. It applies only once the link in the email to the new address is opened.',
+        notYou:
+          'Was this not you? Sign in, cancel the change under "Settings › Security" and change your password.',
+      },
+      emailChanged: {
+        subject: 'Your email address was changed',
+        body: 'the email address of your {product} account was changed to {email}. From now on you sign in with the new address.',
+        notYou: 'Was this not you? Contact support at once.',
+      },
+      newBrowser: {
+        subject: 'Sign-in from a new browser',
+        body: 'someone signed in to your {product} account with a browser you have not used before.',
+        notYou:
+          'Was this not you? Change your password at once and end the other sessions under "Settings › Security".',
+      },
+    },
+    when: 'Time',
+    browser: 'Browser',
+    address: 'Address',
+    unknown: 'unknown',
+    action: 'Confirm new email address',
+    validity: 'The link is valid for {hours} hours and can be used only once.',
+    pageTitle: 'Change email address',
+    pageDone: 'Your email address was changed to {email}. From now on, sign in with this address.',
+    pageInvalid: 'This link is invalid, has expired or was already used. Request the change again if needed.',
+    pageUnavailable: 'This email address cannot be used. Your address was not changed.',
+  },
+  fr: {
+    events: {
+      passwordChanged: {
+        subject: 'Votre mot de passe a été modifié',
+        body: 'le mot de passe de votre compte {product} a été modifié. Vos autres connexions ont été fermées.',
+        notYou:
+          'Ce n’était pas vous ? Réinitialisez immédiatement votre mot de passe avec « Mot de passe oublié » sur la page de connexion et contactez le support.',
+      },
+      emailChangeRequested: {
+        subject: 'Confirmez votre nouvelle adresse e-mail',
+        body: 'Vous souhaitez remplacer l’adresse e-mail de votre compte {product} par {email}. Ouvrez ce lien pour terminer la modification :',
+        notYou: 'Si vous ne l’avez pas demandé, ignorez cet e-mail ; rien ne sera modifié.',
+      },
+      emailChangeNotice: {
+        subject: 'Modification de votre adresse e-mail demandée',
+        body: 'il a été demandé de remplacer l’adresse e-mail de votre compte {product} par {email}. La modification ne s’applique qu’une fois le lien de l’e-mail envoyé à la nouvelle adresse ouvert.',
+        notYou:
+          'Ce n’était pas vous ? Connectez-vous, annulez la modification sous « Paramètres › Sécurité » et changez votre mot de passe.',
+      },
+      emailChanged: {
+        subject: 'Votre adresse e-mail a été modifiée',
+        body: 'l’adresse e-mail de votre compte {product} a été remplacée par {email}. Vous vous connectez désormais avec la nouvelle adresse.',
+        notYou: 'Ce n’était pas vous ? Contactez immédiatement le support.',
+      },
+      newBrowser: {
+        subject: 'Connexion depuis un nouveau navigateur',
+        body: 'quelqu’un s’est connecté à votre compte {product} avec un navigateur que vous n’aviez pas encore utilisé.',
+        notYou:
+          'Ce n’était pas vous ? Changez immédiatement votre mot de passe et fermez les autres sessions sous « Paramètres › Sécurité ».',
+      },
+    },
+    when: 'Date',
+    browser: 'Navigateur',
+    address: 'Adresse',
+    unknown: 'inconnu',
+    action: 'Confirmer la nouvelle adresse e-mail',
+    validity: 'Le lien est valable {hours} heures et ne peut être utilisé qu’une seule fois.',
+    pageTitle: 'Modifier l’adresse e-mail',
+    pageDone:
+      'Votre adresse e-mail a été remplacée par {email}. Connectez-vous désormais avec cette adresse.',
+    pageInvalid:
+      'Ce lien n’est pas valable, a expiré ou a déjà été utilisé. Demandez la modification à nouveau si nécessaire.',
+    pageUnavailable: 'Cette adresse e-mail ne peut pas être utilisée. Votre adresse n’a pas été modifiée.',
+  },
+  it: {
+    events: {
+      passwordChanged: {
+        subject: 'La sua password è stata modificata',
+        body: 'la password del suo account {product} è stata modificata. Gli altri suoi accessi sono stati chiusi.',
+        notYou:
+          'Non è stato lei? Reimposti subito la password con «Password dimenticata» nella pagina di accesso e contatti il supporto.',
+      },
+      emailChangeRequested: {
+        subject: 'Confermi il suo nuovo indirizzo e-mail',
+        body: 'Desidera cambiare l’indirizzo e-mail del suo account {product} in {email}. Apra questo link per completare la modifica:',
+        notYou: 'Se non l’ha richiesto, ignori questa e-mail; non verrà modificato nulla.',
+      },
+      emailChangeNotice: {
+        subject: 'Richiesta la modifica del suo indirizzo e-mail',
+        body: 'è stato richiesto di cambiare l’indirizzo e-mail del suo account {product} in {email}. La modifica vale solo quando viene aperto il link nell’e-mail inviata al nuovo indirizzo.',
+        notYou:
+          'Non è stato lei? Acceda, annulli la modifica in «Impostazioni › Sicurezza» e cambi la password.',
+      },
+      emailChanged: {
+        subject: 'Il suo indirizzo e-mail è stato modificato',
+        body: 'l’indirizzo e-mail del suo account {product} è stato cambiato in {email}. D’ora in poi accede con il nuovo indirizzo.',
+        notYou: 'Non è stato lei? Contatti subito il supporto.',
+      },
+      newBrowser: {
+        subject: 'Accesso da un nuovo browser',
+        body: 'qualcuno ha effettuato l’accesso al suo account {product} con un browser che finora non aveva usato.',
+        notYou:
+          'Non è stato lei? Cambi subito la password e chiuda le altre sessioni in «Impostazioni › Sicurezza».',
+      },
+    },
+    when: 'Data e ora',
+    browser: 'Browser',
+    address: 'Indirizzo',
+    unknown: 'sconosciuto',
+    action: 'Conferma il nuovo indirizzo e-mail',
+    validity: 'Il link è valido {hours} ore e può essere usato una sola volta.',
+    pageTitle: 'Cambia indirizzo e-mail',
+    pageDone:
+      'Il suo indirizzo e-mail è stato cambiato in {email}. D’ora in poi acceda con questo indirizzo.',
+    pageInvalid:
+      'Questo link non è valido, è scaduto o è già stato usato. Se necessario, richieda di nuovo la modifica.',
+    pageUnavailable: 'Questo indirizzo e-mail non può essere usato. Il suo indirizzo non è stato modificato.',
+  },
+};
+
+const INTL_LOCALES: Record<Language, string> = { de: 'de-CH', en: 'en-GB', fr: 'fr-CH', it: 'it-CH' };
+/** Times in the mails are Swiss time, as the portal's customers are. */
+const MAIL_TIME_ZONE = 'Europe/Zurich';
+
+/** The texts of the page the email-change link opens, in `locale`. */
+export const emailChangePageTexts = (locale: Language) => TEXTS[locale];
+
+export const fill = (text: string, vars: Record<string, string>) =>
+  text.replace(/\{(\w+)\}/g, (match, name: string) => vars[name] ?? match);
+
+/** Where an event came from: when, and the browser and client address of the request. */
+export interface EventOrigin {
+  at: Date;
+  /** Browser and system in short ("Chrome 131 · Linux"), null when unknown. */
+  browser: string | null;
+  address: string | null;
+}
+
+/**
+ * The mail about `event` to `to` (the identity's address unless given), in the identity's language. `email` is the
+ * new address of an email change; `link` the confirmation link of a requested one.
+ */
+export function securityMail(
+  event: SecurityEvent,
+  identity: Pick<Identity, 'email' | 'name' | 'locale'>,
+  origin: EventOrigin,
+  product: string,
+  extra: { to?: string; email?: string; link?: string } = {},
+): MailMessage {
+  const texts = TEXTS[identity.locale];
+  const t = translator(identity.locale);
+  const vars = { product, email: extra.email ?? '' };
+  const event_ = texts.events[event];
+  // The name is the person's own text: it is shortened and left out when a mail program could make it a link.
+  const name = mailText(identity.name);
+  const greeting = name === undefined ? t('mailGreetingNoName') : t('mailGreeting', { name });
+  const when = new Intl.DateTimeFormat(INTL_LOCALES[identity.locale], {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: MAIL_TIME_ZONE,
+  }).format(origin.at);
+  const facts = [
+    [texts.when, when],
+    [texts.browser, origin.browser ?? texts.unknown],
+    [texts.address, origin.address ?? texts.unknown],
+  ] as const;
+  const body = fill(event_.body, vars);
+  const validity = fill(texts.validity, { hours: String(ACTION_TTL['email-change'] / 3600) });
+  const text = [
+    greeting,
+    '',
+    body,
+    ...(extra.link ? [extra.link, validity] : []),
+    '',
+    ...facts.map(([label, value]) => `${label}: ${value}`),
+    '',
+    event_.notYou,
+    '',
+    `— ${product}`,
+  ].join('\n');
+  const html = `<!doctype html><html lang="${identity.locale}"><body>
+<p>${escapeHtml(greeting)}</p><p>${escapeHtml(body)}</p>
+${extra.link ? `<p><a href="${escapeHtml(extra.link)}">${escapeHtml(texts.action)}</a><br>${escapeHtml(validity)}</p>` : ''}
+<p>${facts.map(([label, value]) => `${escapeHtml(label)}: ${escapeHtml(value)}`).join('<br>')}</p>
+<p>${escapeHtml(event_.notYou)}</p><p>— ${escapeHtml(product)}</p>
+</body></html>`;
+  return {
+    to: extra.to ?? identity.email,
+    subject: `${product}: ${fill(event_.subject, vars)}`,
+    text,
+    html,
+  };
+}
