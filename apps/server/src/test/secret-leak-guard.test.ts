@@ -32,3 +32,24 @@ describe('secret leak guard of the API suites', () => {
     );
   });
 });
+
+describe('secret leak guard: the authenticator-app secret', () => {
+  it('may appear only in the answer that sets the app up, nowhere else', async () => {
+    let secrets!: ModuleDeps['secrets'];
+    const api = new TestApi('pglite');
+    await api.start({
+      modules: [
+        (deps) => {
+          secrets = deps.secrets;
+        },
+      ],
+      prepare: (app) => {
+        app.get('/test/totp-elsewhere', async () => ({
+          secret: secrets.open(secrets.seal(SECRET, 'idp_totp:x'), 'idp_totp:x'),
+        }));
+      },
+    });
+    expect((await api.request('GET', '/test/totp-elsewhere')).statusCode).toBe(200);
+    await expect(api.stop()).rejects.toThrow(/was sent in the answer to GET \/test\/totp-elsewhere/);
+  });
+});
