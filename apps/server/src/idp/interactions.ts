@@ -6,6 +6,7 @@ import { registerLoginFlow } from './login.ts';
 import { registerPasswordResetFlow } from './password-reset.ts';
 import { registerRegistrationFlow } from './registration.ts';
 import { registerSecondFactorPage } from './second-factor.ts';
+import { registerTotpSecondFactor } from './totp-sign-in.ts';
 
 /**
  * The sign-in pages of a pending authorization, one flow per file. The interaction's own page shows the flow of
@@ -15,7 +16,8 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: Interactio
   const kit = createInteractionKit(app, deps);
   const login = registerLoginFlow(kit);
   // The second step after a right password; each kind of second factor adds its section and form posts to it.
-  registerSecondFactorPage(kit);
+  const secondFactor = registerSecondFactorPage(kit);
+  registerTotpSecondFactor(kit, secondFactor);
   const registration = registerRegistrationFlow(kit);
   registerPasswordResetFlow(kit);
   const emailVerification = registerEmailVerificationFlow(kit);
