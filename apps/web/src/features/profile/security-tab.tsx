@@ -10,6 +10,7 @@ import OpenInNew from '@mui/icons-material/OpenInNew';
 import { SectionCard } from '@/ui/section-card.tsx';
 import { visuallyHidden } from '@/ui/visually-hidden.ts';
 import { securityOverviewQuery } from './security-api.ts';
+import { TwoFactorCard } from './two-factor-card.tsx';
 
 /**
  * The tab "Sicherheit" of settings/users: the person's password, email, second factors, sessions and sign-in history,
@@ -50,5 +51,10 @@ export function SecurityTab() {
     );
   }
 
-  return <Stack spacing={3}>{/* The cards of the security tab, in this order. */}</Stack>;
+  return (
+    <Stack spacing={3}>
+      {/* The cards of the security tab, in this order. */}
+      <TwoFactorCard overview={overview.data} />
+    </Stack>
+  );
 }
