@@ -68,16 +68,30 @@ async function confirmPassword(deps: TotpDeps, user: PortalUser, identity: Ident
   await guard.succeeded(reserved.reservation, identityKey);
 }
 
-/** The notice mail of `event`, queued in the transaction of the change. */
-const mail = (deps: TotpDeps, event: TotpEvent, identityId: string, tx: Queryable) =>
-  sendTotpEventMail(
-    { db: deps.db, mailer: deps.mailer, productName: deps.config.productName },
-    event,
-    identityId,
-    {
-      tx,
-    },
-  );
+/**
+ * Makes a change to the person's two-factor in one transaction: `change`, then its audit entry (`action`) and the
+ * notice mail of `event` (queued in the same transaction, so it goes only when the change is kept).
+ */
+function recordChange<T>(
+  deps: TotpDeps,
+  user: PortalUser,
+  identityId: string,
+  what: { action: string; event: TotpEvent },
+  change: (tx: Queryable) => Promise<T>,
+): Promise<T> {
+  return deps.db.transaction(async (tx) => {
+    const result = await change(tx);
+    await writeAudit(tx, {
+      accountUuid: null,
+      actor: user,
+      action: what.action,
+      target: `user:${user.uuid}`,
+    });
+    const mailDeps = { db: deps.db, mailer: deps.mailer, productName: deps.config.productName };
+    await sendTotpEventMail(mailDeps, what.event, identityId, { tx });
+    return result;
+  });
+}
 
 /**
  * Starts setting up the authenticator app: a new secret (sealed, unconfirmed until its first code) as QR code and as
@@ -119,17 +133,10 @@ export async function confirmEnrolment(
   const invalid = new HttpError(422, 'INVALID_CODE', 'The code is wrong or has expired', { code: 'invalid' });
   const step = totpStep(current.secret, code, { lastStep: current.lastStep });
   if (step === null) throw invalid;
-  return deps.db.transaction(async (tx) => {
+  const what = { action: 'security.totp.enable', event: 'enabled' } as const;
+  return recordChange(deps, user, identity.id, what, async (tx) => {
     if (!(await useTotpStep(tx, identity.id, step, { confirm: true }))) throw invalid;
-    const codes = await newRecoveryCodes(tx, identity.id);
-    await writeAudit(tx, {
-      accountUuid: null,
-      actor: user,
-      action: 'security.totp.enable',
-      target: `user:${user.uuid}`,
-    });
-    await mail(deps, 'enabled', identity.id, tx);
-    return { codes };
+    return { codes: await newRecoveryCodes(tx, identity.id) };
   });
 }
 
@@ -143,16 +150,8 @@ export async function disableTotp(deps: TotpDeps, user: PortalUser, password: st
   const identity = await ownIdentity(deps, user);
   await enabledTotp(deps, identity);
   await confirmPassword(deps, user, identity, password);
-  await deps.db.transaction(async (tx) => {
-    await removeTotp(tx, identity.id);
-    await writeAudit(tx, {
-      accountUuid: null,
-      actor: user,
-      action: 'security.totp.disable',
-      target: `user:${user.uuid}`,
-    });
-    await mail(deps, 'disabled', identity.id, tx);
-  });
+  const what = { action: 'security.totp.disable', event: 'disabled' } as const;
+  await recordChange(deps, user, identity.id, what, (tx) => removeTotp(tx, identity.id));
 }
 
 /** Ten new recovery codes replace the old ones, after the current password. */
@@ -164,15 +163,8 @@ export async function regenerateRecoveryCodes(
   const identity = await ownIdentity(deps, user);
   await enabledTotp(deps, identity);
   await confirmPassword(deps, user, identity, password);
-  return deps.db.transaction(async (tx) => {
-    const codes = await newRecoveryCodes(tx, identity.id);
-    await writeAudit(tx, {
-      accountUuid: null,
-      actor: user,
-      action: 'security.recovery_codes.renew',
-      target: `user:${user.uuid}`,
-    });
-    await mail(deps, 'recoveryCodesRenewed', identity.id, tx);
-    return { codes };
-  });
+  const what = { action: 'security.recovery_codes.renew', event: 'recoveryCodesRenewed' } as const;
+  return recordChange(deps, user, identity.id, what, async (tx) => ({
+    codes: await newRecoveryCodes(tx, identity.id),
+  }));
 }
