@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { securityRoutes, type SecurityOverview } from '@portal/contract';
+import { securityRoutes } from '@portal/contract';
 import type * as ClientModule from '@/api/client.ts';
 import { ApiError } from '@/api/errors.ts';
 import { renderPage } from '@/testing/render.tsx';
@@ -15,16 +15,11 @@ vi.mock('@/api/client.ts', async (original) => ({
 
 beforeEach(() => apiRequest.mockReset());
 
-const overview = (over: Partial<SecurityOverview> = {}): SecurityOverview => ({
-  provider: 'embedded',
-  accountConsoleUrl: null,
+const overview = (over: { totpEnabled?: boolean; recoveryCodesLeft?: number } = {}) => ({
   totpEnabled: false,
   recoveryCodesLeft: 0,
-  passkeyCount: 0,
-  hasSecondFactor: false,
   ...over,
 });
-
 const CODES = Array.from({ length: 10 }, (_, i) => `abcde-fgh${String(i).padStart(2, '2')}`);
 
 describe('two-factor card', () => {

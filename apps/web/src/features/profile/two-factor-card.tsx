@@ -55,7 +55,11 @@ function useErrorText() {
  * The card "Zwei-Faktor-Authentifizierung" of the security tab: whether an authenticator app is on, how many recovery
  * codes are left (with a warning when few), and the dialogs to set it up, make new recovery codes or turn it off.
  */
-export function TwoFactorCard({ overview }: { overview: SecurityOverview }) {
+export function TwoFactorCard({
+  overview,
+}: {
+  overview: Pick<SecurityOverview, 'totpEnabled' | 'recoveryCodesLeft'>;
+}) {
   const { t } = useTranslation();
   const [dialog, setDialog] = useState<'enrol' | 'disable' | 'regenerate' | null>(null);
   const close = () => setDialog(null);
