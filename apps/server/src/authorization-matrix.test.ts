@@ -454,6 +454,13 @@ const MATRIX: Record<string, Row> = {
   },
   'DELETE /api/users/v1/me/security/email': { expect: embeddedOnly },
   'GET /api/users/v1/me/security/sign-ins': { expect: embeddedOnly },
+  'POST /api/users/v1/me/security/totp': { expect: signedIn },
+  'POST /api/users/v1/me/security/totp/confirm': { expect: signedIn, body: { code: '123456' } },
+  'POST /api/users/v1/me/security/totp/disable': { expect: signedIn, body: { password: 'not-the-password' } },
+  'POST /api/users/v1/me/security/recovery-codes': {
+    expect: signedIn,
+    body: { password: 'not-the-password' },
+  },
   'GET /api/support/v1/info': { expect: signedIn },
   // Every member reaches the tickets (an EMPLOYEE only their own; the handler filters).
   'GET /api/accounts/{accountUuid}/support/v1/tickets': { expect: atLeast('EMPLOYEE') },

@@ -174,6 +174,37 @@ export type SignInsPage = Type.Static<typeof SignInsPage>;
 
 /** Answers of the forms of the embedded sign-in service; with an external Keycloak they are 404. */
 const formErrors = { 401: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody, 429: ErrorBody };
+/** The start of setting up an authenticator app: the QR code to scan, or the secret to type in by hand. */
+export const TotpEnrolment = Type.Object({
+  /** The otpauth:// URI as an SVG QR code. */
+  qrSvg: Type.String(),
+  /** The secret (base32), for apps that cannot scan; shown once, here only. */
+  secret: Type.String(),
+  /** The names the entry has in the app: the product and the person's email. */
+  issuer: Type.String(),
+  label: Type.String(),
+});
+export type TotpEnrolment = Type.Static<typeof TotpEnrolment>;
+
+export const ConfirmTotpBody = Type.Object({ code: Type.String({ minLength: 1, maxLength: 20 }) });
+export type ConfirmTotpBody = Type.Static<typeof ConfirmTotpBody>;
+
+/** The current password, asked again before a second factor is turned off or its recovery codes are replaced. */
+export const PasswordConfirmationBody = Type.Object({
+  password: Type.String({ minLength: 1, maxLength: 1024 }),
+});
+export type PasswordConfirmationBody = Type.Static<typeof PasswordConfirmationBody>;
+
+/** New single-use recovery codes (xxxxx-xxxxx): shown once, only their hashes are kept. */
+export const RecoveryCodes = Type.Object({ codes: Type.Array(Type.String()) });
+export type RecoveryCodes = Type.Static<typeof RecoveryCodes>;
+
+/**
+ * Stable error codes of the two-factor routes: `EXTERNAL_IDP` (an external Keycloak keeps the sign-in),
+ * `TOTP_ALREADY_ENABLED`, `TOTP_NOT_STARTED`, `TOTP_NOT_ENABLED`, `INVALID_CODE`, `WRONG_PASSWORD`,
+ * `TOO_MANY_ATTEMPTS` (429, `details.fields.retryAfter` seconds).
+ */
+const totpErrors = { 401: ErrorBody, 409: ErrorBody, 422: ErrorBody, 429: ErrorBody };
 
 export const securityRoutes = {
   getSecurityOverview: defineRoute({
@@ -283,5 +314,37 @@ export const securityRoutes = {
     tags: ['security'],
     querystring: SignInsQuery,
     response: { 200: SignInsPage, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 422: ErrorBody },
+  }),
+  startTotp: defineRoute({
+    method: 'POST',
+    path: '/users/v1/me/security/totp',
+    summary:
+      'Start setting up an authenticator app: a new secret, as QR code and as text (confirm with a code)',
+    tags: ['security'],
+    response: { 201: Entity(TotpEnrolment), ...totpErrors },
+  }),
+  confirmTotp: defineRoute({
+    method: 'POST',
+    path: '/users/v1/me/security/totp/confirm',
+    summary: 'Turn the authenticator app on with its first code; answers the 10 recovery codes, once',
+    tags: ['security'],
+    body: ConfirmTotpBody,
+    response: { 200: Entity(RecoveryCodes), ...totpErrors },
+  }),
+  disableTotp: defineRoute({
+    method: 'POST',
+    path: '/users/v1/me/security/totp/disable',
+    summary: 'Turn the authenticator app off (current password); its recovery codes go with it',
+    tags: ['security'],
+    body: PasswordConfirmationBody,
+    response: { 204: Type.Null(), ...totpErrors },
+  }),
+  regenerateRecoveryCodes: defineRoute({
+    method: 'POST',
+    path: '/users/v1/me/security/recovery-codes',
+    summary: 'Replace the recovery codes with 10 new ones (current password); answers them, once',
+    tags: ['security'],
+    body: PasswordConfirmationBody,
+    response: { 200: Entity(RecoveryCodes), ...totpErrors },
   }),
 };

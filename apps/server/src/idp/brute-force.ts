@@ -86,15 +86,24 @@ export class BruteForceGuard {
    * goes back by one (it keeps earlier failures until they decay), and a lockout this reservation started ends.
    */
   async succeeded(reservation: Reservation, identityKey: string): Promise<void> {
+    await this.giveBack(reservation, identityKey);
+    await this.reset(identityKey);
+  }
+
+  /**
+   * A right password that still waits for its second factor: this attempt is given back on every key (a lockout it
+   * started ends), but the identity keeps its earlier failures — they are forgotten only once the second factor
+   * succeeded, so knowing the password does not reset the count of wrong codes.
+   */
+  async giveBack(reservation: Reservation, except?: string): Promise<void> {
     for (const { key, wait } of reservation.entries) {
-      if (key === identityKey) await this.reset(key);
-      else
-        await this.db.query(
-          `update idp_login_failures set failures = greatest(0, failures - 1),
-             locked_until = case when $2 then null else locked_until end
-           where key = $1`,
-          [key, wait > 0],
-        );
+      if (key === except) continue;
+      await this.db.query(
+        `update idp_login_failures set failures = greatest(0, failures - 1),
+           locked_until = case when $2 then null else locked_until end
+         where key = $1`,
+        [key, wait > 0],
+      );
     }
   }
 

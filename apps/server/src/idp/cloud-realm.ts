@@ -219,6 +219,7 @@ export async function registerCloudRealm(app: FastifyInstance, deps: CloudRealmD
       db,
       mailer,
       guard,
+      secrets: sealer,
       realm: { path: CLOUD_REALM_PATH, productName: CLOUD_PRODUCT_NAME },
     });
     const login = registerLoginFlow(kit);

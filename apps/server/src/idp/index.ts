@@ -61,7 +61,7 @@ export async function registerIdentityProvider(
   await app.register(async (scope) => {
     parseForms(scope);
     registerKeycloakRoutes(scope, { config, db, getKey });
-    registerInteractionRoutes(scope, { provider, config, db, mailer, guard });
+    registerInteractionRoutes(scope, { provider, config, db, mailer, guard, secrets: sealer });
 
     // Logout with a refresh token (Keycloak's call without a browser redirect) is ours; any other post stays the
     // provider's (which takes RP-initiated logout by GET only, as enableHttpPostMethods is off).

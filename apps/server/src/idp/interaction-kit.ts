@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { acceptText, containsForbiddenText } from '../http/text.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import type { Secrets } from '../secrets/secrets.ts';
 import type { BruteForceGuard } from './brute-force.ts';
 import { pickLocale, translator, type Messages, type Translate } from './i18n.ts';
 import { findIdentityById, type Identity } from './identities.ts';
@@ -20,6 +21,8 @@ export interface InteractionDeps {
   db: Db;
   mailer: Mailer;
   guard: BruteForceGuard;
+  /** Opens the second factors' stored secrets (the authenticator app's). */
+  secrets: Secrets;
   /**
    * Another realm than the portal's (the embedded cloud): its path, the name its pages show, and sign-in only (no
    * registration or password reset there).

@@ -8,6 +8,7 @@ import { registerPasskeySecondFactor } from './passkey-sign-in.ts';
 import { registerPasswordResetFlow } from './password-reset.ts';
 import { registerRegistrationFlow } from './registration.ts';
 import { registerSecondFactorPage } from './second-factor.ts';
+import { registerTotpSecondFactor } from './totp-sign-in.ts';
 
 /**
  * The sign-in pages of a pending authorization, one flow per file. The interaction's own page shows the flow of
@@ -18,6 +19,7 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: Interactio
   const login = registerLoginFlow(kit);
   // The second step after a right password; each kind of second factor adds its section and form posts to it.
   const secondFactor = registerSecondFactorPage(kit);
+  registerTotpSecondFactor(kit, secondFactor);
   registerPasskeySecondFactor(kit, secondFactor);
   const registration = registerRegistrationFlow(kit);
   registerPasswordResetFlow(kit);

@@ -77,11 +77,13 @@ export function registerLoginFlow(kit: InteractionKit) {
       if (wait > 0) return lockout(wait);
       return show(call, { username, alert: { kind: 'error', text: t('invalidCredentials') } });
     }
-    await guard.succeeded(reserved.reservation, identityKey);
-    // With a second factor set up, the password alone signs nobody in: the second-factor page settles it.
+    // With a second factor set up, the password alone signs nobody in: the second-factor page settles it. The
+    // identity's failures stay counted until then, so wrong codes keep adding up even with the right password.
     if (hasSecondFactor(await secondFactorsOf(db, identity.id))) {
+      await guard.giveBack(reserved.reservation);
       return awaitSecondFactor(kit, call, identity.id);
     }
+    await guard.succeeded(reserved.reservation, identityKey);
     return finishSignIn(kit, call, identity.id, ['pwd']);
   });
 

@@ -224,7 +224,8 @@ export function createProvider({ config, db, secrets, log }: ProviderDeps): Prov
     ],
     jwks: { keys: secrets.signingKeys as NonNullable<Configuration['jwks']>['keys'] },
     cookies: realmCookies(secrets.cookieKeys, REALM_PATH),
-    claims: SCOPE_CLAIMS,
+    // `amr` (RFC 8176) in every ID token tells how the person signed in: `pwd`, or with a second factor `otp`/`mfa`.
+    claims: { ...SCOPE_CLAIMS, openid: [...SCOPE_CLAIMS.openid, 'amr'] },
     scopes: [...PORTAL_SCOPES, 'offline_access'],
     conformIdTokenClaims: false,
     extraParams: ['kc_locale', 'kc_action'],
@@ -283,7 +284,7 @@ export function createProvider({ config, db, secrets, log }: ProviderDeps): Prov
       if (!identity) return undefined;
       return { accountId: identity.id, claims: () => identityClaims(identity) };
     },
-    extraTokenClaims: async (_ctx, token) => {
+    extraTokenClaims: async (ctx, token) => {
       const accountId = 'accountId' in token ? token.accountId : undefined;
       if (!accountId) return undefined;
       const identity = await findIdentityById(db, accountId);
@@ -292,7 +293,16 @@ export function createProvider({ config, db, secrets, log }: ProviderDeps): Prov
       // `sid` names the sign-in session the token belongs to (its uid), so the API can tell "this session" apart
       // from the person's others (the sessions list, signing out everywhere else).
       const sessionUid = 'sessionUid' in token ? token.sessionUid : undefined;
-      return { ...claims, azp: token.clientId, ...(sessionUid ? { sid: sessionUid } : {}) };
+      // `amr` as in the ID token (from the code or refresh token it was issued for), so the API sees how the person
+      // signed in.
+      const { AuthorizationCode: code, RefreshToken: refresh } = ctx?.oidc.entities ?? {};
+      const amr = code?.amr ?? refresh?.amr;
+      return {
+        ...claims,
+        azp: token.clientId,
+        ...(sessionUid ? { sid: sessionUid } : {}),
+        ...(amr ? { amr } : {}),
+      };
     },
     // keycloak-js never asks for offline_access, so issue refresh tokens to every client allowed the grant.
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),

@@ -212,8 +212,8 @@ export async function openLoginPage(
   return (await follow(idp, start, jar)).text();
 }
 
-/** Full browser-like sign-in: authorize → login form → back at /oauthcb → token response. */
-export async function signIn(
+/** Authorize → login form → the password posted: where the provider leads next (followed inside it). */
+async function submitPassword(
   idp: TestIdp,
   jar: CookieJar,
   email: string,
@@ -230,10 +230,45 @@ export async function signIn(
   const posted = await request(new URL(formAction(html, 'kc-form-login'), idp.base).href, jar, {
     form: { username: email, password },
   });
-  const done = await follow(idp, posted, jar);
+  return { done: await follow(idp, posted, jar), verifier };
+}
+
+/** Full browser-like sign-in: authorize → login form → back at /oauthcb → token response. */
+export async function signIn(
+  idp: TestIdp,
+  jar: CookieJar,
+  email: string,
+  password: string,
+  params: Record<string, string | undefined> = {},
+) {
+  const { done, verifier } = await submitPassword(idp, jar, email, password, params);
   const code = fragmentOf(done).get('code');
   if (!code) throw new Error(`no code (status ${done.status}): ${(await done.text()).slice(0, 400)}`);
   return { redirect: done, tokens: await exchangeCode(idp, code, verifier) };
+}
+
+/** A sign-in of a person with a second factor, up to the second-factor page: its status and HTML. */
+export async function signInToSecondFactor(idp: TestIdp, jar: CookieJar, email: string, password: string) {
+  const { done, verifier } = await submitPassword(idp, jar, email, password);
+  return { status: done.status, url: done.url, html: await done.text(), verifier };
+}
+
+/**
+ * Posts form `formId` of a second-factor page `html` with `form`: refused, the page again (status and HTML);
+ * accepted, the token response of the sign-in (`verifier` of its start).
+ */
+export async function answerSecondFactor(
+  idp: TestIdp,
+  jar: CookieJar,
+  page: { html: string; verifier: string },
+  formId: string,
+  form: Record<string, string>,
+) {
+  const posted = await request(new URL(formAction(page.html, formId), idp.base).href, jar, { form });
+  const done = await follow(idp, posted, jar);
+  const code = fragmentOf(done).get('code');
+  if (!code) return { status: done.status, html: await done.text(), tokens: undefined };
+  return { status: done.status, html: '', tokens: await exchangeCode(idp, code, page.verifier) };
 }
 
 /** Signs in and refreshes once: the first refresh token (now used up) and the refresh's answer. */

@@ -89,7 +89,7 @@ interface FieldOptions {
   extra?: string;
 }
 
-function field(o: FieldOptions): string {
+export function field(o: FieldOptions): string {
   const errorId = o.error ? `${o.id}-error` : undefined;
   const hintId = o.hint ? `${o.id}-hint` : undefined;
   const describedBy = [errorId, o.describedBy, hintId].filter(Boolean).join(' ');
@@ -107,7 +107,7 @@ ${hintId ? `<p id="${hintId}" class="kc-hint">${h(o.hint!)}</p>` : ''}${
 </div>`;
 }
 
-const localeInput = (locale: Language) => `<input type="hidden" name="kc_locale" value="${locale}">`;
+export const localeInput = (locale: Language) => `<input type="hidden" name="kc_locale" value="${locale}">`;
 
 export function loginPage(
   ctx: PageContext,

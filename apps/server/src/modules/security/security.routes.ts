@@ -12,6 +12,7 @@ import { registerPasskeyRoutes } from './passkeys.routes.ts';
 import { getOverview } from './security.service.ts';
 import { registerSessionRoutes } from './sessions.routes.ts';
 import { listSignIns } from './sign-ins.service.ts';
+import { registerTotpRoutes } from './totp.routes.ts';
 
 /**
  * The signed-in person's own sign-in security. The credentials live in the embedded sign-in service (`idp/`); these
@@ -63,4 +64,5 @@ export function registerSecurityRoutes(deps: ModuleDeps) {
 
   registerSessionRoutes(deps);
   registerPasskeyRoutes(deps);
+  registerTotpRoutes(deps);
 }

@@ -17,6 +17,57 @@ export const securityOverviewQuery = queryOptions({
     apiRequest(securityRoutes.getSecurityOverview, { signal }).then(({ data }) => data),
 });
 
+/** After a change to a second factor: the overview (and every other security query) is read again. */
+function useSecurityChanged() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: [SECURITY_KEY] });
+}
+
+// The dialogs show these mutations' errors at their fields (wrong code, wrong password), not as a toast.
+const inline = { meta: { silentError: true } } as const;
+
+/** Starts setting up the authenticator app: a new secret as QR code and text (the app is not on yet). */
+export function useStartTotp() {
+  return useMutation({
+    ...inline,
+    mutationFn: async () => (await apiRequest(securityRoutes.startTotp, {})).data,
+  });
+}
+
+/** Turns the app on with its first code; resolves to the recovery codes (shown once). */
+export function useConfirmTotp() {
+  const changed = useSecurityChanged();
+  return useMutation({
+    ...inline,
+    mutationFn: async (code: string) =>
+      (await apiRequest(securityRoutes.confirmTotp, { body: { code } })).data.codes,
+    onSuccess: changed,
+  });
+}
+
+/** Turns the app off (current password); its recovery codes go with it. */
+export function useDisableTotp() {
+  const changed = useSecurityChanged();
+  return useMutation({
+    ...inline,
+    mutationFn: async (password: string) => {
+      await apiRequest(securityRoutes.disableTotp, { body: { password } });
+    },
+    onSuccess: changed,
+  });
+}
+
+/** Ten new recovery codes replace the old ones (current password); resolves to them (shown once). */
+export function useRegenerateRecoveryCodes() {
+  const changed = useSecurityChanged();
+  return useMutation({
+    ...inline,
+    mutationFn: async (password: string) =>
+      (await apiRequest(securityRoutes.regenerateRecoveryCodes, { body: { password } })).data.codes,
+    onSuccess: changed,
+  });
+}
+
 /** The person's passkeys (at most PASSKEYS_MAX, so one list). */
 export const passkeysQuery = queryOptions({
   queryKey: [SECURITY_KEY, 'passkeys'],

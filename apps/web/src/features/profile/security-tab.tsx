@@ -15,6 +15,7 @@ import { PasswordCard } from './password-card.tsx';
 import { securityOverviewQuery } from './security-api.ts';
 import { SessionsCard } from './sessions-card.tsx';
 import { SignInHistoryCard } from './sign-in-history-card.tsx';
+import { TwoFactorCard } from './two-factor-card.tsx';
 
 /**
  * The tab "Sicherheit" of settings/users: the person's password, email, second factors, sessions and sign-in history,
@@ -60,6 +61,7 @@ export function SecurityTab() {
       {/* The cards of the security tab, in this order. */}
       <PasswordCard />
       <EmailCard />
+      <TwoFactorCard overview={overview.data} />
       <PasskeysCard />
       <SessionsCard />
       <SignInHistoryCard />

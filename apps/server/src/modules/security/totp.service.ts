@@ -1,0 +1,170 @@
+import type { RecoveryCodes, TotpEnrolment } from '@portal/contract';
+import QRCode from 'qrcode';
+import { writeAudit } from '../../audit/audit.ts';
+import type { Config } from '../../config.ts';
+import type { Db, Queryable } from '../../db/client.ts';
+import { HttpError } from '../../http/errors.ts';
+import type { PortalUser } from '../../http/types.ts';
+import type { Mailer } from '../../mail/mailer.ts';
+import type { Secrets } from '../../secrets/secrets.ts';
+import { BruteForceGuard } from '../../idp/brute-force.ts';
+import { findIdentityById, verifyPassword, type Identity } from '../../idp/identities.ts';
+import {
+  findTotp,
+  newRecoveryCodes,
+  newTotpSecret,
+  removeTotp,
+  startTotp,
+  totpStep,
+  totpUri,
+  useTotpStep,
+} from '../../idp/totp.ts';
+import { sendTotpEventMail, type TotpEvent } from '../../idp/totp-mails.ts';
+
+export interface TotpDeps {
+  db: Db;
+  config: Config;
+  secrets: Secrets;
+  mailer: Mailer;
+}
+
+/** The identity of the signed-in person in the embedded sign-in service; 409 when an external Keycloak keeps it. */
+async function ownIdentity({ db, config }: TotpDeps, user: PortalUser): Promise<Identity> {
+  if (!config.oidc.embedded) {
+    throw new HttpError(
+      409,
+      'EXTERNAL_IDP',
+      'An external Keycloak keeps the sign-in: set up two-factor in its account console',
+    );
+  }
+  const identity = await findIdentityById(db, user.subject);
+  if (!identity) throw new HttpError(409, 'EXTERNAL_IDP', 'This sign-in is not kept by the embedded service');
+  return identity;
+}
+
+/**
+ * Checks the person's current password before a second factor is weakened. Each wrong password counts towards the
+ * same lockout as the sign-in page (per identity and client address): 422 while attempts are left, 429 after.
+ */
+async function confirmPassword(deps: TotpDeps, user: PortalUser, identity: Identity, password: string) {
+  const guard = new BruteForceGuard(deps.db, deps.config.idp.bruteForce);
+  const bf = deps.config.idp.bruteForce;
+  const identityKey = guard.identityKey(identity.email);
+  const tooMany = (seconds: number) =>
+    new HttpError(429, 'TOO_MANY_ATTEMPTS', 'Too many wrong passwords: try again later', {
+      retryAfter: String(seconds),
+    });
+  const reserved = await guard.reserve([
+    { key: guard.addressKey(user.clientAddress ?? 'unknown'), threshold: bf.maxFailuresPerAddress },
+    { key: identityKey, threshold: bf.maxFailuresPerIdentity },
+  ]);
+  if ('lockedFor' in reserved) throw tooMany(reserved.lockedFor);
+  const { valid } = await verifyPassword(deps.db, identity.email, password);
+  if (!valid) {
+    const wait = guard.failed(reserved.reservation);
+    if (wait > 0) throw tooMany(wait);
+    throw new HttpError(422, 'WRONG_PASSWORD', 'The current password is wrong', { password: 'wrong' });
+  }
+  await guard.succeeded(reserved.reservation, identityKey);
+}
+
+/**
+ * Makes a change to the person's two-factor in one transaction: `change`, then its audit entry (`action`) and the
+ * notice mail of `event` (queued in the same transaction, so it goes only when the change is kept).
+ */
+function recordChange<T>(
+  deps: TotpDeps,
+  user: PortalUser,
+  identityId: string,
+  what: { action: string; event: TotpEvent },
+  change: (tx: Queryable) => Promise<T>,
+): Promise<T> {
+  return deps.db.transaction(async (tx) => {
+    const result = await change(tx);
+    await writeAudit(tx, {
+      accountUuid: null,
+      actor: user,
+      action: what.action,
+      target: `user:${user.uuid}`,
+    });
+    const mailDeps = { db: deps.db, mailer: deps.mailer, productName: deps.config.productName };
+    await sendTotpEventMail(mailDeps, what.event, identityId, { tx });
+    return result;
+  });
+}
+
+/**
+ * Starts setting up the authenticator app: a new secret (sealed, unconfirmed until its first code) as QR code and as
+ * text. An app already on must be turned off first.
+ */
+export async function startEnrolment(deps: TotpDeps, user: PortalUser): Promise<TotpEnrolment> {
+  const identity = await ownIdentity(deps, user);
+  const current = await findTotp(deps.db, deps.secrets, identity.id);
+  if (current?.confirmed) {
+    throw new HttpError(
+      409,
+      'TOTP_ALREADY_ENABLED',
+      'An authenticator app is already set up: turn it off first',
+    );
+  }
+  const secret = newTotpSecret();
+  await startTotp(deps.db, deps.secrets, identity.id, secret);
+  const issuer = deps.config.productName;
+  const uri = totpUri(secret, issuer, identity.email);
+  return {
+    qrSvg: await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }),
+    secret,
+    issuer,
+    label: identity.email,
+  };
+}
+
+/** Turns the app on with its first code; answers the 10 recovery codes (the only time they are shown). */
+export async function confirmEnrolment(
+  deps: TotpDeps,
+  user: PortalUser,
+  code: string,
+): Promise<RecoveryCodes> {
+  const identity = await ownIdentity(deps, user);
+  const current = await findTotp(deps.db, deps.secrets, identity.id);
+  if (!current) throw new HttpError(409, 'TOTP_NOT_STARTED', 'Start setting up the authenticator app first');
+  if (current.confirmed)
+    throw new HttpError(409, 'TOTP_ALREADY_ENABLED', 'The authenticator app is already on');
+  const invalid = new HttpError(422, 'INVALID_CODE', 'The code is wrong or has expired', { code: 'invalid' });
+  const step = totpStep(current.secret, code, { lastStep: current.lastStep });
+  if (step === null) throw invalid;
+  const what = { action: 'security.totp.enable', event: 'enabled' } as const;
+  return recordChange(deps, user, identity.id, what, async (tx) => {
+    if (!(await useTotpStep(tx, identity.id, step, { confirm: true }))) throw invalid;
+    return { codes: await newRecoveryCodes(tx, identity.id) };
+  });
+}
+
+async function enabledTotp(deps: TotpDeps, identity: Identity) {
+  const current = await findTotp(deps.db, deps.secrets, identity.id);
+  if (!current?.confirmed) throw new HttpError(409, 'TOTP_NOT_ENABLED', 'No authenticator app is set up');
+}
+
+/** Turns the app off after the current password; its recovery codes go with it. */
+export async function disableTotp(deps: TotpDeps, user: PortalUser, password: string): Promise<void> {
+  const identity = await ownIdentity(deps, user);
+  await enabledTotp(deps, identity);
+  await confirmPassword(deps, user, identity, password);
+  const what = { action: 'security.totp.disable', event: 'disabled' } as const;
+  await recordChange(deps, user, identity.id, what, (tx) => removeTotp(tx, identity.id));
+}
+
+/** Ten new recovery codes replace the old ones, after the current password. */
+export async function regenerateRecoveryCodes(
+  deps: TotpDeps,
+  user: PortalUser,
+  password: string,
+): Promise<RecoveryCodes> {
+  const identity = await ownIdentity(deps, user);
+  await enabledTotp(deps, identity);
+  await confirmPassword(deps, user, identity, password);
+  const what = { action: 'security.recovery_codes.renew', event: 'recoveryCodesRenewed' } as const;
+  return recordChange(deps, user, identity.id, what, async (tx) => ({
+    codes: await newRecoveryCodes(tx, identity.id),
+  }));
+}
