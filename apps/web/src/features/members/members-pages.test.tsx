@@ -35,6 +35,7 @@ function member(extra: Partial<Member>): Member {
     expiresAt: null,
     lastSignInAt: null,
     isSelf: false,
+    hasTwoFactor: false,
     ...extra,
   };
 }
