@@ -261,7 +261,9 @@ export const UpdateTwoFactorPolicyBody = Type.Object(
   {
     enabled: Type.Boolean(),
     /** One of TWO_FACTOR_GRACE_DAYS; ignored when switching off. */
-    graceDays: Type.Optional(Type.Union(TWO_FACTOR_GRACE_DAYS.map((days) => Type.Literal(days)))),
+    graceDays: Type.Optional(
+      Type.Union([Type.Literal(0), Type.Literal(3), Type.Literal(7), Type.Literal(14), Type.Literal(30)]),
+    ),
   },
   { additionalProperties: false },
 );

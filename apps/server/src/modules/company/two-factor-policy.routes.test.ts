@@ -171,7 +171,7 @@ describeApi(
         `select after from audit_log where account_uuid = $1 and action = 'support.access' order by id desc limit 1`,
         [MUSTER],
       );
-      expect(rows[0].after).toEqual({ twoFactorPolicyBypassed: true });
+      expect(rows[0]?.after).toEqual({ twoFactorPolicyBypassed: true });
     });
 
     it('switched off by the owner: everyone is in again, audited', async () => {
