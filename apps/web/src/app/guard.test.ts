@@ -137,7 +137,7 @@ describe('guard loader', () => {
     fakeApi([enforced, other]);
     let { router } = setup('/billing?uuid=t1');
     await settle(router);
-    expect(where(router)).toBe('/settings/users?tab=security');
+    expect(where(router)).toBe('/settings/users?tab=security&uuid=t1');
     // Their own settings and the account list need no account: they stay reachable.
     await router.navigate('/accounts');
     await settle(router);

@@ -208,7 +208,10 @@ export function decideNavigation(input: GuardInput): GuardDecision {
     accountRole !== 'SUPPORT' &&
     account.twoFactorRequired === 'enforced'
   ) {
-    return { kind: 'redirect', to: href('settings-users', undefined, { tab: 'security' }) };
+    return {
+      kind: 'redirect',
+      to: href('settings-users', undefined, { tab: 'security', uuid: account.uuid }),
+    };
   }
 
   // 6. Permissions: missing ones lead to the dashboard.

@@ -38,7 +38,7 @@ function PolicyState({ policy }: { policy: TwoFactorPolicy }) {
     );
     const until = policy.graceUntil!;
     lines.push(
-      Date.parse(until) > openedAt
+      policy.graceDays > 0 && Date.parse(until) > openedAt
         ? t('company.twoFactor.graceRuns', { date: formatDate(until) })
         : t('company.twoFactor.graceOver', { date: formatDate(until) }),
     );
