@@ -120,6 +120,15 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await page.getByRole('button', { name: 'Konto löschen …' }).click();
       await expect(page.getByRole('dialog')).toBeVisible();
       await expectNoSeriousViolations(page);
+      await page.getByRole('button', { name: 'Abbrechen' }).click();
+      // The two-factor rule's confirmation lists who would be told; cancelled, it changes nothing.
+      await expect(page.getByRole('region', { name: 'Zwei-Faktor-Pflicht' })).toContainText('Ausgeschaltet.');
+      await page
+        .getByRole('switch', { name: 'Mitglieder müssen Zwei-Faktor-Authentifizierung verwenden' })
+        .click();
+      await expect(page.getByRole('dialog', { name: 'Zwei-Faktor-Pflicht einschalten?' })).toBeVisible();
+      await expectNoSeriousViolations(page);
+      await page.getByRole('button', { name: 'Abbrechen' }).click();
     });
 
     test('shop configuration, its test result and the disconnect dialog', async ({ page, server }) => {

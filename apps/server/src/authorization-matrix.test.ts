@@ -308,6 +308,14 @@ const MATRIX: Record<string, Row> = {
   'PUT /api/accounts/{accountUuid}/company/v1/logo': { expect: atLeast('ADMIN'), body: PIXEL_LOGO },
   'GET /api/accounts/{accountUuid}/company/v1/logo': { expect: atLeast('EMPLOYEE') },
   'DELETE /api/accounts/{accountUuid}/company/v1/logo': { expect: atLeast('ADMIN') },
+  'GET /api/accounts/{accountUuid}/company/v1/two-factor-policy': { expect: atLeast('ADMIN') },
+  'GET /api/accounts/{accountUuid}/company/v1/two-factor-policy/members-without': {
+    expect: atLeast('ADMIN'),
+  },
+  'PUT /api/accounts/{accountUuid}/company/v1/two-factor-policy': {
+    expect: ownerOnly,
+    body: { enabled: false },
+  },
   'GET /api/accounts/{accountUuid}/members/v1/members': { expect: atLeast('ADMIN') },
   'GET /api/accounts/{accountUuid}/members/v1/members/{id}': {
     expect: atLeast('ADMIN'),

@@ -34,6 +34,13 @@ export interface Config {
     /** The identity provider's base URL and realm for keycloak-js (adapter mode). */
     url: string;
     realm: string;
+    /**
+     * OIDC_MFA_AMR: the `amr` values of an external provider's token that prove a second factor (comma separated;
+     * default otp, hwk, mfa, swk, webauthn).
+     */
+    mfaAmr: string[];
+    /** OIDC_MFA_ACR: an `acr` value that proves a second factor (e.g. a Keycloak level of authentication), or null. */
+    mfaAcr: string | null;
   };
   smtpUrl: string | null;
   /** FILES_DIR: uploaded files (logos) are kept in this folder; null keeps them in the database. */
@@ -493,6 +500,11 @@ export function loadConfig(env: Env = process.env): Config {
       audience: env.OIDC_AUDIENCE || 'portal-api',
       url: realmMatch[1]!,
       realm: realmMatch[2]!,
+      mfaAmr: (env.OIDC_MFA_AMR || 'otp,hwk,mfa,swk,webauthn')
+        .split(',')
+        .map((value) => value.trim())
+        .filter(Boolean),
+      mfaAcr: env.OIDC_MFA_ACR?.trim() || null,
     },
     smtpUrl: env.SMTP_URL || null,
     filesDir: env.FILES_DIR ? path.resolve(env.FILES_DIR) : null,

@@ -40,6 +40,10 @@ export const COUNTRY_CODES: readonly string[] = `
   .split(/\s+/);
 
 /** An account (company) as seen by the signed-in user. */
+export const TWO_FACTOR_STATES = ['none', 'grace', 'enforced'] as const;
+export type TwoFactorState = (typeof TWO_FACTOR_STATES)[number];
+export const TwoFactorStateSchema = Type.Enum(TWO_FACTOR_STATES);
+
 export const Account = Type.Object({
   uuid: Uuid,
   name: Type.String(),
@@ -54,6 +58,13 @@ export const Account = Type.Object({
   acceptedAgb: Type.Boolean(),
   acceptedPrivacyPolicy: Type.Boolean(),
   createdAt: DateTime,
+  /**
+   * The account's rule that members use a second factor, as it applies to the caller: `none` (no rule, or the
+   * caller has a second factor), `grace` (they are reminded until `twoFactorGraceUntil`), `enforced` (the account's
+   * areas answer 403 TWO_FACTOR_REQUIRED until they set one up). Absent from older servers: none.
+   */
+  twoFactorRequired: Type.Optional(TwoFactorStateSchema),
+  twoFactorGraceUntil: Type.Optional(Type.Union([DateTime, Type.Null()])),
 });
 export type Account = Type.Static<typeof Account>;
 

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { DateTime, EMAIL_MAX, Entity, ErrorBody } from './common.ts';
+import { DateTime, EMAIL_MAX, Entity, ErrorBody, List, Uuid } from './common.ts';
 import { ACCOUNT_NAME_MAX, COUNTRY_CODES, CountryCode } from './accounts.ts';
 import { defineRoute } from './route.ts';
 
@@ -228,7 +228,96 @@ export const FileBytes = Type.Unsafe<Uint8Array>({ type: 'string', format: 'bina
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ErrorBody };
 const ADMIN = { min: 'ADMIN', denied: 'Changing the company profile needs the ADMIN role' } as const;
 
+// --- Two-factor rule of the account ---------------------------------------------------------------------------
+
+/** Grace periods the owner may choose, in days (0: the rule applies at once). */
+export const TWO_FACTOR_GRACE_DAYS = [0, 3, 7, 14, 30] as const;
+export const TWO_FACTOR_GRACE_DEFAULT = 7;
+/** Members without a second factor per page of the preview: the default, and the most the server answers. */
+export const TWO_FACTOR_PREVIEW_PAGE_SIZE = 20;
+export const TWO_FACTOR_PREVIEW_PAGE_SIZE_MAX = 100;
+
+/**
+ * The account's rule that members must use a second factor. With the embedded sign-in service the portal knows
+ * who has one (`membersWithout`); with an external Keycloak it cannot tell in advance (null) and checks each
+ * sign-in's token (`amr`/`acr`) instead.
+ */
+export const TwoFactorPolicy = Type.Object({
+  enabled: Type.Boolean(),
+  /** When the owner switched it on, and who (null while off). */
+  enabledAt: Type.Union([DateTime, Type.Null()]),
+  enabledBy: Type.Union([Type.Object({ name: Type.String(), email: Type.String() }), Type.Null()]),
+  graceDays: Type.Integer({ minimum: 0 }),
+  /** Until when members without a second factor are only reminded; after it the account refuses them. */
+  graceUntil: Type.Union([DateTime, Type.Null()]),
+  /** `embedded`: enrolment is known; `external`: the token at sign-in decides. */
+  provider: Type.Enum(['embedded', 'external']),
+  /** Accepted members without a second factor (embedded only; null with an external Keycloak). */
+  membersWithout: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+});
+export type TwoFactorPolicy = Type.Static<typeof TwoFactorPolicy>;
+
+export const UpdateTwoFactorPolicyBody = Type.Object(
+  {
+    enabled: Type.Boolean(),
+    /** One of TWO_FACTOR_GRACE_DAYS; ignored when switching off. */
+    graceDays: Type.Optional(
+      Type.Union([Type.Literal(0), Type.Literal(3), Type.Literal(7), Type.Literal(14), Type.Literal(30)]),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type UpdateTwoFactorPolicyBody = Type.Static<typeof UpdateTwoFactorPolicyBody>;
+
+/** A member the rule would remind: no second factor set up yet. */
+export const MemberWithoutSecondFactor = Type.Object({
+  userUuid: Uuid,
+  name: Type.String(),
+  email: Type.String(),
+  role: Type.String(),
+});
+export type MemberWithoutSecondFactor = Type.Static<typeof MemberWithoutSecondFactor>;
+
+export const TwoFactorPreviewQuery = Type.Object(
+  {
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+    pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: TWO_FACTOR_PREVIEW_PAGE_SIZE_MAX })),
+  },
+  { additionalProperties: false },
+);
+export type TwoFactorPreviewQuery = Type.Static<typeof TwoFactorPreviewQuery>;
+
 export const companyRoutes = {
+  getTwoFactorPolicy: defineRoute({
+    method: 'GET',
+    path: '/company/v1/two-factor-policy',
+    summary: 'Read whether members must use two-factor authentication, with the grace period',
+    tags: ['company'],
+    accountScoped: true,
+    accountRole: { min: 'ADMIN', denied: 'The two-factor rule needs the ADMIN role' },
+    response: { 200: Entity(TwoFactorPolicy), ...errors },
+  }),
+  previewTwoFactorPolicy: defineRoute({
+    method: 'GET',
+    path: '/company/v1/two-factor-policy/members-without',
+    summary:
+      'Members who have no second factor yet (embedded sign-in service only; 409 with an external one)',
+    tags: ['company'],
+    accountScoped: true,
+    accountRole: { min: 'ADMIN', denied: 'The two-factor rule needs the ADMIN role' },
+    querystring: TwoFactorPreviewQuery,
+    response: { 200: List(MemberWithoutSecondFactor), ...errors, 409: ErrorBody },
+  }),
+  updateTwoFactorPolicy: defineRoute({
+    method: 'PUT',
+    path: '/company/v1/two-factor-policy',
+    summary: 'Switch the two-factor rule on (with a grace period) or off (owner only)',
+    tags: ['company'],
+    accountScoped: true,
+    accountRole: { exactly: 'OWNER', denied: 'Only the owner can change the two-factor rule' },
+    body: UpdateTwoFactorPolicyBody,
+    response: { 200: Entity(TwoFactorPolicy), ...errors },
+  }),
   getCompanyProfile: defineRoute({
     method: 'GET',
     path: '/company/v1/profile',

@@ -76,6 +76,11 @@ export const Member = Type.Object({
   lastSignInAt: Type.Union([DateTime, Type.Null()]),
   /** Members: whether this is the caller. */
   isSelf: Type.Boolean(),
+  /**
+   * Members: a second factor (authenticator app or passkey) is set up. Null for invitations, and with an external
+   * Keycloak, where the portal cannot see it.
+   */
+  hasTwoFactor: Type.Union([Type.Boolean(), Type.Null()]),
 });
 export type Member = Type.Static<typeof Member>;
 

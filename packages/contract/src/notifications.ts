@@ -26,6 +26,11 @@ export interface NotificationParams {
   /** To every member. */
   'account.deletion_scheduled': { accountName: string; availableUntil: string; scheduledBy: string };
   'account.deletion_cancelled': { accountName: string; cancelledBy: string };
+  /**
+   * To members without a second factor: the account requires one from `graceUntil` on (when switched on, and as
+   * reminders during the grace period).
+   */
+  'account.two_factor_required': { accountName: string; graceUntil: string };
   /** To the account's owner: a new version of the terms or privacy policy waits for acceptance. */
   'terms.to_accept': { kind: string; version: string };
   /** To the ticket's creator (never carries internal notes). */
@@ -65,6 +70,7 @@ export const NOTIFICATION_TYPES = [
   'ownership.transfer_cancelled',
   'account.deletion_scheduled',
   'account.deletion_cancelled',
+  'account.two_factor_required',
   'terms.to_accept',
   'ticket.answered',
   'ticket.waiting_for_customer',
@@ -80,6 +86,7 @@ export const NOTIFICATION_EMAIL_DEFAULTS: readonly NotificationType[] = [
   'ownership.transfer_requested',
   'ownership.transfer_accepted',
   'ownership.transfer_cancelled',
+  'account.two_factor_required',
   'ticket.answered',
   'ticket.waiting_for_customer',
   'cloud.needs_reconnect',

@@ -14,6 +14,7 @@ import { conflict, notFound } from '../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../http/types.ts';
 import { writeAudit } from '../audit/audit.ts';
 import { iso } from '../db/iso.ts';
+import { stateOf, twoFactorParams, twoFactorStateSql } from './two-factor.ts';
 
 interface AccountRow {
   uuid: string;
@@ -26,6 +27,8 @@ interface AccountRow {
   invitation_status: InvitationStatus;
   accepted_agb: boolean;
   accepted_privacy: boolean;
+  two_factor: string | null;
+  two_factor_grace_until: Date | null;
 }
 
 function toAccount(row: AccountRow): Account {
@@ -41,6 +44,8 @@ function toAccount(row: AccountRow): Account {
     acceptedAgb: row.accepted_agb,
     acceptedPrivacyPolicy: row.accepted_privacy,
     createdAt: iso(row.created_at),
+    twoFactorRequired: stateOf(row.two_factor),
+    twoFactorGraceUntil: row.two_factor_grace_until ? iso(row.two_factor_grace_until) : null,
   };
 }
 
@@ -53,9 +58,13 @@ const acceptedByOwner = (kind: string) => `exists (select 1 from terms_acceptanc
  * Columns of an account as seen by one user ($1 = user uuid, $2 = terms version); joins membership as `m`.
  * A new owner (after a transfer) accepts the terms anew; the old owner's acceptance stays on record.
  */
-const ACCOUNT_COLUMNS = `a.uuid, a.name, a.country, a.preferred_language, a.available_until, a.created_at,
+const accountColumns = (identity: string, shown: string) => `a.uuid, a.name, a.country, a.preferred_language,
+  a.available_until, a.created_at,
   ${acceptedByOwner('agb')} as accepted_agb,
-  ${acceptedByOwner('privacy')} as accepted_privacy`;
+  ${acceptedByOwner('privacy')} as accepted_privacy,
+  ${twoFactorStateSql(identity, shown)} as two_factor,
+  (select p.grace_until from account_two_factor_policies p where p.account_uuid = a.uuid and p.enabled)
+    as two_factor_grace_until`;
 
 /** An account past its scheduled deletion is gone, even before the purge removes it. */
 const NOT_EXPIRED = '(a.available_until is null or a.available_until > now())';
@@ -66,15 +75,15 @@ const NOT_EXPIRED = '(a.available_until is null or a.available_until > now())';
  */
 export async function listAccountsOf(q: Queryable, user: PortalUser): Promise<Account[]> {
   const { rows } = await q.query<AccountRow>(
-    `select ${ACCOUNT_COLUMNS}, m.role, m.invitation_status
+    `select ${accountColumns('$5::uuid', '$6::boolean')}, m.role, m.invitation_status
        from accounts a join account_members m on m.account_uuid = a.uuid and m.user_uuid = $1
       where m.invitation_status = 'ACCEPTED' and ${NOT_EXPIRED}
      union all
-     select ${ACCOUNT_COLUMNS}, i.role, 'PENDING'
+     select ${accountColumns('$5::uuid', '$6::boolean')}, i.role, 'PENDING'
        from accounts a join invitations i on i.account_uuid = a.uuid
       where $3::boolean and i.email = $4 and i.status = 'PENDING' and i.expires_at > now() and ${NOT_EXPIRED}
         and not exists (select 1 from account_members m where m.account_uuid = a.uuid and m.user_uuid = $1)`,
-    [user.uuid, TERMS_VERSION, user.emailVerified, user.email.trim().toLowerCase()],
+    [user.uuid, TERMS_VERSION, user.emailVerified, user.email.trim().toLowerCase(), ...twoFactorParams(user)],
   );
   return rows
     .sort((x, y) => x.name.toLowerCase().localeCompare(y.name.toLowerCase()) || x.uuid.localeCompare(y.uuid))
@@ -105,20 +114,24 @@ export async function accessFor(
     role: AccountRole | null;
     invitation_status: InvitationStatus | null;
     consented: boolean;
+    two_factor: string | null;
   }>(
     `select m.role, m.invitation_status,
             exists (select 1 from support_tickets t
                      where t.account_uuid = a.uuid and t.staff_access_consent
-                       and t.status not in ('SOLVED', 'CLOSED')) as consented
+                       and t.status not in ('SOLVED', 'CLOSED')) as consented,
+            ${twoFactorStateSql('$3::uuid', '$4::boolean')} as two_factor
        from accounts a left join account_members m on m.account_uuid = a.uuid and m.user_uuid = $2
       where a.uuid = $1 and ${NOT_EXPIRED}`,
-    [accountUuid, user.uuid],
+    [accountUuid, user.uuid, ...twoFactorParams(user)],
   );
   const row = rows[0];
   if (!row) return null;
+  const twoFactor = stateOf(row.two_factor);
   if (row.role && row.invitation_status === 'ACCEPTED')
-    return { accountUuid, role: row.role, viaStaff: false };
-  if (staffMayOpen(user.userRole, row.consented)) return { accountUuid, role: 'SUPPORT', viaStaff: true };
+    return { accountUuid, role: row.role, viaStaff: false, twoFactor };
+  if (staffMayOpen(user.userRole, row.consented))
+    return { accountUuid, role: 'SUPPORT', viaStaff: true, twoFactor };
   return null;
 }
 
@@ -133,17 +146,19 @@ export async function auditStaffAccess(q: Queryable, user: PortalUser, access: A
     actor: user,
     action: 'support.access',
     target: what,
+    // Staff pass the account's two-factor rule; the log says so when it would have refused them.
+    ...(access.twoFactor === 'enforced' ? { after: { twoFactorPolicyBypassed: true } } : {}),
   });
 }
 
 /** The account as the caller sees it, with their role; 404 when it is gone. */
 export async function loadAccount(q: Queryable, user: PortalUser, access: AccountAccess): Promise<Account> {
   const { rows } = await q.query<AccountRow>(
-    `select ${ACCOUNT_COLUMNS}, coalesce(m.role, 'SUPPORT') as role,
+    `select ${accountColumns('$4::uuid', '$5::boolean')}, coalesce(m.role, 'SUPPORT') as role,
             coalesce(m.invitation_status, 'ACCEPTED') as invitation_status
        from accounts a left join account_members m on m.account_uuid = a.uuid and m.user_uuid = $1
       where a.uuid = $3`,
-    [user.uuid, TERMS_VERSION, access.accountUuid],
+    [user.uuid, TERMS_VERSION, access.accountUuid, ...twoFactorParams(user)],
   );
   if (!rows[0]) throw notFound();
   const account = toAccount(rows[0]);

@@ -63,7 +63,7 @@ export interface RouteOptions<R extends RouteDef> {
 export interface RouteHooks {
   authenticate: Hook;
   /** The hook that checks the caller's access to the account named by path parameter `param`. */
-  accountScope: (param: string, rule: AccountRoleRule) => Hook;
+  accountScope: (param: string, rule: AccountRoleRule, options?: { areaRoute?: boolean }) => Hook;
 }
 
 /** The Fastify URL of a contract route: `/api`, the account prefix of account-scoped routes, the path. */
@@ -141,7 +141,9 @@ export function createRouter(app: FastifyInstance, hooks: RouteHooks) {
       onRequest: def.auth === false ? [] : [hooks.authenticate],
       // Every text of the request passes the one text rule before the schema sees it.
       preValidation: async (request) => checkRequestText(request),
-      preHandler: account ? [hooks.accountScope(account.param, account.rule)] : [],
+      preHandler: account
+        ? [hooks.accountScope(account.param, account.rule, { areaRoute: def.accountScoped === true })]
+        : [],
       handler: options.handler as unknown as (
         request: FastifyRequest,
         reply: FastifyReply,

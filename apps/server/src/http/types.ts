@@ -1,4 +1,4 @@
-import type { AccountRole, UserRole } from '@portal/contract';
+import type { AccountRole, TwoFactorState, UserRole } from '@portal/contract';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { JobRunner } from '../jobs/runner.ts';
@@ -21,6 +21,8 @@ export interface PortalUser {
   /** The token's `amr` and `acr`: how the person signed in (an external Keycloak's proof of a second factor). */
   authMethods?: string[];
   authLevel?: string;
+  /** The token proves a second factor at sign-in (its `amr`/`acr`, see access/two-factor.ts). */
+  secondFactorShown?: boolean;
 }
 
 /** The caller's access to the account named in the path. */
@@ -29,6 +31,8 @@ export interface AccountAccess {
   role: AccountRole;
   /** Staff acting on an account they are no member of (role SUPPORT, audited). */
   viaStaff: boolean;
+  /** The account's two-factor rule as it applies to the caller (absent: none). */
+  twoFactor?: TwoFactorState;
 }
 
 declare module 'fastify' {

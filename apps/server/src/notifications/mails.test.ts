@@ -41,6 +41,7 @@ const PARAMS: { [T in keyof NotificationParams]: NotificationParams[T] } = {
     currency: 'CHF',
     dueOn: '2026-12-22',
   },
+  'account.two_factor_required': { accountName: 'Muster AG', graceUntil: '2026-12-01T10:00:00.000Z' },
   'cloud.needs_reconnect': {
     accountName: 'Muster AG',
     connectionUuid: '6f1c2b1e-0018-4000-8000-000000000001',

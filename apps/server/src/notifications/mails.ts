@@ -95,6 +95,10 @@ const TEXTS: Record<Language, LanguageTexts> = {
         `Löschung von ${p.account} abgebrochen`,
         `${p.person} hat die Löschung von ${p.account} abgebrochen. Das Konto bleibt bestehen.`,
       ],
+      'account.two_factor_required': (p) => [
+        `${p.account} verlangt die Zwei-Faktor-Authentifizierung`,
+        `Für ${p.account} brauchen Sie ab dem ${p.date} einen zweiten Faktor. Richten Sie unter «Benutzereinstellungen › Sicherheit» eine Authenticator-App oder einen Passkey ein; ohne ist das Konto danach nicht mehr zugänglich. Ihre anderen Konten sind davon nicht betroffen.`,
+      ],
       'terms.to_accept': (p) => [
         `Neue Version ${p.kind} zu akzeptieren`,
         `Die Version ${p.version} ${p.kind} ist in Kraft. Bitte lesen und akzeptieren Sie sie für ${p.account}.`,
@@ -174,6 +178,10 @@ const TEXTS: Record<Language, LanguageTexts> = {
       'account.deletion_cancelled': (p) => [
         `Deletion of ${p.account} cancelled`,
         `${p.person} cancelled the deletion of ${p.account}. The account stays.`,
+      ],
+      'account.two_factor_required': (p) => [
+        `${p.account} requires two-factor authentication`,
+        `From ${p.date}, ${p.account} requires a second factor. Set up an authenticator app or a passkey under “User settings › Security”; without one the account is no longer accessible after that date. Your other accounts are not affected.`,
       ],
       'terms.to_accept': (p) => [
         `New ${p.kind} to accept`,
@@ -264,6 +272,10 @@ const TEXTS: Record<Language, LanguageTexts> = {
         `Suppression de ${p.account} annulée`,
         `${p.person} a annulé la suppression de ${p.account}. Le compte est conservé.`,
       ],
+      'account.two_factor_required': (p) => [
+        `${p.account} exige l’authentification à deux facteurs`,
+        `À partir du ${p.date}, ${p.account} exige un deuxième facteur. Configurez une application d’authentification ou une clé d’accès sous « Paramètres utilisateur › Sécurité » ; sans cela, le compte ne sera plus accessible après cette date. Vos autres comptes ne sont pas concernés.`,
+      ],
       'terms.to_accept': (p) => [
         `Nouvelle version ${p.kind} à accepter`,
         `La version ${p.version} ${p.kind} est en vigueur. Veuillez la lire et l’accepter pour ${p.account}.`,
@@ -353,6 +365,10 @@ const TEXTS: Record<Language, LanguageTexts> = {
         `Cancellazione di ${p.account} annullata`,
         `${p.person} ha annullato la cancellazione di ${p.account}. L’account resta.`,
       ],
+      'account.two_factor_required': (p) => [
+        `${p.account} richiede l’autenticazione a due fattori`,
+        `Dal ${p.date}, ${p.account} richiede un secondo fattore. Configuri un’app di autenticazione o una passkey in «Impostazioni utente › Sicurezza»; senza, dopo tale data l’account non sarà più accessibile. Gli altri account non sono interessati.`,
+      ],
       'terms.to_accept': (p) => [
         `Nuova versione ${p.kind} da accettare`,
         `È in vigore la versione ${p.version} ${p.kind}. La legga e la accetti per ${p.account}.`,
@@ -409,7 +425,7 @@ export function notificationMailText(
   accountName: string | null = null,
 ): { subject: string; body: string } {
   const t = TEXTS[language];
-  const date = Date.parse(text(params.availableUntil));
+  const date = Date.parse(text(params.availableUntil ?? params.graceUntil));
   const shown: Shown = {
     account: t.account(mailText(text(params.accountName) || (accountName ?? ''))),
     person:

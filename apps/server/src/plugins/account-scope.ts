@@ -1,6 +1,7 @@
 import { allowsRole, type AccountRoleRule } from '@portal/contract';
 import type { FastifyRequest } from 'fastify';
 import { accessFor, auditStaffAccess } from '../access/accounts.ts';
+import { assertTwoFactor } from '../access/two-factor.ts';
 import type { Db } from '../db/client.ts';
 import { forbidden, HttpError, notFound } from '../http/errors.ts';
 import type { Hook } from '../http/route.ts';
@@ -16,7 +17,7 @@ function deniedMessage(rule: AccountRoleRule): string {
  * The checked access is put on the request for the handler.
  */
 export function createAccountScope(db: Db) {
-  return (param: string, rule: AccountRoleRule): Hook =>
+  return (param: string, rule: AccountRoleRule, options: { areaRoute?: boolean } = {}): Hook =>
     async function accountScope(request: FastifyRequest): Promise<void> {
       const user = request.user;
       if (!user) throw new HttpError(401, 'UNAUTHORIZED', 'Sign in first');
@@ -24,6 +25,8 @@ export function createAccountScope(db: Db) {
       const access = await accessFor(db, user, accountUuid);
       if (!access) throw notFound();
       if (!allowsRole(rule, access.role)) throw forbidden(deniedMessage(rule));
+      // The account's areas need a second factor when its rule says so; the account itself (read, leave) does not.
+      if (options.areaRoute) assertTwoFactor(access);
       await auditStaffAccess(
         db,
         user,

@@ -12,6 +12,7 @@ import { provisionUser, type TokenIdentity } from '../access/users.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { bearerToken } from '../http/bearer.ts';
+import { tokenShowsSecondFactor } from '../access/two-factor.ts';
 import { HttpError } from '../http/errors.ts';
 
 /** Asymmetric algorithms only: `none` and HMAC (a public key used as a secret) never verify. */
@@ -109,13 +110,18 @@ export function createAuthenticate(options: { config: Config; db: Db; getKey: JW
       throw new HttpError(503, 'IDP_UNAVAILABLE', 'Access tokens cannot be checked right now');
     }
     const identity = identityOf(payload);
+    const authMethods = Array.isArray(payload.amr)
+      ? payload.amr.filter((m): m is string => typeof m === 'string')
+      : undefined;
+    const authLevel = typeof payload.acr === 'string' ? payload.acr : undefined;
     request.user = {
       ...(await provisionUser(db, identity)),
       clientAddress: request.ip,
       userAgent: request.headers['user-agent'],
       sessionId: typeof payload.sid === 'string' ? payload.sid : undefined,
-      authMethods: Array.isArray(payload.amr) ? payload.amr.filter((m) => typeof m === 'string') : undefined,
-      authLevel: typeof payload.acr === 'string' ? payload.acr : undefined,
+      authMethods,
+      authLevel,
+      secondFactorShown: tokenShowsSecondFactor(config.oidc, { authMethods, authLevel }),
     };
   };
 }

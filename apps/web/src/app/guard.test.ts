@@ -51,6 +51,8 @@ function setup(initial: string) {
           { path: 'inbox', ...page },
           { path: 'onboarding', ...page },
           { path: 'accept-agb', ...page },
+          { path: 'settings/users', ...page },
+          { path: 'accounts', ...page },
           { path: '404', ...page },
           { path: '*', ...page },
         ],
@@ -127,6 +129,27 @@ describe('guard loader', () => {
     ({ router } = setup('/what?x=1'));
     await settle(router);
     expect(where(router)).toBe('/404?path=%2Fwhat%3Fx%3D1');
+  });
+
+  it('leads a member of an account that requires two-factor to the security tab; their other accounts stay open', async () => {
+    const enforced = account('t1', { twoFactorRequired: 'enforced' });
+    const other = account('t2', { twoFactorRequired: 'none' });
+    fakeApi([enforced, other]);
+    let { router } = setup('/billing?uuid=t1');
+    await settle(router);
+    expect(where(router)).toBe('/settings/users?tab=security&uuid=t1');
+    // Their own settings and the account list need no account: they stay reachable.
+    await router.navigate('/accounts');
+    await settle(router);
+    expect(where(router)).toBe('/accounts');
+    ({ router } = setup('/inbox?uuid=t2'));
+    await settle(router);
+    expect(where(router)).toBe('/inbox?uuid=t2');
+    // During the grace period nothing is in the way.
+    fakeApi([account('g1', { twoFactorRequired: 'grace' })]);
+    ({ router } = setup('/inbox'));
+    await settle(router);
+    expect(where(router)).toBe('/inbox');
   });
 
   it('sends the sign-in return path to the saved location and forgets it', async () => {

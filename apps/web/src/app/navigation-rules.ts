@@ -200,6 +200,20 @@ export function decideNavigation(input: GuardInput): GuardDecision {
     return { kind: 'redirect', to: href('accept-agb', undefined, { redirect: targetHref(target) }) };
   }
 
+  // 5b. An account whose two-factor rule now applies to the user (members only, staff pass): its pages lead to
+  //     the security tab of the user's own settings, which needs no account; other accounts stay reachable.
+  if (
+    access.needsAccount &&
+    account &&
+    accountRole !== 'SUPPORT' &&
+    account.twoFactorRequired === 'enforced'
+  ) {
+    return {
+      kind: 'redirect',
+      to: href('settings-users', undefined, { tab: 'security', uuid: account.uuid }),
+    };
+  }
+
   // 6. Permissions: missing ones lead to the dashboard.
   if (access.refuseWithAccount && accounts.length > 0) return { kind: 'redirect', to: href('dashboard') };
   if (!canAccess(access, accountRole, user.userRole)) return { kind: 'redirect', to: href('dashboard') };

@@ -49,7 +49,8 @@ export function registerMembersRoutes(deps: ModuleDeps) {
   const { db, route, mailer, notifier } = deps;
 
   route(membersRoutes.listMembers, {
-    handler: async (request) => listMembers(db, request.user, request.account, request.query),
+    handler: async (request) =>
+      listMembers(db, request.user, request.account, request.query, deps.config.oidc.embedded),
   });
 
   route(membersRoutes.getMember, {

@@ -14,6 +14,7 @@ import {
   type UpdateMemberBody,
 } from '@portal/contract';
 import { auditStaffAccess } from '../../access/accounts.ts';
+import { enrolledSecondFactorSql, identityOfUserSql } from '../../access/two-factor.ts';
 import {
   addressOf,
   closedReason,
@@ -40,6 +41,7 @@ interface MemberRow {
   invited_at: Date;
   expires_at: Date | null;
   last_sign_in_at: Date | null;
+  has_two_factor?: boolean | null;
   total?: string;
 }
 
@@ -58,6 +60,7 @@ function toMember(row: MemberRow, user: PortalUser): Member {
     expiresAt: isoOrNull(row.expires_at),
     lastSignInAt: isoOrNull(row.last_sign_in_at),
     isSelf: row.kind === 'MEMBER' && row.id === user.uuid,
+    hasTwoFactor: row.kind === 'MEMBER' ? (row.has_two_factor ?? null) : null,
   };
 }
 
@@ -93,6 +96,8 @@ export async function listMembers(
   user: PortalUser,
   access: AccountAccess,
   query: MembersQuery,
+  /** The embedded sign-in service keeps the second factors: the page shows who has one (else unknown). */
+  embeddedIdp = false,
 ): Promise<{ data: Member[]; meta: { total: number; page: number; pageSize: number } }> {
   const page = query.page ?? 1;
   const pageSize = query.pageSize ?? 25;
@@ -144,8 +149,11 @@ export async function listMembers(
   ].filter(Boolean);
   const { rows } = await db.query<MemberRow>(
     `select r.id, r.kind, r.name, r.email, r.role, r.status, inv.name as invited_by, r.invited_at, r.expires_at,
-            r.last_sign_in_at, ${search ? 'count(*) over ()' : `(${countSql})`} as total
+            r.last_sign_in_at, ${search ? 'count(*) over ()' : `(${countSql})`} as total,
+            ${embeddedIdp ? `case when r.kind = 'MEMBER' then ${enrolledSecondFactorSql(identityOfUserSql('mu'))} end` : 'null'}
+              as has_two_factor
        from (${sources.join(' union all ')}) r left join users inv on inv.uuid = r.invited_by
+       left join users mu on mu.uuid = r.id and r.kind = 'MEMBER'
       order by r.sort_key, r.id
       limit ${add(pageSize)} offset ${add(offset)}`,
     params,

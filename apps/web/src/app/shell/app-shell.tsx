@@ -23,6 +23,7 @@ import {
   InvitationBar,
   NewVersionBar,
   PastDueBar,
+  TwoFactorBar,
 } from './toolbars.tsx';
 import { UserMenu } from './user-menu.tsx';
 import { href } from '../href.ts';
@@ -113,6 +114,7 @@ export function AppShell() {
       <AccountDeletionBar account={account} />
       <PastDueBar account={account} />
       <InvitationBar account={account} />
+      <TwoFactorBar account={account} />
       <Box sx={{ display: 'flex', flex: 1 }}>
         {!hasNav ? null : wide ? (
           <Box

@@ -163,7 +163,9 @@ export function InvitationBar({ account }: { account: Account | null }) {
 export function PastDueBar({ account }: { account: Account | null }) {
   const { t, i18n } = useTranslation();
   const admin = Boolean(account) && hasLevel(ACCOUNT_ROLES, account?.accountRole, 'ADMIN');
-  const active = admin && account?.invitationStatus === 'ACCEPTED';
+  // An account whose two-factor rule refuses the user answers no area's data until they set one up.
+  const active =
+    admin && account?.invitationStatus === 'ACCEPTED' && account.twoFactorRequired !== 'enforced';
   const { data } = useQuery({ ...billingStatusQuery(account?.uuid ?? ''), enabled: active });
   const pastDue = active ? data?.pastDue : null;
   if (!account || !pastDue) return null;
@@ -185,6 +187,74 @@ export function PastDueBar({ account }: { account: Account | null }) {
         amount,
         date: formatDay(pastDue.since, language),
       })}
+    </Bar>
+  );
+}
+
+/** Where a dismissed grace-period reminder is remembered (per account and end date, for this browser tab). */
+const graceDismissedKey = (account: Account) =>
+  `twoFactorGraceDismissed:${account.uuid}:${account.twoFactorGraceUntil}`;
+
+/**
+ * The account requires two-factor authentication of the user. During the grace period: a reminder with the date
+ * and a way to the security settings, which the user may dismiss. After it: the account's pages lead to the
+ * security settings (the guard), and this bar says why and offers the user's other accounts.
+ */
+export function TwoFactorBar({ account }: { account: Account | null }) {
+  const { t, i18n } = useTranslation();
+  const [dismissed, setDismissed] = useState<string | null>(null);
+  const state = account?.twoFactorRequired;
+  if (!account || account.accountRole === 'SUPPORT' || !state || state === 'none') return null;
+  const date = account.twoFactorGraceUntil
+    ? formatDate(account.twoFactorGraceUntil, i18n.resolvedLanguage)
+    : '';
+  const setup = href('settings-users', undefined, { tab: 'security' });
+  if (state === 'enforced') {
+    return (
+      <Bar
+        severity="error"
+        action={
+          <Button
+            color="inherit"
+            size="small"
+            variant="outlined"
+            component={RouterLink}
+            to={href('accounts')}
+          >
+            {t('company.twoFactor.switchAccount')}
+          </Button>
+        }
+      >
+        <strong>{t('company.twoFactor.enforcedTitle', { accountName: account.name })}</strong>{' '}
+        {t('company.twoFactor.enforcedText')}
+      </Bar>
+    );
+  }
+  const key = graceDismissedKey(account);
+  if (dismissed === key || sessionStorage.getItem(key)) return null;
+  return (
+    <Bar
+      severity="warning"
+      action={
+        <>
+          <Button color="inherit" size="small" variant="outlined" component={RouterLink} to={setup}>
+            {t('company.twoFactor.graceAction')}
+          </Button>
+          <Button
+            color="inherit"
+            size="small"
+            sx={{ ml: 1 }}
+            onClick={() => {
+              sessionStorage.setItem(key, '1');
+              setDismissed(key);
+            }}
+          >
+            {t('company.twoFactor.dismiss')}
+          </Button>
+        </>
+      }
+    >
+      {t('company.twoFactor.graceBanner', { accountName: account.name, date })}
     </Bar>
   );
 }

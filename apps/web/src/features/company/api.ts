@@ -5,6 +5,7 @@ import {
   companyRoutes,
   type CompanyProfile,
   type UpdateCompanyBody,
+  type UpdateTwoFactorPolicyBody,
   type UploadLogoBody,
 } from '@portal/contract';
 import { getSessionAccountUuid } from '@/api/account-storage.ts';
@@ -100,6 +101,45 @@ export function useRemoveLogo() {
     onSuccess: async ({ data }) => {
       await changed(data, false);
       toast.success(later('company.logoRemoved'));
+    },
+  });
+}
+
+const twoFactorKey = () => ['company', getSessionAccountUuid(), 'two-factor'] as const;
+
+/** The account's two-factor rule; others (the owner, in another tab) change it, so each visit reads it anew. */
+export function twoFactorPolicyQuery() {
+  return queryOptions({
+    queryKey: twoFactorKey(),
+    queryFn: async ({ signal }) => (await apiRequest(companyRoutes.getTwoFactorPolicy, { signal })).data,
+    staleTime: 0,
+  });
+}
+
+/** The first members without a second factor (the confirmation lists them; the total says how many more). */
+export function twoFactorPreviewQuery(enabled: boolean) {
+  return queryOptions({
+    queryKey: [...twoFactorKey(), 'preview'] as const,
+    queryFn: async ({ signal }) =>
+      apiRequest(companyRoutes.previewTwoFactorPolicy, { query: { pageSize: 10 }, signal }),
+    enabled,
+    staleTime: 0,
+  });
+}
+
+/** Switches the rule on or off (owner); the account list carries the rule for the guard, so it reloads too. */
+export function useUpdateTwoFactorPolicy() {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const invalidateSession = useInvalidateSession();
+  return useMutation({
+    mutationFn: (body: UpdateTwoFactorPolicyBody) =>
+      apiRequest(companyRoutes.updateTwoFactorPolicy, { body }),
+    onSuccess: async ({ data }) => {
+      queryClient.setQueryData(twoFactorKey(), data);
+      await queryClient.invalidateQueries({ queryKey: [...twoFactorKey(), 'preview'] });
+      await invalidateSession();
+      toast.success(later('company.twoFactor.saved'));
     },
   });
 }

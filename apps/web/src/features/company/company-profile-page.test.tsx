@@ -8,6 +8,7 @@ import {
   usersRoutes,
   type Account,
   type CompanyProfile,
+  type TwoFactorPolicy,
 } from '@portal/contract';
 import type * as ClientModule from '@/api/client.ts';
 import { ApiError } from '@/api/errors.ts';
@@ -40,6 +41,25 @@ const PROFILE: CompanyProfile = {
   updatedAt: '2026-11-01T10:00:00Z',
 };
 
+const POLICY: TwoFactorPolicy = {
+  enabled: false,
+  enabledAt: null,
+  enabledBy: null,
+  graceDays: 7,
+  graceUntil: null,
+  provider: 'embedded',
+  membersWithout: 1,
+};
+const PREVIEW = {
+  data: [{ userUuid: 'u1', name: 'Emma Employee', email: 'employee@example.com', role: 'EMPLOYEE' }],
+  meta: { total: 1, page: 1, pageSize: 10 },
+};
+/** Requests other than the two-factor card's own reads. */
+const profileCalls = () =>
+  apiRequest.mock.calls.filter(
+    ([route]) => route !== companyRoutes.getTwoFactorPolicy && route !== companyRoutes.previewTwoFactorPolicy,
+  );
+
 beforeEach(() => {
   apiRequest.mockReset();
   watchToasts();
@@ -52,7 +72,11 @@ async function renderCompany(account: Partial<Account> = {}, profile: CompanyPro
   apiRequest.mockImplementation((route) =>
     route === companyRoutes.getCompanyProfile
       ? Promise.resolve({ data: profile })
-      : Promise.reject(new Error('unexpected')),
+      : route === companyRoutes.getTwoFactorPolicy
+        ? Promise.resolve({ data: POLICY })
+        : route === companyRoutes.previewTwoFactorPolicy
+          ? Promise.resolve(PREVIEW)
+          : Promise.reject(new Error('unexpected')),
   );
   const rendered = await renderPage(
     '/settings/company-profile',
@@ -82,6 +106,51 @@ const field = (name: RegExp) => screen.getByRole('textbox', { name });
 const save = () => screen.getByRole('button', { name: 'Speichern' });
 
 describe('company profile page', () => {
+  it('lets the owner switch the two-factor rule on after a confirmation that lists who is told', async () => {
+    await renderCompany({ accountRole: 'OWNER', isOwner: true });
+    const toggle = await screen.findByRole('switch', {
+      name: 'Mitglieder müssen Zwei-Faktor-Authentifizierung verwenden',
+    });
+    apiRequest.mockImplementation((called) =>
+      Promise.resolve(
+        called === companyRoutes.previewTwoFactorPolicy
+          ? PREVIEW
+          : called === companyRoutes.updateTwoFactorPolicy
+            ? {
+                data: {
+                  ...POLICY,
+                  enabled: true,
+                  enabledAt: '2026-11-23T10:00:00Z',
+                  graceUntil: '2026-11-30T10:00:00Z',
+                },
+              }
+            : called === usersRoutes.listMyAccounts
+              ? { data: [] }
+              : { data: testUser() },
+      ),
+    );
+    fireEvent.click(toggle);
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Emma Employee (employee@example.com)')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Einschalten' }));
+    await waitFor(() =>
+      expect(apiRequest).toHaveBeenCalledWith(companyRoutes.updateTwoFactorPolicy, {
+        body: { enabled: true, graceDays: 7 },
+      }),
+    );
+  });
+
+  it('shows the two-factor rule read-only to an admin', async () => {
+    await renderCompany();
+    const toggle = await screen.findByRole('switch', {
+      name: 'Mitglieder müssen Zwei-Faktor-Authentifizierung verwenden',
+    });
+    expect((toggle as HTMLInputElement).disabled).toBe(true);
+    expect(
+      screen.getByText('Nur die Inhaberin oder der Inhaber kann diese Einstellung ändern.'),
+    ).toBeTruthy();
+  });
+
   it(
     'shows the profile and refuses a UID with a wrong check digit on the field, in German',
     { timeout: 30_000 },
@@ -96,7 +165,7 @@ describe('company profile page', () => {
         await screen.findByText('Die UID-Nummer ist ungültig: Die Prüfziffer stimmt nicht'),
       ).toBeTruthy();
       expect(field(/^UID-Nummer/).getAttribute('aria-invalid')).toBe('true');
-      expect(apiRequest).toHaveBeenCalledTimes(1);
+      expect(profileCalls()).toHaveLength(1);
       await user.clear(field(/^UID-Nummer/));
       await user.type(field(/^UID-Nummer/), 'CHE 123');
       await user.tab();
@@ -156,7 +225,7 @@ describe('company profile page', () => {
     const big = new File([new Uint8Array(LOGO_MAX_BYTES + 1)], 'logo.png', { type: 'image/png' });
     fireEvent.change(input, { target: { files: [big] } });
     expect(await screen.findByText('Das Logo darf höchstens 1 MB groß sein')).toBeTruthy();
-    expect(apiRequest).toHaveBeenCalledTimes(1);
+    expect(profileCalls()).toHaveLength(1);
   });
 
   it('shows the logo and removes it after confirmation', async () => {

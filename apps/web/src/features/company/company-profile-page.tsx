@@ -13,6 +13,7 @@ import { AccountDeletion } from './account-deletion.tsx';
 import { companyProfileQuery } from './api.ts';
 import { CompanyDetailsForm } from './company-details-form.tsx';
 import { CompanyLogo } from './company-logo.tsx';
+import { TwoFactorPolicyCard } from './two-factor-policy.tsx';
 
 function Section({
   id,
@@ -40,7 +41,7 @@ function Section({
   );
 }
 
-/** /settings/company-profile (ADMIN and above): company details, logo, and the account's deletion. */
+/** /settings/company-profile (ADMIN and above): company details, logo, the two-factor rule, the account's deletion. */
 export default function CompanyProfilePage() {
   const { t } = useTranslation();
   const account = useCurrentAccount();
@@ -55,6 +56,13 @@ export default function CompanyProfilePage() {
         </Section>
         <Section id="company-logo" title={t('company.logo')}>
           <CompanyLogo profile={profile.data} />
+        </Section>
+        <Section
+          id="company-two-factor"
+          title={t('company.twoFactor.title')}
+          help={t('company.twoFactor.help')}
+        >
+          <TwoFactorPolicyCard isOwner={account?.accountRole === 'OWNER'} />
         </Section>
         {account && (
           <Section id="company-deletion" title={t('company.deletion')}>

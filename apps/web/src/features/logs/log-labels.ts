@@ -17,6 +17,7 @@ export const LOG_ACTION_LABELS = {
   'company.update': 'company_update',
   'company.logo.upload': 'company_logo_upload',
   'company.logo.remove': 'company_logo_remove',
+  'company.two_factor_policy': 'company_two_factor_policy',
   'shop.save': 'shop_save',
   'shop.disconnect': 'shop_disconnect',
   'member.invite': 'member_invite',

@@ -35,12 +35,19 @@ function member(extra: Partial<Member>): Member {
     expiresAt: null,
     lastSignInAt: null,
     isSelf: false,
+    hasTwoFactor: false,
     ...extra,
   };
 }
 
 const ROWS = [
-  member({ name: 'Adrian Admin', email: 'admin@example.com', role: 'ADMIN', isSelf: true }),
+  member({
+    name: 'Adrian Admin',
+    email: 'admin@example.com',
+    role: 'ADMIN',
+    isSelf: true,
+    hasTwoFactor: true,
+  }),
   member({}),
   member({
     kind: 'INVITATION',
@@ -49,7 +56,13 @@ const ROWS = [
     status: 'PENDING',
     expiresAt: '2026-11-29T10:00:00.000Z',
   }),
-  member({ name: 'Olivia Owner', email: 'owner@example.com', role: 'OWNER', invitedBy: null }),
+  member({
+    name: 'Olivia Owner',
+    email: 'owner@example.com',
+    role: 'OWNER',
+    invitedBy: null,
+    hasTwoFactor: null,
+  }),
 ];
 
 beforeEach(() => {
@@ -95,6 +108,11 @@ describe('members page', { timeout: 20_000 }, () => {
     expect(row('Noch nicht beigetreten').textContent).toContain('Noch nicht beigetreten');
     expect(row('Noch nicht beigetreten').textContent).toContain('lea@example.com');
     expect(row('Adrian Admin').textContent).toContain('(Sie)');
+    // The 2FA column: on, off, unknown (the identity provider keeps it) and nothing for an invitation.
+    expect(within(table).getByRole('columnheader', { name: '2FA' })).toBeTruthy();
+    expect(within(row('Adrian Admin')).getByText('Ein')).toBeTruthy();
+    expect(within(row('Emma Employee')).getByText('Aus')).toBeTruthy();
+    expect(within(row('Olivia Owner')).getByLabelText('Unbekannt')).toBeTruthy();
     expect(within(row('Olivia Owner')).queryByRole('button')).toBeNull();
     expect(within(row('Adrian Admin')).queryByRole('button')).toBeNull();
     expect(

@@ -18,6 +18,7 @@ import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import Tooltip from '@mui/material/Tooltip';
 import MoreVert from '@mui/icons-material/MoreVert';
 import {
   MEMBERS_PAGE_SIZE_MAX,
@@ -31,6 +32,7 @@ import { href } from '@/app/href.ts';
 import { FilterSelect } from '@/ui/filter-select.tsx';
 import { formatDate, formatDateTime } from '@/i18n/format.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
+import { DotChip } from '@/ui/dot-chip.tsx';
 import { membersQuery, useRemoveMember, useResendInvitation, useRevokeInvitation } from './api.ts';
 
 // Colours whose text keeps its contrast on both themes' paper.
@@ -278,6 +280,7 @@ export function MembersTable({
               <TableCell>{t('members.columns.status')}</TableCell>
               <TableCell>{t('members.columns.invitedBy')}</TableCell>
               <TableCell>{t('members.columns.lastSignIn')}</TableCell>
+              <TableCell>{t('members.twoFactor.column')}</TableCell>
               <TableCell>
                 <Box component="span" sx={visuallyHidden}>
                   {t('members.columns.actions')}
@@ -304,6 +307,9 @@ export function MembersTable({
                       ? t('members.never')
                       : '—'}
                 </TableCell>
+                <TableCell>
+                  <TwoFactorCell value={member.hasTwoFactor} kind={member.kind} />
+                </TableCell>
                 <TableCell align="right">
                   <RowActions member={member} account={account} label={member.name || member.email} />
                 </TableCell>
@@ -311,7 +317,7 @@ export function MembersTable({
             ))}
             {!rows.length && !isFetching && (
               <TableRow>
-                <TableCell colSpan={7} sx={{ py: 4, textAlign: 'center', color: 'text.secondary' }}>
+                <TableCell colSpan={8} sx={{ py: 4, textAlign: 'center', color: 'text.secondary' }}>
                   {isError ? t('members.loadFailed') : filtered ? t('members.noMatch') : empty}
                 </TableCell>
               </TableRow>
@@ -333,5 +339,23 @@ export function MembersTable({
         }}
       />
     </Stack>
+  );
+}
+
+/** Whether the member has a second factor; "–" for invitations and when the identity provider keeps it. */
+function TwoFactorCell({ value, kind }: { value: boolean | null; kind: 'MEMBER' | 'INVITATION' }) {
+  const { t } = useTranslation();
+  if (kind !== 'MEMBER') return '—';
+  if (value === null)
+    return (
+      <Tooltip title={t('members.twoFactor.unknownHelp')}>
+        <span aria-label={t('members.twoFactor.unknown')}>–</span>
+      </Tooltip>
+    );
+  return (
+    <DotChip
+      color={value ? 'success' : 'warning'}
+      label={value ? t('members.twoFactor.on') : t('members.twoFactor.off')}
+    />
   );
 }

@@ -69,6 +69,8 @@ function linkOf(notification: Notification): string {
       return href('settings-ownership', undefined, account);
     case 'terms.to_accept':
       return href('accept-agb', undefined, account);
+    case 'account.two_factor_required':
+      return href('settings-users', undefined, { ...account, tab: 'security' });
     case 'invoice.issued':
     case 'invoice.overdue':
       // The billing page opens the invoice named by `invoice=`.
@@ -106,7 +108,9 @@ export function notificationView(t: TFunction, notification: Notification): Noti
     accountName: text(params.accountName) || t('notifications.anAccount'),
     role: roleName(role),
     previousRole: roleName(previousRole),
-    date: text(params.availableUntil) ? formatDate(text(params.availableUntil)) : '',
+    date: text(params.availableUntil ?? params.graceUntil)
+      ? formatDate(text(params.availableUntil ?? params.graceUntil))
+      : '',
     due: text(params.dueOn) ? formatDate(`${text(params.dueOn)}T12:00:00Z`) : '',
     amount:
       typeof params.totalMinor === 'number'
