@@ -43,16 +43,6 @@ const open: Expectations = {
 };
 /** Anyone signed in, about themselves. */
 const signedIn: Expectations = { ...open, anonymous: 401 };
-/** The embedded sign-in service's forms about oneself: none with an external Keycloak, whoever asks. */
-const embeddedOnly: Expectations = {
-  anonymous: 401,
-  employee: 404,
-  admin: 404,
-  coach: 404,
-  owner: 404,
-  otherAccount: 404,
-  staff: 404,
-};
 /** Members of the account at `role` or above (EMPLOYEE < ADMIN < DC < OWNER < SUPPORT); others never see it. */
 function atLeast(role: 'EMPLOYEE' | 'ADMIN' | 'OWNER'): Expectations {
   const level = { EMPLOYEE: 0, ADMIN: 1, OWNER: 3 }[role];
@@ -435,12 +425,12 @@ const MATRIX: Record<string, Row> = {
   // Security: each person's own sign-in security, never another's (the routes act on the token's subject only).
   'GET /api/users/v1/me/security': { expect: signedIn },
   // The own sign-in sessions (this suite's issuer is an external Keycloak: the handler answers 409 after the check).
-  'GET /api/users/v1/me/sessions': { expect: signedIn },
-  'DELETE /api/users/v1/me/sessions/{sessionId}': {
+  'GET /api/users/v1/me/security/sessions': { expect: signedIn },
+  'DELETE /api/users/v1/me/security/sessions/{sessionId}': {
     expect: signedIn,
     params: { sessionId: 'unknown-session' },
   },
-  'POST /api/users/v1/me/sessions/sign-out-others': { expect: signedIn },
+  'POST /api/users/v1/me/security/sessions/sign-out-others': { expect: signedIn },
   // Passkeys: one's own only (another person's passkey id is a 404 in the handler; without the embedded service, 409).
   'GET /api/users/v1/me/security/passkeys': { expect: signedIn },
   'POST /api/users/v1/me/security/passkeys/registration-options': { expect: signedIn },
@@ -450,18 +440,18 @@ const MATRIX: Record<string, Row> = {
   },
   'PATCH /api/users/v1/me/security/passkeys/{id}': { expect: signedIn, body: { name: 'Laptop' } },
   'DELETE /api/users/v1/me/security/passkeys/{id}': { expect: signedIn },
-  // The embedded sign-in service's own forms: with an external Keycloak (as here) there are none (404).
+  // The embedded sign-in service's own forms (this suite's issuer is an external Keycloak: 409 after the check).
   'POST /api/users/v1/me/security/password': {
-    expect: embeddedOnly,
+    expect: signedIn,
     body: { currentPassword: 'x', newPassword: 'y' },
   },
-  'GET /api/users/v1/me/security/email': { expect: embeddedOnly },
+  'GET /api/users/v1/me/security/email': { expect: signedIn },
   'POST /api/users/v1/me/security/email': {
-    expect: embeddedOnly,
+    expect: signedIn,
     body: { newEmail: 'neu@example.org', currentPassword: 'x' },
   },
-  'DELETE /api/users/v1/me/security/email': { expect: embeddedOnly },
-  'GET /api/users/v1/me/security/sign-ins': { expect: embeddedOnly },
+  'DELETE /api/users/v1/me/security/email': { expect: signedIn },
+  'GET /api/users/v1/me/security/sign-ins': { expect: signedIn },
   'POST /api/users/v1/me/security/totp': { expect: signedIn },
   'POST /api/users/v1/me/security/totp/confirm': { expect: signedIn, body: { code: '123456' } },
   'POST /api/users/v1/me/security/totp/disable': { expect: signedIn, body: { password: 'not-the-password' } },

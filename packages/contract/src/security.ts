@@ -53,8 +53,11 @@ export type SignInSessions = Type.Static<typeof SignInSessions>;
 export const EndedSessions = Type.Object({ ended: Type.Integer({ minimum: 0 }) });
 export type EndedSessions = Type.Static<typeof EndedSessions>;
 
-/** With an external Keycloak its account console lists and ends the sessions (409 with this code). */
-export const SESSIONS_EXTERNAL = 'SESSIONS_MANAGED_EXTERNALLY';
+/**
+ * With an external Keycloak its account console keeps password, email, second factors and sessions: every security
+ * route but the overview answers 409 with this code.
+ */
+export const SIGN_IN_MANAGED_EXTERNALLY = 'SIGN_IN_MANAGED_EXTERNALLY';
 
 const sessionErrors = { 401: ErrorBody, 409: ErrorBody };
 /** Longest name of a passkey, in characters. */
@@ -200,7 +203,7 @@ export const RecoveryCodes = Type.Object({ codes: Type.Array(Type.String()) });
 export type RecoveryCodes = Type.Static<typeof RecoveryCodes>;
 
 /**
- * Stable error codes of the two-factor routes: `EXTERNAL_IDP` (an external Keycloak keeps the sign-in),
+ * Stable error codes of the two-factor routes: `SIGN_IN_MANAGED_EXTERNALLY` (an external Keycloak keeps it),
  * `TOTP_ALREADY_ENABLED`, `TOTP_NOT_STARTED`, `TOTP_NOT_ENABLED`, `INVALID_CODE`, `WRONG_PASSWORD`,
  * `TOO_MANY_ATTEMPTS` (429, `details.fields.retryAfter` seconds).
  */
@@ -216,14 +219,14 @@ export const securityRoutes = {
   }),
   listSignInSessions: defineRoute({
     method: 'GET',
-    path: '/users/v1/me/sessions',
+    path: '/users/v1/me/security/sessions',
     summary: "The signed-in person's active sign-in sessions, this one marked",
     tags: ['security'],
     response: { 200: SignInSessions, ...sessionErrors },
   }),
   endSignInSession: defineRoute({
     method: 'DELETE',
-    path: '/users/v1/me/sessions/{sessionId}',
+    path: '/users/v1/me/security/sessions/{sessionId}',
     summary: 'Sign out one of the own sessions (its refresh tokens stop working)',
     tags: ['security'],
     params: Type.Object({ sessionId: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) }),
@@ -231,7 +234,7 @@ export const securityRoutes = {
   }),
   endOtherSignInSessions: defineRoute({
     method: 'POST',
-    path: '/users/v1/me/sessions/sign-out-others',
+    path: '/users/v1/me/security/sessions/sign-out-others',
     summary: 'Sign out every own session but this one',
     tags: ['security'],
     response: { 200: Entity(EndedSessions), ...sessionErrors },

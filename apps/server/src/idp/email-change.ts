@@ -11,7 +11,7 @@ import { findIdentityById, type Identity } from './identities.ts';
 import { interactionPath, sendPage, type InteractionKit } from './interaction-kit.ts';
 import { emailChangePageTexts, fill, securityMail, type EventOrigin } from './security-mails.ts';
 import { homeLink, messagePage } from './views.ts';
-import { describeBrowser } from './sign-in-history.ts';
+import { shortBrowser } from '../http/user-agent.ts';
 
 /**
  * A change of the email address a person signs in with. Asked for in the portal (with the current password), it
@@ -34,7 +34,7 @@ export const originOf = (request: { headers: Record<string, unknown>; ip: string
   const userAgent = request.headers['user-agent'];
   return {
     at: new Date(),
-    browser: describeBrowser(typeof userAgent === 'string' ? userAgent : null),
+    browser: shortBrowser(typeof userAgent === 'string' ? userAgent : null),
     address: request.ip,
   };
 };

@@ -1,6 +1,6 @@
-import Bowser from 'bowser';
 import type { Config } from '../config.ts';
 import type { Db, Queryable } from '../db/client.ts';
+import { browserKey, shortBrowser } from '../http/user-agent.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { findIdentityById } from './identities.ts';
 import { securityMail } from './security-mails.ts';
@@ -33,25 +33,6 @@ export interface NewBrowserMail {
   config: Pick<Config, 'productName'>;
 }
 
-/** The user agent in short: browser with major version and system ("Chrome 131 · Linux"); null when unknown. */
-export function describeBrowser(userAgent: string | null | undefined): string | null {
-  if (!userAgent) return null;
-  const parsed = Bowser.parse(userAgent);
-  const name = parsed.browser.name;
-  const major = parsed.browser.version?.split('.')[0];
-  const parts = [name && [name, major].filter(Boolean).join(' '), parsed.os.name].filter(Boolean);
-  return parts.length ? parts.join(' · ') : userAgent.slice(0, 40);
-}
-
-/**
- * What makes a browser "the same" for the new-browser mail: browser, system and device type, without versions
- * (an update is not a new browser).
- */
-export function browserKey(userAgent: string | null | undefined): string {
-  const parsed = Bowser.parse(userAgent || 'unknown');
-  return [parsed.browser.name ?? '?', parsed.os.name ?? '?', parsed.platform.type ?? '?'].join('|');
-}
-
 /**
  * Records one sign-in attempt of a known identity. On success it remembers the browser; when `mail` is given and the
  * identity had signed in before but never with this browser, the identity gets the new-browser mail (the first
@@ -72,7 +53,7 @@ export async function recordSignIn(
   if (newBrowser && mail) {
     const identity = await findIdentityById(db, attempt.identityId);
     if (identity) {
-      const origin = { at: new Date(), browser: describeBrowser(userAgent), address: attempt.ip ?? null };
+      const origin = { at: new Date(), browser: shortBrowser(userAgent), address: attempt.ip ?? null };
       await mail.mailer.send(securityMail('newBrowser', identity, origin, mail.config.productName));
     }
   }

@@ -4,7 +4,8 @@ import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { csvLine, logsCsv, neutraliseFormula } from './logs.csv.ts';
-import { EXPORT_SLOTS, exportSlot, shortBrowser } from './logs.service.ts';
+import { shortBrowser } from '../../http/user-agent.ts';
+import { EXPORT_SLOTS, exportSlot } from './logs.service.ts';
 
 const entry = (n: number): LogEntry => ({
   id: String(n),

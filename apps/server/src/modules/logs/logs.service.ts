@@ -1,4 +1,3 @@
-import Bowser from 'bowser';
 import {
   ACCOUNT_ROLES,
   LOGS_PAGE_SIZE,
@@ -14,6 +13,7 @@ import {
 import type { Db, Queryable } from '../../db/client.ts';
 import { invalidField } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
+import { shortBrowser } from '../../http/user-agent.ts';
 
 type Filters = Omit<LogsQuery, 'cursor' | 'pageSize'>;
 
@@ -176,34 +176,6 @@ async function readBatch(
 ): Promise<LogRow[]> {
   const { sql, params } = logQuery(select, user, access, filters, position, limit);
   return (await q.query<LogRow>(sql, params)).rows;
-}
-
-/**
- * "Firefox 133 · Windows": browser, its major version and the operating system; for a client no browser (a script,
- * "curl/8.5.0"), its first product token; null without a user agent.
- */
-export function shortBrowser(userAgent: string | null): string | null {
-  if (!userAgent) return null;
-  let short = browserCache.get(userAgent);
-  if (short === undefined) {
-    short = parseBrowser(userAgent);
-    // A log holds few distinct user agents; parsing each once keeps a million-row export fast. Bounded.
-    if (browserCache.size >= 1_000) browserCache.clear();
-    browserCache.set(userAgent, short);
-  }
-  return short;
-}
-
-const browserCache = new Map<string, string | null>();
-
-function parseBrowser(userAgent: string): string | null {
-  const parsed = Bowser.parse(userAgent);
-  const name = parsed.browser.name;
-  const major = parsed.browser.version?.split('.')[0];
-  const browser = name ? [name, major].filter(Boolean).join(' ') : null;
-  const parts = [browser, parsed.os.name].filter(Boolean);
-  if (parts.length) return parts.join(' · ');
-  return userAgent.split(/\s/)[0]!.slice(0, 40) || null;
 }
 
 function person(uuid: string | null, name: string | null, email: string | null): LogPerson | null {

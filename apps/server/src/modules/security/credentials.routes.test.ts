@@ -208,11 +208,12 @@ describeApi(
 );
 
 describeApi('security forms with an external Keycloak', (api) => {
-  it('answers 404: its account console keeps the credentials', async () => {
+  it('answers 409: its account console keeps the credentials', async () => {
     const response = await api.request('POST', PASSWORD, {
       as: 'owner',
       body: { currentPassword: DEMO_PASSWORD, newPassword: STRONG_PASSWORD },
     });
-    expect(response.statusCode).toBe(404);
+    expect(response.statusCode).toBe(409);
+    expect(response.json().code).toBe('SIGN_IN_MANAGED_EXTERNALLY');
   });
 });

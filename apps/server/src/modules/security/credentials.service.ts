@@ -8,7 +8,7 @@ import {
 import { checkPassword, passwordProblemText, type PasswordProblem } from '../../access/password-policy.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
-import { HttpError, invalidField, notFound } from '../../http/errors.ts';
+import { HttpError, invalidField } from '../../http/errors.ts';
 import type { PortalUser } from '../../http/types.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { sentRecently } from '../../idp/action-tokens.ts';
@@ -24,6 +24,7 @@ import {
 import { findIdentityById, verifyPassword, type Identity } from '../../idp/identities.ts';
 import { MAIL_INTERVAL_SECONDS } from '../../idp/mails.ts';
 import { securityMail, type EventOrigin } from '../../idp/security-mails.ts';
+import { ownIdentity } from './security.service.ts';
 
 /**
  * The password and email forms of the security tab, over the embedded sign-in service's credentials. Both ask for
@@ -34,13 +35,6 @@ export interface CredentialDeps {
   db: Db;
   config: Config;
   mailer: Mailer;
-}
-
-/** The signed-in person's identity in the embedded sign-in service; with an external Keycloak there is none. */
-export async function ownIdentity({ db, config }: CredentialDeps, user: PortalUser): Promise<Identity> {
-  const identity = config.oidc.embedded ? await findIdentityById(db, user.subject) : undefined;
-  if (!identity) throw notFound('Your sign-in is managed by your identity provider');
-  return identity;
 }
 
 /** 429 with the lockout's wait in seconds, for the form to say how long. */

@@ -167,7 +167,7 @@ describeApi('security: passkeys with an external Keycloak', (api) => {
     ] as const) {
       const response = await api.request(method, path, { as: 'owner' });
       expect(response.statusCode).toBe(409);
-      expect(response.json().code).toBe('SECURITY_EXTERNAL_PROVIDER');
+      expect(response.json().code).toBe('SIGN_IN_MANAGED_EXTERNALLY');
     }
   });
 });

@@ -7,9 +7,9 @@ import {
   listPasskeys,
   removePasskey,
   renamePasskey,
-  requireEmbedded,
   startRegistration,
 } from './passkeys.service.ts';
+import { requireEmbedded } from './security.service.ts';
 
 /** A name of blanks only is no name (the schema counts characters, not visible ones). */
 function checkedName(name: string): string {

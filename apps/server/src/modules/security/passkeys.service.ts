@@ -15,20 +15,9 @@ import {
   type PasskeyRow,
 } from '../../idp/passkeys.ts';
 import type { Mailer } from '../../mail/mailer.ts';
-import { shortBrowser } from '../logs/logs.service.ts';
+import { shortBrowser } from '../../http/user-agent.ts';
 
 /** The signed-in person's passkeys: register, list, rename, remove (the WebAuthn part is in idp/passkeys.ts). */
-
-/** With an external Keycloak, its account console keeps the passkeys: the portal has none to show or change. */
-export function requireEmbedded(config: Config): void {
-  if (!config.oidc.embedded) {
-    throw new HttpError(
-      409,
-      'SECURITY_EXTERNAL_PROVIDER',
-      'The sign-in is kept by an external Keycloak: manage passkeys in its account console',
-    );
-  }
-}
 
 const toPasskey = (row: PasskeyRow): Passkey => ({
   id: row.id,

@@ -5,11 +5,10 @@ import {
   cancelOwnEmailChange,
   changeOwnPassword,
   getEmailChange,
-  ownIdentity,
   requestOwnEmailChange,
 } from './credentials.service.ts';
 import { registerPasskeyRoutes } from './passkeys.routes.ts';
-import { getOverview } from './security.service.ts';
+import { getOverview, ownIdentity } from './security.service.ts';
 import { registerSessionRoutes } from './sessions.routes.ts';
 import { listSignIns } from './sign-ins.service.ts';
 import { registerTotpRoutes } from './totp.routes.ts';

@@ -1,11 +1,37 @@
-import type { SecurityOverview } from '@portal/contract';
+import { SIGN_IN_MANAGED_EXTERNALLY, type SecurityOverview } from '@portal/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
+import { HttpError } from '../../http/errors.ts';
 import type { PortalUser } from '../../http/types.ts';
+import { findIdentityById, type Identity } from '../../idp/identities.ts';
 import { hasSecondFactor, secondFactorsOf } from '../../idp/second-factor.ts';
 
 /** The account console of an external Keycloak realm, where its people manage their own sign-in. */
 export const accountConsoleUrl = (config: Config) => `${config.oidc.issuer}/account`;
+
+/** With an external Keycloak the portal keeps no credentials: its account console is the place (409). */
+export function requireEmbedded(config: Config): void {
+  if (!config.oidc.embedded) {
+    throw new HttpError(
+      409,
+      SIGN_IN_MANAGED_EXTERNALLY,
+      'The sign-in is managed by the identity provider: use its account console',
+    );
+  }
+}
+
+/** The signed-in person's identity in the embedded sign-in service (409 when an external Keycloak keeps it). */
+export async function ownIdentity(
+  { db, config }: { db: Db; config: Config },
+  user: PortalUser,
+): Promise<Identity> {
+  requireEmbedded(config);
+  const identity = await findIdentityById(db, user.subject);
+  if (!identity) {
+    throw new HttpError(409, SIGN_IN_MANAGED_EXTERNALLY, 'This sign-in is not kept by the embedded service');
+  }
+  return identity;
+}
 
 export async function getOverview(db: Db, config: Config, user: PortalUser): Promise<SecurityOverview> {
   if (!config.oidc.embedded) {

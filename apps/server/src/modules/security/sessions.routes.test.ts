@@ -41,7 +41,7 @@ async function asSession(api: TestApi, sid: string, as: 'owner' | 'admin' = 'own
 
 /** Signs session `id` out, from the browser of session `sid`. */
 async function endFrom(api: TestApi, id: string, sid: string) {
-  return api.request('DELETE', `/api/users/v1/me/sessions/${id}`, await asSession(api, sid));
+  return api.request('DELETE', `/api/users/v1/me/security/sessions/${id}`, await asSession(api, sid));
 }
 
 async function refreshTokenExists(api: TestApi, uid: string) {
@@ -68,7 +68,7 @@ describeApi(
 
       const response = await api.request(
         'GET',
-        '/api/users/v1/me/sessions',
+        '/api/users/v1/me/security/sessions',
         await asSession(api, 'list-phone'),
       );
       expect(response.statusCode).toBe(200);
@@ -95,7 +95,7 @@ describeApi(
         ['use-tablet'],
       );
       await recordSessionUse(api.db, 'use-tablet', { clientAddress: '198.51.100.4' });
-      const response = await api.request('GET', '/api/users/v1/me/sessions', { as: 'owner' });
+      const response = await api.request('GET', '/api/users/v1/me/security/sessions', { as: 'owner' });
       const tablet = response.json().data.find((session: { id: string }) => session.id === 'use-tablet');
       expect(tablet).toMatchObject({ clientAddress: '198.51.100.4', browser: 'Firefox 133' });
       expect(Date.now() - Date.parse(tablet.lastActiveAt)).toBeLessThan(60_000);
@@ -112,7 +112,7 @@ describeApi(
         'end-a',
       ]);
       expect(rows).toHaveLength(0);
-      const list = await api.request('GET', '/api/users/v1/me/sessions', { as: 'owner' });
+      const list = await api.request('GET', '/api/users/v1/me/security/sessions', { as: 'owner' });
       expect(idsOf(list)).not.toContain('end-a');
       expect(idsOf(list)).toContain('end-b');
     });
@@ -120,14 +120,14 @@ describeApi(
     it("answers 404 for another person's session and an unknown one, and ends neither", async () => {
       await signedIn(api, DEMO_USERS.admin.id, 'foreign-session');
       for (const id of ['foreign-session', 'no-such-session']) {
-        const response = await api.request('DELETE', `/api/users/v1/me/sessions/${id}`, { as: 'owner' });
+        const response = await api.request('DELETE', `/api/users/v1/me/security/sessions/${id}`, { as: 'owner' });
         expect(response.statusCode).toBe(404);
       }
       expect(await refreshTokenExists(api, 'foreign-session')).toBe(true);
     });
 
     it('refuses a session id that is no session id', async () => {
-      const response = await api.request('DELETE', '/api/users/v1/me/sessions/a.b', { as: 'owner' });
+      const response = await api.request('DELETE', '/api/users/v1/me/security/sessions/a.b', { as: 'owner' });
       expect(response.statusCode).toBe(400);
     });
 
@@ -145,12 +145,12 @@ describeApi(
       await signedIn(api, DEMO_USERS.admin.id, 'all-admin');
       const response = await api.request(
         'POST',
-        '/api/users/v1/me/sessions/sign-out-others',
+        '/api/users/v1/me/security/sessions/sign-out-others',
         await asSession(api, 'all-here'),
       );
       expect(response.statusCode).toBe(200);
       expect(response.json().data.ended).toBeGreaterThanOrEqual(2);
-      const list = await api.request('GET', '/api/users/v1/me/sessions', await asSession(api, 'all-here'));
+      const list = await api.request('GET', '/api/users/v1/me/security/sessions', await asSession(api, 'all-here'));
       expect(idsOf(list)).toEqual(['all-here']);
       expect(list.json().data[0].current).toBe(true);
       expect(await refreshTokenExists(api, 'all-there')).toBe(false);
@@ -165,18 +165,18 @@ describeApi(
       await signedIn(api, owner, 'two-a', { userAgent: FIREFOX });
       await signedIn(api, owner, 'two-b', { userAgent: SAFARI });
       const headers = { authorization: `Bearer ${(await asSession(api, 'two-a')).token}` };
-      const listed = await second.inject({ method: 'GET', url: '/api/users/v1/me/sessions', headers });
+      const listed = await second.inject({ method: 'GET', url: '/api/users/v1/me/security/sessions', headers });
       expect(idsOf(listed)).toEqual(expect.arrayContaining(['two-a', 'two-b']));
 
       const ended = await endFrom(api, 'two-b', 'two-a');
       expect(ended.statusCode).toBe(204);
-      const after = await second.inject({ method: 'GET', url: '/api/users/v1/me/sessions', headers });
+      const after = await second.inject({ method: 'GET', url: '/api/users/v1/me/security/sessions', headers });
       expect(idsOf(after)).toContain('two-a');
       expect(idsOf(after)).not.toContain('two-b');
     });
 
     it('needs a sign-in', async () => {
-      expect((await api.request('GET', '/api/users/v1/me/sessions')).statusCode).toBe(401);
+      expect((await api.request('GET', '/api/users/v1/me/security/sessions')).statusCode).toBe(401);
     });
   },
   { embeddedIdp: true },
@@ -186,14 +186,14 @@ describeApi('sign-in sessions with an external Keycloak', (api) => {
   describe('every sessions route', () => {
     it("answers 409 with a code of its own: the realm's account console keeps the sessions", async () => {
       const calls = [
-        ['GET', '/api/users/v1/me/sessions'],
-        ['DELETE', '/api/users/v1/me/sessions/some-session'],
-        ['POST', '/api/users/v1/me/sessions/sign-out-others'],
+        ['GET', '/api/users/v1/me/security/sessions'],
+        ['DELETE', '/api/users/v1/me/security/sessions/some-session'],
+        ['POST', '/api/users/v1/me/security/sessions/sign-out-others'],
       ] as const;
       for (const [method, url] of calls) {
         const response = await api.request(method, url, { as: 'owner' });
         expect(response.statusCode).toBe(409);
-        expect(response.json().code).toBe('SESSIONS_MANAGED_EXTERNALLY');
+        expect(response.json().code).toBe('SIGN_IN_MANAGED_EXTERNALLY');
       }
     });
   });

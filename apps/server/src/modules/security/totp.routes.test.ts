@@ -188,7 +188,7 @@ describeApi(
 );
 
 describeApi('two-factor with an external Keycloak', (api) => {
-  it('answers 409 EXTERNAL_IDP on every route', async () => {
+  it('answers 409 SIGN_IN_MANAGED_EXTERNALLY on every route', async () => {
     const calls = [
       api.request('POST', `${BASE}/totp`, { as: 'owner' }),
       api.request('POST', `${BASE}/totp/confirm`, { as: 'owner', body: { code: '123456' } }),
@@ -197,7 +197,7 @@ describeApi('two-factor with an external Keycloak', (api) => {
     ];
     for (const response of await Promise.all(calls)) {
       expect(response.statusCode).toBe(409);
-      expect(response.json().code).toBe('EXTERNAL_IDP');
+      expect(response.json().code).toBe('SIGN_IN_MANAGED_EXTERNALLY');
     }
   });
 });

@@ -20,26 +20,13 @@ import {
   useTotpStep,
 } from '../../idp/totp.ts';
 import { sendTotpEventMail, type TotpEvent } from '../../idp/totp-mails.ts';
+import { ownIdentity } from './security.service.ts';
 
 export interface TotpDeps {
   db: Db;
   config: Config;
   secrets: Secrets;
   mailer: Mailer;
-}
-
-/** The identity of the signed-in person in the embedded sign-in service; 409 when an external Keycloak keeps it. */
-async function ownIdentity({ db, config }: TotpDeps, user: PortalUser): Promise<Identity> {
-  if (!config.oidc.embedded) {
-    throw new HttpError(
-      409,
-      'EXTERNAL_IDP',
-      'An external Keycloak keeps the sign-in: set up two-factor in its account console',
-    );
-  }
-  const identity = await findIdentityById(db, user.subject);
-  if (!identity) throw new HttpError(409, 'EXTERNAL_IDP', 'This sign-in is not kept by the embedded service');
-  return identity;
 }
 
 /**
