@@ -204,8 +204,8 @@ export type RecoveryCodes = Type.Static<typeof RecoveryCodes>;
 
 /**
  * Stable error codes of the two-factor routes: `SIGN_IN_MANAGED_EXTERNALLY` (an external Keycloak keeps it),
- * `TOTP_ALREADY_ENABLED`, `TOTP_NOT_STARTED`, `TOTP_NOT_ENABLED`, `INVALID_CODE`, `WRONG_PASSWORD`,
- * `TOO_MANY_ATTEMPTS` (429, `details.fields.retryAfter` seconds).
+ * `TOTP_ALREADY_ENABLED`, `TOTP_NOT_STARTED`, `TOTP_NOT_ENABLED`, `INVALID_CODE`; a wrong password is a 422 with
+ * `{ password: 'wrongPassword' }` and the lockout a 429 `LOCKED` (`details.fields.retryAfter` seconds).
  */
 const totpErrors = { 401: ErrorBody, 409: ErrorBody, 422: ErrorBody, 429: ErrorBody };
 

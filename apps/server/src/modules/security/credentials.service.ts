@@ -1,5 +1,4 @@
 import {
-  PASSWORD_CHANGE_ERRORS,
   isEmailAddress,
   type EmailChange,
   type EmailChangeState,
@@ -12,7 +11,6 @@ import { HttpError, invalidField } from '../../http/errors.ts';
 import type { PortalUser } from '../../http/types.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { sentRecently } from '../../idp/action-tokens.ts';
-import { BruteForceGuard } from '../../idp/brute-force.ts';
 import { changePassword } from '../../idp/credentials.ts';
 import {
   cancelEmailChange,
@@ -21,10 +19,9 @@ import {
   requestEmailChange,
   type PendingEmailChange,
 } from '../../idp/email-change.ts';
-import { findIdentityById, verifyPassword, type Identity } from '../../idp/identities.ts';
 import { MAIL_INTERVAL_SECONDS } from '../../idp/mails.ts';
 import { securityMail, type EventOrigin } from '../../idp/security-mails.ts';
-import { ownIdentity } from './security.service.ts';
+import { confirmCurrentPassword, ownIdentity } from './security.service.ts';
 
 /**
  * The password and email forms of the security tab, over the embedded sign-in service's credentials. Both ask for
@@ -35,33 +32,6 @@ export interface CredentialDeps {
   db: Db;
   config: Config;
   mailer: Mailer;
-}
-
-/** 429 with the lockout's wait in seconds, for the form to say how long. */
-const lockedOut = (seconds: number) =>
-  new HttpError(429, 'LOCKED', `Too many wrong passwords; try again in ${seconds} seconds`, {
-    currentPassword: PASSWORD_CHANGE_ERRORS.locked,
-    retryAfter: String(seconds),
-  });
-
-/**
- * Checks the current password under the sign-in page's brute-force guard, keyed on the identity: the attempt is
- * counted before the check and given back when it is right; while locked, even the right one is refused.
- */
-async function checkCurrentPassword({ db, config }: CredentialDeps, identity: Identity, password: string) {
-  const guard = new BruteForceGuard(db, config.idp.bruteForce);
-  const identityKey = guard.identityKey(identity.email);
-  const reserved = await guard.reserve([
-    { key: identityKey, threshold: config.idp.bruteForce.maxFailuresPerIdentity },
-  ]);
-  if ('lockedFor' in reserved) throw lockedOut(reserved.lockedFor);
-  const { valid } = await verifyPassword(db, identity.email, password);
-  if (!valid) {
-    const wait = guard.failed(reserved.reservation);
-    if (wait > 0) throw lockedOut(wait);
-    throw invalidField('currentPassword', PASSWORD_CHANGE_ERRORS.wrongPassword);
-  }
-  await guard.succeeded(reserved.reservation, identityKey);
 }
 
 /** The policy's reason as the field error key the web translates (`tooWeak.keyboard`), the English text as message. */
@@ -83,7 +53,7 @@ export async function changeOwnPassword(
   origin: EventOrigin,
 ): Promise<void> {
   const identity = await ownIdentity(deps, user);
-  await checkCurrentPassword(deps, identity, body.currentPassword);
+  await confirmCurrentPassword(deps, user, identity, body.currentPassword, 'currentPassword');
   const problem = await checkPassword(body.newPassword, identity);
   if (problem) throw passwordPolicyError(problem);
   await changePassword(deps.db, identity.id, body.newPassword, { keepSession: user.sessionId });
@@ -112,7 +82,7 @@ export async function requestOwnEmailChange(
   const identity = await ownIdentity(deps, user);
   const newEmail = body.newEmail.trim();
   if (!isEmailAddress(newEmail)) throw invalidField('newEmail', 'email');
-  await checkCurrentPassword(deps, identity, body.currentPassword);
+  await confirmCurrentPassword(deps, user, identity, body.currentPassword, 'currentPassword');
   if (newEmail.toLowerCase() === identity.email.toLowerCase()) throw invalidField('newEmail', 'sameAddress');
   if (await emailInUse(deps.db, newEmail, identity.id)) throw invalidField('newEmail', 'unavailable');
   // The link goes to an address the person only claims: at most one mail a minute.

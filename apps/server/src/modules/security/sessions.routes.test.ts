@@ -120,7 +120,9 @@ describeApi(
     it("answers 404 for another person's session and an unknown one, and ends neither", async () => {
       await signedIn(api, DEMO_USERS.admin.id, 'foreign-session');
       for (const id of ['foreign-session', 'no-such-session']) {
-        const response = await api.request('DELETE', `/api/users/v1/me/security/sessions/${id}`, { as: 'owner' });
+        const response = await api.request('DELETE', `/api/users/v1/me/security/sessions/${id}`, {
+          as: 'owner',
+        });
         expect(response.statusCode).toBe(404);
       }
       expect(await refreshTokenExists(api, 'foreign-session')).toBe(true);
@@ -150,7 +152,11 @@ describeApi(
       );
       expect(response.statusCode).toBe(200);
       expect(response.json().data.ended).toBeGreaterThanOrEqual(2);
-      const list = await api.request('GET', '/api/users/v1/me/security/sessions', await asSession(api, 'all-here'));
+      const list = await api.request(
+        'GET',
+        '/api/users/v1/me/security/sessions',
+        await asSession(api, 'all-here'),
+      );
       expect(idsOf(list)).toEqual(['all-here']);
       expect(list.json().data[0].current).toBe(true);
       expect(await refreshTokenExists(api, 'all-there')).toBe(false);
@@ -165,12 +171,20 @@ describeApi(
       await signedIn(api, owner, 'two-a', { userAgent: FIREFOX });
       await signedIn(api, owner, 'two-b', { userAgent: SAFARI });
       const headers = { authorization: `Bearer ${(await asSession(api, 'two-a')).token}` };
-      const listed = await second.inject({ method: 'GET', url: '/api/users/v1/me/security/sessions', headers });
+      const listed = await second.inject({
+        method: 'GET',
+        url: '/api/users/v1/me/security/sessions',
+        headers,
+      });
       expect(idsOf(listed)).toEqual(expect.arrayContaining(['two-a', 'two-b']));
 
       const ended = await endFrom(api, 'two-b', 'two-a');
       expect(ended.statusCode).toBe(204);
-      const after = await second.inject({ method: 'GET', url: '/api/users/v1/me/security/sessions', headers });
+      const after = await second.inject({
+        method: 'GET',
+        url: '/api/users/v1/me/security/sessions',
+        headers,
+      });
       expect(idsOf(after)).toContain('two-a');
       expect(idsOf(after)).not.toContain('two-b');
     });

@@ -2,7 +2,7 @@ import type { SignInSession, SignInSessions } from '@portal/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { iso } from '../../db/iso.ts';
-import { HttpError, notFound } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import type { PortalUser } from '../../http/types.ts';
 import { describeUserAgent } from '../../http/user-agent.ts';
 import { requireEmbedded } from './security.service.ts';

@@ -120,7 +120,7 @@ describeApi(
       it('regenerates the codes only with the current password', async () => {
         const wrong = await withPassword(api, '/recovery-codes', 'not-the-password');
         expect(wrong.statusCode).toBe(422);
-        expect(wrong.json().code).toBe('WRONG_PASSWORD');
+        expect(wrong.json().details.fields).toEqual({ password: 'wrongPassword' });
         const before = await storedHashes(api, DEMO_USERS.admin.id);
 
         const right = await withPassword(api, '/recovery-codes', DEMO_PASSWORD);
@@ -136,7 +136,7 @@ describeApi(
       it('turns off only with the current password, counting wrong ones towards the lockout', async () => {
         const wrong = await withPassword(api, '/totp/disable', 'not-the-password');
         expect(wrong.statusCode).toBe(422);
-        expect(wrong.json().code).toBe('WRONG_PASSWORD');
+        expect(wrong.json().details.fields).toEqual({ password: 'wrongPassword' });
         const failures = await api.db.query<{ failures: number }>(
           'select failures from idp_login_failures where key = $1',
           [`identity:${DEMO_USERS.admin.email}`],
@@ -174,7 +174,7 @@ describeApi(
           body: { password: DEMO_PASSWORD },
         });
         expect(locked.statusCode).toBe(429);
-        expect(locked.json().code).toBe('TOO_MANY_ATTEMPTS');
+        expect(locked.json().code).toBe('LOCKED');
       });
 
       it('answers 409 when no app is on', async () => {

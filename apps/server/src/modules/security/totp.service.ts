@@ -7,8 +7,7 @@ import { HttpError } from '../../http/errors.ts';
 import type { PortalUser } from '../../http/types.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import type { Secrets } from '../../secrets/secrets.ts';
-import { BruteForceGuard } from '../../idp/brute-force.ts';
-import { findIdentityById, verifyPassword, type Identity } from '../../idp/identities.ts';
+import type { Identity } from '../../idp/identities.ts';
 import {
   findTotp,
   newRecoveryCodes,
@@ -20,39 +19,13 @@ import {
   useTotpStep,
 } from '../../idp/totp.ts';
 import { sendTotpEventMail, type TotpEvent } from '../../idp/totp-mails.ts';
-import { ownIdentity } from './security.service.ts';
+import { confirmCurrentPassword, ownIdentity } from './security.service.ts';
 
 export interface TotpDeps {
   db: Db;
   config: Config;
   secrets: Secrets;
   mailer: Mailer;
-}
-
-/**
- * Checks the person's current password before a second factor is weakened. Each wrong password counts towards the
- * same lockout as the sign-in page (per identity and client address): 422 while attempts are left, 429 after.
- */
-async function confirmPassword(deps: TotpDeps, user: PortalUser, identity: Identity, password: string) {
-  const guard = new BruteForceGuard(deps.db, deps.config.idp.bruteForce);
-  const bf = deps.config.idp.bruteForce;
-  const identityKey = guard.identityKey(identity.email);
-  const tooMany = (seconds: number) =>
-    new HttpError(429, 'TOO_MANY_ATTEMPTS', 'Too many wrong passwords: try again later', {
-      retryAfter: String(seconds),
-    });
-  const reserved = await guard.reserve([
-    { key: guard.addressKey(user.clientAddress ?? 'unknown'), threshold: bf.maxFailuresPerAddress },
-    { key: identityKey, threshold: bf.maxFailuresPerIdentity },
-  ]);
-  if ('lockedFor' in reserved) throw tooMany(reserved.lockedFor);
-  const { valid } = await verifyPassword(deps.db, identity.email, password);
-  if (!valid) {
-    const wait = guard.failed(reserved.reservation);
-    if (wait > 0) throw tooMany(wait);
-    throw new HttpError(422, 'WRONG_PASSWORD', 'The current password is wrong', { password: 'wrong' });
-  }
-  await guard.succeeded(reserved.reservation, identityKey);
 }
 
 /**
@@ -136,7 +109,7 @@ async function enabledTotp(deps: TotpDeps, identity: Identity) {
 export async function disableTotp(deps: TotpDeps, user: PortalUser, password: string): Promise<void> {
   const identity = await ownIdentity(deps, user);
   await enabledTotp(deps, identity);
-  await confirmPassword(deps, user, identity, password);
+  await confirmCurrentPassword(deps, user, identity, password, 'password');
   const what = { action: 'security.totp.disable', event: 'disabled' } as const;
   await recordChange(deps, user, identity.id, what, (tx) => removeTotp(tx, identity.id));
 }
@@ -149,7 +122,7 @@ export async function regenerateRecoveryCodes(
 ): Promise<RecoveryCodes> {
   const identity = await ownIdentity(deps, user);
   await enabledTotp(deps, identity);
-  await confirmPassword(deps, user, identity, password);
+  await confirmCurrentPassword(deps, user, identity, password, 'password');
   const what = { action: 'security.recovery_codes.renew', event: 'recoveryCodesRenewed' } as const;
   return recordChange(deps, user, identity.id, what, async (tx) => ({
     codes: await newRecoveryCodes(tx, identity.id),

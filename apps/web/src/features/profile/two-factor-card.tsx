@@ -36,12 +36,11 @@ function useErrorText() {
   const { t } = useTranslation();
   return (error: unknown) => {
     if (!(error instanceof ApiError)) return t('security.totp.failed');
+    if (error.fields?.password === 'wrongPassword') return t('security.totp.passwordWrong');
     switch (error.code) {
       case 'INVALID_CODE':
         return t('security.totp.codeInvalid');
-      case 'WRONG_PASSWORD':
-        return t('security.totp.passwordWrong');
-      case 'TOO_MANY_ATTEMPTS': {
+      case 'LOCKED': {
         const minutes = Math.max(1, Math.ceil(Number(error.fields?.retryAfter ?? 60) / 60));
         return t('security.totp.tooMany', { count: minutes, minutes });
       }
