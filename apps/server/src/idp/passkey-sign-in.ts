@@ -15,6 +15,7 @@ import {
 import { RESOURCES_PATH, type Alert } from './views.ts';
 import { findIdentityById } from './identities.ts';
 import { formatWait } from './i18n.ts';
+import { recordSignIn } from './sign-in-history.ts';
 
 /**
  * Signing in with a passkey on the provider's pages: as the second factor after a right password, and on the login
@@ -186,7 +187,16 @@ export function registerPasskeySecondFactor(kit: InteractionKit, page: SecondFac
       },
       (alert, status) => page.show(call, { alert, status }),
     );
-    if ('refused' in outcome) return outcome.refused;
+    if ('refused' in outcome) {
+      await recordSignIn(db, {
+        identityId: identity.id,
+        outcome: 'second-factor-failed',
+        method: 'passkey',
+        userAgent: call.request.headers['user-agent'],
+        ip: call.request.ip,
+      });
+      return outcome.refused;
+    }
     return finishSignIn(kit, call, outcome.accountId, SECOND_FACTOR_AMR);
   });
 }

@@ -78,6 +78,12 @@ describeIdp('two-factor sign-in with an authenticator app', (ctx) => {
     const page = await signInToSecondFactor(ctx.idp, jar, owner.email, DEMO_PASSWORD);
     const wrong = await answerSecondFactor(ctx.idp, jar, page, 'kc-otp-login-form', { otp: '000000' });
     expect(wrong.status).toBe(401);
+    // The person's sign-in history has the failed attempt.
+    const { rows } = await ctx.db.query<{ outcome: string; method: string }>(
+      `select outcome, method from idp_sign_ins where identity_id = $1 order by id desc limit 1`,
+      [owner.id],
+    );
+    expect(rows[0]).toEqual({ outcome: 'second-factor-failed', method: 'totp' });
     expect(wrong.html).toContain('role="alert"');
     expect(wrong.html).toContain('aria-invalid="true"');
     await ctx.db.query('delete from idp_login_failures');
@@ -91,7 +97,7 @@ describeIdp('two-factor sign-in with an authenticator app', (ctx) => {
       recoveryCode: recoveryCodes[0]!.toUpperCase(),
     });
     expect(used.tokens?.status).toBe(200);
-    expect(decodeJwt(used.tokens!.body.id_token!).amr).toContain('otp');
+    expect(decodeJwt(used.tokens!.body.id_token!).amr).toEqual(['pwd', 'kba', 'mfa']);
     const mail = await ctx.mailbox.next(owner.email, since);
     expect(mail).toContain('Wiederherstellungscode verwendet');
     expect(mail).toContain('Noch übrig: 9.');

@@ -3,6 +3,7 @@ import { formatWait, type Messages } from './i18n.ts';
 import { findIdentityById } from './identities.ts';
 import { field, type InteractionCall, type InteractionKit } from './interaction-kit.ts';
 import { finishSignIn, pendingSecondFactor, type SecondFactorPage } from './second-factor.ts';
+import { recordSignIn } from './sign-in-history.ts';
 import { findTotp, recoveryCodesLeft, totpStep, useRecoveryCode, useTotpStep } from './totp.ts';
 import { sendTotpEventMail } from './totp-mails.ts';
 import { field as inputField, localeInput } from './views.ts';
@@ -66,6 +67,7 @@ ${inputField({
    */
   async function attempt(
     call: InteractionCall,
+    method: 'totp' | 'recovery-code',
     invalid: keyof Messages,
     check: (identityId: string) => Promise<boolean>,
     onSuccess?: (identityId: string) => Promise<void>,
@@ -86,17 +88,25 @@ ${inputField({
     ]);
     if ('lockedFor' in reserved) return lockout(reserved.lockedFor);
     if (!(await check(identity.id))) {
+      await recordSignIn(db, {
+        identityId: identity.id,
+        outcome: 'second-factor-failed',
+        method,
+        userAgent: request.headers['user-agent'],
+        ip: request.ip,
+      });
       const wait = guard.failed(reserved.reservation);
       if (wait > 0) return lockout(wait);
       return page.show(call, { alert: { kind: 'error', text: t(invalid) }, status: 401 });
     }
     await guard.succeeded(reserved.reservation, identityKey);
     await onSuccess?.(identity.id);
-    return finishSignIn(kit, call, identity.id, ['pwd', 'otp', 'mfa']);
+    // A recovery code is told apart in the amr as `kba` (a secret the person kept), an app's code as `otp`.
+    return finishSignIn(kit, call, identity.id, ['pwd', method === 'totp' ? 'otp' : 'kba', 'mfa']);
   }
 
   kit.interactionRoute('POST', TOTP_PAGE, (call) =>
-    attempt(call, 'totpInvalid', async (identityId) => {
+    attempt(call, 'totp', 'totpInvalid', async (identityId) => {
       const totp = await findTotp(db, secrets, identityId);
       if (!totp?.confirmed) return false;
       const step = totpStep(totp.secret, field(call.request.body, 'otp'), { lastStep: totp.lastStep });
@@ -108,6 +118,7 @@ ${inputField({
   kit.interactionRoute('POST', RECOVERY_PAGE, (call) =>
     attempt(
       call,
+      'recovery-code',
       'recoveryInvalid',
       async (identityId) =>
         (await findTotp(db, secrets, identityId))?.confirmed === true &&
