@@ -1,10 +1,8 @@
 // Test harness for API tests through HTTP: the real app on a fresh database (PGlite, and PostgreSQL when
 // TEST_DATABASE_URL is set), with tokens minted by a local test key.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import {
   SignJWT,
@@ -24,6 +22,7 @@ import { DEMO_USERS } from '../db/demo-users.ts';
 import { migrate } from '../db/migrate.ts';
 import type { AreaModule } from '../http/route.ts';
 import { SecretLeakGuard } from './secret-leak-guard.ts';
+import { pgliteSnapshot } from './snapshot.ts';
 import { seedDemoData } from '../db/seed.ts';
 import { seedDemoIdentities } from '../idp/identities.ts';
 
@@ -33,6 +32,8 @@ export const XSRF = 'test-xsrf-token';
 
 /** A fixed secrets key for tests: a production-like address (not loopback, no demo data) needs one. */
 export const TEST_SECRETS_KEYS = `test:${Buffer.alloc(32, 7).toString('base64')}`;
+
+export { pgliteSnapshot };
 
 export type Backend = 'pglite' | 'postgres';
 export type DemoLogin = keyof typeof DEMO_USERS;
@@ -50,38 +51,6 @@ export function testConfig(env: Record<string, string> = {}): Config {
     WEB_DIST: path.join(os.tmpdir(), 'portal-no-dist'),
     ...env,
   });
-}
-
-const srcDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-/** Key of the snapshot cache: schema and seed sources, and the day (the seed is relative to now). */
-function snapshotKey(): string {
-  const hash = crypto.createHash('sha256');
-  const files = [
-    ...fs.readdirSync(path.join(srcDir, 'db/migrations')).map((f) => path.join(srcDir, 'db/migrations', f)),
-    path.join(srcDir, 'db/seed.ts'),
-    path.join(srcDir, 'db/seed-billing.ts'),
-    path.join(srcDir, 'db/seed-lessons.ts'),
-    path.join(srcDir, 'db/demo-users.ts'),
-  ].sort();
-  for (const file of files) hash.update(file).update(fs.readFileSync(file));
-  hash.update(new Date().toISOString().slice(0, 10));
-  return hash.digest('hex').slice(0, 16);
-}
-
-/** A migrated, seeded PGlite data dir, made once and shared by test files through a temp file. */
-export async function pgliteSnapshot(): Promise<Blob> {
-  const file = path.join(os.tmpdir(), `portal-test-db-${snapshotKey()}.tar`);
-  if (fs.existsSync(file)) return new Blob([fs.readFileSync(file)]);
-  const db = await openDb('memory://');
-  await migrate(db);
-  await seedDemoData(db);
-  const dump = await db.dumpDataDir!();
-  await db.close();
-  const temp = `${file}.${process.pid}.${crypto.randomUUID()}`;
-  fs.writeFileSync(temp, Buffer.from(await dump.arrayBuffer()));
-  fs.renameSync(temp, file);
-  return dump;
 }
 
 /**

@@ -1,0 +1,15 @@
+import { openDb } from './apps/server/src/db/client.ts';
+import { migrate } from './apps/server/src/db/migrate.ts';
+import { seedDemoData } from './apps/server/src/db/seed.ts';
+import { seedDemoIdentities } from './apps/server/src/idp/identities.ts';
+const t = () => performance.now();
+let s = t();
+const db = await openDb('memory://'); console.log('open', (t()-s).toFixed(0)); s=t();
+await migrate(db); console.log('migrate', (t()-s).toFixed(0)); s=t();
+await seedDemoData(db); console.log('seed', (t()-s).toFixed(0)); s=t();
+await seedDemoIdentities(db); console.log('identities', (t()-s).toFixed(0)); s=t();
+const dump = await db.dumpDataDir!(); console.log('dump', (t()-s).toFixed(0), dump.size); s=t();
+const db2 = await openDb('memory://', { loadDataDir: dump }); console.log('load', (t()-s).toFixed(0)); s=t();
+await migrate(db2); console.log('migrate2', (t()-s).toFixed(0)); s=t();
+await seedDemoData(db2); console.log('seed2', (t()-s).toFixed(0)); s=t();
+await seedDemoIdentities(db2); console.log('identities2', (t()-s).toFixed(0)); s=t();
