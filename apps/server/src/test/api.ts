@@ -1,6 +1,5 @@
 // Test harness for API tests through HTTP: the real app on a fresh database (PGlite, and PostgreSQL when
 // TEST_DATABASE_URL is set), with tokens minted by a local test key.
-import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -13,17 +12,14 @@ import {
   type JWTPayload,
   type JWTVerifyGetKey,
 } from 'jose';
-import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { openDb, type Db } from '../db/client.ts';
 import { DEMO_USERS } from '../db/demo-users.ts';
-import { migrate } from '../db/migrate.ts';
 import type { AreaModule } from '../http/route.ts';
 import { SecretLeakGuard } from './secret-leak-guard.ts';
-import { pgliteSnapshot } from './snapshot.ts';
-import { seedDemoData } from '../db/seed.ts';
+import { dropPostgres, pgliteSnapshot, postgresCopy, postgresUrl } from './snapshot.ts';
 import { seedDemoIdentities } from '../idp/identities.ts';
 
 export const TEST_ISSUER = 'http://idp.test/realms/portal';
@@ -64,26 +60,15 @@ export async function freshDatabase(
     const db = await openDb('memory://', { loadDataDir: await pgliteSnapshot() });
     return { db, drop: () => db.close() };
   }
-  const adminUrl = process.env.TEST_DATABASE_URL!;
-  const name = `portal_test_${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const db = await openDb(url.toString());
-  await migrate(db);
-  await seedDemoData(db);
+  const name = await postgresCopy();
+  const url = postgresUrl(name);
+  const db = await openDb(url);
   return {
     db,
-    url: url.toString(),
+    url,
     async drop() {
       await db.close();
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
+      await dropPostgres(name);
     },
   };
 }
