@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,22 +45,74 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function waitForReady(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${output()}`);
-    try {
-      const response = await fetch(`${url}/readyz`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`server not ready within 60 s:\n${output()}`);
+/** One server host process per Playwright worker (apps/server/src/test/server-host.ts), started when first needed. */
+interface Host {
+  child: ChildProcess;
+  /** The host's recent output, for the error when a server does not start. */
+  output: () => string;
+  ask: (
+    request: { type: 'start'; env: Record<string, string> } | { type: 'stop' },
+    id?: number,
+  ) => Promise<number>;
 }
 
-/** Starts the real server (built SPA, embedded provider, demo data, in-memory PGlite) on a free port. */
+let host: Host | undefined;
+let running = 0;
+let nextId = 1;
+
+function startHost(): Host {
+  let log = '';
+  const child = fork(path.join(repoRoot, 'apps/server/src/test/server-host.ts'), {
+    cwd: repoRoot,
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  const keep = (chunk: Buffer) => (log = (log + chunk.toString()).slice(-20_000));
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const waiting = new Map<number, { resolve: (id: number) => void; reject: (error: Error) => void }>();
+  child.on('message', (answer: { type: string; id: number; error?: string }) => {
+    const waiter = waiting.get(answer.id);
+    waiting.delete(answer.id);
+    if (answer.type === 'failed') waiter?.reject(new Error(`${answer.error}\n${log}`));
+    else waiter?.resolve(answer.id);
+  });
+  child.on('exit', (code) => {
+    if (host?.child === child) host = undefined;
+    for (const waiter of waiting.values()) waiter.reject(new Error(`server host exited (${code}):\n${log}`));
+    waiting.clear();
+  });
+  return {
+    child,
+    output: () => log,
+    ask: (request, id = nextId++) =>
+      new Promise((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        child.send({ ...request, id });
+      }),
+  };
+}
+
+/** The host keeps this process alive only while one of its servers runs (a bench script ends after its last). */
+function holdHost(current: Host, delta: number): void {
+  running += delta;
+  if (running > 0) {
+    current.child.ref();
+    current.child.channel?.ref();
+  } else {
+    current.child.unref();
+    current.child.channel?.unref();
+  }
+  for (const stream of [current.child.stdout, current.child.stderr]) {
+    if (running > 0) (stream as net.Socket | null)?.ref();
+    else (stream as net.Socket | null)?.unref();
+  }
+}
+
+/**
+ * Starts the real server (built SPA, embedded provider, demo data, an in-memory database of its own unless `env`
+ * names another) on a free port, in the worker's server host.
+ */
 export async function startServer(
   env: Record<string, string> = {},
   /** The host name the browser uses: `localhost` where an IP address will not do (WebAuthn's relying party). */
@@ -68,31 +120,37 @@ export async function startServer(
 ): Promise<{ server: PortalServer; stop: () => Promise<void> }> {
   const port = await freePort();
   const url = `http://${hostname}:${port}`;
-  let log = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: url,
-      DATABASE_URL: 'memory://',
-      DEMO_DATA: 'true',
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (chunk) => (log += chunk));
-  child.stderr?.on('data', (chunk) => (log += chunk));
-  await waitForReady(`http://127.0.0.1:${port}`, child, () => log);
+  const current = (host ??= startHost());
+  holdHost(current, 1);
+  let id: number;
+  try {
+    id = await current.ask({
+      type: 'start',
+      env: {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: url,
+        DATABASE_URL: 'memory://',
+        DEMO_DATA: 'true',
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+    });
+  } catch (error) {
+    holdHost(current, -1);
+    throw error;
+  }
+  let stopped = false;
   return {
     server: { url, port },
     stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
+      if (stopped) return;
+      stopped = true;
+      try {
+        if (current.child.exitCode === null) await current.ask({ type: 'stop' }, id);
+      } finally {
+        holdHost(current, -1);
+      }
     },
   };
 }

@@ -1,8 +1,9 @@
 import { defineConfig } from '@playwright/test';
 
 // Browser journeys in Debian's Chromium (no browser download). Each worker starts its own server on a free
-// port with a fresh in-memory database (see fixtures.ts), so journeys never see each other's changes. They serve a
-// snapshot of apps/web/dist taken at the start (global-setup.ts): build before running.
+// port with a fresh in-memory database (see fixtures.ts; the servers of one worker run in one host process, each
+// from the seeded snapshot), so journeys never see each other's changes. They serve a snapshot of apps/web/dist
+// taken at the start (global-setup.ts): build before running.
 export default defineConfig({
   testDir: './tests',
   globalSetup: './global-setup.ts',

@@ -1,10 +1,7 @@
 // Test harness for API tests through HTTP: the real app on a fresh database (PGlite, and PostgreSQL when
 // TEST_DATABASE_URL is set), with tokens minted by a local test key.
-import crypto from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import {
   SignJWT,
@@ -15,16 +12,14 @@ import {
   type JWTPayload,
   type JWTVerifyGetKey,
 } from 'jose';
-import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { openDb, type Db } from '../db/client.ts';
 import { DEMO_USERS } from '../db/demo-users.ts';
-import { migrate } from '../db/migrate.ts';
 import type { AreaModule } from '../http/route.ts';
 import { SecretLeakGuard } from './secret-leak-guard.ts';
-import { seedDemoData } from '../db/seed.ts';
+import { dropPostgres, pgliteSnapshot, postgresCopy, postgresUrl } from './snapshot.ts';
 import { seedDemoIdentities } from '../idp/identities.ts';
 
 export const TEST_ISSUER = 'http://idp.test/realms/portal';
@@ -33,6 +28,8 @@ export const XSRF = 'test-xsrf-token';
 
 /** A fixed secrets key for tests: a production-like address (not loopback, no demo data) needs one. */
 export const TEST_SECRETS_KEYS = `test:${Buffer.alloc(32, 7).toString('base64')}`;
+
+export { pgliteSnapshot };
 
 export type Backend = 'pglite' | 'postgres';
 export type DemoLogin = keyof typeof DEMO_USERS;
@@ -52,38 +49,6 @@ export function testConfig(env: Record<string, string> = {}): Config {
   });
 }
 
-const srcDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-/** Key of the snapshot cache: schema and seed sources, and the day (the seed is relative to now). */
-function snapshotKey(): string {
-  const hash = crypto.createHash('sha256');
-  const files = [
-    ...fs.readdirSync(path.join(srcDir, 'db/migrations')).map((f) => path.join(srcDir, 'db/migrations', f)),
-    path.join(srcDir, 'db/seed.ts'),
-    path.join(srcDir, 'db/seed-billing.ts'),
-    path.join(srcDir, 'db/seed-lessons.ts'),
-    path.join(srcDir, 'db/demo-users.ts'),
-  ].sort();
-  for (const file of files) hash.update(file).update(fs.readFileSync(file));
-  hash.update(new Date().toISOString().slice(0, 10));
-  return hash.digest('hex').slice(0, 16);
-}
-
-/** A migrated, seeded PGlite data dir, made once and shared by test files through a temp file. */
-export async function pgliteSnapshot(): Promise<Blob> {
-  const file = path.join(os.tmpdir(), `portal-test-db-${snapshotKey()}.tar`);
-  if (fs.existsSync(file)) return new Blob([fs.readFileSync(file)]);
-  const db = await openDb('memory://');
-  await migrate(db);
-  await seedDemoData(db);
-  const dump = await db.dumpDataDir!();
-  await db.close();
-  const temp = `${file}.${process.pid}.${crypto.randomUUID()}`;
-  fs.writeFileSync(temp, Buffer.from(await dump.arrayBuffer()));
-  fs.renameSync(temp, file);
-  return dump;
-}
-
 /**
  * A fresh database with schema and demo data; `drop` removes it. On PostgreSQL, `url` opens more connections to
  * it (a second instance).
@@ -95,26 +60,15 @@ export async function freshDatabase(
     const db = await openDb('memory://', { loadDataDir: await pgliteSnapshot() });
     return { db, drop: () => db.close() };
   }
-  const adminUrl = process.env.TEST_DATABASE_URL!;
-  const name = `portal_test_${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const db = await openDb(url.toString());
-  await migrate(db);
-  await seedDemoData(db);
+  const name = await postgresCopy();
+  const url = postgresUrl(name);
+  const db = await openDb(url);
   return {
     db,
-    url: url.toString(),
+    url,
     async drop() {
       await db.close();
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
+      await dropPostgres(name);
     },
   };
 }
