@@ -190,6 +190,19 @@ function StatusCell({ member }: { member: Member }) {
  * A section of the members page: its heading, search and filters, the table of one server page and the footer
  * to page through. `section` coaches lists digital coaches, `members` everyone else.
  */
+/** An address that wraps after its `@` when the column is narrow, rather than anywhere in it. */
+function breakableEmail(email: string) {
+  const at = email.indexOf('@');
+  if (at < 0) return email;
+  return (
+    <>
+      {email.slice(0, at + 1)}
+      <wbr />
+      {email.slice(at + 1)}
+    </>
+  );
+}
+
 export function MembersTable({
   account,
   section,
@@ -294,7 +307,7 @@ export function MembersTable({
                 <TableCell>
                   <NameCell member={member} />
                 </TableCell>
-                <TableCell sx={{ wordBreak: 'break-all' }}>{member.email}</TableCell>
+                <TableCell sx={{ overflowWrap: 'break-word' }}>{breakableEmail(member.email)}</TableCell>
                 <TableCell>{t(`accounts.roles.${member.role}`)}</TableCell>
                 <TableCell>
                   <StatusCell member={member} />
