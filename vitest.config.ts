@@ -14,6 +14,9 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // Test files of a worker share its loaded modules (decision 192): loading the server again for each file
+          // cost more than the tests themselves. No server test mocks a module or changes the environment.
+          isolate: false,
         },
       },
       { extends: 'apps/web/vite.config.ts', test: { name: 'web', root: 'apps/web', environment: 'jsdom' } },
