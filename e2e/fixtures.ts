@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import pg from 'pg';
 
@@ -196,6 +197,41 @@ export function watchNetwork(page: Page): { quiet: (quietMs?: number) => Promise
         })
         .toBe(true),
   };
+}
+
+/**
+ * axe-core on the page, or on the part `include` names: no serious or critical violations of the WCAG 2.x A and AA
+ * rules (each named with its help text and the elements it found).
+ */
+export async function expectNoSeriousViolations(page: Page, include?: string): Promise<void> {
+  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']);
+  if (include) builder = builder.include(include);
+  const { violations } = await builder.analyze();
+  const serious = violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      targets: violation.nodes.map((node) => node.target.join(' ')),
+    }));
+  expect(serious).toEqual([]);
+}
+
+/**
+ * {@link expectNoSeriousViolations} in the dark and in the light theme, ending in light. After each switch it waits
+ * for the colours' transitions to end, so axe never measures a contrast halfway between the themes.
+ */
+export async function expectAccessibleInBothThemes(page: Page, include?: string): Promise<void> {
+  for (const colorScheme of ['dark', 'light'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.waitForFunction(() =>
+      document
+        .getAnimations()
+        .every((animation) => !(animation instanceof CSSTransition) || animation.playState !== 'running'),
+    );
+    await expectNoSeriousViolations(page, include);
+  }
 }
 
 /** Signs in through the embedded provider's login form; the page must be on the login form. */

@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import {
   DEMO,
   expect,
+  expectNoSeriousViolations,
   fillLogin,
   register,
   signIn,
@@ -12,21 +12,6 @@ import {
 } from '../fixtures.ts';
 
 // axe-core on the main pages in both themes: no serious or critical violations (WCAG 2.x A/AA rules).
-
-async function expectNoSeriousViolations(page: Page): Promise<void> {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .analyze();
-  const serious = violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => ({
-      id: violation.id,
-      impact: violation.impact,
-      help: violation.help,
-      targets: violation.nodes.map((node) => node.target.join(' ')),
-    }));
-  expect(serious).toEqual([]);
-}
 
 async function bodyIsDark(page: Page): Promise<boolean> {
   return page.evaluate(() => {

@@ -1,13 +1,13 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import {
   DEMO,
   expect,
+  expectAccessibleInBothThemes,
   expectLoginPage,
   fillLogin,
+  type PortalServer,
   signIn,
   startServer,
-  type PortalServer,
 } from '../fixtures.ts';
 import { test as base } from '@playwright/test';
 
@@ -28,28 +28,6 @@ const test = base.extend<{ own: PortalServer }>({
   },
   baseURL: async ({ own }, use) => use(own.url),
 });
-
-async function expectNoSeriousViolations(page: Page, include?: string): Promise<void> {
-  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']);
-  if (include) builder = builder.include(include);
-  const { violations } = await builder.analyze();
-  const serious = violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => ({
-      id: violation.id,
-      targets: violation.nodes.map((node) => node.target.join(' ')),
-    }));
-  expect(serious).toEqual([]);
-}
-
-/** Both themes: axe on what `include` names (the whole page without). */
-async function expectAccessibleInBothThemes(page: Page, include?: string): Promise<void> {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await expectNoSeriousViolations(page, include);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 async function signOut(page: Page, name: string): Promise<void> {
   await page.getByRole('button', { name: `Benutzermenü von ${name}` }).click();

@@ -1,19 +1,16 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
-import { DEMO, expect, expectLoginPage, signIn, testOnOwnServer as test } from '../fixtures.ts';
+import {
+  DEMO,
+  expect,
+  expectLoginPage,
+  expectAccessibleInBothThemes,
+  signIn,
+  testOnOwnServer as test,
+} from '../fixtures.ts';
 
 // The own sign-in sessions: a person signed in in two browsers sees both in settings/users (tab Sicherheit), ends
 // the other one there, and that browser is logged out at its next token refresh.
 
 const SECURITY_TAB = '/settings/users?tab=security';
-
-async function expectCardAccessible(page: Page): Promise<void> {
-  const { violations } = await new AxeBuilder({ page })
-    .include('section[aria-labelledby="security-sessions"]')
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .analyze();
-  expect(violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
-}
 
 test('a session ended in one browser is logged out in the other at its next refresh, this one at once', async ({
   browser,
@@ -39,10 +36,7 @@ test('a session ended in one browser is logged out in the other at its next refr
     await expect(card.getByRole('button', { name: 'Überall sonst abmelden' })).toBeVisible();
 
     // axe on the card, light and dark (the theme follows the system's colour scheme).
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await a.emulateMedia({ colorScheme });
-      await expectCardAccessible(a);
-    }
+    await expectAccessibleInBothThemes(a, 'section[aria-labelledby="security-sessions"]');
 
     // End B's session (the row that is not this one), after the confirmation.
     const other = rows.filter({ hasNotText: 'Diese Sitzung' });

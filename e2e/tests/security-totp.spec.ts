@@ -1,33 +1,17 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { generateSync } from 'otplib';
-import { DEMO, expect, fillLogin, signIn, testOnOwnServer as test } from '../fixtures.ts';
+import {
+  DEMO,
+  expect,
+  expectAccessibleInBothThemes,
+  fillLogin,
+  signIn,
+  testOnOwnServer as test,
+} from '../fixtures.ts';
 
 // Two-factor with an authenticator app, end to end: set it up in the security tab (codes computed here from the
 // secret the dialog shows as text), keep the recovery codes, sign out, sign in with password and code, and once with
 // a recovery code. On its own server: the demo owner gets a second factor only there.
-
-/** No serious or critical axe violations (WCAG 2.x A/AA) in the part of the page `include` names. */
-async function expectAccessible(page: Page, include?: string) {
-  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']);
-  if (include) builder = builder.include(include);
-  const { violations } = await builder.analyze();
-  const serious = violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => ({
-      id: violation.id,
-      targets: violation.nodes.map((node) => node.target.join(' ')),
-    }));
-  expect(serious).toEqual([]);
-}
-
-/** Checks the open dialog (or page) in the light and in the dark theme, ending in light. */
-async function expectAccessibleInBothThemes(page: Page, include?: string) {
-  for (const colorScheme of ['dark', 'light'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await expectAccessible(page, include);
-  }
-}
 
 /** The app's code for the next time step: later than any code used so far, and inside the ±1 step window. */
 const nextCode = (secret: string) => generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
