@@ -3,15 +3,7 @@ import { escapeHtml } from '../http/html.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import { mailText } from '../mail/user-text.ts';
 import { translator } from './i18n.ts';
-
-/** The time of a security event in a mail: the portal's time zone, the reader's language (Swiss formats). */
-export function mailTime(locale: Language, at: Date): string {
-  return new Intl.DateTimeFormat(`${locale}-CH`, {
-    dateStyle: 'long',
-    timeStyle: 'short',
-    timeZone: 'Europe/Zurich',
-  }).format(at);
-}
+import { mailTime } from './security-mails.ts';
 
 /**
  * "Neuer Passkey hinzugefügt": tells the person a passkey was added to their sign-in — its name, when, in which

@@ -215,9 +215,14 @@ const TEXTS: Record<Language, Texts> = {
   },
 };
 
-const INTL_LOCALES: Record<Language, string> = { de: 'de-CH', en: 'en-GB', fr: 'fr-CH', it: 'it-CH' };
-/** Times in the mails are Swiss time, as the portal's customers are. */
-const MAIL_TIME_ZONE = 'Europe/Zurich';
+/** The time of a security event in a mail: Swiss time and formats (as the portal's customers), the reader's language. */
+export function mailTime(locale: Language, at: Date): string {
+  return new Intl.DateTimeFormat(`${locale}-CH`, {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: 'Europe/Zurich',
+  }).format(at);
+}
 
 /** The texts of the page the email-change link opens, in `locale`. */
 export const emailChangePageTexts = (locale: Language) => TEXTS[locale];
@@ -251,11 +256,7 @@ export function securityMail(
   // The name is the person's own text: it is shortened and left out when a mail program could make it a link.
   const name = mailText(identity.name);
   const greeting = name === undefined ? t('mailGreetingNoName') : t('mailGreeting', { name });
-  const when = new Intl.DateTimeFormat(INTL_LOCALES[identity.locale], {
-    dateStyle: 'long',
-    timeStyle: 'short',
-    timeZone: MAIL_TIME_ZONE,
-  }).format(origin.at);
+  const when = mailTime(identity.locale, origin.at);
   const facts = [
     [texts.when, when],
     [texts.browser, origin.browser ?? texts.unknown],
