@@ -66,14 +66,18 @@ export const cancelEmailChange = (db: Queryable, identityId: string) =>
   revokeActionTokens(db, 'email-change', identityId);
 
 /**
- * Starts a change to `newEmail` (checked by the caller: valid, another address, not in use): ends an earlier
- * pending change, mails the link to the new address and the notice to the old one.
+ * Starts a change to `newEmail` (checked by the caller: valid, another address, not asked for within the minute):
+ * ends an earlier pending change and tells the old address. The link goes to the new address — unless `holder`, another
+ * identity, signs in with it already: then no link goes anywhere and the holder is told that someone tried. The
+ * person asking sees the same either way (the pending change, which cannot complete and expires), so the form does
+ * not tell who has an account.
  */
 export async function requestEmailChange(
   { db, mailer, config }: { db: Db; mailer: Mailer; config: Config },
   identity: Identity,
   newEmail: string,
   origin: EventOrigin,
+  holder?: Identity,
 ): Promise<PendingEmailChange> {
   const token = await createActionToken(
     db,
@@ -81,11 +85,19 @@ export async function requestEmailChange(
     { id: identity.id, email: newEmail },
     identity.email,
   );
-  const link = `${config.publicUrl}${interactionPath(LINK_SEGMENT)}${LINK_PAGE}?key=${token}&kc_locale=${identity.locale}`;
   const product = config.productName;
-  await mailer.send(
-    securityMail('emailChangeRequested', identity, origin, product, { to: newEmail, email: newEmail, link }),
-  );
+  if (holder) {
+    await mailer.send(securityMail('emailAddressInUse', holder, origin, product, { email: holder.email }));
+  } else {
+    const link = `${config.publicUrl}${interactionPath(LINK_SEGMENT)}${LINK_PAGE}?key=${token}&kc_locale=${identity.locale}`;
+    await mailer.send(
+      securityMail('emailChangeRequested', identity, origin, product, {
+        to: newEmail,
+        email: newEmail,
+        link,
+      }),
+    );
+  }
   await mailer.send(securityMail('emailChangeNotice', identity, origin, product, { email: newEmail }));
   return (await pendingEmailChange(db, identity.id))!;
 }

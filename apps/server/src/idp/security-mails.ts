@@ -12,7 +12,18 @@ import type { Identity } from './identities.ts';
  */
 
 export type SecurityEvent =
-  'passwordChanged' | 'emailChangeRequested' | 'emailChangeNotice' | 'emailChanged' | 'newBrowser';
+  | 'passwordChanged'
+  | 'emailChangeRequested'
+  | 'emailChangeNotice'
+  | 'emailChanged'
+  | 'emailAddressInUse'
+  | 'newBrowser';
+
+/**
+ * Mails about someone else's request (another account asked for the reader's address): they name the time only, as
+ * that person's browser and client address are not the reader's to see.
+ */
+const OTHERS_REQUEST: ReadonlySet<SecurityEvent> = new Set(['emailAddressInUse']);
 
 interface EventTexts {
   subject: string;
@@ -63,6 +74,12 @@ const TEXTS: Record<Language, Texts> = {
         body: 'die E-Mail-Adresse Ihres Kontos bei {product} wurde zu {email} geändert. Sie melden sich ab jetzt mit der neuen Adresse an.',
         notYou: 'Waren Sie das nicht? Wenden Sie sich umgehend an den Support.',
       },
+      emailAddressInUse: {
+        subject: 'Jemand wollte Ihre E-Mail-Adresse verwenden',
+        body: 'für ein anderes Konto bei {product} wurde angefordert, die E-Mail-Adresse {email} zu verwenden. Sie gehört weiterhin zu Ihrem Konto: Es wurde nichts geändert und kein Bestätigungslink verschickt.',
+        notYou:
+          'Sie müssen nichts tun. Erhalten Sie solche E-Mails wiederholt, wenden Sie sich an den Support.',
+      },
       newBrowser: {
         subject: 'Anmeldung mit einem neuen Browser',
         body: 'bei Ihrem Konto bei {product} hat sich jemand mit einem Browser angemeldet, den Sie bisher nicht verwendet haben.',
@@ -107,6 +124,11 @@ const TEXTS: Record<Language, Texts> = {
         body: 'the email address of your {product} account was changed to {email}. From now on you sign in with the new address.',
         notYou: 'Was this not you? Contact support at once.',
       },
+      emailAddressInUse: {
+        subject: 'Someone tried to use your email address',
+        body: 'someone asked to use the email address {email} for another {product} account. It stays with your account: nothing was changed and no confirmation link was sent.',
+        notYou: 'You need not do anything. If you receive such emails repeatedly, contact support.',
+      },
       newBrowser: {
         subject: 'Sign-in from a new browser',
         body: 'someone signed in to your {product} account with a browser you have not used before.',
@@ -148,6 +170,11 @@ const TEXTS: Record<Language, Texts> = {
         subject: 'Votre adresse e-mail a été modifiée',
         body: 'l’adresse e-mail de votre compte {product} a été remplacée par {email}. Vous vous connectez désormais avec la nouvelle adresse.',
         notYou: 'Ce n’était pas vous ? Contactez immédiatement le support.',
+      },
+      emailAddressInUse: {
+        subject: 'Quelqu’un a tenté d’utiliser votre adresse e-mail',
+        body: 'quelqu’un a demandé d’utiliser l’adresse e-mail {email} pour un autre compte {product}. Elle reste liée à votre compte : rien n’a été modifié et aucun lien de confirmation n’a été envoyé.',
+        notYou: 'Vous n’avez rien à faire. Si vous recevez souvent de tels e-mails, contactez le support.',
       },
       newBrowser: {
         subject: 'Connexion depuis un nouveau navigateur',
@@ -192,6 +219,11 @@ const TEXTS: Record<Language, Texts> = {
         subject: 'Il suo indirizzo e-mail è stato modificato',
         body: 'l’indirizzo e-mail del suo account {product} è stato cambiato in {email}. D’ora in poi accede con il nuovo indirizzo.',
         notYou: 'Non è stato lei? Contatti subito il supporto.',
+      },
+      emailAddressInUse: {
+        subject: 'Qualcuno ha tentato di usare il suo indirizzo e-mail',
+        body: 'qualcuno ha chiesto di usare l’indirizzo e-mail {email} per un altro account {product}. L’indirizzo resta associato al suo account: non è stato modificato nulla e non è stato inviato alcun link di conferma.',
+        notYou: 'Non deve fare nulla. Se riceve spesso e-mail di questo tipo, contatti il supporto.',
       },
       newBrowser: {
         subject: 'Accesso da un nuovo browser',
@@ -257,11 +289,13 @@ export function securityMail(
   const name = mailText(identity.name);
   const greeting = name === undefined ? t('mailGreetingNoName') : t('mailGreeting', { name });
   const when = mailTime(identity.locale, origin.at);
-  const facts = [
-    [texts.when, when],
-    [texts.browser, origin.browser ?? texts.unknown],
-    [texts.address, origin.address ?? texts.unknown],
-  ] as const;
+  const facts: (readonly [string, string])[] = OTHERS_REQUEST.has(event)
+    ? [[texts.when, when]]
+    : [
+        [texts.when, when],
+        [texts.browser, origin.browser ?? texts.unknown],
+        [texts.address, origin.address ?? texts.unknown],
+      ];
   const body = fill(event_.body, vars);
   const validity = fill(texts.validity, { hours: String(ACTION_TTL['email-change'] / 3600) });
   const text = [

@@ -12,9 +12,9 @@ import type { PortalUser } from '../../http/types.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { sentRecently } from '../../idp/action-tokens.ts';
 import { changePassword } from '../../idp/credentials.ts';
+import { findIdentityByEmail } from '../../idp/identities.ts';
 import {
   cancelEmailChange,
-  emailInUse,
   pendingEmailChange,
   requestEmailChange,
   type PendingEmailChange,
@@ -70,8 +70,9 @@ export async function getEmailChange(deps: CredentialDeps, user: PortalUser): Pr
 }
 
 /**
- * Asks to change the address: the current password must be right; the new address must be valid, another than the
- * current one and not used by anyone else (said in general words, as Keycloak does, not whose it is).
+ * Asks to change the address: the current password must be right; the new address must be valid and another than
+ * the current one. An address someone else signs in with answers as a new one (202, pending): its holder is told
+ * instead of being sent a link, and the same limit counts both, so the form tells no one who has an account.
  */
 export async function requestOwnEmailChange(
   deps: CredentialDeps,
@@ -84,14 +85,15 @@ export async function requestOwnEmailChange(
   if (!isEmailAddress(newEmail)) throw invalidField('newEmail', 'email');
   await confirmCurrentPassword(deps, user, identity, body.currentPassword, 'currentPassword');
   if (newEmail.toLowerCase() === identity.email.toLowerCase()) throw invalidField('newEmail', 'sameAddress');
-  if (await emailInUse(deps.db, newEmail, identity.id)) throw invalidField('newEmail', 'unavailable');
-  // The link goes to an address the person only claims: at most one mail a minute.
+  // A mail goes to an address the person only claims, or to its holder: at most one request a minute, either way.
   if (await sentRecently(deps.db, 'email-change', identity.id, MAIL_INTERVAL_SECONDS)) {
     throw new HttpError(429, 'TOO_MANY_MAILS', 'Wait a minute before asking for another link', {
       newEmail: 'tooManyMails',
     });
   }
-  return toState(await requestEmailChange(deps, identity, newEmail, origin));
+  const holder = await findIdentityByEmail(deps.db, newEmail);
+  const other = holder && holder.id !== identity.id ? holder : undefined;
+  return toState(await requestEmailChange(deps, identity, newEmail, origin, other));
 }
 
 export async function cancelOwnEmailChange(deps: CredentialDeps, user: PortalUser): Promise<void> {

@@ -121,16 +121,20 @@ describe('email card', { timeout: 20_000 }, () => {
     return within(await screen.findByRole('region', { name: 'E-Mail-Adresse' }));
   }
 
-  it('says in general words that an address cannot be used', async () => {
-    apiRequest.mockRejectedValue(
-      new ApiError(422, 'newEmail unavailable', 'VALIDATION_FAILED', { newEmail: 'unavailable' }),
-    );
+  it('answers every address alike: check its inbox, the change pending (no word on whether it is taken)', async () => {
+    const pending = { email: 'jemand@example.org', expiresAt: '2026-11-24T10:00:00.000Z' };
+    apiRequest.mockResolvedValue({ data: { pending } });
     const card = await renderEmailCard(null);
     const user = userEvent.setup();
     await user.type(card.getByLabelText(/^Neue E-Mail-Adresse/), 'jemand@example.org');
     await user.type(card.getByLabelText(/^Aktuelles Passwort/), 'Portal-Demo-2026');
     await user.click(card.getByRole('button', { name: 'Bestätigungslink senden' }));
-    expect(await card.findByText('Diese E-Mail-Adresse kann nicht verwendet werden.')).toBeTruthy();
+    expect(await card.findByText(/Änderung zu jemand@example\.org wartet auf Bestätigung/)).toBeTruthy();
+    await waitFor(() =>
+      expect(shownToasts('success')).toEqual([
+        'Prüfen Sie den Posteingang von jemand@example.org: Kann die Adresse verwendet werden, finden Sie dort den Bestätigungslink.',
+      ]),
+    );
   });
 
   it('shows a pending change and cancels it', async () => {
