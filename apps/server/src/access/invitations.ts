@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import type { AccountRole } from '@portal/contract';
 import { writeAudit } from '../audit/audit.ts';
 import type { Queryable } from '../db/client.ts';
-import { conflict, forbidden, HttpError, notFound } from '../http/errors.ts';
+import { conflict, emailNotVerified, forbidden, HttpError, notFound } from '../http/errors.ts';
 import type { PortalUser } from '../http/types.ts';
 import type { Notifier } from '../notifications/notifier.ts';
 
@@ -51,10 +51,25 @@ export function closedReason(
 export type InvitationKey = { token: string } | { accountUuid: string };
 
 /**
+ * The address an open invitation (pending, not expired) was mailed to, by its link's token; null for any other
+ * token. Registering through that link proves this address (decision 193).
+ */
+export async function openInvitationAddress(q: Queryable, token: string): Promise<string | null> {
+  if (!token) return null;
+  const { rows } = await q.query<{ email: string }>(
+    `select email from invitations where token_hash = $1 and status = 'PENDING' and expires_at > now()`,
+    [hashInvitationToken(token)],
+  );
+  return rows[0]?.email ?? null;
+}
+
+/**
  * Accepts or declines an invitation for the signed-in user, in one transaction with the row locked: by the mail's
- * token (the invited address must be the user's) or by account (the user's own open invitation to it). Accepting
- * makes the user a member with the invited role; the link then is used and works no more. Returns the account's
- * uuid.
+ * token (the invited address must be the user's) or by account (the user's own open invitation to it). Either way
+ * the user's address must be verified (403 `EMAIL_NOT_VERIFIED`, checked first so it tells nothing about the
+ * invitation): someone who registered an address without proving it neither takes nor declines its seat
+ * (decision 193). Accepting makes the user a member with the invited role; the link then is used and works no
+ * more. Returns the account's uuid.
  */
 export async function answerInvitation(
   tx: Queryable,
@@ -63,6 +78,9 @@ export async function answerInvitation(
   answer: 'ACCEPTED' | 'DECLINED',
   notifier: Notifier,
 ): Promise<string> {
+  if (!user.emailVerified) {
+    throw emailNotVerified('Verify your email address before you answer an invitation to it');
+  }
   const { rows } =
     'token' in key
       ? await tx.query<InvitationRow>(

@@ -19,3 +19,9 @@ export const conflict = (message: string, fields?: Record<string, string>) =>
 /** 422 for one field the schema cannot judge, e.g. `invalidField('name', 'is required')`. */
 export const invalidField = (field: string, problem: string) =>
   new HttpError(422, 'VALIDATION_FAILED', `${field} ${problem}`, { [field]: problem });
+/**
+ * 403 for a person whose address is not verified where a verified one is needed: a seat or an ownership goes only
+ * to a proved address (decision 193). The web explains the code and offers the verification mail.
+ */
+export const emailNotVerified = (message = 'Verify your email address first') =>
+  new HttpError(403, 'EMAIL_NOT_VERIFIED', message);

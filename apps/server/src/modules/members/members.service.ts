@@ -459,9 +459,9 @@ export async function invite(
       });
     }
     // Invited people the portal already knows find the invitation in their inbox too (personal: they are not
-    // members of the account yet).
+    // members of the account yet) — only with a verified address, like the accounts list (decision 193).
     const known = await tx.query<{ uuid: string }>(
-      'select uuid from users where lower(email) = any($1::text[])',
+      'select uuid from users where lower(email) = any($1::text[]) and email_verified',
       [emails],
     );
     await notifier.notify(tx, {

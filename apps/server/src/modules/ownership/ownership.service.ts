@@ -10,7 +10,14 @@ import {
 } from '@portal/contract';
 import { writeAudit } from '../../audit/audit.ts';
 import type { Db, Queryable } from '../../db/client.ts';
-import { conflict, forbidden, HttpError, invalidField, notFound } from '../../http/errors.ts';
+import {
+  conflict,
+  emailNotVerified,
+  forbidden,
+  HttpError,
+  invalidField,
+  notFound,
+} from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
 import { iso } from '../../db/iso.ts';
@@ -97,7 +104,10 @@ export async function getOwnership(db: Db, access: AccountAccess): Promise<Owner
 
 const DEFAULT_PAGE_SIZE = 20;
 
-/** The account's admins (accepted members with role ADMIN), by name, optionally searched by name or address. */
+/**
+ * The account's admins (accepted members with role ADMIN) with a verified address — an account goes only to a
+ * proved address (decision 193) — by name, optionally searched by name or address.
+ */
 export async function listCandidates(
   db: Db,
   access: AccountAccess,
@@ -107,7 +117,7 @@ export async function listCandidates(
   const pageSize = query.pageSize ?? DEFAULT_PAGE_SIZE;
   const search = query.search?.trim() ?? '';
   const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const where = `m.account_uuid = $1 and m.role = 'ADMIN' and m.invitation_status = 'ACCEPTED'
+  const where = `m.account_uuid = $1 and m.role = 'ADMIN' and m.invitation_status = 'ACCEPTED' and u.email_verified
     and ($2 = '' or u.name ilike $3 or u.email ilike $3)`;
   const params = [access.accountUuid, search, pattern];
   const [count, list] = await Promise.all([
@@ -180,12 +190,14 @@ export async function startTransfer(
     if (await pendingTransferOf(tx, accountUuid)) {
       throw conflict('A transfer of the ownership is already pending; cancel it first');
     }
-    const { rows } = await tx.query<{ language: string }>(
-      `select u.language from account_members m join users u on u.uuid = m.user_uuid
+    const { rows } = await tx.query<{ language: string; email_verified: boolean }>(
+      `select u.language, u.email_verified from account_members m join users u on u.uuid = m.user_uuid
         where m.account_uuid = $1 and m.user_uuid = $2 and m.role = 'ADMIN' and m.invitation_status = 'ACCEPTED'`,
       [accountUuid, body.toUserUuid],
     );
     if (!rows[0]) throw invalidField('toUserUuid', 'is not an admin of this account');
+    // The offer is mailed to the admin's address and makes them the owner: it must be a proved one.
+    if (!rows[0].email_verified) throw invalidField('toUserUuid', 'emailNotVerified');
     const uuid = crypto.randomUUID();
     await tx.query(
       `insert into ownership_transfers (uuid, account_uuid, from_user_uuid, to_user_uuid, expires_at)
@@ -278,7 +290,9 @@ export async function closeTransfer(
 
 /**
  * The chosen admin accepts: in one transaction the owner becomes ADMIN and the admin OWNER — demoted first, so
- * the one-owner index never sees two. Both must still hold their roles; otherwise nothing changes.
+ * the one-owner index never sees two. Both must still hold their roles, and the admin's address must be verified
+ * (an external provider may report a changed address as unverified: 403 `EMAIL_NOT_VERIFIED`); otherwise nothing
+ * changes.
  */
 export async function acceptTransfer(
   db: Db,
@@ -291,6 +305,8 @@ export async function acceptTransfer(
   return db.transaction(async (tx) => {
     const transfer = await lockPending(tx, accountUuid, uuid);
     assertRecipient(user, access, transfer);
+    if (!user.emailVerified)
+      throw emailNotVerified('Verify your email address before you take over the account');
     const { rows } = await tx.query<{ user_uuid: string; role: string; invitation_status: string }>(
       `select user_uuid, role, invitation_status from account_members
         where account_uuid = $1 and user_uuid in ($2, $3) for update`,
