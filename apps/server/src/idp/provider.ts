@@ -228,7 +228,9 @@ export function createProvider({ config, db, secrets, log }: ProviderDeps): Prov
     claims: { ...SCOPE_CLAIMS, openid: [...SCOPE_CLAIMS.openid, 'amr'] },
     scopes: [...PORTAL_SCOPES, 'offline_access'],
     conformIdTokenClaims: false,
-    extraParams: ['kc_locale', 'kc_action'],
+    // `invitation`: the token of the invitation link the sign-in started from; registering through it with the
+    // invited address proves that address (registration.ts, decision 193).
+    extraParams: ['kc_locale', 'kc_action', 'invitation'],
     responseTypes: ['code'],
     pkce: { required: () => true },
     // The SPA calls the token endpoint with fetch (Origin header): allow the client's own origin only.

@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import { USER_NAME_MAX } from '@portal/contract';
-import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
+import { newInvitationToken } from '../access/invitations.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
 import { findIdentityByEmail } from './identities.ts';
 import * as idp from './test-support.ts';
 
@@ -298,6 +299,125 @@ idp.describeIdp('registration', (ctx) => {
         'late@example.com',
       ]);
       expect(rows).toHaveLength(0);
+    });
+  });
+
+  // The invitation link proves the address it was mailed to: registering through it with exactly that address
+  // verifies it and signs in at once; anything else proves nothing (decision 193).
+  describe('through an invitation link', () => {
+    /** An invitation of Muster AG to `email`: the token of its link. */
+    async function invitation(email: string, state: 'open' | 'used' | 'revoked' | 'expired' = 'open') {
+      const { token, hash } = newInvitationToken();
+      await ctx.db.query(
+        `insert into invitations (uuid, account_uuid, email, role, status, token_hash, expires_at)
+         values (gen_random_uuid(), $1, $2, 'ADMIN', $3, $4,
+                 now() + case when $5::boolean then interval '-1 minute' else interval '7 days' end)`,
+        [
+          DEMO_ACCOUNTS.muster,
+          email,
+          { open: 'PENDING', used: 'ACCEPTED', revoked: 'REVOKED', expired: 'PENDING' }[state],
+          hash,
+          state === 'expired',
+        ],
+      );
+      return token;
+    }
+
+    /**
+     * As the web app starts it from the invitation page: the login page with the invited address and the link's
+     * token, then its registration link; the registration form's action.
+     */
+    async function registerFromLink(jar: idp.CookieJar, challenge: string, token: string, hint: string) {
+      const login = await idp.openLoginPage(ctx.idp, jar, {
+        code_challenge: challenge,
+        login_hint: hint,
+        invitation: token,
+        kc_locale: 'en',
+      });
+      const link = /id="kc-registration" href="([^"]+)"/.exec(login)![1]!.replace(/&amp;/g, '&');
+      const page = await idp.request(new URL(link, ctx.idp.base).href, jar);
+      const html = await page.text();
+      expect(html).toMatch(new RegExp(`id="email"[^>]*value="${hint}"`));
+      return new URL(idp.formAction(html, 'kc-register-form'), ctx.idp.base).href;
+    }
+
+    const form = (email: string) => ({
+      firstName: 'Ines',
+      lastName: 'Invited',
+      email,
+      password: idp.STRONG_PASSWORD,
+      'password-confirm': idp.STRONG_PASSWORD,
+    });
+
+    /** Mails the provider sent to `email` once its queue is delivered. */
+    async function mailsTo(email: string) {
+      await ctx.idp.jobs.drain();
+      return ctx.mailbox.mails.filter((mail) => mail.to.includes(email.toLowerCase()));
+    }
+
+    it('verifies exactly the invited address and signs in at once, without a verification mail', async () => {
+      const email = 'ines.invited@example.com';
+      const token = await invitation(email);
+      const jar = new idp.CookieJar();
+      const { verifier, challenge } = idp.pkce();
+      const action = await registerFromLink(jar, challenge, token, email);
+      // Typed with other capitals: the same address.
+      const done = await idp.follow(
+        ctx.idp,
+        await idp.request(action, jar, { form: form('Ines.Invited@Example.com') }),
+        jar,
+      );
+      const code = idp.fragmentOf(done).get('code');
+      expect(code).toBeTruthy();
+      const tokens = await idp.exchangeCode(ctx.idp, code!, verifier);
+      expect(decodeJwt(tokens.body.access_token!)).toMatchObject({
+        email_verified: true,
+        name: 'Ines Invited',
+      });
+      expect((await findIdentityByEmail(ctx.db, email))?.emailVerified).toBe(true);
+      expect(await mailsTo(email)).toEqual([]);
+      // Registering proves the address; the invitation itself is answered in the portal, still open.
+      const { rows } = await ctx.db.query<{ status: string }>(
+        'select status from invitations where email = $1',
+        [email],
+      );
+      expect(rows).toEqual([{ status: 'PENDING' }]);
+    });
+
+    it('leaves another address typed at registration unverified: it gets the verification mail', async () => {
+      const token = await invitation('ivo.invited@example.com');
+      const other = 'ivo.other@example.com';
+      const jar = new idp.CookieJar();
+      const action = await registerFromLink(jar, idp.pkce().challenge, token, 'ivo.invited@example.com');
+      const sent = await idp.request(action, jar, { form: form(other) });
+      expect(sent.status).toBe(200);
+      expect(await sent.text()).toContain(`We have sent an email to ${other}.`);
+      expect((await findIdentityByEmail(ctx.db, other))?.emailVerified).toBe(false);
+      expect(await mailsTo(other)).toHaveLength(1);
+    });
+
+    it('proves nothing with a used, withdrawn or expired invitation, or a token that is no invitation', async () => {
+      for (const state of ['used', 'revoked', 'expired', 'unknown'] as const) {
+        const email = `ilse.${state}@example.com`;
+        const token = state === 'unknown' ? 'A'.repeat(43) : await invitation(email, state);
+        const jar = new idp.CookieJar();
+        const action = await registerFromLink(jar, idp.pkce().challenge, token, email);
+        const sent = await idp.request(action, jar, { form: form(email) });
+        expect(sent.status, state).toBe(200);
+        expect((await findIdentityByEmail(ctx.db, email))?.emailVerified, state).toBe(false);
+        expect(await mailsTo(email), state).toHaveLength(1);
+      }
+    });
+
+    it('changes nothing for an invited address that is registered already: its owner gets the attempt mail', async () => {
+      const owner = DEMO_USERS.fresh;
+      const token = await invitation(owner.email);
+      const jar = new idp.CookieJar();
+      const action = await registerFromLink(jar, idp.pkce().challenge, token, owner.email);
+      const sent = await idp.request(action, jar, { form: form(owner.email) });
+      expect(sent.status).toBe(200);
+      expect(await sent.text()).toContain(`We have sent an email to ${owner.email}.`);
+      await idp.signIn(ctx.idp, new idp.CookieJar(), owner.email, DEMO_PASSWORD);
     });
   });
 });

@@ -1,4 +1,5 @@
 import { USER_NAME_MAX } from '@portal/contract';
+import { openInvitationAddress } from '../access/invitations.ts';
 import { PASSWORD_MIN_LENGTH } from '../access/password-policy.ts';
 import { formatWait, type Translate } from './i18n.ts';
 import {
@@ -10,12 +11,30 @@ import {
 } from './identities.ts';
 import { field, passwordError, type InteractionCall, type InteractionKit } from './interaction-kit.ts';
 import { sendActionMail, sendRegistrationAttemptMail } from './mails.ts';
+import { finishSignIn } from './second-factor.ts';
 import { messagePage, registerPage, type RegisterValues } from './views.ts';
 
 type RegisterErrors = NonNullable<Parameters<typeof registerPage>[1]['errors']>;
 
 function hintedValues(hint: unknown): RegisterValues | undefined {
   return typeof hint === 'string' && hint.includes('@') ? { email: hint } : undefined;
+}
+
+/**
+ * Whether the registration proves its address by the invitation link it started from: the authorization request
+ * carried the token (`invitation`) of an open invitation, and the address typed is exactly the invited one. That
+ * link was mailed to the address, so it proves the mailbox as a verification mail would (decision 193). Any other
+ * address, or a token that is unknown, used, withdrawn or expired, proves nothing.
+ */
+async function provedByInvitation(
+  kit: InteractionKit,
+  call: InteractionCall,
+  email: string,
+): Promise<boolean> {
+  const { invitation } = call.interaction.params;
+  if (typeof invitation !== 'string' || !invitation) return false;
+  const invited = await openInvitationAddress(kit.deps.db, invitation);
+  return invited !== null && invited === email.trim().toLowerCase();
 }
 
 /** Length in characters (code points), as the API's schemas count it. */
@@ -46,6 +65,10 @@ function nameErrors(t: Translate, firstName: string, lastName: string): Register
  * link that proves the address and signs in; the owner of a registered address gets a mail saying someone tried,
  * with links to sign in and to set a new password. Both paths hash the password, try the insert, create one
  * mailed link and queue one mail, so their timing is alike. Each client address may register only so often (the sign-in lockout's counters).
+ *
+ * One exception: a new identity for exactly the address an open invitation's link was mailed to, registered from
+ * that link, is verified at once and signed in, back to the invitation — no second mail (decision 193). Only the
+ * holder of that link learns that the address was new.
  */
 export function registerRegistrationFlow(kit: InteractionKit) {
   const { db, guard, config } = kit.deps;
@@ -123,6 +146,7 @@ export function registerRegistrationFlow(kit: InteractionKit) {
     }
 
     // Both paths hash the password and try the insert; a registered address ends at its unique index.
+    const proved = await provedByInvitation(kit, call, values.email);
     let identity: Identity | undefined;
     try {
       identity = await createIdentity(db, {
@@ -130,9 +154,13 @@ export function registerRegistrationFlow(kit: InteractionKit) {
         name,
         password,
         locale,
+        emailVerified: proved,
       });
     } catch (error) {
       if (!(error instanceof EmailTakenError)) throw error;
+    }
+    if (identity && proved) {
+      return finishSignIn(kit, call, identity.id, ['pwd']);
     }
     if (identity) {
       await sendActionMail(kit.deps, 'verify-email', identity, interaction.uid);
