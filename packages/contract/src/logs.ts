@@ -35,6 +35,10 @@ export const LogEntry = Type.Object({
   actorIsStaff: Type.Boolean(),
   before: Type.Unknown(),
   after: Type.Unknown(),
+  /**
+   * Where the actor acted from (client address, user agent): null when unknown, and for a reader below ADMIN on
+   * every entry but their own actions.
+   */
   clientAddress: Type.Union([Type.String(), Type.Null()]),
   userAgent: Type.Union([Type.String(), Type.Null()]),
   /** The user agent in short, e.g. "Firefox 133 · Windows"; null when unknown. */
@@ -82,7 +86,10 @@ export const LogsPage = Type.Object({
 });
 export type LogsPage = Type.Static<typeof LogsPage>;
 
-/** The people the actor filter offers: the account's members and staff who opened the account. */
+/**
+ * The people the actor filter offers: the account's members and staff who opened the account; below ADMIN the caller
+ * alone (the members list is ADMIN's to read).
+ */
 export const LogActors = Type.Object({ data: Type.Array(LogPerson) });
 export type LogActors = Type.Static<typeof LogActors>;
 
@@ -95,7 +102,9 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
 
 /**
  * The account's audit log. Every member may read it: ADMIN and above the whole log, lower roles the entries in
- * which they are actor or target (the server filters). There is no route that changes or deletes an entry.
+ * which they are actor or target, with the client address and browser of their own actions only (the server
+ * filters, in the pages, the free-text search and the export alike). There is no route that changes or deletes an
+ * entry.
  */
 export const logsRoutes = {
   listLogs: defineRoute({

@@ -94,6 +94,82 @@ describeApi('logs API', (api) => {
     expect(byAdmin.every((e) => e.targetUser?.uuid === DEMO_USERS.employee.id)).toBe(true);
   });
 
+  it('gives roles below ADMIN no member list, and no one else’s client address or browser (issue 21 item 8)', async () => {
+    const employee = DEMO_USERS.employee;
+    // The admin acts on the employee from one address and browser, the employee herself from another.
+    const admins = {
+      address: '203.0.113.77',
+      agent: 'Mozilla/5.0 (X11; Linux x86_64) Gecko/20100101 Firefox/134.0',
+    };
+    const own = {
+      address: '198.51.100.9',
+      agent: 'Mozilla/5.0 (Macintosh) AppleWebKit/605.1.15 Version/18.1 Safari/605.1.15',
+    };
+    await api.db.transaction(async (tx) => {
+      await writeAudit(tx, {
+        accountUuid: MUSTER,
+        actor: { uuid: DEMO_USERS.admin.id, clientAddress: admins.address, userAgent: admins.agent },
+        action: 'member.role.change',
+        target: `user:${employee.id}`,
+        before: { role: 'EMPLOYEE' },
+        after: { role: 'ADMIN' },
+      });
+      await writeAudit(tx, {
+        accountUuid: MUSTER,
+        actor: { uuid: employee.id, clientAddress: own.address, userAgent: own.agent },
+        action: 'invitation.accept',
+        target: `user:${employee.id}`,
+      });
+    });
+
+    // The actor filter offers an employee herself only; the members list is ADMIN's (DC passes ADMIN).
+    const actors = async (as: DemoLogin) =>
+      ((await api.request('GET', `${base()}/actors`, { as })).json().data as { uuid: string }[]).map(
+        (a) => a.uuid,
+      );
+    expect(await actors('employee')).toEqual([employee.id]);
+    for (const as of ['admin', 'coach'] as const) {
+      expect(await actors(as)).toEqual(
+        expect.arrayContaining([DEMO_USERS.owner.id, DEMO_USERS.admin.id, employee.id]),
+      );
+    }
+
+    // Her own entries keep her address; those of others acting on her show who, not from where.
+    // (Written in one transaction: one time, the later id first.)
+    const [byHer, byAdmin] = (await page(api, 'employee', 'pageSize=2')).data;
+    expect(byAdmin).toMatchObject({
+      actor: { uuid: DEMO_USERS.admin.id },
+      clientAddress: null,
+      userAgent: null,
+      browser: null,
+    });
+    expect(byHer).toMatchObject({
+      actor: { uuid: employee.id },
+      clientAddress: own.address,
+      userAgent: own.agent,
+    });
+    const entries = await all(api, 'employee');
+    const others = entries.filter((e) => e.actor?.uuid !== employee.id);
+    expect(others.length).toBeGreaterThan(5);
+    expect(others.every((e) => e.clientAddress === null && e.userAgent === null && e.browser === null)).toBe(
+      true,
+    );
+    // An admin still sees them.
+    expect((await page(api, 'admin', 'pageSize=2')).data[1]).toMatchObject({
+      actor: { uuid: DEMO_USERS.admin.id },
+      clientAddress: admins.address,
+    });
+
+    // Nor does the free-text search find them by the hidden address or browser, nor the export show them.
+    expect(await all(api, 'employee', `q=${admins.address}`)).toEqual([]);
+    expect(await all(api, 'employee', 'q=Firefox%2F134')).toEqual([]);
+    expect((await all(api, 'employee', `q=${own.address}`)).length).toBeGreaterThan(0);
+    const csv = (await api.request('GET', `${base()}/entries.csv`, { as: 'employee' })).body;
+    expect(csv).toContain(own.address);
+    expect(csv).not.toContain(admins.address);
+    expect(csv).not.toContain('Firefox 134');
+  });
+
   it('answers 404 to someone without access to the account, and to an unknown account', async () => {
     for (const path of ['entries', 'entries.csv', 'actors']) {
       const other = await api.request('GET', `${base()}/${path}`, { as: 'newowner' });
@@ -182,7 +258,7 @@ describeApi('logs API', (api) => {
     const newest = (await page(api, 'owner', 'action=support.access&pageSize=1')).data[0]!;
     expect(newest).toMatchObject({ actor: { uuid: DEMO_USERS.agent.id }, actorIsStaff: true });
     expect(newest.target).toContain('/logs/v1/entries');
-    const actors = (await api.request('GET', `${base()}/actors`, { as: 'employee' })).json().data;
+    const actors = (await api.request('GET', `${base()}/actors`, { as: 'admin' })).json().data;
     expect(actors.map((a: { uuid: string }) => a.uuid)).toEqual(
       expect.arrayContaining([DEMO_USERS.owner.id, DEMO_USERS.employee.id, DEMO_USERS.agent.id]),
     );

@@ -13,7 +13,7 @@ export function registerLogsRoutes({ db, route }: ModuleDeps) {
   });
 
   route(logsRoutes.listLogActors, {
-    handler: async (request) => ({ data: await listLogActors(db, request.account) }),
+    handler: async (request) => ({ data: await listLogActors(db, request.user, request.account) }),
   });
 
   route(logsRoutes.exportLogs, {

@@ -103,9 +103,17 @@ const EXPORT_SELECT = `
     left join account_members m on m.account_uuid = a.account_uuid and m.user_uuid = a.actor_uuid`;
 
 /**
+ * ADMIN and above (DC, OWNER, staff as SUPPORT) read the whole log, with every actor's client address and browser.
+ * Lower roles read the entries in which they are actor or target, and the client address and browser of their own
+ * actions only: who acted on them, not from where (issue 21 item 8).
+ */
+const readsWholeLog = (access: AccountAccess) => hasLevel(ACCOUNT_ROLES, access.role, 'ADMIN');
+
+/**
  * The conditions of a log query: the account; for roles below ADMIN only the entries in which the caller is actor
  * or the target's user; then the filters and the keyset position. `params` gets the values ($1 account, $2 staff
- * roles are taken).
+ * roles are taken). Below ADMIN the free text looks in client addresses and browsers of the caller's own actions
+ * only, as the entries show no others.
  */
 function whereOf(
   user: PortalUser,
@@ -116,10 +124,10 @@ function whereOf(
 ) {
   const add = (value: unknown) => `$${params.push(value)}`;
   const conditions = ['a.account_uuid = $1'];
-  if (!hasLevel(ACCOUNT_ROLES, access.role, 'ADMIN')) {
-    conditions.push(
-      `(a.actor_uuid = ${add(user.uuid)} or a.target = any(${add(logTargetsFor(user.uuid))}::text[]))`,
-    );
+  const whole = readsWholeLog(access);
+  const self = whole ? '' : add(user.uuid);
+  if (!whole) {
+    conditions.push(`(a.actor_uuid = ${self} or a.target = any(${add(logTargetsFor(user.uuid))}::text[]))`);
   }
   if (filters.actor) conditions.push(`a.actor_uuid = ${add(filters.actor)}`);
   if (filters.action) conditions.push(`a.action = ${add(filters.action)}`);
@@ -128,10 +136,12 @@ function whereOf(
   const q = filters.q?.trim();
   if (q) {
     const p = add(containsPattern(q));
+    const origin = `(a.client_address ilike ${p} or a.user_agent ilike ${p})`;
+    const shownOrigin = whole ? origin : `(a.actor_uuid = ${self} and ${origin})`;
     conditions.push(
       `(a.action ilike ${p} or a.target ilike ${p} or u.name ilike ${p} or u.email ilike ${p}
         or exists (select 1 from users tu where tu.uuid = ${TARGET_USER_SQL} and (tu.name ilike ${p} or tu.email ilike ${p}))
-        or a.client_address ilike ${p} or a.user_agent ilike ${p}
+        or ${shownOrigin}
         or a.before::text ilike ${p} or a.after::text ilike ${p})`,
     );
   }
@@ -182,11 +192,16 @@ function person(uuid: string | null, name: string | null, email: string | null):
   return uuid ? { uuid, name, email } : null;
 }
 
-/** An entry as the API gives it; `targetUser` from the row's join unless the caller resolved it. */
+/**
+ * An entry as the API gives it; `targetUser` from the row's join unless the caller resolved it. `origin` false leaves
+ * out the actor's client address and browser (another person's, for a reader below ADMIN).
+ */
 export function toEntry(
   row: LogRow,
   targetUser = person(row.target_uuid ?? null, row.target_name ?? null, row.target_email ?? null),
+  origin = true,
 ): LogEntry {
+  const userAgent = origin ? row.user_agent : null;
   return {
     id: row.id,
     createdAt: row.created_at,
@@ -197,11 +212,17 @@ export function toEntry(
     actorIsStaff: row.actor_is_staff === true,
     before: row.before ?? null,
     after: row.after ?? null,
-    clientAddress: row.client_address,
-    userAgent: row.user_agent,
-    browser: shortBrowser(row.user_agent),
+    clientAddress: origin ? row.client_address : null,
+    userAgent,
+    browser: shortBrowser(userAgent),
   };
 }
+
+/** Whether the reader sees where the entry's actor acted from: below ADMIN only for their own actions. */
+const showsOrigin = (user: PortalUser, access: AccountAccess) => {
+  const whole = readsWholeLog(access);
+  return (row: LogRow) => whole || row.actor_uuid === user.uuid;
+};
 
 /** A page of the account log, newest first; the cursor continues after the last entry of the previous page. */
 export async function listLogs(
@@ -217,8 +238,9 @@ export async function listLogs(
   const rows = await readBatch(q, SELECT, user, access, filters, pageSize + 1, position);
   const page = rows.slice(0, pageSize);
   const last = page[page.length - 1];
+  const origin = showsOrigin(user, access);
   return {
-    data: page.map((row) => toEntry(row)),
+    data: page.map((row) => toEntry(row, undefined, origin(row))),
     meta: {
       pageSize,
       nextCursor:
@@ -301,9 +323,10 @@ export async function* readLogBatches(
   batchSize = 1_000,
 ): AsyncGenerator<LogEntry[]> {
   const targets = new TargetUsers(db);
+  const origin = showsOrigin(user, access);
   const entries = async (rows: LogRow[]) => {
     await targets.load(rows);
-    return rows.map((row) => toEntry(row, targets.of(row.target)));
+    return rows.map((row) => toEntry(row, targets.of(row.target), origin(row)));
   };
   if (db.cursor) {
     const { sql, params } = logQuery(EXPORT_SELECT, user, access, filters);
@@ -325,8 +348,21 @@ export async function* readLogBatches(
   }
 }
 
-/** The actor filter's choices: the account's members and the staff who opened the account, by name. */
-export async function listLogActors(q: Queryable, access: AccountAccess): Promise<LogPerson[]> {
+/**
+ * The actor filter's choices: the account's members and the staff who opened the account, by name. Below ADMIN the
+ * caller alone: the list of members is ADMIN's to read, and such a reader sees only entries about themselves.
+ */
+export async function listLogActors(
+  q: Queryable,
+  user: PortalUser,
+  access: AccountAccess,
+): Promise<LogPerson[]> {
+  if (!readsWholeLog(access)) {
+    const { rows } = await q.query<LogPerson>('select uuid, name, email from users where uuid = $1', [
+      user.uuid,
+    ]);
+    return rows;
+  }
   const { rows } = await q.query<LogPerson>(
     `select u.uuid, u.name, u.email from users u
       where u.uuid in (select user_uuid from account_members where account_uuid = $1)
