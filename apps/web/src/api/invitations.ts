@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { usersRoutes, type Account } from '@portal/contract';
+import { ApiError } from './errors.ts';
+import { shouldToastError } from './query-client.ts';
 import { href } from '@/app/href.ts';
 import { later } from '@/i18n/later.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
@@ -22,6 +24,13 @@ function useAnswerInvitation(answer: 'accept' | 'decline', then?: Then) {
   const route = answer === 'accept' ? usersRoutes.acceptInvitation : usersRoutes.declineInvitation;
   return useMutation({
     mutationFn: (account: Account) => apiRequest(route, { params: { id: account.uuid } }),
+    meta: { silentError: true },
+    // Only a verified address answers an invitation (decision 193): that refusal is explained in the user's language.
+    onError: (error) => {
+      if (error instanceof ApiError && error.code === 'EMAIL_NOT_VERIFIED')
+        toast.error(later('invite.notVerified'));
+      else if (shouldToastError(error, undefined)) toast.error(error.message);
+    },
     onSuccess: async (_answer, account) => {
       await invalidateSession();
       toast.success(

@@ -103,3 +103,27 @@ describe('session ended in place (inactivity)', () => {
     expect(logoutCalls().map((call) => call.form.refresh_token)).toEqual(['refresh-1', 'refresh-2']);
   });
 });
+
+describe('sign-in from an invitation link', () => {
+  const origin = window.location.origin;
+  const login = `${origin}/realms/portal/protocol/openid-connect/auth?client_id=portal&login_hint=ida%40example.org`;
+  const page = (path: string) => {
+    const url = new URL(path, origin);
+    return { origin, pathname: url.pathname, search: url.search };
+  };
+
+  it('carries the link’s token to the embedded sign-in service, where registering proves the invited address', async () => {
+    const { withInvitation } = await import('./auth.ts');
+    const url = new URL(withInvitation(login, page('/invite/verify?token=tok-123&email=ida%40example.org')));
+    expect(url.searchParams.get('invitation')).toBe('tok-123');
+    expect(url.searchParams.get('login_hint')).toBe('ida@example.org');
+  });
+
+  it('adds nothing on other pages, without a token, or for an external identity provider', async () => {
+    const { withInvitation } = await import('./auth.ts');
+    expect(withInvitation(login, page('/inbox?token=tok-123'))).toBe(login);
+    expect(withInvitation(login, page('/invite/verify?email=ida%40example.org'))).toBe(login);
+    const external = 'https://sso.example.com/realms/portal/protocol/openid-connect/auth?client_id=portal';
+    expect(withInvitation(external, page('/invite/verify?token=tok-123'))).toBe(external);
+  });
+});

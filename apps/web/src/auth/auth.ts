@@ -1,4 +1,4 @@
-import Keycloak from 'keycloak-js';
+import Keycloak, { type KeycloakLoginOptions } from 'keycloak-js';
 import { config } from '@/config.ts';
 import { clearInitFailures, recordInitFailure } from './init-failures.ts';
 import { CALLBACK_PATH, SIGNUP_PATH, saveRequestedLocation } from './requested-location.ts';
@@ -55,10 +55,32 @@ function callbackUri(): string {
   return `${window.location.origin}${CALLBACK_PATH}`;
 }
 
-/** The address an invitation link names (/invite/verify?email=…), which sign-in and registration fill in. */
-function invitedAddress(location: Pick<Location, 'pathname' | 'search'>): string | undefined {
-  if (location.pathname !== '/invite/verify') return undefined;
-  return new URLSearchParams(location.search).get('email') ?? undefined;
+type PageLocation = Pick<Location, 'pathname' | 'search' | 'origin'>;
+
+/** The invitation link the page was opened from (/invite/verify?token=…&email=…): its token and address. */
+function invitationLink(location: PageLocation): { token?: string; email?: string } {
+  if (location.pathname !== '/invite/verify') return {};
+  const query = new URLSearchParams(location.search);
+  return { token: query.get('token') ?? undefined, email: query.get('email') ?? undefined };
+}
+
+/**
+ * The sign-in address `loginUrl` with the token of the invitation link the page was opened from, as `invitation`:
+ * registering there with exactly the invited address proves that address, as the mailed link does (decision 193).
+ * Only the embedded sign-in service (on the page's own origin) gets it; an external Keycloak is not told.
+ */
+export function withInvitation(loginUrl: string, location: PageLocation = window.location): string {
+  const { token } = invitationLink(location);
+  const url = new URL(loginUrl, location.origin);
+  if (!token || url.origin !== location.origin) return loginUrl;
+  url.searchParams.set('invitation', token);
+  return url.href;
+}
+
+/** keycloak-js' login, carrying the invitation link's token when the page was opened from one. */
+async function loginFromPage(kc: Keycloak, options: KeycloakLoginOptions): Promise<void> {
+  if (!invitationLink(window.location).token) return kc.login(options);
+  window.location.assign(withInvitation(await kc.createLoginUrl(options)));
 }
 
 /**
@@ -95,9 +117,9 @@ export async function startAuth(): Promise<AuthStart> {
     });
     if (!authenticated) {
       clearTokens();
-      const loginHint = invitedAddress(window.location);
+      const loginHint = invitationLink(window.location).email;
       if (window.location.pathname === SIGNUP_PATH) await kc.register({ redirectUri: callbackUri() });
-      else await kc.login({ redirectUri: callbackUri(), ...(loginHint ? { loginHint } : {}) });
+      else await loginFromPage(kc, { redirectUri: callbackUri(), ...(loginHint ? { loginHint } : {}) });
       return { status: 'redirecting' };
     }
     store(kc);
@@ -161,7 +183,7 @@ export async function signInAs(email: string): Promise<void> {
   clearTokens();
   if (refreshToken) endProviderSession(refreshToken);
   await pendingLogout;
-  await keycloak().login({ redirectUri: callbackUri(), loginHint: email, prompt: 'login' });
+  await loginFromPage(keycloak(), { redirectUri: callbackUri(), loginHint: email, prompt: 'login' });
 }
 
 /** Clears the stored tokens and ends the provider session; the provider sends the browser back to the origin. */

@@ -1,16 +1,16 @@
-import { lazy, Suspense, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { lazy, Suspense, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Button from '@mui/material/Button';
 import { ACCOUNT_ROLES, hasLevel, type Account } from '@portal/contract';
 import { clearStoredAccountUuid } from '@/api/account-storage.ts';
-import { rememberCurrentPage, tokenClaims, verifyEmailUrl } from '@/auth/auth.ts';
+import { rememberCurrentPage, tokenClaims } from '@/auth/auth.ts';
+import { useVerifyEmailHref } from '@/auth/use-verify-email-href.ts';
 import { useCancelDeletion } from '@/api/account-deletion.ts';
 import { useAcceptInvitation, useDeclineInvitation } from '@/api/invitations.ts';
 import { billingStatusQuery } from '@/features/billing/api.ts';
 import { formatDate, formatDay, formatMoney } from '@/i18n/format.ts';
-import { currentLanguage } from '@/i18n/i18n.ts';
 import { href } from '../href.ts';
 import { getVersionState, subscribeVersion } from '../version-check.ts';
 
@@ -48,18 +48,9 @@ export function NewVersionBar() {
  * language, which comes back to the current page.
  */
 export function EmailVerificationBar() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const unverified = tokenClaims().email_verified === false;
-  const [href, setHref] = useState<string | null>(null);
-  const language = i18n.resolvedLanguage ?? currentLanguage();
-  useEffect(() => {
-    if (!unverified) return;
-    let live = true;
-    void verifyEmailUrl(language).then((url) => live && setHref(url));
-    return () => {
-      live = false;
-    };
-  }, [unverified, language]);
+  const href = useVerifyEmailHref(unverified);
   if (!unverified) return null;
   return (
     <Bar
@@ -189,6 +180,16 @@ export function PastDueBar({ account }: { account: Account | null }) {
       })}
     </Bar>
   );
+}
+
+/**
+ * Staff in a customer's account (under the consent of one of its open tickets): they read what an ADMIN reads and
+ * change nothing but declared support actions, so every page says so once, here.
+ */
+export function StaffAccessBar({ account }: { account: Account | null }) {
+  const { t } = useTranslation();
+  if (account?.accountRole !== 'SUPPORT') return null;
+  return <Bar severity="info">{t('shell.staffAccess', { accountName: account.name })}</Bar>;
 }
 
 /** Where a dismissed grace-period reminder is remembered (per account and end date, for this browser tab). */

@@ -19,11 +19,12 @@ vi.mock('@/api/client.ts', async (original) => ({
 }));
 let accounts: Account[] = [];
 let userRole: UserRole = 'STANDARD';
+let emailVerified = true;
 const switchAccount = vi.fn();
 const invalidateSession = vi.fn(async () => {});
 vi.mock('@/api/session.ts', async (original) => ({
   accountQuery: (await original<typeof SessionModule>()).accountQuery,
-  useMe: (): User => testUser({ email: 'someone@example.com', name: 'Someone', userRole }),
+  useMe: (): User => testUser({ email: 'someone@example.com', name: 'Someone', userRole, emailVerified }),
   useMyAccounts: () => accounts,
   useCurrentAccount: () => accounts.find((a) => a.name === 'Muster AG') ?? null,
   switchAccount: (uuid: string) => switchAccount(uuid),
@@ -32,6 +33,12 @@ vi.mock('@/api/session.ts', async (original) => ({
 let confirmAnswer = true;
 const confirm = vi.fn(async () => confirmAnswer);
 vi.mock('@/ui/confirm.tsx', () => ({ useConfirm: () => confirm }));
+const VERIFY_URL = '/realms/portal/protocol/openid-connect/auth?kc_action=VERIFY_EMAIL&kc_locale=de';
+vi.mock('@/auth/auth.ts', () => ({
+  verifyEmailUrl: async () => VERIFY_URL,
+  rememberCurrentPage: () => {},
+  signInAs: async () => {},
+}));
 
 const account = (name: string, patch: Partial<Account>): Account =>
   testAccount(`00000000-0000-4000-8000-${String(name.length).padStart(12, '0')}`, { name, ...patch });
@@ -43,6 +50,7 @@ beforeEach(() => {
     account('Neu Sàrl', { invitationStatus: 'PENDING', accountRole: 'ADMIN' }),
   ];
   userRole = 'STANDARD';
+  emailVerified = true;
   apiRequest.mockReset();
   switchAccount.mockReset();
   confirm.mockClear();
@@ -229,5 +237,73 @@ describe('verify-invite page', () => {
     expect(screen.getByRole('link', { name: 'Eigenes Konto erstellen' }).getAttribute('href')).toBe(
       '/onboarding',
     );
+  });
+
+  describe('an address that is not verified (decision 193)', () => {
+    const link = {
+      accountUuid: '00000000-0000-4000-8000-000000000008',
+      accountName: 'Neu Sàrl',
+      role: 'ADMIN',
+      email: 'someone@example.com',
+      invitedBy: 'Olivia Owner',
+      status: 'PENDING',
+      expiresAt: '2026-12-01T10:00:00.000Z',
+      forYou: true,
+      language: 'de',
+    };
+
+    it('asks to verify it first and offers the verification mail instead of the answers', async () => {
+      emailVerified = false;
+      apiRequest.mockResolvedValue({ data: link });
+      await renderPage('/invite/verify', <VerifyInvitePage />, {
+        at: '/invite/verify?token=tok-1234567890abcdef',
+      });
+      expect(
+        await screen.findByText(
+          'Ihre Adresse someone@example.com ist noch nicht bestätigt. Bestätigen Sie sie, um diese Einladung anzunehmen: Wir senden Ihnen eine E-Mail mit einem Link, der Sie hierher zurückführt.',
+        ),
+      ).toBeTruthy();
+      const verify = await screen.findByRole('link', { name: 'Bestätigungs-E-Mail senden' });
+      await waitFor(() => expect(verify.getAttribute('href')).toBe(VERIFY_URL));
+      expect(screen.queryByRole('button', { name: 'Einladung zu Neu Sàrl annehmen' })).toBeNull();
+    });
+
+    it('explains the server’s refusal the same way', async () => {
+      const user = userEvent.setup();
+      apiRequest.mockImplementation(async (route: { path: string }) => {
+        if (route.path.endsWith('/accept')) {
+          throw new ApiError(403, 'Verify your email address first', 'EMAIL_NOT_VERIFIED');
+        }
+        return { data: link };
+      });
+      await renderPage('/invite/verify', <VerifyInvitePage />, {
+        at: '/invite/verify?token=tok-1234567890abcdef',
+      });
+      await user.click(await screen.findByRole('button', { name: 'Einladung zu Neu Sàrl annehmen' }));
+      expect(await screen.findByRole('link', { name: 'Bestätigungs-E-Mail senden' })).toBeTruthy();
+    });
+
+    it('says in the list that invitations show once the address is verified', async () => {
+      emailVerified = false;
+      accounts = [];
+      await renderPage('/invite/verify', <VerifyInvitePage />);
+      expect(
+        screen.getByText('Einladungen an Ihre Adresse erscheinen hier, sobald Sie sie bestätigt haben.'),
+      ).toBeTruthy();
+    });
+
+    it('explains the refusal on the account path in the user’s language', async () => {
+      const user = userEvent.setup();
+      apiRequest.mockRejectedValue(
+        new ApiError(403, 'Verify your email address first', 'EMAIL_NOT_VERIFIED'),
+      );
+      await renderPage('/invite/verify', <VerifyInvitePage />);
+      await user.click(screen.getByRole('button', { name: 'Einladung zu Neu Sàrl annehmen' }));
+      await waitFor(() =>
+        expect(shownToasts('error')).toContain(
+          'Bestätigen Sie zuerst Ihre E-Mail-Adresse; danach können Sie die Einladung beantworten.',
+        ),
+      );
+    });
   });
 });

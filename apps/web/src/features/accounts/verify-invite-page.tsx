@@ -13,9 +13,11 @@ import LinkOffOutlined from '@mui/icons-material/LinkOffOutlined';
 import MailOutlined from '@mui/icons-material/MailOutlined';
 import type { Account } from '@portal/contract';
 import { useAcceptAndOpenInvitation, useDeclineInvitation } from '@/api/invitations.ts';
+import { ApiError } from '@/api/errors.ts';
 import { useMe, useMyAccounts } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
-import { signInAs } from '@/auth/auth.ts';
+import { rememberCurrentPage, signInAs } from '@/auth/auth.ts';
+import { useVerifyEmailHref } from '@/auth/use-verify-email-href.ts';
 import { formatDate } from '@/i18n/format.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
 import { EmptyState } from '@/ui/empty-state.tsx';
@@ -78,7 +80,39 @@ function Invitation({ account }: { account: Account }) {
   );
 }
 
-/** The invitation a mail's link names, for its holder: answer it, sign in as its address, or why it is closed. */
+/**
+ * The signed-in address is the invited one but not verified: a seat goes only to a verified address (decision
+ * 193), so the page says why and offers the verification mail, whose link comes back here.
+ */
+function VerifyFirst({ email }: { email: string }) {
+  const { t } = useTranslation();
+  const verifyHref = useVerifyEmailHref(true);
+  return (
+    <>
+      <CardContent sx={{ pt: 0 }}>
+        <Alert severity="warning">{t('invite.link.notVerified', { email })}</Alert>
+      </CardContent>
+      <CardActions sx={{ px: 2, pb: 2 }}>
+        <Button
+          variant="contained"
+          href={verifyHref ?? undefined}
+          disabled={!verifyHref}
+          onClick={rememberCurrentPage}
+        >
+          {t('invite.link.sendVerification')}
+        </Button>
+      </CardActions>
+    </>
+  );
+}
+
+const unverifiedRefusal = (error: unknown) =>
+  error instanceof ApiError && error.code === 'EMAIL_NOT_VERIFIED';
+
+/**
+ * The invitation a mail's link names, for its holder: answer it, sign in as its address, verify the address first,
+ * or why it is closed.
+ */
 function InvitationFromLink({ token }: { token: string }) {
   const { t } = useTranslation();
   const me = useMe();
@@ -142,6 +176,14 @@ function InvitationFromLink({ token }: { token: string }) {
     );
   }
   const refused = accept.error ?? decline.error;
+  if (!me.emailVerified || unverifiedRefusal(refused)) {
+    return (
+      <Card variant="outlined" sx={{ maxWidth: 640 }}>
+        {details}
+        <VerifyFirst email={link.email} />
+      </Card>
+    );
+  }
   return (
     <Card variant="outlined" sx={{ maxWidth: 640 }}>
       {details}
@@ -176,6 +218,7 @@ export default function VerifyInvitePage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const token = params.get('token');
+  const me = useMe();
   const accounts = useMyAccounts();
   const pending = accounts.filter((account) => account.invitationStatus === 'PENDING');
   const hasAccounts = accounts.length > 0;
@@ -200,7 +243,8 @@ export default function VerifyInvitePage() {
         <EmptyState
           icon={MailOutlined}
           title={t('invite.empty')}
-          text={t('invite.emptyHint')}
+          // Invitations show only to a verified address (decision 193).
+          text={t(me.emailVerified ? 'invite.emptyHint' : 'invite.emptyUnverified')}
           action={
             hasAccounts
               ? { to: href('accounts'), label: t('invite.toAccounts') }

@@ -54,6 +54,10 @@ export function transferErrorMessage(error: unknown): string {
     if (/already pending/.test(error.message)) return later('ownership.errors.alreadyPending');
     return later('ownership.errors.decided');
   }
+  // Only a verified address takes over an account (decision 193).
+  if (error instanceof ApiError && error.code === 'EMAIL_NOT_VERIFIED') {
+    return later('ownership.errors.emailNotVerified');
+  }
   if (error instanceof ApiError && error.status === 403) return later('ownership.errors.notOwner');
   return error instanceof Error ? error.message : String(error);
 }

@@ -75,12 +75,20 @@ function TransferForm({ account, accountName }: { account: string; accountName: 
     try {
       await start.mutateAsync({ ...body, confirmAccountName: body.confirmAccountName.trim() });
     } catch (error) {
-      const fields = Object.keys(serverFieldErrors(error)).filter((name) => name in FIELD_MESSAGES);
+      const reasons = serverFieldErrors(error);
+      const fields = Object.keys(reasons).filter((name) => name in FIELD_MESSAGES);
       if (error instanceof ApiError && fields.length) {
         fields.forEach((name, index) =>
           form.setError(
             name as keyof StartTransferBody,
-            { type: 'server', message: FIELD_MESSAGES[name as keyof StartTransferBody] },
+            {
+              type: 'server',
+              // An admin whose address is not verified cannot be offered the account (decision 193).
+              message:
+                reasons[name] === 'emailNotVerified'
+                  ? later('ownership.notVerified')
+                  : FIELD_MESSAGES[name as keyof StartTransferBody],
+            },
             { shouldFocus: index === 0 },
           ),
         );
