@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CamtRefused, amountToMinor, parseCamt054, type CamtProblem } from './camt.ts';
+import { CAMT_MAX_DEPTH, CamtRefused, amountToMinor, parseCamt054, type CamtProblem } from './camt.ts';
 
 const fixture = (name: string) =>
   fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', name));
@@ -105,6 +105,29 @@ describe('camt.054 parsing', () => {
       .toString()
       .replace('<Dt>2026-11-20</Dt></BookgDt>', '<Dt>2026-13-40</Dt></BookgDt>');
     expect(refusal(badDay)).toBe('camtMalformed');
+  });
+
+  it('refuses hostile structure with a reason instead of failing (deep nesting, prototype names)', () => {
+    const camt = (inner: string) =>
+      `<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.054.001.04"><BkToCstmrDbtCdtNtfctn>${inner}</BkToCstmrDbtCdtNtfctn></Document>`;
+    const nested = (depth: number) => `${'<a>'.repeat(depth)}x${'</a>'.repeat(depth)}`;
+    expect(refusal(camt(nested(100_000)), 10 * MAX)).toBe('camtStructure');
+    expect(refusal(camt(nested(CAMT_MAX_DEPTH)))).toBe('camtStructure');
+    for (const name of ['__proto__', 'constructor']) {
+      const inHeader = fixture('camt054-v04.xml')
+        .toString()
+        .replace('<GrpHdr>', `<GrpHdr><${name}><${name}>x</${name}></${name}>`);
+      expect(refusal(inHeader), name).toBe('camtStructure');
+      expect(refusal(camt(`<${name}/>`)), name).toBe('camtStructure');
+    }
+    // Such names as attributes or behind a prefix are harmless keys: the file reads as without them.
+    const attributes = fixture('camt054-v04.xml')
+      .toString()
+      .replace('<GrpHdr>', '<GrpHdr __proto__="x" constructor="y"><x:__proto__ xmlns:x="urn:x"/>');
+    expect(refusal(attributes)).toBeNull();
+    // Real files nest about a dozen levels: they stay readable.
+    expect(refusal(camt(nested(CAMT_MAX_DEPTH - 3)))).toBeNull();
+    expect(refusal(fixture('camt054-v08.xml'))).toBeNull();
   });
 
   it('refuses a document type declaration, so no entity is ever expanded', () => {

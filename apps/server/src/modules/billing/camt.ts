@@ -8,7 +8,13 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 
 /** Why a file was refused; the texts are message keys of the web app's billing staff page. */
 export type CamtProblem =
-  'camtEmpty' | 'camtTooLarge' | 'camtNotXml' | 'camtDoctype' | 'camtNotCamt054' | 'camtMalformed';
+  | 'camtEmpty'
+  | 'camtTooLarge'
+  | 'camtNotXml'
+  | 'camtDoctype'
+  | 'camtStructure'
+  | 'camtNotCamt054'
+  | 'camtMalformed';
 
 export class CamtRefused extends Error {
   constructor(
@@ -45,8 +51,15 @@ const NAMESPACE = /^urn:iso:std:iso:20022:tech:xsd:(camt\.054\.001\.\d{2})$/;
 /** Elements that may repeat; the parser gives them as arrays always, so one and many read the same way. */
 const REPEATED = new Set(['Ntfctn', 'Ntry', 'NtryDtls', 'TxDtls', 'Strd', 'Ustrd', 'CdtrRefInf']);
 
+/**
+ * Deepest nesting of elements the parser reads: a camt.054 file nests about a dozen levels (Document … TxDtls,
+ * RltdPties, Dbtr, Pty, PstlAdr, AdrLine); deeper is no bank file and is refused as `camtStructure`.
+ */
+export const CAMT_MAX_DEPTH = 40;
+
 const parser = new XMLParser({
   ignoreAttributes: false,
+  maxNestedTags: CAMT_MAX_DEPTH,
   attributeNamePrefix: '@',
   removeNSPrefix: false,
   // Amounts and references stay the exact text of the file: no number conversion, no trimming surprises.
@@ -212,8 +225,8 @@ function entryCredits(entry: unknown): CamtCredit[] {
 
 /**
  * Parses a camt.054 file (any version 001.xx; 04 and 08 are what Swiss banks send) and returns its booked credits.
- * Throws CamtRefused for a file that is empty, too large, no XML, has a document type declaration, is no camt.054,
- * or holds an entry it cannot read.
+ * Throws CamtRefused for a file that is empty, too large, no XML, has a document type declaration, nests too deep or
+ * names an element like a JavaScript prototype key, is no camt.054, or holds an entry it cannot read.
  */
 export function parseCamt054(content: Buffer, maxBytes: number): CamtNotification {
   if (content.length === 0) throw new CamtRefused('camtEmpty');
@@ -229,7 +242,15 @@ export function parseCamt054(content: Buffer, maxBytes: number): CamtNotificatio
   if (!xml.trimStart().startsWith('<')) throw new CamtRefused('camtNotXml');
   const valid = XMLValidator.validate(xml);
   if (valid !== true) throw new CamtRefused('camtNotXml', valid.err.msg);
-  const root = child(parser.parse(xml), 'Document');
+  let parsed: unknown;
+  try {
+    parsed = parser.parse(xml);
+  } catch (error) {
+    // The parser refuses nesting deeper than CAMT_MAX_DEPTH and elements named __proto__ or constructor (it
+    // keeps attributes and prefixed names as harmless keys); any other failure of it is the file's too.
+    throw new CamtRefused('camtStructure', error instanceof Error ? error.message : undefined);
+  }
+  const root = child(parsed, 'Document');
   const version = namespaces(root)
     .map((uri) => NAMESPACE.exec(uri)?.[1])
     .find(Boolean);

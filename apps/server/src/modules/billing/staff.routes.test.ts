@@ -203,6 +203,13 @@ describeApi('billing staff API', (api) => {
       [camtFile([{ bankRef: bankRef(), amount: '1.00' }]).replace('</Ntfctn>', ''), 'camtNotXml'],
       [`<!DOCTYPE x [<!ENTITY a "b">]>${camtFile([])}`, 'camtDoctype'],
       [camtFile([{ bankRef: bankRef(), amount: '1.005' }]), 'camtMalformed'],
+      // Hostile structure: 100,000 nested elements, an element named like a prototype key.
+      [
+        camtFile([]).replace('</Ntfctn>', `${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}</Ntfctn>`),
+        'camtStructure',
+      ],
+      [camtFile([]).replace('</Ntfctn>', '<__proto__><x>1</x></__proto__></Ntfctn>'), 'camtStructure'],
+      [camtFile([]).replace('</Ntfctn>', '<constructor>1</constructor></Ntfctn>'), 'camtStructure'],
     ];
     const before = await api.db.query<{ n: string }>(`select count(*)::text as n from bank_payment_imports`);
     for (const [xml, problem] of cases) {
