@@ -120,7 +120,8 @@ export type PasswordChange = Type.Static<typeof PasswordChange>;
 /**
  * Field error keys of the password change (422; 429 for `locked`, with the wait in `retryAfter` seconds): the web
  * shows them in the person's language. `newPassword` names the policy's reason: `tooShort`, `tooLong`,
- * `containsEmail`, `containsName`, `tooWeak` or `tooWeak.<hint>` (common, keyboard, repeat, sequence, date, word).
+ * `containsEmail`, `containsName`, `tooWeak` or `tooWeak.<hint>` (common, keyboard, repeat, sequence, date, word),
+ * or `sameAsCurrent` (the new password is the current one).
  */
 export const PASSWORD_CHANGE_ERRORS = { wrongPassword: 'wrongPassword', locked: 'locked' } as const;
 

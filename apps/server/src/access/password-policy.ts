@@ -37,7 +37,9 @@ export type PasswordProblem =
   | { reason: 'tooLong'; max: number }
   | { reason: 'containsEmail' }
   | { reason: 'containsName' }
-  | { reason: 'tooWeak'; hint?: PasswordHint };
+  | { reason: 'tooWeak'; hint?: PasswordHint }
+  /** A new password that is the one the person has now (a reset or a change that changes nothing). */
+  | { reason: 'sameAsCurrent' };
 
 /** Whose password it is: its email address and name (either may be unknown). */
 export interface PasswordOwner {
@@ -150,6 +152,20 @@ export async function checkPassword(
   return hint ? { reason: 'tooWeak', hint } : { reason: 'tooWeak' };
 }
 
+/**
+ * The problem of a new password for someone who has one: the policy's ({@link checkPassword}), else `sameAsCurrent`
+ * when `isCurrent` says it is the password they have now. `isCurrent` runs only for a password the policy accepts.
+ */
+export async function checkNewPassword(
+  password: string,
+  owner: PasswordOwner,
+  isCurrent: (password: string) => Promise<boolean>,
+): Promise<PasswordProblem | undefined> {
+  const problem = await checkPassword(password, owner);
+  if (problem) return problem;
+  return (await isCurrent(password)) ? { reason: 'sameAsCurrent' } : undefined;
+}
+
 const HINT_TEXT: Record<PasswordHint, string> = {
   common: 'it is one of the most common passwords or close to one',
   keyboard: 'keys next to each other on the keyboard are easy to guess',
@@ -172,6 +188,8 @@ export function passwordProblemText(problem: PasswordProblem): string {
       return 'must not contain your name';
     case 'tooWeak':
       return `is too easy to guess${problem.hint ? `: ${HINT_TEXT[problem.hint]}` : ''}`;
+    case 'sameAsCurrent':
+      return 'must differ from the current password';
   }
 }
 

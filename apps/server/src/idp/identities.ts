@@ -87,6 +87,16 @@ export async function verifyPassword(
   return { identity: toIdentity(row), valid };
 }
 
+/** Whether `password` is the identity's current password (one argon2 verification). */
+export async function isCurrentPassword(db: Queryable, id: string, password: string): Promise<boolean> {
+  if (!UUID.test(id)) return false;
+  const { rows } = await db.query<{ password_hash: string }>(
+    'select password_hash from idp_identities where id = $1',
+    [id],
+  );
+  return rows[0] ? verify(rows[0].password_hash, password).catch(() => false) : false;
+}
+
 export class EmailTakenError extends Error {
   constructor() {
     super('email already registered');

@@ -2,7 +2,12 @@ import type { Language } from '@portal/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { InteractionResults } from 'oidc-provider';
-import { checkPassword, type PasswordHint, type PasswordOwner } from '../access/password-policy.ts';
+import {
+  checkNewPassword,
+  checkPassword,
+  type PasswordHint,
+  type PasswordOwner,
+} from '../access/password-policy.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { acceptText, containsForbiddenText } from '../http/text.ts';
@@ -121,13 +126,19 @@ const WEAK_HINTS: Record<PasswordHint, keyof Messages> = {
   word: 'passwordWeakWord',
 };
 
-/** Why the password policy refuses `password` of `owner`, in the page's language: the error at the password field. */
+/**
+ * Why the password policy refuses `password` of `owner`, in the page's language: the error at the password field.
+ * With `isCurrent` (a new password for someone who has one), also when it is the current password.
+ */
 export async function passwordError(
   t: Translate,
   password: string,
   owner: PasswordOwner,
+  isCurrent?: (password: string) => Promise<boolean>,
 ): Promise<string | undefined> {
-  const problem = await checkPassword(password, owner);
+  const problem = isCurrent
+    ? await checkNewPassword(password, owner, isCurrent)
+    : await checkPassword(password, owner);
   switch (problem?.reason) {
     case undefined:
       return undefined;
@@ -139,6 +150,8 @@ export async function passwordError(
       return t('passwordContainsEmail');
     case 'containsName':
       return t('passwordContainsName');
+    case 'sameAsCurrent':
+      return t('passwordSameAsCurrent');
     case 'tooWeak':
       return [t('passwordTooWeak'), problem.hint && t(WEAK_HINTS[problem.hint]), t('passwordWeakAdvice')]
         .filter(Boolean)

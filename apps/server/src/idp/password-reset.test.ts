@@ -120,6 +120,43 @@ idp.describeIdp('password reset', (ctx) => {
       await setPassword(ctx.db, (await findIdentityByEmail(ctx.db, user.email))!.id, DEMO_PASSWORD);
     });
   });
+  describe('the current password', () => {
+    it('is refused as the new one with the reason, in the page language; the link keeps working (issue 21 item 10)', async () => {
+      const user = DEMO_USERS.inhaber;
+      const id = (await findIdentityByEmail(ctx.db, user.email))!.id;
+      // A password the policy accepts, so only its being the current one can refuse it.
+      await setPassword(ctx.db, id, idp.STRONG_PASSWORD);
+      const link = await requestLink(user.email);
+      const key = new URL(link).searchParams.get('key')!;
+      const jar = new idp.CookieJar();
+      const action = new URL(
+        idp.formAction(await (await idp.request(link, jar)).text(), 'kc-new-password-form'),
+        ctx.idp.base,
+      ).href;
+      const save = (password: string, locale: string) =>
+        idp.request(action, jar, {
+          form: { key, password, 'password-confirm': password, kc_locale: locale },
+        });
+      for (const [locale, message] of [
+        ['de', 'Das neue Passwort muss sich vom aktuellen unterscheiden.'],
+        ['fr', 'Le nouveau mot de passe doit être différent de l’actuel.'],
+        ['it', 'La nuova password deve essere diversa da quella attuale.'],
+        ['en', 'The new password must differ from the current one.'],
+      ] as const) {
+        const refused = await save(idp.STRONG_PASSWORD, locale);
+        expect(refused.status, locale).toBe(400);
+        expect(await refused.text(), locale).toContain(
+          `<p id="password-error" class="kc-field-error">${message}`,
+        );
+      }
+      // The link was not used up: another password is saved with it.
+      expect((await save('Tannen-Fluss-Kerze-47', 'de')).status).toBe(200);
+      expect(
+        (await idp.signIn(ctx.idp, new idp.CookieJar(), user.email, 'Tannen-Fluss-Kerze-47')).tokens.status,
+      ).toBe(200);
+      await setPassword(ctx.db, id, DEMO_PASSWORD);
+    });
+  });
   describe('earlier links', () => {
     it('a newer link makes the earlier ones stop working', async () => {
       const user = DEMO_USERS.coach;

@@ -1,7 +1,13 @@
 import { PASSWORD_MIN_LENGTH } from '../access/password-policy.ts';
 import { ACTION_TTL, consumeActionToken, peekActionToken } from './action-tokens.ts';
 import { changePassword } from './credentials.ts';
-import { findIdentityByEmail, findIdentityById, isValidEmail, markEmailVerified } from './identities.ts';
+import {
+  findIdentityByEmail,
+  findIdentityById,
+  isCurrentPassword,
+  isValidEmail,
+  markEmailVerified,
+} from './identities.ts';
 import {
   field,
   interactionPath,
@@ -90,8 +96,13 @@ export function registerPasswordResetFlow(kit: InteractionKit) {
     const holder = key ? await peekActionToken(db, 'reset-password', key) : undefined;
     const identity = holder && (await findIdentityById(db, holder.identityId));
     if (!identity) return invalidLink(call);
-    const errors: ResetErrors = { password: await passwordError(t, password, identity) };
+    const errors: ResetErrors = {};
     if (confirm !== password) errors['password-confirm'] = confirm ? t('passwordMismatch') : t('required');
+    // The current password is refused as the new one, but asked only of a confirmed password: one that differs is
+    // then saved and the link used up, so the page answers "not the current one" once per link (no oracle).
+    const isCurrent =
+      confirm === password ? (candidate: string) => isCurrentPassword(db, identity.id, candidate) : undefined;
+    errors.password = await passwordError(t, password, identity, isCurrent);
     if (Object.values(errors).some(Boolean)) return showReset(call, key, errors);
     // Used up only now, atomically: of two submissions of one link, one wins.
     const owner = await consumeActionToken(db, 'reset-password', key);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, DEMO_USERS } from '../../db/demo-users.ts';
-import { verifyPassword } from '../../idp/identities.ts';
+import { setPassword, verifyPassword } from '../../idp/identities.ts';
 import { STRONG_PASSWORD } from '../../idp/test-support.ts';
 import { describeApi, type TestApi } from '../../test/api.ts';
 
@@ -65,6 +65,20 @@ describeApi(
           expect(response.json().details.fields).toEqual({ newPassword: reason });
         }
         expect(await signsIn(api, DEMO_USERS.owner.email, DEMO_PASSWORD)).toBe(true);
+      });
+
+      it('refuses the current password as the new one, with its reason (issue 21 item 10)', async () => {
+        const { id, email } = DEMO_USERS.inhaber;
+        // A password the policy accepts, so only its being the current one can refuse it.
+        await setPassword(api.db, id, STRONG_PASSWORD);
+        const response = await api.request('POST', PASSWORD, {
+          as: 'inhaber',
+          body: { currentPassword: STRONG_PASSWORD, newPassword: STRONG_PASSWORD },
+        });
+        expect(response.statusCode).toBe(422);
+        expect(response.json().details.fields).toEqual({ newPassword: 'sameAsCurrent' });
+        expect(await api.mailsTo(email)).toEqual([]);
+        await setPassword(api.db, id, DEMO_PASSWORD);
       });
 
       it('counts wrong current passwords towards the lockout of the identity', async () => {

@@ -4,7 +4,7 @@ import {
   type EmailChangeState,
   type PasswordChange,
 } from '@portal/contract';
-import { checkPassword, passwordProblemText, type PasswordProblem } from '../../access/password-policy.ts';
+import { checkNewPassword, passwordProblemText, type PasswordProblem } from '../../access/password-policy.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError, invalidField } from '../../http/errors.ts';
@@ -54,7 +54,12 @@ export async function changeOwnPassword(
 ): Promise<void> {
   const identity = await ownIdentity(deps, user);
   await confirmCurrentPassword(deps, user, identity, body.currentPassword, 'currentPassword');
-  const problem = await checkPassword(body.newPassword, identity);
+  // The current password was just confirmed: a new one equal to it changes nothing and is refused.
+  const problem = await checkNewPassword(
+    body.newPassword,
+    identity,
+    async (password) => password === body.currentPassword,
+  );
   if (problem) throw passwordPolicyError(problem);
   await changePassword(deps.db, identity.id, body.newPassword, { keepSession: user.sessionId });
   await deps.mailer.send(securityMail('passwordChanged', identity, origin, deps.config.productName));

@@ -66,6 +66,17 @@ describe('password card', { timeout: 20_000 }, () => {
     expect(card.getByLabelText(/^Neues Passwort\s*\*?$/).getAttribute('aria-invalid')).toBe('true');
   });
 
+  it('says that the new password must differ from the current one', async () => {
+    apiRequest.mockRejectedValue(
+      new ApiError(422, 'newPassword must differ from the current password', 'VALIDATION_FAILED', {
+        newPassword: 'sameAsCurrent',
+      }),
+    );
+    const card = await renderCard();
+    await submit(card, 'Kiesel-Ampel-Gurke-19', 'Kiesel-Ampel-Gurke-19');
+    expect(await card.findByText('Das neue Passwort muss sich vom aktuellen unterscheiden.')).toBeTruthy();
+  });
+
   it('says how long a lockout lasts', async () => {
     apiRequest.mockRejectedValue(
       new ApiError(429, 'locked', 'LOCKED', { currentPassword: 'locked', retryAfter: '120' }),
