@@ -172,7 +172,8 @@ export const supportAgentRoutes = {
   agentStatus: defineRoute({
     method: 'PUT',
     path: '/support/v1/agent/tickets/{ticketUuid}/status',
-    summary: "Change the ticket's status (SUPPORT_AGENT and above)",
+    summary:
+      "Change the ticket's status (SUPPORT_AGENT and above); solving or closing ends the customer's consent to staff access",
     tags,
     params: TicketParams,
     body: AgentStatusBody,

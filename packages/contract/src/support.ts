@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { DateTime, Entity, ErrorBody, List, Uuid } from './common.ts';
+import { DateTime, Entity, ErrorBody, List, Uuid, PageNumber } from './common.ts';
 import { FileBytes, FileUpload, base64MaxLength } from './company.ts';
 import { defineRoute } from './route.ts';
 
@@ -84,7 +84,10 @@ export const SupportTicket = Type.Object({
   severity: SupportSeveritySchema,
   subject: Type.String(),
   status: TicketStatusSchema,
-  /** The customer allows support staff to open the account while the ticket is open. */
+  /**
+   * The customer allows support staff to open the account. Only while the ticket is open: solving or closing it
+   * ends the consent, and only the customer gives it again (decision 195).
+   */
   staffAccessConsent: Type.Boolean(),
   createdBy: Type.Union([Type.Object({ uuid: Uuid, name: Type.String() }), Type.Null()]),
   assignee: Type.Union([Type.Object({ uuid: Uuid, name: Type.String() }), Type.Null()]),
@@ -253,7 +256,8 @@ export const supportRoutes = {
   setTicketConsent: defineRoute({
     method: 'PUT',
     path: '/support/v1/tickets/{ticketUuid}/consent',
-    summary: 'Allow or refuse support staff opening the account while the ticket is open',
+    summary:
+      'The customer allows support staff to open the account (only on an open ticket, until it is solved or closed) or ends that at any time',
     tags: ['support'],
     accountScoped: true,
     accountRole: member,

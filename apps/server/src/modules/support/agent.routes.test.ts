@@ -499,14 +499,19 @@ describeApi('support agents API', (api) => {
       action: 'support.access',
     });
 
-    // Solved or closed tickets allow nothing any more, nor does a consent taken back.
-    for (const change of [`status = 'SOLVED'`, `status = 'CLOSED'`, `staff_access_consent = false`]) {
-      await api.db.query(
-        `update support_tickets set status = 'OPEN', staff_access_consent = true where uuid = $1`,
-        [consentTicket],
-      );
-      await api.db.query(`update support_tickets set ${change} where uuid = $1`, [consentTicket]);
-      expect((await api.request('GET', account, { as: 'agent' })).statusCode, change).toBe(404);
+    // A consent taken back allows nothing any more (solving or closing the ticket ends it: the next test).
+    await api.db.query(`update support_tickets set staff_access_consent = false where uuid = $1`, [
+      consentTicket,
+    ]);
+    expect((await api.request('GET', account, { as: 'agent' })).statusCode).toBe(404);
+    // The table refuses a solved or closed ticket whose consent is still on, whatever writes it.
+    for (const status of ['SOLVED', 'CLOSED']) {
+      await expect(
+        api.db.query(`update support_tickets set status = $2, staff_access_consent = true where uuid = $1`, [
+          consentTicket,
+          status,
+        ]),
+      ).rejects.toThrow(/support_tickets_consent_while_open/);
     }
     // The platform administrator keeps access, logged like every staff access.
     const adminRead = await api.request('GET', account, { as: admin.as });
@@ -514,5 +519,68 @@ describeApi('support agents API', (api) => {
     expect((await api.audit(NEU))[0]).toMatchObject({ action: 'support.access', actor_uuid: admin.uuid });
     // Ordinary users never get in this way.
     expect((await api.request('GET', account, { as: 'owner' })).statusCode).toBe(404);
+  });
+
+  it('ends the consent when staff solve or close a ticket; reopening it never brings the access back', async () => {
+    const account = `/api/accounts/v1/accounts/${NEU}`;
+    const opens = async () => (await api.request('GET', account, { as: 'agent' })).statusCode;
+    const status = (ticket: string, status: string) =>
+      api.request('PUT', `${AGENT}/tickets/${ticket}/status`, { as: 'agent', body: { status } });
+    await api.db.query(`update support_tickets set staff_access_consent = false where account_uuid = $1`, [
+      NEU,
+    ]);
+
+    // The attack: the customer allowed access on a ticket, the agent solves it and sets it open again.
+    const solved = await allowStaff(api, NEU, NEU_OWNER);
+    expect(await opens()).toBe(200);
+    const solving = await status(solved, 'SOLVED');
+    expect(await opens()).toBe(404);
+    const reopened = await status(solved, 'OPEN');
+    expect(await opens()).toBe(404);
+    expect(solving.json().data.ticket.staffAccessConsent).toBe(false);
+    expect(reopened.json().data.ticket).toMatchObject({ status: 'OPEN', staffAccessConsent: false });
+    expect(await auditOf(api, NEU, solved)).toEqual([
+      expect.objectContaining({
+        action: 'support.consent.end',
+        actor_uuid: DEMO_USERS.agent.id,
+        before: { staffAccessConsent: true },
+        after: { staffAccessConsent: false, reason: 'SOLVED' },
+      }),
+      expect.objectContaining({ action: 'support.agent.status', after: { status: 'SOLVED' } }),
+      expect.objectContaining({ action: 'support.agent.status', after: { status: 'OPEN' } }),
+    ]);
+
+    // The same through an answer that solves the ticket, then one that asks the customer again.
+    const answered = await allowStaff(api, NEU, NEU_OWNER);
+    const reply = (status: string) =>
+      api.request('POST', `${AGENT}/tickets/${answered}/replies`, {
+        as: 'agent',
+        body: { body: 'Erledigt.', status },
+      });
+    expect((await reply('SOLVED')).statusCode).toBe(201);
+    expect((await reply('WAITING_FOR_CUSTOMER')).statusCode).toBe(201);
+    expect(await opens()).toBe(404);
+    expect((await auditOf(api, NEU, answered)).map((entry) => entry.action)).toEqual([
+      'support.consent.end',
+      'support.agent.reply',
+      'support.agent.reply',
+    ]);
+
+    // Nor does the customer's own reopen bring it back: they allow access again if they want to.
+    const customerReopens = await allowStaff(api, NEU, NEU_OWNER);
+    await status(customerReopens, 'SOLVED');
+    const url = `/api/accounts/${NEU}/support/v1/tickets/${customerReopens}`;
+    const again = await api.request('POST', `${url}/reopen`, { as: 'newowner' });
+    expect(again.json().data.ticket).toMatchObject({ status: 'OPEN', staffAccessConsent: false });
+    expect(await opens()).toBe(404);
+
+    // Closing ends it too, with its reason in the log.
+    const closed = await allowStaff(api, NEU, NEU_OWNER);
+    await status(closed, 'CLOSED');
+    expect(await opens()).toBe(404);
+    expect((await auditOf(api, NEU, closed))[0]).toMatchObject({
+      action: 'support.consent.end',
+      after: { staffAccessConsent: false, reason: 'CLOSED' },
+    });
   });
 });

@@ -26,6 +26,7 @@ import { HttpError, forbidden, invalidField, notFound } from '../../http/errors.
 import type { PortalUser } from '../../http/types.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
 import { checkAttachments, fileSummary, invalid, keepFiles } from './attachments.ts';
+import { endConsentWithStatus } from './consent.ts';
 import {
   TICKET_JOINS,
   insertMessage,
@@ -188,9 +189,12 @@ async function notifyCreator(tx: Queryable, notifier: Notifier, row: TicketFacts
 
 /**
  * Sets the status of a locked ticket. Solving records when (the customer may reopen for a while after); open
- * means an agent owes an answer again, every other status means nobody waits for an agent.
+ * means an agent owes an answer again, every other status means nobody waits for an agent. Solving or closing
+ * ends the customer's consent to staff access, logged as the agent's doing; setting the ticket open again never
+ * gives it back (decision 195).
  */
-async function setStatus(tx: Queryable, row: TicketFacts, status: TicketStatus) {
+async function setStatus(tx: Queryable, user: PortalUser, row: TicketFacts, status: TicketStatus) {
+  await endConsentWithStatus(tx, user, { uuid: row.uuid, accountUuid: row.account_uuid }, status);
   await tx.query(
     `update support_tickets
         set status = $2, updated_at = now(),
@@ -251,7 +255,7 @@ export async function replyToTicket(
     if (row.status === 'CLOSED') throw closedConflict();
     const stored = await agentMessage(tx, files, user, row, { body: input.body, uploads, internal: false });
     const status = input.status && input.status !== row.status ? input.status : null;
-    if (status) await setStatus(tx, row, status);
+    if (status) await setStatus(tx, user, row, status);
     // The answer settles what the customer waited for, whatever the status.
     else
       await tx.query(
@@ -319,7 +323,7 @@ export async function changeTicketStatus(
     const row = await lockTicket(tx, ticketUuid);
     if (row.status === status) return agentTicket(tx, ticketUuid);
     if (row.status === 'CLOSED') throw closedConflict();
-    await setStatus(tx, row, status);
+    await setStatus(tx, user, row, status);
     const type = STATUS_NOTIFICATION[status];
     if (type) await notifyCreator(tx, notifier, row, type);
     await writeAudit(tx, {

@@ -77,7 +77,7 @@ describeApi('support tickets API, the customer side', (api) => {
         attachments: [],
       },
     ]);
-    const [entry] = await api.audit(MUSTER);
+    const entry = (await api.audit(MUSTER)).find((e) => e.action === 'support.ticket.create');
     expect(entry).toMatchObject({
       action: 'support.ticket.create',
       target: `ticket:${detail.ticket.uuid}`,
@@ -282,7 +282,10 @@ describeApi('support tickets API, the customer side', (api) => {
     const [entry] = await api.audit(MUSTER);
     expect(entry).toMatchObject({ action: 'support.ticket.reply', target: `ticket:${detail.ticket.uuid}` });
 
-    await api.db.query(`update support_tickets set status = 'CLOSED' where uuid = $1`, [detail.ticket.uuid]);
+    await api.db.query(
+      `update support_tickets set status = 'CLOSED', staff_access_consent = false where uuid = $1`,
+      [detail.ticket.uuid],
+    );
     const closed = await api.request('POST', `${ticketUrl(MUSTER, detail.ticket.uuid)}/messages`, {
       as: 'employee',
       body: { body: 'Noch etwas', attachments: [] },
@@ -291,7 +294,7 @@ describeApi('support tickets API, the customer side', (api) => {
   });
 
   it('reopens a solved ticket within 14 days, not later, and closes a ticket for good', async () => {
-    const detail = await create(api, 'admin');
+    const detail = await create(api, 'admin', { staffAccessConsent: false });
     const url = ticketUrl(MUSTER, detail.ticket.uuid);
     const solve = (days: number) =>
       api.db.query(
@@ -319,17 +322,73 @@ describeApi('support tickets API, the customer side', (api) => {
     expect(actions).toEqual(['support.ticket.close', 'support.ticket.reopen']);
   });
 
-  it('switches the consent to staff access off and on while the ticket is open', async () => {
+  it('lets the customer allow staff access on an open ticket and end it at any time, each in the log', async () => {
     const detail = await create(api, 'employee', { staffAccessConsent: false });
     const url = `${ticketUrl(MUSTER, detail.ticket.uuid)}/consent`;
-    const on = await api.request('PUT', url, { as: 'employee', body: { staffAccessConsent: true } });
+    const consentLog = async () =>
+      (
+        await api.db.query<{ action: string; actor_uuid: string; before: unknown; after: unknown }>(
+          `select action, actor_uuid, before, after from audit_log
+          where target = $1 and action like 'support.consent.%' order by id`,
+          [`ticket:${detail.ticket.uuid}`],
+        )
+      ).rows;
+    const set = (staffAccessConsent: boolean, as: DemoLogin = 'employee') =>
+      api.request('PUT', url, { as, body: { staffAccessConsent } });
+
+    const on = await set(true);
     expect(on.json().data.ticket.staffAccessConsent).toBe(true);
-    expect((await api.audit(MUSTER))[0]).toMatchObject({ action: 'support.ticket.consent' });
-    const off = await api.request('PUT', url, { as: 'employee', body: { staffAccessConsent: false } });
+    const off = await set(false);
     expect(off.json().data.ticket.staffAccessConsent).toBe(false);
-    await api.request('POST', `${ticketUrl(MUSTER, detail.ticket.uuid)}/close`, { as: 'employee' });
-    const closed = await api.request('PUT', url, { as: 'employee', body: { staffAccessConsent: true } });
-    expect(closed.statusCode).toBe(409);
+    // The same choice again changes nothing and writes nothing.
+    expect((await set(false)).statusCode).toBe(200);
+    expect(await consentLog()).toEqual([
+      {
+        action: 'support.consent.grant',
+        actor_uuid: DEMO_USERS.employee.id,
+        before: { staffAccessConsent: false },
+        after: { staffAccessConsent: true },
+      },
+      {
+        action: 'support.consent.end',
+        actor_uuid: DEMO_USERS.employee.id,
+        before: { staffAccessConsent: true },
+        after: { staffAccessConsent: false, reason: 'WITHDRAWN' },
+      },
+    ]);
+
+    // Staff who opened the account cannot give it (nor take it) in the customer's name.
+    const staff = await set(true, 'agent');
+    expect(staff.statusCode).toBe(403);
+    expect(
+      (await api.request('GET', ticketUrl(MUSTER, detail.ticket.uuid), { as: 'employee' })).json().data.ticket
+        .staffAccessConsent,
+    ).toBe(false);
+
+    // Closing the ticket ends it, in the log with its reason; a closed ticket cannot get it again.
+    await set(true);
+    const closed = await api.request('POST', `${ticketUrl(MUSTER, detail.ticket.uuid)}/close`, {
+      as: 'employee',
+    });
+    expect(closed.json().data.ticket).toMatchObject({ status: 'CLOSED', staffAccessConsent: false });
+    expect((await consentLog()).at(-1)).toMatchObject({
+      action: 'support.consent.end',
+      actor_uuid: DEMO_USERS.employee.id,
+      after: { staffAccessConsent: false, reason: 'CLOSED' },
+    });
+    const again = await set(true);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().code).toBe('TICKET_NOT_OPEN');
+    expect((await consentLog()).length).toBe(4);
+  });
+
+  it('logs the consent given with a new ticket as a grant', async () => {
+    const detail = await create(api, 'admin', { staffAccessConsent: true });
+    const actions = (await api.audit(MUSTER)).slice(0, 2).map((e) => [e.action, e.target]);
+    expect(actions).toEqual([
+      ['support.consent.grant', `ticket:${detail.ticket.uuid}`],
+      ['support.ticket.create', `ticket:${detail.ticket.uuid}`],
+    ]);
   });
 
   it("never gives a customer an agent's internal note: not in the detail, list, answers or files", async () => {

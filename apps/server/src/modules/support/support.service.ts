@@ -18,6 +18,7 @@ import type { FileStore } from '../../files/files.ts';
 import { HttpError, forbidden, notFound } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import { checkAttachments, fileSummary, invalid, keepFiles } from './attachments.ts';
+import { endConsent, endConsentWithStatus, giveConsent, logConsentGiven } from './consent.ts';
 import {
   TICKET_JOINS,
   insertMessage,
@@ -31,7 +32,7 @@ import {
 } from './tickets.store.ts';
 
 // The customer's side of support: a member of the account opens tickets, replies, reopens, closes and gives or
-// withdraws consent to staff access. Customers never read agents' internal notes. ADMIN and above see every
+// ends consent to staff access (consent.ts). Customers never read agents' internal notes. ADMIN and above see every
 // ticket of the account; an EMPLOYEE only their own (anything else is "not found", as another account's is).
 
 /** Whether the caller sees every ticket of the account (ADMIN and above, staff acting as SUPPORT included). */
@@ -160,6 +161,9 @@ export async function createTicket(
         attachments: stored.map(fileSummary),
       },
     });
+    if (body.staffAccessConsent) {
+      await logConsentGiven(tx, user, { uuid: created.uuid, accountUuid: access.accountUuid });
+    }
     return customerDetail(tx, access, created.uuid);
   });
 }
@@ -228,6 +232,7 @@ async function changeStatus(
   return db.transaction(async (tx) => {
     const ticket = await visibleTicket(tx, user, access, ticketUuid, true);
     const { status, set } = decide(ticket);
+    await endConsentWithStatus(tx, user, ticket, status);
     await tx.query(`update support_tickets set status = $2, updated_at = now(), ${set} where uuid = $1`, [
       ticketUuid,
       status,
@@ -269,8 +274,8 @@ export function closeTicket(db: Db, user: PortalUser, access: AccountAccess, tic
 }
 
 /**
- * Gives or withdraws the consent to staff opening the account. Withdrawing is always possible; giving it only
- * while the ticket is open (consent holds only then).
+ * The customer gives or ends the consent to staff opening the account. Ending it is always possible; giving it only
+ * while the ticket is open (it holds only then). Staff are refused: only the customer decides.
  */
 export async function setConsent(
   db: Db,
@@ -282,22 +287,8 @@ export async function setConsent(
   customerOnly(access);
   return db.transaction(async (tx) => {
     const ticket = await visibleTicket(tx, user, access, ticketUuid, true);
-    if (body.staffAccessConsent && !ACTIVE_TICKET_STATUSES.includes(ticket.status)) {
-      throw new HttpError(409, 'TICKET_NOT_OPEN', 'Consent can only be given while the ticket is open');
-    }
-    if (ticket.staffAccessConsent === body.staffAccessConsent) return customerDetail(tx, access, ticketUuid);
-    await tx.query(
-      'update support_tickets set staff_access_consent = $2, updated_at = now() where uuid = $1',
-      [ticketUuid, body.staffAccessConsent],
-    );
-    await writeAudit(tx, {
-      accountUuid: access.accountUuid,
-      actor: user,
-      action: 'support.ticket.consent',
-      target: `ticket:${ticketUuid}`,
-      before: { staffAccessConsent: ticket.staffAccessConsent },
-      after: { staffAccessConsent: body.staffAccessConsent },
-    });
+    if (body.staffAccessConsent) await giveConsent(tx, user, ticket);
+    else await endConsent(tx, user, ticket, 'WITHDRAWN');
     return customerDetail(tx, access, ticketUuid);
   });
 }
