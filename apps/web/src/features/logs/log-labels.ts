@@ -38,6 +38,8 @@ export const LOG_ACTION_LABELS = {
   'support.ticket.reopen': 'support_ticket_reopen',
   'support.ticket.close': 'support_ticket_close',
   'support.ticket.consent': 'support_ticket_consent',
+  'support.consent.grant': 'support_consent_grant',
+  'support.consent.end': 'support_consent_end',
   'support.agent.reply': 'support_agent_reply',
   'support.agent.note': 'support_agent_note',
   'support.agent.status': 'support_agent_status',

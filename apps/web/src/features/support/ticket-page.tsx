@@ -6,11 +6,8 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
-import FormControlLabel from '@mui/material/FormControlLabel';
-import FormHelperText from '@mui/material/FormHelperText';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import {
   ACTIVE_TICKET_STATUSES,
@@ -124,28 +121,38 @@ function ReplyForm({ ticket }: { ticket: SupportTicket }) {
   );
 }
 
-/** The consent to support staff opening the account while this ticket is open; switched by any reader. */
-function ConsentSwitch({ ticket, readOnly }: { ticket: SupportTicket; readOnly: boolean }) {
+/**
+ * Whether support may open the account because of this ticket, and the customer's way to change it: allow it on
+ * an open ticket, end it at any time. Solving or closing the ticket ends it; reopening never gives it back
+ * (decision 195). Staff reading the account see the state only.
+ */
+function ConsentCard({ ticket, readOnly }: { ticket: SupportTicket; readOnly: boolean }) {
   const { t } = useTranslation();
   const consent = useSetConsent(ticket.uuid);
   const active = ACTIVE_TICKET_STATUSES.includes(ticket.status);
+  const granted = ticket.staffAccessConsent;
+  const help = granted ? 'onHelp' : active ? 'offHelp' : 'ended';
   return (
-    <Box>
-      <FormControlLabel
-        control={
-          <Switch
-            checked={ticket.staffAccessConsent}
-            disabled={readOnly || consent.isPending || (!active && !ticket.staffAccessConsent)}
-            onChange={(event) => consent.mutate(event.target.checked)}
-            slotProps={{ input: { 'aria-describedby': 'ticket-consent-help' } }}
-          />
-        }
-        label={t('support.form.consent')}
-      />
-      <FormHelperText id="ticket-consent-help">
-        {active ? t('support.form.consentHelp') : t('support.detail.consentInactive')}
-      </FormHelperText>
-    </Box>
+    <SectionCard id="ticket-access" title={t('support.detail.access.title')}>
+      <Stack spacing={1.5} sx={{ alignItems: 'flex-start' }}>
+        <Alert severity={granted ? 'warning' : 'info'} sx={{ width: '100%' }}>
+          {t(granted ? 'support.detail.access.on' : 'support.detail.access.off')}
+        </Alert>
+        <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+          {t(`support.detail.access.${help}`)}
+        </Typography>
+        {!readOnly && (granted || active) && (
+          <Button
+            variant={granted ? 'outlined' : 'contained'}
+            color={granted ? 'inherit' : 'primary'}
+            disabled={consent.isPending}
+            onClick={() => consent.mutate(!granted)}
+          >
+            {t(granted ? 'support.detail.access.end' : 'support.detail.access.allow')}
+          </Button>
+        )}
+      </Stack>
+    </SectionCard>
   );
 }
 
@@ -171,7 +178,7 @@ function StatusNotice({ ticket }: { ticket: SupportTicket }) {
   return null;
 }
 
-/** A ticket with its conversation, its status, reopen and close, the consent switch and the reply form. */
+/** A ticket with its conversation, its status, reopen and close, support's access and the reply form. */
 export default function TicketPage({ ticketUuid = '' }: { ticketUuid?: string }) {
   const { t } = useTranslation();
   const confirm = useConfirm();
@@ -250,7 +257,7 @@ export default function TicketPage({ ticketUuid = '' }: { ticketUuid?: string })
         </Stack>
         {staff && <Alert severity="info">{t('support.staffReadOnly')}</Alert>}
         <StatusNotice ticket={ticket} />
-        <ConsentSwitch ticket={ticket} readOnly={staff} />
+        <ConsentCard ticket={ticket} readOnly={staff} />
         <Box component="section" aria-labelledby="ticket-conversation">
           <Typography id="ticket-conversation" component="h2" variant="h6" sx={{ mb: 1.5 }}>
             {t('support.detail.conversation')}
