@@ -8,6 +8,7 @@ import {
   List,
   Uuid,
   type AccountRole,
+  PageNumber,
 } from './common.ts';
 import { defineRoute } from './route.ts';
 
@@ -84,7 +85,7 @@ export type AbaclikDevice = Type.Static<typeof AbaclikDevice>;
 export const AbaclikDevicesQuery = Type.Object(
   {
     scope: Type.Optional(Type.Enum(['mine', 'all'] as const)),
-    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+    page: Type.Optional(PageNumber),
     pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: ABACLIK_DEVICES_PAGE_SIZE_MAX })),
   },
   { additionalProperties: false },

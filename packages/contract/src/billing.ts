@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { DateTime, EMAIL_MAX, Entity, ErrorBody, List, Uuid } from './common.ts';
+import { DateTime, EMAIL_MAX, Entity, ErrorBody, List, Uuid, PageNumber } from './common.ts';
 import { FileBytes, FileUpload } from './company.ts';
 import { defineRoute } from './route.ts';
 
@@ -158,7 +158,7 @@ export const InvoicesQuery = Type.Object(
   {
     status: Type.Optional(InvoiceStatusSchema),
     year: Type.Optional(Type.Integer({ minimum: 2000, maximum: 2100 })),
-    page: Type.Optional(Type.Integer({ minimum: 1 })),
+    page: Type.Optional(PageNumber),
     pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: INVOICES_PAGE_SIZE_MAX })),
   },
   { additionalProperties: false },
@@ -319,7 +319,7 @@ export type PaymentFilter = (typeof PAYMENT_FILTERS)[number];
 export const PaymentsQuery = Type.Object(
   {
     status: Type.Optional(Type.Enum(PAYMENT_FILTERS)),
-    page: Type.Optional(Type.Integer({ minimum: 1 })),
+    page: Type.Optional(PageNumber),
     pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: PAYMENTS_PAGE_SIZE_MAX })),
   },
   { additionalProperties: false },
@@ -356,7 +356,7 @@ export const StaffInvoicesQuery = Type.Object(
     status: Type.Optional(InvoiceStatusSchema),
     /** Part of an invoice number, a reference or an account name. */
     q: Type.Optional(Type.String({ maxLength: 100 })),
-    page: Type.Optional(Type.Integer({ minimum: 1 })),
+    page: Type.Optional(PageNumber),
     pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: INVOICES_PAGE_SIZE_MAX })),
   },
   { additionalProperties: false },

@@ -54,6 +54,10 @@ export function hasLevel<R extends string>(
 
 export const Uuid = Type.String({ format: 'uuid' });
 export const DateTime = Type.String({ format: 'date-time' });
+/** The highest page number a list's query accepts: more than any list has, and an offset SQL always takes. */
+export const PAGE_MAX = 100_000;
+/** A list's page number in its query (1 is the first page), with its finite maximum (decision 197). */
+export const PageNumber = Type.Integer({ minimum: 1, maximum: PAGE_MAX });
 // Enums (JSON Schema `enum`), not unions of mapped literals: a mapped array loses the literal types (never).
 export const LanguageSchema = Type.Enum(LANGUAGES);
 export const AccountRoleSchema = Type.Enum(ACCOUNT_ROLES);

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { DateTime, EMAIL_MAX, Entity, ErrorBody, List, Uuid } from './common.ts';
+import { DateTime, EMAIL_MAX, Entity, ErrorBody, List, Uuid, PageNumber } from './common.ts';
 import { ACCOUNT_NAME_MAX, COUNTRY_CODES, CountryCode } from './accounts.ts';
 import { defineRoute } from './route.ts';
 
@@ -280,7 +280,7 @@ export type MemberWithoutSecondFactor = Type.Static<typeof MemberWithoutSecondFa
 
 export const TwoFactorPreviewQuery = Type.Object(
   {
-    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+    page: Type.Optional(PageNumber),
     pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: TWO_FACTOR_PREVIEW_PAGE_SIZE_MAX })),
   },
   { additionalProperties: false },

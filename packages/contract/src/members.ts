@@ -8,6 +8,7 @@ import {
   LanguageSchema,
   List,
   Uuid,
+  PageNumber,
 } from './common.ts';
 import { Account } from './accounts.ts';
 import { defineRoute } from './route.ts';
@@ -91,7 +92,7 @@ export const MembersQuery = Type.Object(
     search: Type.Optional(Type.String({ maxLength: 200 })),
     role: Type.Optional(AccountRoleSchema),
     status: Type.Optional(MemberStatusSchema),
-    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+    page: Type.Optional(PageNumber),
     pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: MEMBERS_PAGE_SIZE_MAX })),
   },
   { additionalProperties: false },

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { DateTime, Entity, ErrorBody, List, Uuid, UuidParams } from './common.ts';
+import { DateTime, Entity, ErrorBody, List, Uuid, UuidParams, PageNumber } from './common.ts';
 import { defineRoute } from './route.ts';
 
 // Notifications are stored as a type key with parameters and rendered in the reader's language at display time.
@@ -138,7 +138,7 @@ export const NotificationsQuery = Type.Object(
     archived: Type.Optional(Type.Boolean()),
     unread: Type.Optional(Type.Boolean()),
     type: Type.Optional(NotificationTypeSchema),
-    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+    page: Type.Optional(PageNumber),
     pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: NOTIFICATIONS_PAGE_SIZE_MAX })),
   },
   { additionalProperties: false },

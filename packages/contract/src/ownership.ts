@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { DateTime, Entity, ErrorBody, List, Uuid, UuidParams } from './common.ts';
+import { DateTime, Entity, ErrorBody, List, Uuid, UuidParams, PageNumber } from './common.ts';
 import { ACCOUNT_NAME_MAX } from './accounts.ts';
 import { defineRoute } from './route.ts';
 
@@ -65,7 +65,7 @@ export function confirmsAccountName(typed: string, accountName: string): boolean
 export const CandidatesQuery = Type.Object(
   {
     search: Type.Optional(Type.String({ maxLength: 120 })),
-    page: Type.Optional(Type.Integer({ minimum: 1 })),
+    page: Type.Optional(PageNumber),
     pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: TRANSFER_CANDIDATES_PAGE_MAX })),
   },
   { additionalProperties: false },

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { Entity, ErrorBody, List, USER_ROLES, Uuid, hasLevel, type UserRole } from './common.ts';
+import { Entity, ErrorBody, List, USER_ROLES, Uuid, hasLevel, type UserRole, PageNumber } from './common.ts';
 import { FileBytes } from './company.ts';
 import {
   ATTACHMENTS_PER_MESSAGE_MAX,
@@ -60,7 +60,7 @@ export const QueueQuery = Type.Object(
     assignee: Type.Optional(QueueAssignee),
     /** Only tickets whose customer has waited for an answer at least this many hours. */
     waitingHours: Type.Optional(Type.Integer({ minimum: 1, maximum: QUEUE_WAITING_HOURS_MAX })),
-    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+    page: Type.Optional(PageNumber),
     pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: QUEUE_PAGE_SIZE_MAX })),
   },
   { additionalProperties: false },

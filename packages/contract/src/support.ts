@@ -151,7 +151,7 @@ export const TicketsQuery = Type.Object(
     status: Type.Optional(TicketStatusSchema),
     /** `active`: OPEN and WAITING_FOR_CUSTOMER only. */
     state: Type.Optional(Type.Enum(['active'] as const)),
-    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+    page: Type.Optional(PageNumber),
     pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: SUPPORT_PAGE_SIZE_MAX })),
   },
   { additionalProperties: false },
