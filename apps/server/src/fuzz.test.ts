@@ -1,5 +1,6 @@
 // Hostile text at every text field the server accepts: the body, path and query fields of every contract route, the
-// fields of every sign-in form and those a client sends the provider's endpoints. Whatever arrives, the answer is never a 5xx. `npm test` runs a few cases per
+// fields of every sign-in form and those a client sends the provider's endpoints; extreme numbers and dates in every
+// query, deeply nested JSON as every body. Whatever arrives, the answer is never a 5xx. `npm test` runs a few cases per
 // field; FUZZ_RUNS raises the count (`npm run fuzz`).
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
@@ -30,6 +31,25 @@ const hostileEncoded = fc.oneof(
   hostileText.map(encodeText),
   fc.uint8Array({ maxLength: 30 }).map(percentBytes),
 );
+
+/** Query values at the edges of numbers and dates: beyond any maximum, not finite, not decimal, before year 1. */
+const extremeValue = fc.constantFrom(
+  '1e999',
+  '-1e999',
+  '99999999999999999999',
+  'Infinity',
+  'NaN',
+  '0x10',
+  '0000-01-01T00:00:00Z',
+  '99999-12-31T00:00:00Z',
+);
+
+/** JSON nested far deeper than any body: objects or arrays, 100 to 20,000 levels. */
+const deepJson = fc
+  .tuple(fc.integer({ min: 100, max: 20_000 }), fc.boolean())
+  .map(([depth, objects]) =>
+    objects ? `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}` : `${'['.repeat(depth)}${']'.repeat(depth)}`,
+  );
 
 interface SchemaNode {
   type?: string;
@@ -87,6 +107,19 @@ describeApi('hostile text at every API field', (api) => {
       });
     }
     if (def.body || def.method !== 'GET') {
+      it(`${name}: deeply nested JSON`, { timeout: TIMEOUT }, async () => {
+        await fc.assert(
+          fc.asyncProperty(deepJson, async (json) => {
+            const answer = await api.request(def.method, url(def, validParams(def)), {
+              as: 'owner',
+              body: json,
+              headers: { 'content-type': 'application/json' },
+            });
+            checkAnswer(`${name} nested body of ${json.length} characters`, answer);
+          }),
+          { numRuns: Math.min(RUNS, 3) },
+        );
+      });
       it(`${name}: raw body bytes`, { timeout: TIMEOUT }, async () => {
         await fc.assert(
           fc.asyncProperty(fc.uint8Array({ maxLength: 60 }), async (bytes) => {
@@ -121,12 +154,16 @@ describeApi('hostile text at every API field', (api) => {
     it(`${name}: query string`, { timeout: TIMEOUT }, async () => {
       const known = Object.keys((def.querystring as SchemaNode | undefined)?.properties ?? {});
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom('q', 'x[]', ...known), hostileEncoded, async (key, encoded) => {
-          const answer = await api.request(def.method, url(def, validParams(def), `?${key}=${encoded}`), {
-            as: 'owner',
-          });
-          checkAnswer(`${name} ?${key}=${encoded}`, answer);
-        }),
+        fc.asyncProperty(
+          fc.constantFrom('q', 'x[]', ...known),
+          fc.oneof(hostileEncoded, extremeValue.map(encodeURIComponent)),
+          async (key, encoded) => {
+            const answer = await api.request(def.method, url(def, validParams(def), `?${key}=${encoded}`), {
+              as: 'owner',
+            });
+            checkAnswer(`${name} ?${key}=${encoded}`, answer);
+          },
+        ),
         { numRuns: RUNS },
       );
     });

@@ -1,8 +1,17 @@
+import { Readable } from 'node:stream';
 import type { InjectOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { apiRoutes, fullPath, type RouteDef } from '@portal/contract';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../db/demo-users.ts';
+import { invalidField } from './errors.ts';
 import { describeApi } from '../test/api.ts';
-import { checkRequestText, hasForbiddenCharacters, INVALID_CHARACTERS } from './text.ts';
+import {
+  checkRequestText,
+  containsForbiddenText,
+  DIRECTION_CHARACTERS,
+  hasForbiddenCharacters,
+  INVALID_CHARACTERS,
+} from './text.ts';
 
 describe('the text rule', () => {
   it('refuses control characters but tab, line feed and carriage return, and unpaired surrogates', () => {
@@ -41,6 +50,46 @@ describe('the text rule', () => {
     expect(() => checkRequestText({ params: { id: '\u0000' } })).toThrow(
       expect.objectContaining({ statusCode: 400, code: 'BAD_REQUEST', fields: { id: INVALID_CHARACTERS } }),
     );
+  });
+});
+
+describe('the text rule on text direction (bidirectional controls)', () => {
+  it('refuses embeddings, overrides and isolates everywhere', () => {
+    for (const code of [0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069]) {
+      const bad = `Bahnhof${String.fromCodePoint(code)}strasse`;
+      expect(hasForbiddenCharacters(bad), code.toString(16)).toBe(true);
+      expect(hasForbiddenCharacters(`שלום ${String.fromCodePoint(code)}`), code.toString(16)).toBe(true);
+    }
+  });
+
+  it('refuses direction marks (LRM, RLM, ALM) in text without right-to-left letters, where none is needed', () => {
+    for (const mark of ['\u200e', '\u200f', '\u061c']) {
+      expect(hasForbiddenCharacters(`Müller${mark} AG`), JSON.stringify(mark)).toBe(true);
+      expect(hasForbiddenCharacters(`דוד כהן${mark} 12`), JSON.stringify(mark)).toBe(false);
+      expect(hasForbiddenCharacters(`شركة${mark} 5`), JSON.stringify(mark)).toBe(false);
+    }
+  });
+
+  it('names the field with its own reason, in body and query', () => {
+    const request = {
+      body: { address: { street: 'Seestrasse\u202e5' } },
+      query: { q: 'x\u2066' },
+      params: {},
+    };
+    expect(() => checkRequestText(request)).toThrow(
+      expect.objectContaining({
+        statusCode: 422,
+        fields: { 'address.street': DIRECTION_CHARACTERS, q: DIRECTION_CHARACTERS },
+      }),
+    );
+  });
+
+  it('walks any depth without recursion (the provider endpoints parse JSON themselves)', () => {
+    let deep: unknown = 'a\u202e';
+    for (let i = 0; i < 200_000; i += 1) deep = [deep];
+    expect(containsForbiddenText(deep)).toBe(true);
+    const request = { body: deep, query: {}, params: {} };
+    expect(() => checkRequestText(request)).toThrow(expect.objectContaining({ statusCode: 422 }));
   });
 });
 
@@ -275,3 +324,205 @@ describeApi('the edge answers malformed requests in the one error shape', (api) 
     expect(saved.json().data.name).toBe(decomposed.normalize('NFC'));
   });
 });
+
+/** `depth` objects nested in each other, as a JSON text: `{"a":{"a":…1…}}`. */
+const nestedObjects = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+/** `depth` arrays nested in each other: `[[[…]]]`. */
+const nestedArrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+describeApi('deeply nested JSON is refused at the edge, on every route, signed in or not', (api) => {
+  const PAIRING = '/api/abaclik/v1/app/pairings';
+  it.each([
+    ['5,000 nested objects to the AbaClik pairing (no sign-in)', PAIRING, nestedObjects(5000), undefined],
+    ['100,000 nested arrays to the AbaClik pairing (no sign-in)', PAIRING, nestedArrays(100_000), undefined],
+    ['5,000 nested objects as a field of a signed-in PATCH', ME, `{"name":${nestedObjects(5000)}}`, 'owner'],
+    ['65 nested objects (just past the limit)', PAIRING, nestedObjects(65), undefined],
+  ] as const)('%s → 400', async (_what, url, body, as) => {
+    const response = await api.request(url === ME ? 'PATCH' : 'POST', url, {
+      as,
+      body,
+      headers: JSON_TYPE,
+    });
+    expect(response.statusCode, response.body.slice(0, 200)).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'JSON_TOO_DEEP', message: expect.any(String) });
+  });
+
+  it('a body nested within the limit reaches the schema (422, not 400)', async () => {
+    const response = await api.request('PATCH', ME, {
+      as: 'owner',
+      body: `{"name":${nestedObjects(40)}}`,
+      headers: JSON_TYPE,
+    });
+    expect(response.statusCode).toBe(422);
+  });
+
+  it('50 such requests log no stack trace and every one is refused', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        api.request('POST', PAIRING, { body: nestedObjects(5000), headers: JSON_TYPE }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(50).fill(400));
+  });
+});
+
+interface QueryNode {
+  type?: string;
+  format?: string;
+}
+
+/** Every listing the contract has, with its number and date-time query values. */
+const QUERY_ROUTES = Object.entries(apiRoutes as Record<string, RouteDef>)
+  .filter(([, def]) => def.method === 'GET' && def.querystring && !/\{(?!accountUuid)/.test(fullPath(def)))
+  .map(([name, def]) => {
+    const properties = Object.entries(
+      (def.querystring as { properties: Record<string, QueryNode> }).properties,
+    );
+    return {
+      name,
+      url: `/api${fullPath(def).replace('{accountUuid}', DEMO_ACCOUNTS.muster)}`,
+      // Staff routes as a SUPPORT_MANAGER, account routes as the owner: both pass the role checks.
+      as: def.accountScoped ? ('owner' as const) : ('billing' as const),
+      numbers: properties
+        .filter(([, node]) => node.type === 'integer' || node.type === 'number')
+        .map(([k]) => k),
+      dates: properties.filter(([, node]) => node.format === 'date-time').map(([k]) => k),
+    };
+  });
+
+const EXTREME_NUMBERS = ['1e999', '-1e999', '99999999999999999999', '1e308', 'NaN', 'Infinity', '0x10'];
+const EXTREME_DATES = [
+  '0000-01-01T00:00:00Z',
+  '0001-01-01T00:00:00Z',
+  '99999-01-01T00:00:00Z',
+  '1969-12-31T23:59:59Z',
+];
+
+describeApi('extreme query values are refused at the edge (422), never reach SQL', (api) => {
+  it('covers the listings the review named', () => {
+    const names = QUERY_ROUTES.map((r) => r.name);
+    for (const name of [
+      'listMembers',
+      'listNotifications',
+      'listTickets',
+      'agentQueue',
+      'listInvoices',
+      'listPaymentImports',
+      'listPayments',
+      'listAbaclikDevices',
+      'listLogs',
+      'exportLogs',
+    ]) {
+      expect(names).toContain(name);
+    }
+  });
+
+  const cases = QUERY_ROUTES.flatMap((r) => [
+    ...r.numbers.flatMap((key) => EXTREME_NUMBERS.map((value) => ({ ...r, key, value }))),
+    ...r.dates.flatMap((key) => EXTREME_DATES.map((value) => ({ ...r, key, value }))),
+  ]);
+  it.each(cases)('$name ?$key=$value → 422', async ({ url, as, key, value }) => {
+    const response = await api.request('GET', `${url}?${key}=${encodeURIComponent(value)}`, {
+      as,
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(422);
+    expect(response.headers['content-encoding']).toBeUndefined();
+    expect(response.headers['content-disposition']).toBeUndefined();
+    expect(response.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { fields: { [key]: expect.any(String) } },
+    });
+  });
+
+  it('the CSV export still streams gzip with its attachment headers for a valid range', async () => {
+    const response = await api.request(
+      'GET',
+      `/api/accounts/${DEMO_ACCOUNTS.muster}/logs/v1/entries.csv?from=2020-01-01T00:00:00Z`,
+      { as: 'owner', headers: { 'accept-encoding': 'gzip' } },
+    );
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('gzip');
+    expect(response.headers['content-disposition']).toMatch(/^attachment;/);
+  });
+});
+
+describeApi('text-direction controls are refused in names, addresses and subjects', (api) => {
+  const DETAILS = `/api/accounts/${DEMO_ACCOUNTS.muster}/billing/v1/details`;
+  it('U+202E in the billing street → 422 directionCharacters, nothing stored', async () => {
+    const before = (await api.request('GET', DETAILS, { as: 'admin' })).json().data;
+    const refused = await api.request('PUT', DETAILS, {
+      as: 'admin',
+      body: {
+        address: {
+          street: 'Seestrasse\u202e',
+          buildingNumber: '5a',
+          postcode: '8002',
+          city: 'Zürich',
+          country: 'CH',
+        },
+        vatNumber: null,
+        recipients: ['rechnungen@example.com'],
+        purchaseOrder: null,
+        paymentMethod: 'INVOICE',
+      },
+    });
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json().details.fields).toEqual({ 'address.street': DIRECTION_CHARACTERS });
+    expect((await api.request('GET', DETAILS, { as: 'admin' })).json().data).toEqual(before);
+  });
+
+  it('an isolate in a name and an override in a ticket subject are refused', async () => {
+    const name = await api.request('PATCH', ME, { as: 'owner', body: { name: 'Olivia \u2067Owner' } });
+    expect(name.statusCode).toBe(422);
+    expect(name.json().details.fields).toEqual({ name: DIRECTION_CHARACTERS });
+    const ticket = await api.request('POST', `/api/accounts/${DEMO_ACCOUNTS.muster}/support/v1/tickets`, {
+      as: 'owner',
+      body: {
+        subject: 'Rechnung \u202egdp.exe',
+        description: 'Hallo',
+        category: 'BILLING',
+        severity: 'LOW',
+        staffAccessConsent: false,
+        attachments: [],
+      },
+    });
+    expect(ticket.statusCode).toBe(422);
+    expect(ticket.json().details.fields).toEqual({ subject: DIRECTION_CHARACTERS });
+  });
+});
+
+describeApi(
+  "an error on a streamed answer leaves without the stream's headers",
+  (api) => {
+    it('a download whose stream fails before its first byte answers JSON, not gzip or an attachment', async () => {
+      const response = await api.request('GET', '/api/test/broken-download', {
+        as: 'owner',
+        headers: { 'accept-encoding': 'gzip, br' },
+      });
+      expect(response.statusCode).toBe(422);
+      expect(response.headers['content-encoding']).toBeUndefined();
+      expect(response.headers['content-disposition']).toBeUndefined();
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(response.json()).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: { fields: { from: 'range' } },
+      });
+    });
+  },
+  {
+    prepare: (app) =>
+      app.get('/api/test/broken-download', (_request, reply) => {
+        reply
+          .type('text/csv; charset=utf-8')
+          .header('Content-Disposition', 'attachment; filename="log.csv"')
+          .header('Cache-Control', 'no-store');
+        const failing = new Readable({
+          read() {
+            this.destroy(invalidField('from', 'range'));
+          },
+        });
+        return reply.send(failing);
+      }),
+  },
+);

@@ -102,7 +102,7 @@ const de = {
     'Die Anmeldung funktioniert nur, wenn Sie {product} unter {url} öffnen. Bitte verwenden Sie diese Adresse, auch für Lesezeichen.',
   openAddress: '{url} öffnen',
   invalidCharacters:
-    'Das Formular enthält Zeichen, die nicht erlaubt sind (Steuerzeichen). Bitte gehen Sie zurück und korrigieren Sie Ihre Eingabe.',
+    'Das Formular enthält Zeichen, die nicht erlaubt sind (Steuer- oder Textrichtungszeichen). Bitte gehen Sie zurück und korrigieren Sie Ihre Eingabe.',
   tooManyMails: 'Bitte warten Sie eine Minute, bevor Sie eine weitere E-Mail anfordern.',
   mailGreeting: 'Hallo {name},',
   mailGreetingNoName: 'Hallo,',
@@ -227,7 +227,7 @@ const en: Messages = {
     'Signing in only works when you open {product} at {url}. Please use this address, for bookmarks too.',
   openAddress: 'Open {url}',
   invalidCharacters:
-    'The form contains characters that are not allowed (control characters). Please go back and correct your entry.',
+    'The form contains characters that are not allowed (control or text-direction characters). Please go back and correct your entry.',
   tooManyMails: 'Please wait a minute before requesting another email.',
   mailGreeting: 'Hello {name},',
   mailGreetingNoName: 'Hello,',
@@ -353,7 +353,7 @@ const fr: Messages = {
     'La connexion ne fonctionne que si vous ouvrez {product} à l’adresse {url}. Veuillez utiliser cette adresse, y compris pour vos favoris.',
   openAddress: 'Ouvrir {url}',
   invalidCharacters:
-    'Le formulaire contient des caractères non autorisés (caractères de contrôle). Veuillez revenir en arrière et corriger votre saisie.',
+    'Le formulaire contient des caractères non autorisés (caractères de contrôle ou de sens du texte). Veuillez revenir en arrière et corriger votre saisie.',
   tooManyMails: 'Veuillez patienter une minute avant de demander un autre e-mail.',
   mailGreeting: 'Bonjour {name},',
   mailGreetingNoName: 'Bonjour,',
@@ -477,7 +477,7 @@ const it: Messages = {
     'L’accesso funziona solo se apri {product} all’indirizzo {url}. Usa questo indirizzo, anche per i segnalibri.',
   openAddress: 'Apri {url}',
   invalidCharacters:
-    'Il modulo contiene caratteri non ammessi (caratteri di controllo). Torna indietro e correggi i dati inseriti.',
+    'Il modulo contiene caratteri non ammessi (caratteri di controllo o di direzione del testo). Torna indietro e correggi i dati inseriti.',
   tooManyMails: 'Attendi un minuto prima di richiedere un’altra e-mail.',
   mailGreeting: 'Ciao {name},',
   mailGreetingNoName: 'Ciao,',

@@ -28,7 +28,8 @@ export function refusesText(request: FastifyRequest): boolean {
 export const refuseText = (reply: FastifyReply) =>
   reply.code(400).header('cache-control', 'no-store').send({
     error: 'invalid_request',
-    error_description: 'The request contains characters that are not allowed (control characters)',
+    error_description:
+      'The request contains characters that are not allowed (control or text-direction characters)',
   });
 
 /**

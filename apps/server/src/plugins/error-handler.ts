@@ -59,7 +59,18 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   );
 }
 
+/**
+ * Headers that describe a streamed answer (the log's CSV: compressed, an attachment) and are set before its first
+ * byte: when the stream fails before that byte, the error answer takes its place and must not carry them (a JSON
+ * body labelled gzip, or saved as `log.csv`). Fastify has copied them to the raw response already.
+ */
+const STREAM_HEADERS = ['content-encoding', 'content-disposition', 'content-length'];
+
 function send(reply: FastifyReply, status: number, body: ErrorBody) {
+  for (const name of STREAM_HEADERS) {
+    reply.removeHeader(name);
+    if (!reply.raw.headersSent) reply.raw.removeHeader(name);
+  }
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
