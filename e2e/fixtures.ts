@@ -262,6 +262,30 @@ export async function signIn(page: Page, server: PortalServer, email: string, pa
   );
 }
 
+/** An API call with the page's session (bearer token and XSRF header), as the web app makes it: the status. */
+export async function callApi(page: Page, method: string, path: string, body?: unknown): Promise<number> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const token = sessionStorage.getItem('kc-token');
+      const xsrf = document.cookie
+        .split('; ')
+        .find((cookie) => cookie.startsWith('XSRF-TOKEN='))
+        ?.split('=')[1];
+      const response = await fetch(path, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'x-xsrf-token': decodeURIComponent(xsrf ?? ''),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return response.status;
+    },
+    { method, path, body },
+  );
+}
+
 /**
  * Registers a new identity through the provider's registration form (via the SPA's /signup path) and ends
  * signed in on the portal, on onboarding since a new user has no account.
