@@ -156,7 +156,11 @@ describe('transfer page', () => {
     ]);
   });
 
-  it('puts the server’s refusal of the target on the field, in German', async () => {
+  it.each([
+    ['is not an admin of this account', 'Diese Person ist kein Administrator dieses Kontos.'],
+    // Only an admin with a verified address can be offered the account (decision 193).
+    ['emailNotVerified', 'Diese Person hat ihre E-Mail-Adresse noch nicht bestätigt.'],
+  ])('puts the server’s refusal of the target (%s) on the field, in German', async (reason, text) => {
     const user = userEvent.setup();
     serve(
       new Map<RouteDef, unknown>([
@@ -164,9 +168,7 @@ describe('transfer page', () => {
         [ownershipRoutes.listTransferCandidates, candidates],
         [
           ownershipRoutes.startTransfer,
-          new ApiError(422, 'toUserUuid is not an admin', 'VALIDATION_FAILED', {
-            toUserUuid: 'is not an admin of this account',
-          }),
+          new ApiError(422, `toUserUuid ${reason}`, 'VALIDATION_FAILED', { toUserUuid: reason }),
         ],
       ]),
     );
@@ -175,7 +177,7 @@ describe('transfer page', () => {
     await user.click(await screen.findByRole('option', { name: 'Adrian Admin (admin@example.com)' }));
     await user.type(screen.getByRole('textbox', { name: /Kontoname zur Bestätigung/ }), 'Muster AG');
     await user.click(screen.getByRole('button', { name: 'Übertragung anbieten' }));
-    expect(await screen.findByText('Diese Person ist kein Administrator dieses Kontos.')).toBeTruthy();
+    expect(await screen.findByText(text)).toBeTruthy();
     expect(shownToasts('error')).toEqual(['1 Feld ist nicht korrekt']);
   });
 
