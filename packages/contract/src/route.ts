@@ -4,8 +4,8 @@ import { ACCOUNT_ROLES, hasLevel, type AccountRole } from './common.ts';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
- * Who may call a route of one account. `min`: that account role or any above it (staff, acting as SUPPORT, pass
- * every level); `exactly`: that role only (staff never pass). Everyone else gets 403 with `denied` as message.
+ * Who may call a route of one account. `min`: that account role or any above it; `exactly`: that role only.
+ * Everyone else gets 403 with `denied` as message. Staff acting as SUPPORT are judged by `mayCall`.
  */
 export type AccountRoleRule = ({ min: AccountRole } | { exactly: AccountRole }) & { denied?: string };
 
@@ -29,6 +29,11 @@ export interface RouteDef {
    * access to the account and 403 to those this rule refuses, before the handler runs.
    */
   accountRole?: AccountRoleRule;
+  /**
+   * An unsafe account route (POST, PUT, PATCH, DELETE) that staff acting as SUPPORT may call, because it changes
+   * nothing of the customer's or the support task needs it. Staff get 403 on every other unsafe account route.
+   */
+  supportAction?: boolean;
   /** False for routes that need no bearer token. */
   auth?: boolean;
   /**
@@ -60,9 +65,32 @@ export function fullPath(route: RouteDef): string {
   return (route.accountScoped ? '/accounts/{accountUuid}' : '') + route.path;
 }
 
-/** Whether a caller with this account role passes the rule (the UI mirrors the server with it). */
+/** Whether a caller with this account role passes the rule. */
 export function allowsRole(rule: AccountRoleRule, role: AccountRole | null | undefined): boolean {
   return 'exactly' in rule ? role === rule.exactly : hasLevel(ACCOUNT_ROLES, role, rule.min);
+}
+
+/** A method that changes something (what the XSRF check and the staff rule guard). */
+export function isUnsafeMethod(method: string): boolean {
+  return method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'DELETE';
+}
+
+/** The role staff acting as SUPPORT read as: support needs to see what an account's admin sees, not to own it. */
+export const STAFF_READS_AS: AccountRole = 'ADMIN';
+
+/**
+ * Whether a caller with this account role may call an account route: the server's account-scope hook decides with
+ * it, and the UI shows an action only where it passes. Members pass the route's role rule. Staff (account role
+ * SUPPORT) pass where an ADMIN would, and on unsafe methods only where the route declares a `supportAction`.
+ */
+export function mayCall(
+  route: Pick<RouteDef, 'method' | 'accountRole' | 'supportAction'>,
+  role: AccountRole | null | undefined,
+): boolean {
+  if (!route.accountRole) return true;
+  if (role !== 'SUPPORT') return allowsRole(route.accountRole, role);
+  if (isUnsafeMethod(route.method) && !route.supportAction) return false;
+  return allowsRole(route.accountRole, STAFF_READS_AS);
 }
 
 type StaticOf<S> = S extends Type.TSchema ? Type.Static<S> : undefined;

@@ -225,6 +225,8 @@ export const shopRoutes = {
     tags: ['shop'],
     accountScoped: true,
     accountRole: ADMIN,
+    // Changes nothing: support tries the customer's connection while looking into a sync problem.
+    supportAction: true,
     body: TestShopBody,
     response: { 200: Entity(ShopTestResult), ...errors, 409: ErrorBody, 422: ErrorBody },
   }),

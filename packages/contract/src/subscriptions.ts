@@ -202,6 +202,8 @@ export const subscriptionsRoutes = {
     tags,
     accountScoped: true,
     accountRole: admin,
+    // Changes nothing: support may show the customer what a change would cost.
+    supportAction: true,
     body: SubscriptionAction,
     response: { 200: Entity(SubscriptionPreview), ...errors, 409: ErrorBody },
   }),

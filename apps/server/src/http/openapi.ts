@@ -1,7 +1,6 @@
 import type { FastifySchema } from 'fastify';
 import Type from 'typebox';
-
-const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+import { isUnsafeMethod } from '@portal/contract';
 
 /** The API's description in OpenAPI: how to call it outside the web app, /api/docs included. */
 export const API_DESCRIPTION = `Every request needs \`Authorization: Bearer <access token>\` unless the route says otherwise.
@@ -43,7 +42,7 @@ export function documentedSchema(
   const methods = [route.method].flat();
   const headers: Record<string, Type.TSchema> = {};
   const config = route.config as { idempotent?: boolean; appRoute?: boolean } | undefined;
-  if (methods.some((method) => UNSAFE_METHODS.has(method)) && !config?.appRoute) {
+  if (methods.some(isUnsafeMethod) && !config?.appRoute) {
     headers['x-xsrf-token'] = XsrfHeader;
   }
   if (config?.idempotent) {

@@ -4,9 +4,9 @@ import {
   ErrorBody,
   Uuid,
   accountParamOf,
+  isUnsafeMethod,
   fullPath,
   toFastifyPath,
-  type AccountRoleRule,
   type RouteBody,
   type RouteDef,
   type RouteParams,
@@ -62,8 +62,8 @@ export interface RouteOptions<R extends RouteDef> {
 
 export interface RouteHooks {
   authenticate: Hook;
-  /** The hook that checks the caller's access to the account named by path parameter `param`. */
-  accountScope: (param: string, rule: AccountRoleRule, options?: { areaRoute?: boolean }) => Hook;
+  /** The hook that checks the caller's access to the account the route names, by the route's rules. */
+  accountScope: (route: RouteDef) => Hook;
 }
 
 /** The Fastify URL of a contract route: `/api`, the account prefix of account-scoped routes, the path. */
@@ -71,20 +71,26 @@ export function routeUrl(def: RouteDef): string {
   return toFastifyPath('/api' + fullPath(def));
 }
 
-/** The role rule of an account route; throws at registration for a route that names an account without one. */
-function accountRuleOf(def: RouteDef): { param: string; rule: AccountRoleRule } | null {
-  const param = accountParamOf(def);
+/**
+ * Whether the route is an account route; throws at registration for an account route without its role rule, and
+ * for account rules on a route that names no account.
+ */
+function isAccountRoute(def: RouteDef): boolean {
   const where = `${def.method} ${def.path}`;
-  if (!param) {
+  if (!accountParamOf(def)) {
     if (def.accountRole) throw new Error(`${where}: accountRole needs accountScoped or accountParam`);
-    return null;
+    if (def.supportAction) throw new Error(`${where}: supportAction needs accountScoped or accountParam`);
+    return false;
   }
   if (!def.accountRole) throw new Error(`${where}: an account route must declare its accountRole`);
   if (def.auth === false) throw new Error(`${where}: an account route needs the signed-in user`);
-  return { param, rule: def.accountRole };
+  if (def.supportAction && !isUnsafeMethod(def.method)) {
+    throw new Error(
+      `${where}: supportAction is for unsafe methods (staff read every safe one an ADMIN reads)`,
+    );
+  }
+  return true;
 }
-
-const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * The error statuses the edge can answer on a route, whatever its handler does: 400 for a malformed request (URL,
@@ -97,7 +103,7 @@ function edgeErrorStatuses(def: RouteDef, idempotent = false): number[] {
   // 422 on every route: the text rule refuses a query string's text wherever it is sent.
   const statuses = [400, 422];
   if (def.auth !== false) statuses.push(401);
-  if (UNSAFE_METHODS.has(def.method)) statuses.push(...(def.appRoute ? [] : [403]), 413, 415);
+  if (isUnsafeMethod(def.method)) statuses.push(...(def.appRoute ? [] : [403]), 413, 415);
   if (idempotent) statuses.push(409);
   return [...new Set(statuses)].sort((a, b) => a - b);
 }
@@ -110,7 +116,7 @@ function edgeErrorStatuses(def: RouteDef, idempotent = false): number[] {
  */
 export function createRouter(app: FastifyInstance, hooks: RouteHooks) {
   return function route<R extends RouteDef>(def: R, options: RouteOptions<R>): void {
-    const account = accountRuleOf(def);
+    const account = isAccountRoute(def);
     let params = def.params;
     if (def.accountScoped) {
       const own = (def.params as Type.TObject | undefined)?.properties ?? {};
@@ -141,9 +147,7 @@ export function createRouter(app: FastifyInstance, hooks: RouteHooks) {
       onRequest: def.auth === false ? [] : [hooks.authenticate],
       // Every text of the request passes the one text rule before the schema sees it.
       preValidation: async (request) => checkRequestText(request),
-      preHandler: account
-        ? [hooks.accountScope(account.param, account.rule, { areaRoute: def.accountScoped === true })]
-        : [],
+      preHandler: account ? [hooks.accountScope(def)] : [],
       handler: options.handler as unknown as (
         request: FastifyRequest,
         reply: FastifyReply,

@@ -2,8 +2,10 @@ import { useCallback, useSyncExternalStore } from 'react';
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   accountsRoutes,
+  mayCall,
   usersRoutes,
   type Account,
+  type RouteDef,
   type UpdateAccountBody,
   type User,
 } from '@portal/contract';
@@ -76,11 +78,25 @@ function getCurrentAccountUuid() {
 
 /** The current account: from the user's list, or (staff acting by ?uuid=) the account loaded by id. */
 export function useCurrentAccount(): Account | null {
-  const uuid = useSyncExternalStore(subscribeCurrentAccount, getCurrentAccountUuid, getCurrentAccountUuid);
+  return useAccount(
+    useSyncExternalStore(subscribeCurrentAccount, getCurrentAccountUuid, getCurrentAccountUuid),
+  );
+}
+
+/** An account as the user sees it: from their own list, else (staff in a customer's account) read by itself. */
+export function useAccount(uuid: string | null): Account | null {
   const { data: accounts } = useQuery(myAccountsQuery);
   const own = accounts?.find((account) => account.uuid === uuid);
   const { data: external } = useQuery({ ...accountQuery(uuid ?? ''), enabled: Boolean(uuid) && !own });
   return own ?? external ?? null;
+}
+
+/**
+ * Whether the caller may call this route of the current account, by the server's own rule (`mayCall`): a page shows
+ * an action only where it passes, so staff under a customer's consent see the account without its changes.
+ */
+export function useMayCall(route: RouteDef): boolean {
+  return mayCall(route, useCurrentAccount()?.accountRole);
 }
 
 /** Switches the account: stores it and reloads the dashboard with ?uuid=, which makes the guard select it. */

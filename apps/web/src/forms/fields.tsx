@@ -25,14 +25,31 @@ interface RuleFormProps<T extends FieldValues> {
   /** Accessible name of the form, e.g. the heading's text. */
   'aria-label'?: string;
   id?: string;
+  /** Shows the values without letting them change (staff in a customer's account): every control is disabled. */
+  readOnly?: boolean;
 }
 
+/** A fieldset that only groups: no border, no padding, and it may shrink below its content's width. */
+const PLAIN_FIELDSET = { border: 0, padding: 0, margin: 0, minWidth: 0 } as const;
+
 /** `<form>` with the rule form's submit handling; fields inside find the form through context. */
-export function RuleForm<T extends FieldValues>({ form, onSubmit, children, ...rest }: RuleFormProps<T>) {
+export function RuleForm<T extends FieldValues>({
+  form,
+  onSubmit,
+  children,
+  readOnly = false,
+  ...rest
+}: RuleFormProps<T>) {
   return (
     <FormProvider {...form}>
       <form noValidate onSubmit={form.submit(onSubmit)} {...rest}>
-        {children}
+        {readOnly ? (
+          <fieldset disabled style={PLAIN_FIELDSET}>
+            {children}
+          </fieldset>
+        ) : (
+          children
+        )}
       </form>
     </FormProvider>
   );

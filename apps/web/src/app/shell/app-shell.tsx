@@ -23,6 +23,7 @@ import {
   InvitationBar,
   NewVersionBar,
   PastDueBar,
+  StaffAccessBar,
   TwoFactorBar,
 } from './toolbars.tsx';
 import { UserMenu } from './user-menu.tsx';
@@ -115,6 +116,7 @@ export function AppShell() {
       <PastDueBar account={account} />
       <InvitationBar account={account} />
       <TwoFactorBar account={account} />
+      <StaffAccessBar account={account} />
       <Box sx={{ display: 'flex', flex: 1 }}>
         {!hasNav ? null : wide ? (
           <Box

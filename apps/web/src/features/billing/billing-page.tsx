@@ -8,8 +8,8 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import type { BillingDetails, Subscription } from '@portal/contract';
-import { useCurrentAccount } from '@/api/session.ts';
+import { billingRoutes, type BillingDetails, type Subscription } from '@portal/contract';
+import { useCurrentAccount, useMayCall } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
 import { Page } from '@/ui/page.tsx';
 import { SectionCard } from '@/ui/section-card.tsx';
@@ -108,12 +108,15 @@ function NextInvoiceCard({ subscription }: { subscription: Subscription | undefi
 function BillingAddressCard({ account, details }: { account: string; details: BillingDetails | undefined }) {
   const { t } = useTranslation();
   const [editing, setEditing] = useState(false);
+  const mayEdit = useMayCall(billingRoutes.updateBillingDetails);
   const proposing = Boolean(details && (details.updatedAt === null || !details.address));
   return (
     <SectionCard id="billing-address" title={t('billing.details.title')}>
       {!details ? (
         <Loading />
-      ) : editing || proposing ? (
+      ) : !mayEdit && !details.address ? (
+        <Typography sx={{ color: 'text.secondary' }}>{t('billing.details.missing')}</Typography>
+      ) : editing || (proposing && mayEdit) ? (
         <>
           {proposing && (
             <Alert severity="info" sx={{ mb: 2 }}>
@@ -143,9 +146,11 @@ function BillingAddressCard({ account, details }: { account: string; details: Bi
               {details.purchaseOrder ?? '—'}
             </Typography>
           </Box>
-          <Button variant="outlined" onClick={() => setEditing(true)}>
-            {t('billing.details.edit')}
-          </Button>
+          {mayEdit && (
+            <Button variant="outlined" onClick={() => setEditing(true)}>
+              {t('billing.details.edit')}
+            </Button>
+          )}
         </Stack>
       )}
     </SectionCard>

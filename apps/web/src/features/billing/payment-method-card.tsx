@@ -5,7 +5,8 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import type { BillingDetails } from '@portal/contract';
+import { billingRoutes, type BillingDetails } from '@portal/contract';
+import { useMayCall } from '@/api/session.ts';
 import { SectionCard } from '@/ui/section-card.tsx';
 import { useCompleteCardSetup, useRemoveCard, useStartCardSetup } from './api.ts';
 import { Loading } from './loading.tsx';
@@ -61,6 +62,7 @@ export function PaymentMethodCard({
   const start = useStartCardSetup();
   const remove = useRemoveCard(account);
   const card = details?.cardAvailable ? details.card : null;
+  const mayChange = useMayCall(billingRoutes.startCardSetup);
   return (
     <SectionCard id="billing-method" title={t('billing.method.title')}>
       {!details ? (
@@ -88,7 +90,7 @@ export function PaymentMethodCard({
               {t('billing.method.sentTo', { emails: details.recipients.join(', ') })}
             </Typography>
           )}
-          {details.cardAvailable && !card && (
+          {details.cardAvailable && !card && mayChange && (
             <>
               <Typography variant="body2" sx={{ color: 'text.secondary' }}>
                 {t('billing.method.addCardHelp')}
@@ -104,7 +106,7 @@ export function PaymentMethodCard({
               </Button>
             </>
           )}
-          {card && (
+          {card && mayChange && (
             <Button
               color="error"
               variant="outlined"

@@ -12,10 +12,12 @@ import {
   STREET_MAX,
   TAX_NUMBER_MAX,
   WEBSITE_MAX,
+  companyRoutes,
   type CompanyProfile,
   type UpdateCompanyBody,
 } from '@portal/contract';
 import { ApiError } from '@/api/client.ts';
+import { useMayCall } from '@/api/session.ts';
 import { countryOptions } from '@/forms/countries.ts';
 import { FormSelect, FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
 import { currentLanguage } from '@/i18n/i18n.ts';
@@ -50,6 +52,7 @@ export function CompanyDetailsForm({ profile }: { profile: CompanyProfile }) {
   const countries = useMemo(() => countryOptions(language), [language]);
   const form = useRuleForm<Values>({ defaultValues: toValues(profile) });
   const save = useSaveCompanyProfile();
+  const mayEdit = useMayCall(companyRoutes.updateCompanyProfile);
   const country = useWatch({ control: form.control, name: 'country' });
   const swiss = country === 'CH';
 
@@ -83,7 +86,7 @@ export function CompanyDetailsForm({ profile }: { profile: CompanyProfile }) {
   };
 
   return (
-    <RuleForm form={form} onSubmit={onSubmit} aria-label={t('company.details')}>
+    <RuleForm form={form} onSubmit={onSubmit} aria-label={t('company.details')} readOnly={!mayEdit}>
       <Stack spacing={2.5} sx={{ maxWidth: 640 }}>
         <FormTextField
           name="legalName"
@@ -159,9 +162,11 @@ export function CompanyDetailsForm({ profile }: { profile: CompanyProfile }) {
           autoComplete="url"
         />
         <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-          <Button type="submit" variant="contained" disabled={save.isPending || !form.formState.isDirty}>
-            {save.isPending ? t('forms.saving') : t('forms.save')}
-          </Button>
+          {mayEdit && (
+            <Button type="submit" variant="contained" disabled={save.isPending || !form.formState.isDirty}>
+              {save.isPending ? t('forms.saving') : t('forms.save')}
+            </Button>
+          )}
           {profile.updatedAt && (
             <Typography variant="body2" sx={{ color: 'text.secondary' }}>
               {t('company.lastChanged', { date: formatDateTime(profile.updatedAt, language) })}

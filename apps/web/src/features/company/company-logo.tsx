@@ -9,7 +9,8 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import UploadFile from '@mui/icons-material/UploadFile';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
-import { LOGO_MAX_BYTES, LOGO_TYPES, type CompanyProfile } from '@portal/contract';
+import { LOGO_MAX_BYTES, LOGO_TYPES, companyRoutes, type CompanyProfile } from '@portal/contract';
+import { useMayCall } from '@/api/session.ts';
 import { serverFieldErrors } from '@/forms/index.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
 import { companyLogoQuery, useRemoveLogo, useUploadLogo } from './api.ts';
@@ -32,6 +33,7 @@ export function CompanyLogo({ profile }: { profile: CompanyProfile }) {
   const remove = useRemoveLogo();
   const image = useQuery(companyLogoQuery(profile.logo));
   const busy = upload.isPending || remove.isPending;
+  const mayChange = useMayCall(companyRoutes.uploadCompanyLogo);
 
   const choose = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
@@ -95,43 +97,45 @@ export function CompanyLogo({ profile }: { profile: CompanyProfile }) {
           </Typography>
         )}
       </Box>
-      <Stack spacing={1.5} sx={{ alignItems: 'flex-start' }}>
-        <Stack direction="row" spacing={1.5} sx={{ flexWrap: 'wrap', gap: 1.5 }}>
-          <Button
-            component="label"
-            variant="outlined"
-            startIcon={upload.isPending ? <CircularProgress size={16} /> : <UploadFile />}
-            disabled={busy}
-          >
-            {upload.isPending
-              ? t('company.uploading')
-              : profile.logo
-                ? t('company.replaceLogo')
-                : t('company.uploadLogo')}
-            <input
-              type="file"
-              hidden
-              accept={LOGO_TYPES.join(',')}
-              aria-describedby={helpId}
-              aria-invalid={Boolean(errorText)}
-              onChange={(event) => void choose(event)}
-            />
-          </Button>
-          {profile.logo && (
+      {mayChange && (
+        <Stack spacing={1.5} sx={{ alignItems: 'flex-start' }}>
+          <Stack direction="row" spacing={1.5} sx={{ flexWrap: 'wrap', gap: 1.5 }}>
             <Button
-              color="error"
-              startIcon={<DeleteOutlined />}
+              component="label"
+              variant="outlined"
+              startIcon={upload.isPending ? <CircularProgress size={16} /> : <UploadFile />}
               disabled={busy}
-              onClick={() => void removeLogo()}
             >
-              {t('company.removeLogo')}
+              {upload.isPending
+                ? t('company.uploading')
+                : profile.logo
+                  ? t('company.replaceLogo')
+                  : t('company.uploadLogo')}
+              <input
+                type="file"
+                hidden
+                accept={LOGO_TYPES.join(',')}
+                aria-describedby={helpId}
+                aria-invalid={Boolean(errorText)}
+                onChange={(event) => void choose(event)}
+              />
             </Button>
-          )}
+            {profile.logo && (
+              <Button
+                color="error"
+                startIcon={<DeleteOutlined />}
+                disabled={busy}
+                onClick={() => void removeLogo()}
+              >
+                {t('company.removeLogo')}
+              </Button>
+            )}
+          </Stack>
+          <FormHelperText id={helpId} error={Boolean(errorText)} role={errorText ? 'alert' : undefined}>
+            {errorText ?? t('company.logoHelp')}
+          </FormHelperText>
         </Stack>
-        <FormHelperText id={helpId} error={Boolean(errorText)} role={errorText ? 'alert' : undefined}>
-          {errorText ?? t('company.logoHelp')}
-        </FormHelperText>
-      </Stack>
+      )}
     </Stack>
   );
 }

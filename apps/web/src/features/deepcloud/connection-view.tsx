@@ -10,13 +10,12 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import CloudOffOutlined from '@mui/icons-material/CloudOffOutlined';
 import {
-  ACCOUNT_ROLES,
-  hasLevel,
+  cloudRoutes,
   type CloudAuthorization,
   type CloudConnection,
   type CloudState,
 } from '@portal/contract';
-import { useCurrentAccount } from '@/api/session.ts';
+import { useCurrentAccount, useMayCall } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
 import { formatDateTime } from '@/i18n/format.ts';
 import { later } from '@/i18n/later.ts';
@@ -219,7 +218,7 @@ export function CloudConnectionView({ uuid }: { uuid?: string }) {
   const { t } = useTranslation();
   const account = useCurrentAccount();
   const query = useQuery({ ...cloudStateQuery(account?.uuid ?? ''), enabled: Boolean(account) });
-  const mayConnect = hasLevel(ACCOUNT_ROLES, account?.accountRole ?? null, 'ADMIN');
+  const mayConnect = useMayCall(cloudRoutes.connectCloud);
   const title = uuid ? t('routes.deepcloudConnection') : t('routes.deepcloud');
 
   let content;

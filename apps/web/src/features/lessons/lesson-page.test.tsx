@@ -1,9 +1,18 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { lessonsRoutes, type LessonCourse, type LessonDetail, type LessonSummary } from '@portal/contract';
+import {
+  accountsRoutes,
+  lessonsRoutes,
+  usersRoutes,
+  type AccountRole,
+  type LessonCourse,
+  type LessonDetail,
+  type LessonSummary,
+} from '@portal/contract';
 import type * as ClientModule from '@/api/client.ts';
 import { ApiError } from '@/api/errors.ts';
+import { testAccount } from '@/testing/fixtures.ts';
 import { renderPage } from '@/testing/render.tsx';
 import { shownToasts, watchToasts } from '@/testing/toasts.ts';
 import LessonPage from './lesson-page.tsx';
@@ -50,9 +59,14 @@ function detail(n: number): LessonDetail {
   };
 }
 
-/** The API as the server answers: `state` is the course; changes update it. */
-function serve(state: { course: LessonCourse }) {
+/** The API as the server answers: `state` is the course; changes update it. The reader has `role` in the account. */
+function serve(state: { course: LessonCourse }, role: AccountRole = 'EMPLOYEE') {
   apiRequest.mockImplementation((route: unknown, input: { params?: { lessonUuid: string } }) => {
+    // The reader's own accounts do not hold this one (as for staff), so it is read by itself.
+    if (route === usersRoutes.listMyAccounts) return Promise.resolve({ data: [] });
+    if (route === accountsRoutes.getAccount) {
+      return Promise.resolve({ data: testAccount(ACCOUNT, { name: 'Muster AG', accountRole: role }) });
+    }
     const n = Number(input.params?.lessonUuid.slice(-1));
     if (route === lessonsRoutes.getLessonCourse) return Promise.resolve({ data: state.course });
     if (route === lessonsRoutes.getLesson) return Promise.resolve({ data: detail(n) });
@@ -120,6 +134,15 @@ describe('lesson page', () => {
     expect(screen.getByRole('button', { name: 'Als erledigt markieren' })).toBeTruthy();
     await user.click(screen.getByRole('link', { name: 'Vorherige Lektion' }));
     expect(await screen.findByRole('button', { name: 'Als nicht erledigt markieren' })).toBeTruthy();
+  });
+
+  it('lets staff in a customer account read the lessons without keeping progress there', async () => {
+    serve({ course: course([1], 2) }, 'SUPPORT');
+    await render();
+    expect(await screen.findByRole('heading', { level: 3, name: 'Inhalt 2' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Nächste Lektion' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Als erledigt markieren und weiter' })).toBeNull();
+    expect(apiRequest).not.toHaveBeenCalledWith(lessonsRoutes.markLessonOpened, expect.anything());
   });
 
   it("says so when the account is not the reader's (404), without any lesson", async () => {

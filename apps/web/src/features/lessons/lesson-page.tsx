@@ -21,8 +21,16 @@ import CheckCircle from '@mui/icons-material/CheckCircle';
 import RadioButtonUnchecked from '@mui/icons-material/RadioButtonUnchecked';
 import SchoolOutlined from '@mui/icons-material/SchoolOutlined';
 import SearchOff from '@mui/icons-material/SearchOff';
-import { isLanguage, type Language, type LessonCourse, type LessonSummary } from '@portal/contract';
+import {
+  isLanguage,
+  lessonsRoutes,
+  mayCall,
+  type Language,
+  type LessonCourse,
+  type LessonSummary,
+} from '@portal/contract';
 import { ApiError } from '@/api/errors.ts';
+import { useAccount } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
 import { formatDate } from '@/i18n/format.ts';
 import { EmptyState } from '@/ui/empty-state.tsx';
@@ -200,6 +208,8 @@ function LessonView({
   const { data: lesson, error, isPending } = useQuery(lessonQuery(accountUuid, summary.uuid, lang));
   const { mutate: markOpened } = useMarkLessonOpened(accountUuid, lang);
   const completion = useSetLessonCompletion(accountUuid, lang);
+  // Progress is the reader's own: staff looking into a customer's account read the lessons without keeping any.
+  const keepsProgress = mayCall(lessonsRoutes.markLessonOpened, useAccount(accountUuid)?.accountRole);
   const heading = useRef<HTMLHeadingElement>(null);
   const opened = useRef<string | null>(null);
   const shown = useRef<string | null>(null);
@@ -207,11 +217,11 @@ function LessonView({
   // Reading a lesson makes it the point the course resumes from.
   const loaded = lesson?.uuid ?? null;
   useEffect(() => {
-    if (loaded && opened.current !== loaded) {
+    if (keepsProgress && loaded && opened.current !== loaded) {
       opened.current = loaded;
       markOpened(loaded);
     }
-  }, [loaded, markOpened]);
+  }, [keepsProgress, loaded, markOpened]);
 
   // Going to another lesson moves the focus to its title, so keyboard and screen-reader users start reading there.
   useEffect(() => {
@@ -283,7 +293,7 @@ function LessonView({
           )}
         </Box>
         <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ gap: 1.5 }}>
-          {done ? (
+          {done && keepsProgress ? (
             <Button
               variant="outlined"
               disabled={completion.isPending}
@@ -303,7 +313,7 @@ function LessonView({
               {t('lessons.next')}
             </Button>
           )}
-          {!done && (
+          {!done && keepsProgress && (
             <Button
               variant="contained"
               disabled={completion.isPending}

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
-import { membersRoutes, type Member } from '@portal/contract';
+import { membersRoutes, type AccountRole, type Member } from '@portal/contract';
 import type * as ClientModule from '@/api/client.ts';
 import { ApiError } from '@/api/errors.ts';
 import { queryKeys, setCurrentAccountUuid } from '@/api/session.ts';
@@ -71,11 +71,11 @@ beforeEach(() => {
   setCurrentAccountUuid(ACCOUNT);
 });
 
-async function renderAt(path: string, at: string, element: React.ReactElement) {
+async function renderAt(path: string, at: string, element: React.ReactElement, role: AccountRole = 'ADMIN') {
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: false, staleTime: Infinity }, mutations: { retry: false } },
   });
-  queryClient.setQueryData(queryKeys.myAccounts, [testAccount(ACCOUNT, { accountRole: 'ADMIN' })]);
+  queryClient.setQueryData(queryKeys.myAccounts, [testAccount(ACCOUNT, { accountRole: role })]);
   return renderPage(
     path,
     <PortalThemeProvider language="de" rowsPerPage="Zeilen pro Seite">
@@ -128,6 +128,20 @@ describe('members page', { timeout: 20_000 }, () => {
       signal: expect.anything(),
     });
     expect(screen.getAllByText('Zeilen pro Seite').length).toBeGreaterThan(0);
+  });
+
+  it('shows staff in a customer account the members without a way to invite, change or remove', async () => {
+    answerLists();
+    await renderAt(
+      '/settings/user-management',
+      '/settings/user-management',
+      <UserManagementPage />,
+      'SUPPORT',
+    );
+    const table = await screen.findByRole('table', { name: 'Mitglieder und Einladungen' });
+    await waitFor(() => expect(within(table).getByText('Emma Employee')).toBeTruthy());
+    expect(within(table).queryByRole('button', { name: /^Aktionen für/ })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Mitglieder einladen' })).toBeNull();
   });
 
   it('searches on the server once typing pauses, from the first page', async () => {

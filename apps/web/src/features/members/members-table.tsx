@@ -23,11 +23,13 @@ import MoreVert from '@mui/icons-material/MoreVert';
 import {
   MEMBERS_PAGE_SIZE_MAX,
   MEMBER_STATUSES,
+  membersRoutes,
   type AccountRole,
   type Member,
   type MemberStatus,
   type MembersQuery,
 } from '@portal/contract';
+import { useMayCall } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
 import { FilterSelect } from '@/ui/filter-select.tsx';
 import { formatDate, formatDateTime } from '@/i18n/format.ts';
@@ -73,8 +75,14 @@ function RowActions({ member, account, label }: { member: Member; account: strin
   const remove = useRemoveMember(account);
   const resend = useResendInvitation(account);
   const revoke = useRevokeInvitation(account);
+  const may = {
+    resend: useMayCall(membersRoutes.resendInvitation),
+    revoke: useMayCall(membersRoutes.revokeInvitation),
+    role: useMayCall(membersRoutes.updateMember),
+    remove: useMayCall(membersRoutes.removeMember),
+  };
   const who = member.name || member.email;
-  const items: { key: string; label: string; run: () => void | Promise<void> }[] = [];
+  const items: { key: keyof typeof may; label: string; run: () => void | Promise<void> }[] = [];
 
   if (member.kind === 'INVITATION') {
     items.push({ key: 'resend', label: t('members.actions.resend'), run: () => resend.mutate(member) });
@@ -113,7 +121,9 @@ function RowActions({ member, account, label }: { member: Member; account: strin
       },
     });
   }
-  if (!items.length) return null;
+  // Only what the caller may do (staff in a customer's account change nothing here).
+  const allowed = items.filter((item) => may[item.key]);
+  if (!allowed.length) return null;
   const busy = remove.isPending || resend.isPending || revoke.isPending;
   return (
     <>
@@ -126,7 +136,7 @@ function RowActions({ member, account, label }: { member: Member; account: strin
         <MoreVert />
       </IconButton>
       <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
-        {items.map((item) => (
+        {allowed.map((item) => (
           <MenuItem
             key={item.key}
             onClick={() => {

@@ -1,6 +1,6 @@
 import type { ParseKeys } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import type { AccountRole } from '@portal/contract';
+import { membersRoutes, type AccountRole } from '@portal/contract';
 import { Link as RouterLink } from 'react-router';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
@@ -8,7 +8,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import PersonAddOutlined from '@mui/icons-material/PersonAddOutlined';
 import SupportAgentOutlined from '@mui/icons-material/SupportAgentOutlined';
-import { useCurrentAccount } from '@/api/session.ts';
+import { useCurrentAccount, useMayCall } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
 import { Page } from '@/ui/page.tsx';
 import { MembersTable } from './members-table.tsx';
@@ -36,29 +36,32 @@ const SECTIONS = [
 export default function UserManagementPage() {
   const { t } = useTranslation();
   const account = useCurrentAccount()!.uuid;
+  const mayInvite = useMayCall(membersRoutes.invite);
 
   return (
     <Page
       title={t('routes.userManagement')}
       actions={
-        <>
-          <Button
-            component={RouterLink}
-            to={href('settings-digital-coach-form')}
-            variant="outlined"
-            startIcon={<SupportAgentOutlined />}
-          >
-            {t('members.inviteCoach')}
-          </Button>
-          <Button
-            component={RouterLink}
-            to={href('settings-user-management-form', {})}
-            variant="contained"
-            startIcon={<PersonAddOutlined />}
-          >
-            {t('members.invite')}
-          </Button>
-        </>
+        mayInvite && (
+          <>
+            <Button
+              component={RouterLink}
+              to={href('settings-digital-coach-form')}
+              variant="outlined"
+              startIcon={<SupportAgentOutlined />}
+            >
+              {t('members.inviteCoach')}
+            </Button>
+            <Button
+              component={RouterLink}
+              to={href('settings-user-management-form', {})}
+              variant="contained"
+              startIcon={<PersonAddOutlined />}
+            >
+              {t('members.invite')}
+            </Button>
+          </>
+        )
       }
     >
       <Typography sx={{ mb: 3, color: 'text.secondary' }}>{t('members.intro')}</Typography>

@@ -10,6 +10,7 @@ import Stack from '@mui/material/Stack';
 import {
   SHOP_API_KEY_MAX,
   SHOP_SYNC_INTERVALS,
+  shopRoutes,
   SHOP_URL_MAX,
   isOtherShopHost,
   shopKeyProblem,
@@ -19,6 +20,7 @@ import {
   type ShopTestResult,
 } from '@portal/contract';
 import { ApiError } from '@/api/client.ts';
+import { useMayCall } from '@/api/session.ts';
 import {
   FormCheckbox,
   FormSelect,
@@ -125,77 +127,104 @@ export function ShopConfigForm({ state }: { state: ShopState }) {
     }
   };
 
+  // Staff in a customer's account see the configuration and may only test the stored connection.
+  const maySave = useMayCall(shopRoutes.saveShopConnection);
+  const mayTest = useMayCall(shopRoutes.testShopConnection);
+  const testStored = async () => {
+    setOutcome(null);
+    setOutcome(await test.mutateAsync({ url: '', apiKey: '' }));
+  };
+
   const intervals = SHOP_SYNC_INTERVALS.map((value) => ({
     value,
     label: t(`peppershop.intervals.${value}`),
   }));
   return (
-    <RuleForm form={form} onSubmit={onSubmit} aria-label={t('peppershop.connection')}>
-      <Stack spacing={2.5} sx={{ maxWidth: 640 }}>
-        <FormTextField
-          name="url"
-          label={t('peppershop.url')}
-          rules={[urlRule, `max:${SHOP_URL_MAX}`]}
-          required
-          type="url"
-          placeholder="https://shop.example.ch"
-          helperText={t(state.allowsLocalShops ? 'peppershop.urlHelpDemo' : 'peppershop.urlHelp')}
-        />
-        <FormTextField
-          name="apiKey"
-          label={t('peppershop.apiKey')}
-          rules={[keyRule, `max:${SHOP_API_KEY_MAX}`]}
-          required={!stored}
-          type="password"
-          autoComplete="off"
-          helperText={
-            stored ? t('peppershop.keyStored', { lastFour: stored.apiKeyLastFour }) : t('peppershop.keyHelp')
-          }
-        />
-        <FormControl component="fieldset">
-          <FormLabel component="legend" sx={{ mb: 0.5 }}>
-            {t('peppershop.syncWhat')}
-          </FormLabel>
-          <FormCheckbox
-            name="syncProducts"
-            label={t('peppershop.kinds.products')}
-            fieldLabel={t('peppershop.kinds.products')}
+    <>
+      <RuleForm form={form} onSubmit={onSubmit} aria-label={t('peppershop.connection')} readOnly={!maySave}>
+        <Stack spacing={2.5} sx={{ maxWidth: 640 }}>
+          <FormTextField
+            name="url"
+            label={t('peppershop.url')}
+            rules={[urlRule, `max:${SHOP_URL_MAX}`]}
+            required
+            type="url"
+            placeholder="https://shop.example.ch"
+            helperText={t(state.allowsLocalShops ? 'peppershop.urlHelpDemo' : 'peppershop.urlHelp')}
           />
-          <FormCheckbox
-            name="syncOrders"
-            label={t('peppershop.kinds.orders')}
-            fieldLabel={t('peppershop.kinds.orders')}
+          <FormTextField
+            name="apiKey"
+            label={t('peppershop.apiKey')}
+            rules={[keyRule, `max:${SHOP_API_KEY_MAX}`]}
+            required={!stored}
+            type="password"
+            autoComplete="off"
+            helperText={
+              stored
+                ? t('peppershop.keyStored', { lastFour: stored.apiKeyLastFour })
+                : t('peppershop.keyHelp')
+            }
           />
-          <FormCheckbox
-            name="syncCustomers"
-            label={t('peppershop.kinds.customers')}
-            fieldLabel={t('peppershop.kinds.customers')}
+          <FormControl component="fieldset">
+            <FormLabel component="legend" sx={{ mb: 0.5 }}>
+              {t('peppershop.syncWhat')}
+            </FormLabel>
+            <FormCheckbox
+              name="syncProducts"
+              label={t('peppershop.kinds.products')}
+              fieldLabel={t('peppershop.kinds.products')}
+            />
+            <FormCheckbox
+              name="syncOrders"
+              label={t('peppershop.kinds.orders')}
+              fieldLabel={t('peppershop.kinds.orders')}
+            />
+            <FormCheckbox
+              name="syncCustomers"
+              label={t('peppershop.kinds.customers')}
+              fieldLabel={t('peppershop.kinds.customers')}
+            />
+          </FormControl>
+          <FormSelect
+            name="interval"
+            label={t('peppershop.interval')}
+            options={intervals}
+            sx={{ maxWidth: 320 }}
           />
-        </FormControl>
-        <FormSelect
-          name="interval"
-          label={t('peppershop.interval')}
-          options={intervals}
-          sx={{ maxWidth: 320 }}
-        />
-        {!manual && (
-          <FormCheckbox
-            name="enabled"
-            label={t('peppershop.enabled')}
-            fieldLabel={t('peppershop.enabled')}
-            helperText={t('peppershop.enabledHelp')}
-          />
-        )}
-        {outcome && <TestOutcome outcome={outcome} />}
-        <Stack direction="row" spacing={1.5} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
-          <Button type="submit" variant="contained" loading={save.isPending}>
-            {t('peppershop.save')}
-          </Button>
-          <Button type="button" variant="outlined" onClick={() => void runTest()} loading={test.isPending}>
+          {!manual && (
+            <FormCheckbox
+              name="enabled"
+              label={t('peppershop.enabled')}
+              fieldLabel={t('peppershop.enabled')}
+              helperText={t('peppershop.enabledHelp')}
+            />
+          )}
+          {maySave && outcome && <TestOutcome outcome={outcome} />}
+          {maySave && (
+            <Stack direction="row" spacing={1.5} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+              <Button type="submit" variant="contained" loading={save.isPending}>
+                {t('peppershop.save')}
+              </Button>
+              <Button
+                type="button"
+                variant="outlined"
+                onClick={() => void runTest()}
+                loading={test.isPending}
+              >
+                {t('peppershop.test')}
+              </Button>
+            </Stack>
+          )}
+        </Stack>
+      </RuleForm>
+      {!maySave && mayTest && stored && (
+        <Stack spacing={2.5} sx={{ mt: 2.5, maxWidth: 640, alignItems: 'flex-start' }}>
+          {outcome && <TestOutcome outcome={outcome} />}
+          <Button variant="outlined" onClick={() => void testStored()} loading={test.isPending}>
             {t('peppershop.test')}
           </Button>
         </Stack>
-      </Stack>
-    </RuleForm>
+      )}
+    </>
   );
 }

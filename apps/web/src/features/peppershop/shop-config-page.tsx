@@ -7,8 +7,8 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import type { ShopConnection, ShopSyncStatus } from '@portal/contract';
-import { useCurrentAccount } from '@/api/session.ts';
+import { shopRoutes, type ShopConnection, type ShopSyncStatus } from '@portal/contract';
+import { useCurrentAccount, useMayCall } from '@/api/session.ts';
 import { formatDateTime, formatNumber } from '@/i18n/format.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
 import { DotChip } from '@/ui/dot-chip.tsx';
@@ -54,6 +54,7 @@ function Counts({ label, counts }: { label: string; counts: ShopConnection['reco
 function SyncStatus({ connection }: { connection: ShopConnection }) {
   const { t } = useTranslation();
   const sync = useSyncShop();
+  const maySync = useMayCall(shopRoutes.syncShopNow);
   const last = connection.lastSync;
   const busy = last?.status === 'QUEUED' || last?.status === 'RUNNING';
   return (
@@ -85,16 +86,18 @@ function SyncStatus({ connection }: { connection: ShopConnection }) {
           ? t('peppershop.nextSync', { when: formatDateTime(connection.nextSyncAt) })
           : t('peppershop.noScheduledSync')}
       </Typography>
-      <Box>
-        <Button
-          variant="outlined"
-          onClick={() => sync.mutate()}
-          loading={sync.isPending || busy}
-          loadingPosition="start"
-        >
-          {t('peppershop.syncNow')}
-        </Button>
-      </Box>
+      {maySync && (
+        <Box>
+          <Button
+            variant="outlined"
+            onClick={() => sync.mutate()}
+            loading={sync.isPending || busy}
+            loadingPosition="start"
+          >
+            {t('peppershop.syncNow')}
+          </Button>
+        </Box>
+      )}
     </Stack>
   );
 }
@@ -127,6 +130,7 @@ export default function ShopConfigPage() {
   const { t } = useTranslation();
   const account = useCurrentAccount();
   const state = useQuery(shopStateQuery());
+  const mayDisconnect = useMayCall(shopRoutes.disconnectShop);
 
   let content: ReactNode;
   if (state.data) {
@@ -144,7 +148,7 @@ export default function ShopConfigPage() {
             <SyncStatus connection={connection} />
           </SectionCard>
         )}
-        {connection && (
+        {connection && mayDisconnect && (
           <SectionCard id="shop-disconnect" title={t('peppershop.disconnectSection')}>
             <Disconnect />
           </SectionCard>

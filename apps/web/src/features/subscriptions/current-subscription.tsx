@@ -43,7 +43,8 @@ export function CurrentSubscription({
 }: {
   subscription: Subscription;
   plans: readonly Plan[];
-  onAction: (flow: Flow) => void;
+  /** Starts a change; absent where the caller may not change the subscription (staff in a customer's account). */
+  onAction?: (flow: Flow) => void;
 }) {
   const { t, i18n } = useTranslation();
   const money = useMoney();
@@ -111,9 +112,11 @@ export function CurrentSubscription({
           <Alert
             severity="warning"
             action={
-              <Button color="inherit" onClick={() => onAction({ kind: 'resume' })}>
-                {t('subscriptions.actions.resume')}
-              </Button>
+              onAction && (
+                <Button color="inherit" onClick={() => onAction({ kind: 'resume' })}>
+                  {t('subscriptions.actions.resume')}
+                </Button>
+              )
             }
           >
             {t('subscriptions.current.cancelAtPeriodEnd', {
@@ -125,7 +128,7 @@ export function CurrentSubscription({
               })}`}
           </Alert>
         )}
-        {plan && !cancelled && (
+        {plan && !cancelled && onAction && (
           <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
             <Button
               variant="outlined"

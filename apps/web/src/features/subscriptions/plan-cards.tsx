@@ -40,7 +40,8 @@ function PlanCard({
   current: Plan | undefined;
   period: BillingPeriod;
   subscription: Subscription;
-  onAction: (flow: Flow) => void;
+  /** Starts a change; absent where the caller may not change the subscription (staff in a customer's account). */
+  onAction?: (flow: Flow) => void;
 }) {
   const { t, i18n } = useTranslation();
   const money = useMoney();
@@ -59,7 +60,7 @@ function PlanCard({
       ? t('subscriptions.plans.upgrade', { plan: plan.name })
       : t('subscriptions.plans.downgrade', { plan: plan.name });
   const choose = () =>
-    onAction({
+    onAction?.({
       kind: 'change',
       plan,
       period,
@@ -138,7 +139,7 @@ function PlanCard({
               date: formatDay(scheduled.effectiveOn, i18n.resolvedLanguage),
             })}
           />
-        ) : isCurrent && period === subscription.billingPeriod ? (
+        ) : !onAction ? null : isCurrent && period === subscription.billingPeriod ? (
           pending && (
             <Button variant="outlined" onClick={choose} fullWidth>
               {t('subscriptions.plans.keep', { plan: plan.name })}
@@ -166,7 +167,8 @@ export function PlanCards({
 }: {
   plans: readonly Plan[];
   subscription: Subscription;
-  onAction: (flow: Flow) => void;
+  /** Starts a change; absent where the caller may not change the subscription (staff in a customer's account). */
+  onAction?: (flow: Flow) => void;
 }) {
   const { t } = useTranslation();
   const [period, setPeriod] = useState<BillingPeriod>(subscription.billingPeriod);

@@ -6,8 +6,9 @@ import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { subscriptionsRoutes } from '@portal/contract';
 import { ApiError } from '@/api/errors.ts';
-import { useCurrentAccount } from '@/api/session.ts';
+import { useCurrentAccount, useMayCall } from '@/api/session.ts';
 import { Page } from '@/ui/page.tsx';
 import { ActionDialog, type Flow } from './action-dialog.tsx';
 import { plansQuery, subscriptionQuery } from './api.ts';
@@ -25,6 +26,8 @@ function Subscriptions({ accountUuid }: { accountUuid: string }) {
     setFlowKey((key) => key + 1);
     setFlow(next);
   };
+  // A change ends in its confirmation: who may not confirm one (staff) is offered none.
+  const change = useMayCall(subscriptionsRoutes.confirmSubscription) ? start : undefined;
 
   const error = plans.error ?? subscription.error;
   if (error) {
@@ -55,12 +58,12 @@ function Subscriptions({ accountUuid }: { accountUuid: string }) {
   return (
     <Stack spacing={3}>
       <Typography sx={{ color: 'text.secondary' }}>{t('subscriptions.intro')}</Typography>
-      <CurrentSubscription subscription={subscription.data} plans={plans.data} onAction={start} />
+      <CurrentSubscription subscription={subscription.data} plans={plans.data} onAction={change} />
       <PlanCards
         key={subscription.data.billingPeriod}
         plans={plans.data}
         subscription={subscription.data}
-        onAction={start}
+        onAction={change}
       />
       {flow && (
         <ActionDialog
