@@ -53,7 +53,10 @@ test('an employee opens a ticket with an attachment and finds it by its number',
     page.getByRole('heading', { level: 1, name: 'Import der Kundendaten schlägt fehl' }),
   ).toBeVisible();
   await expect(page.getByRole('button', { name: /kunden\.csv herunterladen/ })).toBeVisible();
-  await expect(page.getByRole('switch', { name: /Support-Mitarbeitende dürfen/ })).toBeChecked();
+  // The consent given with the ticket: said on its page, with the way to end it.
+  const access = page.getByRole('region', { name: 'Zugriff des Supports' });
+  await expect(access).toContainText('Der Support hat Zugriff auf Ihr Konto, bis die Anfrage gelöst ist.');
+  await expect(access.getByRole('button', { name: 'Zugriff beenden' })).toBeVisible();
 
   // A direct visit of the confirmation shows no number.
   await page.goto('/support/ticket/success');
