@@ -111,3 +111,33 @@ test('an employee cannot reach member management, and the server refuses its cal
   const outbox = await page.request.get('/dev/mail.json?to=x@example.org');
   expect(((await outbox.json()) as { data: unknown[] }).data).toHaveLength(0);
 });
+
+test('support staff under the customer’s consent see the members and the company but change nothing', async ({
+  page,
+  own,
+}) => {
+  // The demo's open ticket of Muster AG allows support in.
+  const muster = DEMO_ACCOUNTS.muster.uuid;
+  await signIn(page, own, DEMO.agent.email, `/settings/user-management?uuid=${muster}`);
+  await expect(h1(page, 'Benutzerverwaltung')).toBeVisible();
+  await expect(page.getByText(`Sie sehen ${DEMO_ACCOUNTS.muster.name} als Support`)).toBeVisible();
+  const table = page.getByRole('table', { name: 'Mitglieder und Einladungen' });
+  await expect(table.getByRole('row').filter({ hasText: DEMO.employee.email })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Mitglieder einladen' })).toHaveCount(0);
+  await expect(table.getByRole('button', { name: /^Aktionen für/ })).toHaveCount(0);
+
+  // The company's details read, without a way to save them.
+  await page.getByRole('link', { name: 'Firmenprofil' }).click();
+  await expect(page.getByRole('textbox', { name: /Firmenname/ })).toHaveValue(DEMO_ACCOUNTS.muster.name);
+  await expect(page.getByRole('textbox', { name: /Firmenname/ })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Speichern' })).toHaveCount(0);
+
+  // The server refuses a change sent anyway, and reads stay open.
+  const base = `/api/accounts/${muster}/members/v1`;
+  expect(await callApi(page, 'GET', `${base}/members`)).toBe(200);
+  expect(
+    await callApi(page, 'POST', `${base}/invitations`, { emails: ['x@example.org'], role: 'ADMIN' }),
+  ).toBe(403);
+  const outbox = await page.request.get('/dev/mail.json?to=x@example.org');
+  expect(((await outbox.json()) as { data: unknown[] }).data).toHaveLength(0);
+});
