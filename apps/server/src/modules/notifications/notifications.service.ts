@@ -10,6 +10,7 @@ import {
   type UpdateNotificationPreferencesBody,
 } from '@portal/contract';
 import type { Db, Queryable } from '../../db/client.ts';
+import { pageOf, readPage, sqlParams, type ListPage } from '../../db/paging.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
@@ -56,26 +57,21 @@ export async function listNotifications(
   user: PortalUser,
   access: AccountAccess,
   query: NotificationsQuery,
-): Promise<{ data: Notification[]; meta: { total: number; page: number; pageSize: number } }> {
-  const page = query.page ?? 1;
-  const pageSize = query.pageSize ?? NOTIFICATIONS_PAGE_SIZE;
+): Promise<ListPage<Notification>> {
   const archived = query.archived === true;
-  const where = `${archived ? `${MINE} and n.archived_at is not null` : INBOX}
-    and ($3::boolean is not true or n.read_at is null) and ($4::text is null or n.type = $4)`;
+  const p = sqlParams(user.uuid, access.accountUuid);
+  const where = [archived ? `${MINE} and n.archived_at is not null` : INBOX];
+  if (query.unread) where.push('n.read_at is null');
+  if (query.type) where.push(`n.type = ${p.add(query.type)}`);
+  const filter = `from notifications n where ${where.join(' and ')}`;
   const order = archived ? 'n.archived_at desc, n.id desc' : '(n.read_at is null) desc, n.id desc';
-  const params = [user.uuid, access.accountUuid, query.unread ?? null, query.type ?? null];
-  const [count, list] = await Promise.all([
-    db.query<{ total: string }>(`select count(*) as total from notifications n where ${where}`, params),
-    db.query<NotificationRow>(
-      `select ${COLUMNS} from notifications n where ${where}
-        order by ${order} limit $5 offset $6`,
-      [...params, pageSize, (page - 1) * pageSize],
-    ),
-  ]);
-  return {
-    data: list.rows.map(toNotification),
-    meta: { total: Number(count.rows[0]!.total), page, pageSize },
-  };
+  return readPage(
+    db,
+    { rows: `select ${COLUMNS} ${filter} order by ${order}`, count: `select count(*) as total ${filter}` },
+    p,
+    pageOf(query, NOTIFICATIONS_PAGE_SIZE),
+    toNotification,
+  );
 }
 
 /** One of the caller's notifications, archived or not (an archived one still opens, to be read or restored). */
