@@ -220,7 +220,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await page.getByRole('table', { name: 'Rechnungen' }).getByRole('button').first().click();
       await expect(page.getByRole('dialog').getByRole('heading', { name: 'Positionen' })).toBeVisible();
       await expectNoSeriousViolations(page);
-      await page.getByRole('button', { name: 'Schließen' }).click();
+      await page.getByRole('button', { name: 'Schliessen' }).click();
 
       await page.getByRole('button', { name: 'Bearbeiten' }).click();
       await page.getByRole('textbox', { name: /^PLZ/ }).fill('1');

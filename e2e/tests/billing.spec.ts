@@ -88,16 +88,16 @@ testOnOwnServer(
     await card.getByRole('button', { name: 'Bearbeiten' }).click();
 
     await field(page, /^PLZ/).fill('80');
-    await field(page, /^Straße/).fill('');
+    await field(page, /^Strasse/).fill('');
     await card.getByRole('button', { name: 'Speichern' }).click();
     await expect(card.getByText('Die Postleitzahl passt nicht zum gewählten Land')).toBeVisible();
     await expect(card.getByText('Dieses Feld ist erforderlich')).toBeVisible();
-    await expect(field(page, /^Straße/)).toHaveAttribute('aria-invalid', 'true');
+    await expect(field(page, /^Strasse/)).toHaveAttribute('aria-invalid', 'true');
     await page.reload();
     await expect(card).toContainText('8001 Zürich');
 
     await card.getByRole('button', { name: 'Bearbeiten' }).click();
-    await field(page, /^Straße/).fill('Seefeldstrasse');
+    await field(page, /^Strasse/).fill('Seefeldstrasse');
     await field(page, /^Hausnummer/).fill('7a');
     await field(page, /^PLZ/).fill('8008');
     await card.getByRole('button', { name: 'E-Mail-Adresse hinzufügen' }).click();

@@ -102,8 +102,8 @@ describe('number, integer, capital', () => {
   );
   it('capital refuses lower-case letters', () => {
     expect(check('ABC ÄÖÜ 12', 'capital')).toBe(true);
-    expect(check('ABc', 'capital')).toBe('Dieses Feld darf nur Großbuchstaben enthalten');
-    expect(check('STRAßE', 'capital')).toBe('Dieses Feld darf nur Großbuchstaben enthalten');
+    expect(check('ABc', 'capital')).toBe('Dieses Feld darf nur Grossbuchstaben enthalten');
+    expect(check('STRAßE', 'capital')).toBe('Dieses Feld darf nur Grossbuchstaben enthalten');
   });
 });
 

@@ -68,11 +68,11 @@ describe.each(Object.entries(FILES))('%s.json', (_namespace, byLocale) => {
 describe('German texts', () => {
   const german = Object.values({ ...leaves(FILES.messages.de), ...leaves(FILES.validation.de) }).join(' ');
 
-  it('use umlauts and ß, not substitutes', () => {
-    expect(german).not.toMatch(
-      /Schliessen|Loesch|Aender|fuer|ueber|koennen|muessen|duerfen|gueltig|Geschaeft/i,
-    );
-    expect(german).toMatch(/Schließen/);
+  // Swiss Standard German (SPEC-DECISIONS 33): umlauts, never substitutes for them, and "ss", never "ß".
+  it('use umlauts, not substitutes, and ss instead of ß', () => {
+    expect(german).not.toMatch(/Loesch|Aender|fuer|ueber|koennen|muessen|duerfen|gueltig|Geschaeft/i);
+    expect(german).not.toMatch(/ß/);
+    expect(german).toMatch(/Schliessen/);
     expect(german).toMatch(/Änderungen/);
   });
 

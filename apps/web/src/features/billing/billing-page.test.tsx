@@ -250,7 +250,7 @@ describe('billing page', () => {
     expect(dialog.getByText('Ihre Bestellreferenz: PO-4711')).toBeTruthy();
     expect(dialog.getByText('Bankzahlung')).toBeTruthy();
     expect(dialog.getByText(/^MWST 8\.1\s?% auf CHF 490\.00$/)).toBeTruthy();
-    await user.click(dialog.getByRole('button', { name: 'Schließen' }));
+    await user.click(dialog.getByRole('button', { name: 'Schliessen' }));
     await waitFor(() => expect(router.state.location.search).toBe(''));
   });
 
@@ -271,13 +271,13 @@ describe('billing page', () => {
       await renderBilling();
       const form = within(await screen.findByRole('form', { name: 'Rechnungsadresse bearbeiten' }));
       const field = (name: RegExp) => form.getByRole('textbox', { name });
-      expect(field(/^Straße/)).toHaveProperty('value', 'Bahnhofstrasse');
+      expect(field(/^Strasse/)).toHaveProperty('value', 'Bahnhofstrasse');
       expect(field(/^Hausnummer/)).toHaveProperty('value', '10');
       expect(field(/^E-Mail-Adresse 1/)).toHaveProperty('value', 'buchhaltung@example.com');
       expect(field(/^UID- oder MWST-Nummer/)).toHaveProperty('value', 'CHE-123.456.788');
       await user.clear(field(/^PLZ/));
       await user.type(field(/^PLZ/), '80331');
-      await user.clear(field(/^Straße/));
+      await user.clear(field(/^Strasse/));
       await user.clear(field(/^UID- oder MWST-Nummer/));
       await user.type(field(/^UID- oder MWST-Nummer/), 'CHE-123.456.789 MWST');
       await user.click(form.getByRole('button', { name: 'E-Mail-Adresse hinzufügen' }));

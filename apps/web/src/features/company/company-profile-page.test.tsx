@@ -224,7 +224,7 @@ describe('company profile page', () => {
     const input = document.querySelector<HTMLInputElement>('input[type=file]')!;
     const big = new File([new Uint8Array(LOGO_MAX_BYTES + 1)], 'logo.png', { type: 'image/png' });
     fireEvent.change(input, { target: { files: [big] } });
-    expect(await screen.findByText('Das Logo darf höchstens 1 MB groß sein')).toBeTruthy();
+    expect(await screen.findByText('Das Logo darf höchstens 1 MB gross sein')).toBeTruthy();
     expect(profileCalls()).toHaveLength(1);
   });
 

@@ -66,7 +66,7 @@ describe('new ticket form', { timeout: 30_000 }, () => {
       await screen.findByText('«setup.exe» ist keine PDF-, PNG-, JPEG-, TXT- oder CSV-Datei.'),
     ).toBeTruthy();
     choose([file('gross.pdf', ATTACHMENT_MAX_BYTES + 1)]);
-    expect(await screen.findByText('«gross.pdf» ist größer als 10 MB.')).toBeTruthy();
+    expect(await screen.findByText('«gross.pdf» ist grösser als 10 MB.')).toBeTruthy();
     choose([1, 2, 3, 4, 5, 6].map((n) => file(`n${n}.txt`)));
     expect(await screen.findByText('Höchstens 5 Dateien pro Nachricht.')).toBeTruthy();
     const chosen = screen.getByRole('list', { name: 'Ausgewählte Dateien' });

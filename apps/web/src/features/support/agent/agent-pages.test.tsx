@@ -177,7 +177,7 @@ describe('agent ticket page', { timeout: 20_000 }, () => {
     const big = new File(['x'], 'gross.pdf');
     Object.defineProperty(big, 'size', { value: ATTACHMENT_MAX_BYTES + 1 });
     choose([big]);
-    expect(await screen.findByText('«gross.pdf» ist größer als 10 MB.')).toBeTruthy();
+    expect(await screen.findByText('«gross.pdf» ist grösser als 10 MB.')).toBeTruthy();
     choose([new File(['Grüe'], 'anleitung.txt')]);
     await screen.findByText('anleitung.txt');
     await user.click(screen.getByRole('button', { name: 'Antwort senden' }));
