@@ -13,6 +13,8 @@ import { seedDemoData } from '../db/seed.ts';
 
 const srcDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+const contractIndex = path.resolve(srcDir, '../../../packages/contract/src/index.ts');
+
 /** Every source file under `dir` (tests excluded), recursively. */
 function sourcesIn(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -22,14 +24,39 @@ function sourcesIn(dir: string): string[] {
   });
 }
 
+const IMPORT = /(?:from\s+|import\s*\(\s*|import\s+)'([^']+)'/g;
+
+/** The files `entry` imports, directly or not: relative imports and the contract (packages are outside the key). */
+function importedSources(entry: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(entry)) return seen;
+  seen.add(entry);
+  for (const [, specifier] of fs.readFileSync(entry, 'utf8').matchAll(IMPORT)) {
+    const target = specifier!.startsWith('.')
+      ? path.resolve(path.dirname(entry), specifier!)
+      : specifier === '@portal/contract'
+        ? contractIndex
+        : null;
+    if (target && fs.existsSync(target) && fs.statSync(target).isFile()) importedSources(target, seen);
+  }
+  return seen;
+}
+
 /**
- * Key of the snapshot cache: the schema and every seed source (all of db/: a changed migration or seed makes a new
- * snapshot), and the day (the seed is relative to now).
+ * What the snapshot is made of: the migrations (read as files) and every source the migration and the seed import,
+ * wherever it lives (a changed money rule or demo text makes a new snapshot, not a stale copy).
  */
+export function snapshotSources(): string[] {
+  const sources = new Set(sourcesIn(path.join(srcDir, 'db')));
+  for (const entry of ['db/migrate.ts', 'db/seed.ts']) {
+    for (const file of importedSources(path.join(srcDir, entry))) sources.add(file);
+  }
+  return [...sources].sort();
+}
+
+/** Key of the snapshot cache: its sources and the day (the seed is relative to now). */
 function snapshotKey(): string {
   const hash = crypto.createHash('sha256');
-  for (const file of sourcesIn(path.join(srcDir, 'db')).sort())
-    hash.update(file).update(fs.readFileSync(file));
+  for (const file of snapshotSources()) hash.update(file).update(fs.readFileSync(file));
   hash.update(new Date().toISOString().slice(0, 10));
   return hash.digest('hex').slice(0, 16);
 }
