@@ -24,6 +24,7 @@ import {
 import { writeAudit } from '../../audit/audit.ts';
 import type { BillingConfig } from '../../config.ts';
 import type { Db, Queryable } from '../../db/client.ts';
+import { listPage, pageOf, sqlParams, type SqlParams } from '../../db/paging.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import { billedTo } from '../../invoicing/invoicing.ts';
@@ -75,27 +76,19 @@ export function toSummary(row: SummaryRow): InvoiceSummary {
 function listFilter(
   accountUuid: string,
   query: InvoicesQuery,
-  byYear: (year: number, params: unknown[]) => string,
-): { where: string; params: unknown[] } {
-  const params: unknown[] = [accountUuid];
-  let where = 'account_uuid = $1';
-  if (query.status) {
-    params.push(query.status);
-    where += ` and status = $${params.length}`;
-  }
-  if (query.year) where += byYear(query.year, params);
-  return { where, params };
+  byYear: (year: number, p: SqlParams) => string,
+): { where: string; params: SqlParams } {
+  const p = sqlParams();
+  const where = [`account_uuid = ${p.add(accountUuid)}`];
+  if (query.status) where.push(`status = ${p.add(query.status)}`);
+  if (query.year) where.push(byYear(query.year, p));
+  return { where: where.join(' and '), params: p };
 }
 
-const invoicesInYear = (year: number, params: unknown[]) => {
-  params.push(`${year}-01-01`, `${year + 1}-01-01`);
-  return ` and issued_on >= $${params.length - 1}::date and issued_on < $${params.length}::date`;
-};
+const invoicesInYear = (year: number, p: SqlParams) =>
+  `issued_on >= ${p.add(`${year}-01-01`)}::date and issued_on < ${p.add(`${year + 1}-01-01`)}::date`;
 
-const sumsOfYear = (year: number, params: unknown[]) => {
-  params.push(year);
-  return ` and year = $${params.length}`;
-};
+const sumsOfYear = (year: number, p: SqlParams) => `year = ${p.add(year)}`;
 
 /**
  * The account's invoices and credit notes, newest first, one page of them, with the count and the sums per
@@ -109,16 +102,16 @@ export async function listInvoices(
   access: AccountAccess,
   query: InvoicesQuery,
 ): Promise<InvoicesList> {
-  const page = query.page ?? 1;
-  const pageSize = query.pageSize ?? 25;
+  const paging = pageOf(query);
   const { where, params } = listFilter(access.accountUuid, query, invoicesInYear);
   const sumsWhere = listFilter(access.accountUuid, query, sumsOfYear);
   const [rows, sums] = await Promise.all([
     db.query<SummaryRow>(
       // Qualified: the bare name would sort by the output column, the day as text, which no index serves.
       `select ${summaryColumns()} from invoices where ${where}
-        order by invoices.issued_on desc, invoices.sequence desc limit ${pageSize} offset ${(page - 1) * pageSize}`,
-      params,
+        order by invoices.issued_on desc, invoices.sequence desc
+        limit ${params.add(paging.limit)} offset ${params.add(paging.offset)}`,
+      params.values,
     ),
     db.query<{ currency: Currency; count: string; invoiced: string; paid: string; outstanding: string }>(
       `select currency, sum(invoices) as count,
@@ -127,15 +120,15 @@ export async function listInvoices(
               coalesce(sum(total_minor - paid_minor) filter (where status in ('OPEN', 'OVERDUE')), 0) as outstanding
          from invoice_sums where ${sumsWhere.where}
         group by currency having sum(invoices) > 0 order by currency`,
-      sumsWhere.params,
+      sumsWhere.params.values,
     ),
   ]);
+  const total = sums.rows.reduce((total, row) => total + Number(row.count), 0);
+  const page = listPage(rows.rows.map(toSummary), total, paging);
   return {
-    data: rows.rows.map(toSummary),
+    ...page,
     meta: {
-      total: sums.rows.reduce((total, row) => total + Number(row.count), 0),
-      page,
-      pageSize,
+      ...page.meta,
       sums: sums.rows.map((row) => ({
         currency: row.currency,
         invoicedMinor: Number(row.invoiced),

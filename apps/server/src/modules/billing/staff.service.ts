@@ -22,6 +22,7 @@ import {
 } from '@portal/contract';
 import { writeAudit } from '../../audit/audit.ts';
 import type { Db, Queryable } from '../../db/client.ts';
+import { pageOf, readPage, sqlParams, type ListPage } from '../../db/paging.ts';
 import { HttpError, forbidden, invalidField, notFound } from '../../http/errors.ts';
 import type { PortalUser } from '../../http/types.ts';
 import type { Invoicing } from '../../invoicing/invoicing.ts';
@@ -34,14 +35,6 @@ export function requireBillingStaff(user: PortalUser): void {
   if (!hasLevel(USER_ROLES, user.userRole, BILLING_STAFF_ROLE)) {
     throw forbidden('Handling payments needs the SUPPORT_MANAGER role');
   }
-}
-
-type Page<T> = { data: T[]; meta: { total: number; page: number; pageSize: number } };
-
-function paging(query: { page?: number; pageSize?: number }) {
-  const page = query.page ?? 1;
-  const pageSize = query.pageSize ?? 25;
-  return { page, pageSize, offset: (page - 1) * pageSize };
 }
 
 // --- Invoices ---------------------------------------------------------------------------------------------------
@@ -83,32 +76,30 @@ export async function listStaffInvoices(
   db: Queryable,
   user: PortalUser,
   query: StaffInvoicesQuery,
-): Promise<Page<StaffInvoice>> {
+): Promise<ListPage<StaffInvoice>> {
   requireBillingStaff(user);
-  const { page, pageSize, offset } = paging(query);
-  const values: unknown[] = [];
-  const add = (value: unknown) => `$${values.push(value)}`;
+  const p = sqlParams();
   const where: string[] = [];
-  if (query.status) where.push(`i.status = ${add(query.status)}`);
+  if (query.status) where.push(`i.status = ${p.add(query.status)}`);
   const q = query.q?.trim();
   if (q) {
-    const like = add(`%${q.replace(/[\\%_]/g, '\\$&')}%`);
-    const ref = add(`%${normalizeReference(q).replace(/[\\%_]/g, '\\$&')}%`);
+    const like = p.contains(q);
+    const ref = p.contains(normalizeReference(q));
     where.push(
       `(i.number ilike ${like} or i.reference ilike ${ref} or coalesce(a.name, i.billed_to->>'name') ilike ${like})`,
     );
   }
   const filter = where.length ? `where ${where.join(' and ')}` : '';
-  const count = await db.query<{ total: string }>(
-    `select count(*) as total from invoices i left join accounts a on a.uuid = i.account_uuid ${filter}`,
-    values,
+  return readPage(
+    db,
+    {
+      rows: `${INVOICE_SELECT} ${filter} order by i.issued_on desc, i.year desc, i.sequence desc`,
+      count: `select count(*) as total from invoices i left join accounts a on a.uuid = i.account_uuid ${filter}`,
+    },
+    p,
+    pageOf(query),
+    toStaffInvoice,
   );
-  const { rows } = await db.query<InvoiceRow>(
-    `${INVOICE_SELECT} ${filter} order by i.issued_on desc, i.year desc, i.sequence desc
-      limit ${add(pageSize)} offset ${add(offset)}`,
-    values,
-  );
-  return { data: rows.map(toStaffInvoice), meta: { total: Number(count.rows[0]!.total), page, pageSize } };
 }
 
 export interface Booking {
@@ -360,15 +351,18 @@ export async function listPaymentImports(
   db: Queryable,
   user: PortalUser,
   query: PaymentsQuery,
-): Promise<Page<PaymentImport>> {
+): Promise<ListPage<PaymentImport>> {
   requireBillingStaff(user);
-  const { page, pageSize, offset } = paging(query);
-  const count = await db.query<{ total: string }>(`select count(*) as total from bank_payment_imports`);
-  const { rows } = await db.query<ImportRow>(
-    `${IMPORT_SELECT} order by b.imported_at desc, b.uuid limit $1 offset $2`,
-    [pageSize, offset],
+  return readPage(
+    db,
+    {
+      rows: `${IMPORT_SELECT} order by b.imported_at desc, b.uuid`,
+      count: 'select count(*) as total from bank_payment_imports',
+    },
+    sqlParams(),
+    pageOf(query),
+    toImport,
   );
-  return { data: rows.map(toImport), meta: { total: Number(count.rows[0]!.total), page, pageSize } };
 }
 
 // --- Credits ----------------------------------------------------------------------------------------------------
@@ -426,24 +420,22 @@ export async function listPayments(
   db: Queryable,
   user: PortalUser,
   query: PaymentsQuery,
-): Promise<Page<BankPayment>> {
+): Promise<ListPage<BankPayment>> {
   requireBillingStaff(user);
-  const { page, pageSize, offset } = paging(query);
-  const values: unknown[] = [];
-  const add = (value: unknown) => `$${values.push(value)}`;
+  const p = sqlParams();
   let filter = '';
   if (query.status === 'TO_HANDLE') filter = `where p.status in ('PARTIAL', 'UNMATCHED')`;
-  else if (query.status) filter = `where p.status = ${add(query.status)}`;
-  const count = await db.query<{ total: string }>(
-    `select count(*) as total from bank_payments p ${filter}`,
-    values,
+  else if (query.status) filter = `where p.status = ${p.add(query.status)}`;
+  return readPage(
+    db,
+    {
+      rows: `${PAYMENT_SELECT} ${filter} order by p.booked_on desc, p.created_at desc, p.uuid`,
+      count: `select count(*) as total from bank_payments p ${filter}`,
+    },
+    p,
+    pageOf(query),
+    toPayment,
   );
-  const { rows } = await db.query<PaymentRow>(
-    `${PAYMENT_SELECT} ${filter} order by p.booked_on desc, p.created_at desc, p.uuid
-      limit ${add(pageSize)} offset ${add(offset)}`,
-    values,
-  );
-  return { data: rows.map(toPayment), meta: { total: Number(count.rows[0]!.total), page, pageSize } };
 }
 
 /**
