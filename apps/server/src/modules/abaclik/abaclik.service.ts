@@ -23,6 +23,7 @@ import type { Actor } from '../../audit/audit.ts';
 import { writeAudit } from '../../audit/audit.ts';
 import type { AbaclikConfig } from '../../config.ts';
 import type { Db, Queryable } from '../../db/client.ts';
+import { pageOf, readPage, sqlParams, type ListPage } from '../../db/paging.ts';
 import { forbidden, HttpError, invalidField, notFound } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import { iso } from '../../db/iso.ts';
@@ -87,28 +88,23 @@ export async function listDevices(
   user: PortalUser,
   access: AccountAccess,
   query: AbaclikDevicesQuery,
-): Promise<{ data: AbaclikDevice[]; meta: { total: number; page: number; pageSize: number } }> {
+): Promise<ListPage<AbaclikDevice>> {
   const all = query.scope === 'all';
   if (all && !mayManageAllAbaclikDevices(access.role)) {
     throw forbidden('Only ADMIN and above see the devices of every member');
   }
-  const page = query.page ?? 1;
-  const pageSize = query.pageSize ?? 25;
-  const params: unknown[] = [access.accountUuid];
-  const mine = all ? '' : ` and d.user_uuid = $${params.push(user.uuid)}`;
-  const [rows, count] = await Promise.all([
-    db.query<DeviceRow>(
-      `select ${DEVICE_COLUMNS} ${DEVICES_OF_ACCOUNT}${mine}
-        order by d.paired_at desc, d.uuid
-        limit ${pageSize} offset ${(page - 1) * pageSize}`,
-      params,
-    ),
-    db.query<{ total: string }>(`select count(*) as total ${DEVICES_OF_ACCOUNT}${mine}`, params),
-  ]);
-  return {
-    data: rows.rows.map((row) => toDevice(row, user)),
-    meta: { total: Number(count.rows[0]?.total ?? 0), page, pageSize },
-  };
+  const p = sqlParams(access.accountUuid);
+  const mine = all ? '' : ` and d.user_uuid = ${p.add(user.uuid)}`;
+  return readPage(
+    db,
+    {
+      rows: `select ${DEVICE_COLUMNS} ${DEVICES_OF_ACCOUNT}${mine} order by d.paired_at desc, d.uuid`,
+      count: `select count(*) as total ${DEVICES_OF_ACCOUNT}${mine}`,
+    },
+    p,
+    pageOf(query),
+    (row: DeviceRow) => toDevice(row, user),
+  );
 }
 
 async function findDevice(q: Queryable, accountUuid: string, uuid: string): Promise<DeviceRow | null> {

@@ -1,4 +1,5 @@
 import { cloudRoutes } from '@portal/contract';
+import { wholeList } from '../../db/paging.ts';
 import type { ModuleDeps } from '../../http/route.ts';
 import { createCloudClient } from './cloud.client.ts';
 import { createCloudService } from './cloud.service.ts';
@@ -53,10 +54,7 @@ export function registerCloudRoutes({ config, db, route, jobs, secrets, notifier
       reply.raw.once('close', onClose);
       try {
         const organizations = await cloud.organizations(request.account, request.log, controller.signal);
-        return {
-          data: organizations,
-          meta: { total: organizations.length, page: 1, pageSize: Math.max(organizations.length, 1) },
-        };
+        return wholeList(organizations);
       } finally {
         reply.raw.off('close', onClose);
       }

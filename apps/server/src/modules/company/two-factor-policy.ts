@@ -9,6 +9,7 @@ import {
 import { enrolledSecondFactorSql, identityOfUserSql } from '../../access/two-factor.ts';
 import { writeAudit } from '../../audit/audit.ts';
 import type { Db, Queryable } from '../../db/client.ts';
+import { listPage, pageOf, sqlParams, type ListPage } from '../../db/paging.ts';
 import { iso } from '../../db/iso.ts';
 import { conflict } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
@@ -83,21 +84,21 @@ export async function membersWithoutSecondFactor(
   access: AccountAccess,
   query: TwoFactorPreviewQuery,
   embedded: boolean,
-): Promise<{ data: MemberWithoutSecondFactor[]; meta: { total: number; page: number; pageSize: number } }> {
+): Promise<ListPage<MemberWithoutSecondFactor>> {
   if (!embedded) {
     throw conflict(
       'With an external identity provider the portal cannot tell in advance who has a second factor; it is checked at sign-in',
     );
   }
-  const page = query.page ?? 1;
-  const pageSize = query.pageSize ?? TWO_FACTOR_PREVIEW_PAGE_SIZE;
+  const paging = pageOf(query, TWO_FACTOR_PREVIEW_PAGE_SIZE);
+  const p = sqlParams(access.accountUuid);
   const { rows } = await db.query<MemberWithoutSecondFactor>(
     `select u.uuid as "userUuid", u.name, u.email, m.role ${MEMBERS_WITHOUT}
       order by lower(case when u.name = '' then u.email else u.name end), u.uuid
-      limit $2 offset $3`,
-    [access.accountUuid, pageSize, (page - 1) * pageSize],
+      limit ${p.add(paging.limit)} offset ${p.add(paging.offset)}`,
+    p.values,
   );
-  return { data: rows, meta: { total: await countWithout(db, access.accountUuid), page, pageSize } };
+  return listPage(rows, await countWithout(db, access.accountUuid), paging);
 }
 
 const shown = (row: PolicyRow | undefined) =>

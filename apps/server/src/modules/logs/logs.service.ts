@@ -11,6 +11,13 @@ import {
   type LogsQuery,
 } from '@portal/contract';
 import type { Db, Queryable } from '../../db/client.ts';
+import {
+  decodeTimeCursor,
+  keysetPage,
+  sqlParams,
+  type SqlParams,
+  type TimePosition,
+} from '../../db/paging.ts';
 import { invalidField } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import { shortBrowser } from '../../http/user-agent.ts';
@@ -34,30 +41,6 @@ interface LogRow {
   target_uuid?: string | null;
   target_name?: string | null;
   target_email?: string | null;
-}
-
-/** A keyset position: the (created_at, id) of the last entry of a page; created_at with microseconds. */
-interface Position {
-  createdAt: string;
-  id: string;
-}
-
-const POSITION = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z)\|(\d{1,19})$/;
-
-export function encodeCursor(position: Position): string {
-  return Buffer.from(`${position.createdAt}|${position.id}`).toString('base64url');
-}
-
-/** The cursor is opaque to clients; one that does not decode is refused as bad input, never a 500. */
-export function decodeCursor(cursor: string): Position {
-  const match = POSITION.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw invalidField('cursor', 'is not a cursor of this log');
-  return { createdAt: match[1]!, id: match[2]! };
-}
-
-/** LIKE pattern that matches the text literally (its % _ and \ escaped), anywhere. */
-function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /**
@@ -119,23 +102,24 @@ function whereOf(
   user: PortalUser,
   access: AccountAccess,
   filters: Filters,
-  params: unknown[],
-  after?: Position,
+  params: SqlParams,
+  after?: TimePosition,
 ) {
-  const add = (value: unknown) => `$${params.push(value)}`;
   const conditions = ['a.account_uuid = $1'];
   const whole = readsWholeLog(access);
-  const self = whole ? '' : add(user.uuid);
+  const self = whole ? '' : params.add(user.uuid);
   if (!whole) {
-    conditions.push(`(a.actor_uuid = ${self} or a.target = any(${add(logTargetsFor(user.uuid))}::text[]))`);
+    conditions.push(
+      `(a.actor_uuid = ${self} or a.target = any(${params.add(logTargetsFor(user.uuid))}::text[]))`,
+    );
   }
-  if (filters.actor) conditions.push(`a.actor_uuid = ${add(filters.actor)}`);
-  if (filters.action) conditions.push(`a.action = ${add(filters.action)}`);
-  if (filters.from) conditions.push(`a.created_at >= ${add(filters.from)}::timestamptz`);
-  if (filters.to) conditions.push(`a.created_at < ${add(filters.to)}::timestamptz`);
+  if (filters.actor) conditions.push(`a.actor_uuid = ${params.add(filters.actor)}`);
+  if (filters.action) conditions.push(`a.action = ${params.add(filters.action)}`);
+  if (filters.from) conditions.push(`a.created_at >= ${params.add(filters.from)}::timestamptz`);
+  if (filters.to) conditions.push(`a.created_at < ${params.add(filters.to)}::timestamptz`);
   const q = filters.q?.trim();
   if (q) {
-    const p = add(containsPattern(q));
+    const p = params.contains(q);
     const origin = `(a.client_address ilike ${p} or a.user_agent ilike ${p})`;
     const shownOrigin = whole ? origin : `(a.actor_uuid = ${self} and ${origin})`;
     conditions.push(
@@ -147,7 +131,7 @@ function whereOf(
   }
   if (after) {
     conditions.push(
-      `(a.created_at, a.id) < (${add(after.createdAt)}::timestamptz, ${add(after.id)}::bigint)`,
+      `(a.created_at, a.id) < (${params.add(after.createdAt)}::timestamptz, ${params.add(after.id)}::bigint)`,
     );
   }
   return conditions.join(' and ');
@@ -165,13 +149,13 @@ function logQuery(
   user: PortalUser,
   access: AccountAccess,
   filters: Filters,
-  position?: Position,
+  position?: TimePosition,
   limit?: number,
 ): { sql: string; params: unknown[] } {
-  const params: unknown[] = [access.accountUuid, STAFF_USER_ROLES];
+  const params = sqlParams(access.accountUuid, STAFF_USER_ROLES);
   const where = whereOf(user, access, filters, params, position);
   const sql = `${select} where ${where} order by a.created_at desc, a.id desc`;
-  return { sql: limit === undefined ? sql : `${sql} limit ${Number(limit)}`, params };
+  return { sql: limit === undefined ? sql : `${sql} limit ${params.add(limit)}`, params: params.values };
 }
 
 /** One batch of entries after `position` (or from the newest), newest first. */
@@ -182,7 +166,7 @@ async function readBatch(
   access: AccountAccess,
   filters: Filters,
   limit: number,
-  position?: Position,
+  position?: TimePosition,
 ): Promise<LogRow[]> {
   const { sql, params } = logQuery(select, user, access, filters, position, limit);
   return (await q.query<LogRow>(sql, params)).rows;
@@ -233,19 +217,14 @@ export async function listLogs(
 ): Promise<LogsPage> {
   const { cursor, pageSize = LOGS_PAGE_SIZE, ...filters } = query;
   checkRange(filters);
-  const position = cursor ? decodeCursor(cursor) : undefined;
+  const position = cursor ? decodeTimeCursor(cursor, 'this log') : undefined;
   // One more than asked tells whether a next page exists.
   const rows = await readBatch(q, SELECT, user, access, filters, pageSize + 1, position);
-  const page = rows.slice(0, pageSize);
-  const last = page[page.length - 1];
+  const page = keysetPage(rows, pageSize);
   const origin = showsOrigin(user, access);
   return {
-    data: page.map((row) => toEntry(row, undefined, origin(row))),
-    meta: {
-      pageSize,
-      nextCursor:
-        rows.length > pageSize && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
-    },
+    data: page.rows.map((row) => toEntry(row, undefined, origin(row))),
+    meta: { pageSize, nextCursor: page.nextCursor },
   };
 }
 
@@ -338,7 +317,7 @@ export async function* readLogBatches(
     }
     return;
   }
-  let position: Position | undefined;
+  let position: TimePosition | undefined;
   for (;;) {
     const rows = await readBatch(db, EXPORT_SELECT, user, access, filters, batchSize, position);
     if (rows.length) yield await entries(rows);

@@ -3,6 +3,7 @@ import { membersRoutes } from '@portal/contract';
 import { listAccountsOf } from '../../access/accounts.ts';
 import { answerInvitation } from '../../access/invitations.ts';
 import type { Config } from '../../config.ts';
+import { wholeList } from '../../db/paging.ts';
 import { notFound } from '../../http/errors.ts';
 import type { ModuleDeps } from '../../http/route.ts';
 import type { Mailer } from '../../mail/mailer.ts';
@@ -76,7 +77,7 @@ export function registerMembersRoutes(deps: ModuleDeps) {
       const { members, mails } = await invite(db, notifier, request.user, request.account, request.body);
       await sendMails(mailer, request.server.config, mails);
       reply.code(201);
-      return { data: members, meta: { total: members.length, page: 1, pageSize: members.length } };
+      return wholeList(members);
     },
   });
 

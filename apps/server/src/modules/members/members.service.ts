@@ -23,6 +23,7 @@ import {
 } from '../../access/invitations.ts';
 import { writeAudit } from '../../audit/audit.ts';
 import type { Db, Queryable } from '../../db/client.ts';
+import { listPage, pageOf, sqlParams, type ListPage } from '../../db/paging.ts';
 import { conflict, forbidden, HttpError, invalidField, notFound } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import { mailPassage } from '../../mail/user-text.ts';
@@ -74,9 +75,6 @@ const MEMBER_ROWS = `
     left join users inv on inv.uuid = m.invited_by
    where m.account_uuid = $1 and m.invitation_status = 'ACCEPTED'`;
 
-/** `%` and `_` in a search are literal characters, not patterns. */
-const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /**
  * A member's sort key: the name, or the address while the name is empty (invitations sort by address); the same
  * expression as the index users_sort_key_idx, so a page can walk it.
@@ -98,18 +96,17 @@ export async function listMembers(
   query: MembersQuery,
   /** The embedded sign-in service keeps the second factors: the page shows who has one (else unknown). */
   embeddedIdp = false,
-): Promise<{ data: Member[]; meta: { total: number; page: number; pageSize: number } }> {
-  const page = query.page ?? 1;
-  const pageSize = query.pageSize ?? 25;
-  const params: unknown[] = [access.accountUuid];
-  const add = (value: unknown) => `$${params.push(value)}`;
-  const members = ['m.account_uuid = $1', `m.invitation_status = 'ACCEPTED'`];
-  const invitations = ['i.account_uuid = $1', `i.status = 'PENDING'`];
+): Promise<ListPage<Member>> {
+  const paging = pageOf(query);
+  const p = sqlParams();
+  const account = p.add(access.accountUuid);
+  const members = [`m.account_uuid = ${account}`, `m.invitation_status = 'ACCEPTED'`];
+  const invitations = [`i.account_uuid = ${account}`, `i.status = 'PENDING'`];
   const section = query.section === 'coaches' ? `= 'DC'` : `<> 'DC'`;
   members.push(`m.role ${section}`);
   invitations.push(`i.role ${section}`);
   if (query.role) {
-    const role = add(query.role);
+    const role = p.add(query.role);
     members.push(`m.role = ${role}`);
     invitations.push(`i.role = ${role}`);
   }
@@ -117,7 +114,7 @@ export async function listMembers(
   if (query.status === 'EXPIRED') invitations.push('i.expires_at <= now()');
   const search = query.search?.trim();
   if (search) {
-    const pattern = add(likePattern(search.toLowerCase()));
+    const pattern = p.contains(search.toLowerCase());
     members.push(`(lower(u.name) like ${pattern} or lower(u.email) like ${pattern})`);
     invitations.push(`i.email like ${pattern}`);
   }
@@ -130,12 +127,11 @@ export async function listMembers(
   const memberCount = search ? memberFrom : `from account_members m where ${members.join(' and ')}`;
   const countSql = `select ${withMembers ? `(select count(*) ${memberCount})` : '0'}
       + ${withInvitations ? `(select count(*) ${invitationFrom})` : '0'}`;
-  const filterParams = [...params];
+  const filter = p.copy();
 
-  const offset = (page - 1) * pageSize;
   // A search matches few rows: one query filters, sorts and counts them all. Without one, each source gives only
   // its first rows in index order, and the count rides along as a subquery that needs neither join nor sort.
-  const limitEach = search ? '' : ` limit ${add(offset + pageSize)}`;
+  const limitEach = search ? '' : ` limit ${p.add(paging.offset + paging.limit)}`;
   const sources = [
     withMembers &&
       `(select m.user_uuid as id, 'MEMBER' as kind, u.name, u.email, m.role, 'ACCEPTED' as status, m.invited_by,
@@ -155,17 +151,21 @@ export async function listMembers(
        from (${sources.join(' union all ')}) r left join users inv on inv.uuid = r.invited_by
        left join users mu on mu.uuid = r.id and r.kind = 'MEMBER'
       order by r.sort_key, r.id
-      limit ${add(pageSize)} offset ${add(offset)}`,
-    params,
+      limit ${p.add(paging.limit)} offset ${p.add(paging.offset)}`,
+    p.values,
   );
   // A page past the end still tells how many there are.
   const total = rows[0]
-    ? Number(rows[0].total)
-    : page > 1
-      ? Number((await db.query<{ total: string }>(`${countSql} as total`, filterParams)).rows[0]?.total ?? 0)
+    ? (rows[0].total ?? 0)
+    : paging.page > 1
+      ? ((await db.query<{ total: string }>(`${countSql} as total`, filter.values)).rows[0]?.total ?? 0)
       : 0;
   await auditStaffAccess(db, user, access, 'GET members');
-  return { data: rows.map((row) => toMember(row, user)), meta: { total, page, pageSize } };
+  return listPage(
+    rows.map((row) => toMember(row, user)),
+    total,
+    paging,
+  );
 }
 
 /** The account's name, for the notifications that carry it. */

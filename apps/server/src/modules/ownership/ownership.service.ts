@@ -10,6 +10,7 @@ import {
 } from '@portal/contract';
 import { writeAudit } from '../../audit/audit.ts';
 import type { Db, Queryable } from '../../db/client.ts';
+import { pageOf, readPage, sqlParams, type ListPage } from '../../db/paging.ts';
 import {
   conflict,
   emailNotVerified,
@@ -112,26 +113,28 @@ export async function listCandidates(
   db: Db,
   access: AccountAccess,
   query: CandidatesQuery,
-): Promise<{ data: OwnershipPerson[]; meta: { total: number; page: number; pageSize: number } }> {
-  const page = query.page ?? 1;
-  const pageSize = query.pageSize ?? DEFAULT_PAGE_SIZE;
-  const search = query.search?.trim() ?? '';
-  const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const where = `m.account_uuid = $1 and m.role = 'ADMIN' and m.invitation_status = 'ACCEPTED' and u.email_verified
-    and ($2 = '' or u.name ilike $3 or u.email ilike $3)`;
-  const params = [access.accountUuid, search, pattern];
-  const [count, list] = await Promise.all([
-    db.query<{ total: string }>(
-      `select count(*) as total from account_members m join users u on u.uuid = m.user_uuid where ${where}`,
-      params,
-    ),
-    db.query<OwnershipPerson>(
-      `select u.uuid, u.name, u.email from account_members m join users u on u.uuid = m.user_uuid where ${where}
-        order by lower(u.name), lower(u.email), u.uuid limit $4 offset $5`,
-      [...params, pageSize, (page - 1) * pageSize],
-    ),
-  ]);
-  return { data: list.rows, meta: { total: Number(count.rows[0]!.total), page, pageSize } };
+): Promise<ListPage<OwnershipPerson>> {
+  const p = sqlParams();
+  const where = [
+    `m.account_uuid = ${p.add(access.accountUuid)} and m.role = 'ADMIN' and m.invitation_status = 'ACCEPTED'`,
+    'u.email_verified',
+  ];
+  const search = query.search?.trim();
+  if (search) {
+    const pattern = p.contains(search);
+    where.push(`(u.name ilike ${pattern} or u.email ilike ${pattern})`);
+  }
+  const from = `from account_members m join users u on u.uuid = m.user_uuid where ${where.join(' and ')}`;
+  return readPage(
+    db,
+    {
+      rows: `select u.uuid, u.name, u.email ${from} order by lower(u.name), lower(u.email), u.uuid`,
+      count: `select count(*) as total ${from}`,
+    },
+    p,
+    pageOf(query, DEFAULT_PAGE_SIZE),
+    (row: OwnershipPerson) => row,
+  );
 }
 
 /** The pending transfer the caller takes part in: the owner's (staff see it too) or the one offered to them. */

@@ -1,5 +1,6 @@
 import { securityRoutes } from '@portal/contract';
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
+import { wholeList } from '../../db/paging.ts';
 import { invalidField } from '../../http/errors.ts';
 import type { ModuleDeps } from '../../http/route.ts';
 import {
@@ -23,7 +24,7 @@ export function registerPasskeyRoutes({ db, config, route, mailer }: ModuleDeps)
     handler: async ({ user }) => {
       requireEmbedded(config);
       const passkeys = await listPasskeys(db, user);
-      return { data: passkeys, meta: { total: passkeys.length, page: 1, pageSize: passkeys.length } };
+      return wholeList(passkeys);
     },
   });
 

@@ -1,4 +1,5 @@
 import { usersRoutes } from '@portal/contract';
+import { wholeList } from '../../db/paging.ts';
 import { notFound } from '../../http/errors.ts';
 import type { ModuleDeps } from '../../http/route.ts';
 import { answerInvitation, leaveAccount, listMyAccounts, toUser, updateMe } from './users.service.ts';
@@ -21,8 +22,7 @@ export function registerUsersRoutes(deps: ModuleDeps) {
 
   route(usersRoutes.listMyAccounts, {
     handler: async (request) => {
-      const accounts = await listMyAccounts(db, request.user);
-      return { data: accounts, meta: { total: accounts.length, page: 1, pageSize: accounts.length } };
+      return wholeList(await listMyAccounts(db, request.user));
     },
   });
 
