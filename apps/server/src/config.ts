@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { VatRate } from './invoicing/money.ts';
 import { DEFAULT_PLANS, loadPlansFile } from './invoicing/plans.ts';
 import { isValidIban } from './invoicing/reference.ts';
+import { LIMITS } from './limits/limits.ts';
 import { developmentSecretsKey, parseSecretsKeys, type SecretsKey } from './secrets/secrets.ts';
 
 /** The built-in app version; /version.json serves it with the build suffix (`2.6.0+<build>`). */
@@ -424,8 +425,8 @@ function billingConfig(env: Env): BillingConfig {
 
 function abaclikConfig(env: Env): AbaclikConfig {
   return {
-    attemptsPerAddress: positiveInteger(env, 'ABACLIK_ATTEMPTS_PER_ADDRESS', 10),
-    failuresGlobal: positiveInteger(env, 'ABACLIK_FAILURES_GLOBAL', 200),
+    attemptsPerAddress: positiveInteger(env, 'ABACLIK_ATTEMPTS_PER_ADDRESS', LIMITS['abaclik-pairing'].max),
+    failuresGlobal: positiveInteger(env, 'ABACLIK_FAILURES_GLOBAL', LIMITS['abaclik-failures'].max),
   };
 }
 

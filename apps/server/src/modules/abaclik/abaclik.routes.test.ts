@@ -332,8 +332,8 @@ describeApi('AbaClik API', (api) => {
     // Other addresses are not affected; the limited one may try again once its window has passed.
     expect((await appCall(api, PAIR, device('ABCD-EFGH'))).statusCode).toBe(401);
     await api.db.query(
-      `update abaclik_exchange_attempts set window_start = window_start - interval '10 minutes' where bucket = $1`,
-      [`address:${address}`],
+      `update limit_hits set at = at - interval '10 minutes' where name = 'abaclik-pairing' and key = $1`,
+      [address],
     );
     expect((await appCall(api, PAIR, device(code.code), { address })).statusCode).toBe(201);
   });
@@ -371,7 +371,7 @@ describeApi(
       expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       // The code was not used up by the refused attempt.
       await api.db.query(
-        `update abaclik_exchange_attempts set window_start = window_start - interval '10 minutes'`,
+        `update limit_hits set at = at - interval '10 minutes' where name = 'abaclik-failures'`,
       );
       expect((await appCall(api, PAIR, device(code.code))).statusCode).toBe(201);
     });

@@ -2,6 +2,7 @@ import { abaclikRoutes } from '@portal/contract';
 import { bearerToken } from '../../http/bearer.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { ModuleDeps } from '../../http/route.ts';
+import { LimitReached } from '../../limits/limits.ts';
 import {
   createCode,
   getCodeStatus,
@@ -9,7 +10,6 @@ import {
   listDevices,
   pairDevice,
   revokeDevice,
-  TooManyAttempts,
 } from './abaclik.service.ts';
 
 /**
@@ -51,7 +51,8 @@ export function registerAbaclikRoutes({ db, route, config }: ModuleDeps) {
         reply.code(201).header('Cache-Control', 'no-store');
         return pairing;
       } catch (error) {
-        if (error instanceof TooManyAttempts) reply.header('Retry-After', String(error.retryAfter));
+        if (error instanceof LimitReached && error.retryAfter)
+          reply.header('Retry-After', String(error.retryAfter));
         throw error;
       }
     },

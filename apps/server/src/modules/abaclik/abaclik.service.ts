@@ -3,7 +3,6 @@ import {
   ABACLIK_CODE_ALPHABET,
   ABACLIK_CODE_LENGTH,
   ABACLIK_CODE_VALID_MINUTES,
-  ABACLIK_EXCHANGE_WINDOW_SECONDS,
   ABACLIK_PAIRING_URI,
   formatActivationCode,
   mayManageAllAbaclikDevices,
@@ -27,6 +26,7 @@ import { pageOf, readPage, sqlParams, type ListPage } from '../../db/paging.ts';
 import { forbidden, HttpError, invalidField, notFound } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import { iso } from '../../db/iso.ts';
+import { checkLimit, countHit } from '../../limits/limits.ts';
 
 /** Codes and device tokens are kept as their SHA-256 hash only. */
 const hash = (value: string) => crypto.createHash('sha256').update(value).digest('hex');
@@ -217,39 +217,6 @@ export async function getCodeStatus(
   };
 }
 
-/** 429 with the seconds until the counting window ends (Retry-After). */
-export class TooManyAttempts extends HttpError {
-  constructor(readonly retryAfter: number) {
-    super(429, 'TOO_MANY_REQUESTS', 'Too many pairing attempts; try again later');
-  }
-}
-
-/** Seconds until the window of `window_start` (length $2) ends, at least 1. */
-const RETRY_AFTER = `greatest(1, ceil(extract(epoch from window_start) + $2 - extract(epoch from now())))::int`;
-
-/** Counts one attempt in `bucket` for the current window; returns the count and the seconds the window has left. */
-async function countAttempt(db: Db, bucket: string): Promise<{ attempts: number; retryAfter: number }> {
-  await db.query(`delete from abaclik_exchange_attempts where window_start < now() - interval '1 hour'`);
-  const { rows } = await db.query<{ attempts: number; retry_after: number }>(
-    `insert into abaclik_exchange_attempts (bucket, window_start, attempts)
-     values ($1, to_timestamp(floor(extract(epoch from now()) / $2) * $2), 1)
-     on conflict (bucket, window_start) do update set attempts = abaclik_exchange_attempts.attempts + 1
-     returning attempts, ${RETRY_AFTER} as retry_after`,
-    [bucket, ABACLIK_EXCHANGE_WINDOW_SECONDS],
-  );
-  return { attempts: rows[0]!.attempts, retryAfter: rows[0]!.retry_after };
-}
-
-/** The failed attempts of all addresses in the current window, and the seconds it has left. */
-async function currentFailures(db: Db): Promise<{ attempts: number; retryAfter: number }> {
-  const { rows } = await db.query<{ attempts: number; retry_after: number }>(
-    `select attempts, ${RETRY_AFTER} as retry_after from abaclik_exchange_attempts
-      where bucket = $1 and window_start = to_timestamp(floor(extract(epoch from now()) / $2) * $2)`,
-    ['failures', ABACLIK_EXCHANGE_WINDOW_SECONDS],
-  );
-  return { attempts: rows[0]?.attempts ?? 0, retryAfter: rows[0]?.retry_after ?? 1 };
-}
-
 /** One answer for an unknown, expired and used code alike, so a guess learns nothing about which it was. */
 const invalidCode = () =>
   new HttpError(401, 'INVALID_CODE', 'The activation code is not valid; ask the portal for a new one');
@@ -268,10 +235,8 @@ export async function pairDevice(
   client: { address: string; userAgent?: string },
   body: AbaclikPairBody,
 ): Promise<AbaclikPairing> {
-  const own = await countAttempt(db, `address:${client.address}`);
-  if (own.attempts > limits.attemptsPerAddress) throw new TooManyAttempts(own.retryAfter);
-  const failures = await currentFailures(db);
-  if (failures.attempts >= limits.failuresGlobal) throw new TooManyAttempts(failures.retryAfter);
+  await checkLimit(db, 'abaclik-pairing', client.address, { max: limits.attemptsPerAddress });
+  await checkLimit(db, 'abaclik-failures', 'all', { max: limits.failuresGlobal, take: false });
 
   const deviceName = body.deviceName.trim();
   if (!deviceName) throw invalidField('deviceName', 'must not be blank');
@@ -325,7 +290,7 @@ export async function pairDevice(
       })
     : null;
   if (!paired) {
-    await countAttempt(db, 'failures');
+    await countHit(db, 'abaclik-failures', 'all');
     throw invalidCode();
   }
   const { device, account } = paired;

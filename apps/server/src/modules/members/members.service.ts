@@ -1,7 +1,6 @@
 import {
   INVITATION_NOTE_MAX,
   INVITATION_VALID_DAYS,
-  INVITATIONS_PER_HOUR,
   isEmailAddress,
   isLanguage,
   normalizeEmail,
@@ -24,6 +23,7 @@ import {
 import { writeAudit } from '../../audit/audit.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import { listPage, pageOf, sqlParams, type ListPage } from '../../db/paging.ts';
+import { checkLimit } from '../../limits/limits.ts';
 import { conflict, forbidden, HttpError, invalidField, notFound } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import { mailPassage } from '../../mail/user-text.ts';
@@ -312,21 +312,6 @@ async function lockAccount(tx: Queryable, accountUuid: string): Promise<AccountF
   return rows[0];
 }
 
-/** Refuses when `count` more mails would pass the account's hourly invitation limit (429). */
-async function checkRateLimit(tx: Queryable, accountUuid: string, count: number) {
-  const { rows } = await tx.query<{ sent: string }>(
-    `select count(*) as sent from invitations where account_uuid = $1 and sent_at > now() - interval '1 hour'`,
-    [accountUuid],
-  );
-  if (Number(rows[0]?.sent ?? 0) + count > INVITATIONS_PER_HOUR) {
-    throw new HttpError(
-      429,
-      'TOO_MANY_REQUESTS',
-      `An account may send at most ${INVITATIONS_PER_HOUR} invitations per hour; try again later`,
-    );
-  }
-}
-
 /** The language of the invitation mail: the recipient's own if the portal knows them, else the account's. */
 async function mailLanguage(tx: Queryable, email: string, account: AccountFacts): Promise<Language> {
   const { rows } = await tx.query<{ language: string }>(
@@ -425,7 +410,7 @@ export async function invite(
       }
     }
     if (named.length) throw conflict(`${named.join('; ')}. Nobody was invited.`, taken);
-    await checkRateLimit(tx, access.accountUuid, emails.length);
+    await checkLimit(tx, 'invitations', access.accountUuid, { hits: emails.length });
     // An expired invitation to the same address gives way to the new one.
     await tx.query(
       `update invitations set status = 'EXPIRED'
@@ -506,7 +491,7 @@ export async function resendInvitation(
   return db.transaction(async (tx) => {
     const account = await lockAccount(tx, access.accountUuid);
     const old = await lockedInvitation(tx, access, id);
-    await checkRateLimit(tx, access.accountUuid, 1);
+    await checkLimit(tx, 'invitations', access.accountUuid);
     await tx.query(`update invitations set status = 'REVOKED' where uuid = $1`, [old.uuid]);
     const { row, token } = await insertInvitation(tx, user, access.accountUuid, {
       email: old.email,

@@ -170,7 +170,9 @@ describeApi(
         const again = await askAs(taken.toUpperCase());
         // The same limit for both: a second request within the minute is refused either way.
         expect([first.statusCode, again.statusCode]).toEqual([202, 429]);
-        await api.db.query(`update idp_action_tokens set created_at = now() - interval '2 minutes'`);
+        await api.db.query(
+          `update limit_hits set at = at - interval '2 minutes' where name = 'email-change'`,
+        );
 
         const inUse = await askAs(taken.toUpperCase());
         expect(inUse.statusCode).toBe(202);
@@ -179,7 +181,9 @@ describeApi(
           taken.toUpperCase(),
         );
         expect((await askAs(unknown)).statusCode).toBe(429);
-        await api.db.query(`update idp_action_tokens set created_at = now() - interval '2 minutes'`);
+        await api.db.query(
+          `update limit_hits set at = at - interval '2 minutes' where name = 'email-change'`,
+        );
         const fresh = await askAs(unknown);
         expect(fresh.statusCode).toBe(202);
         expect(Object.keys(fresh.json().data)).toEqual(Object.keys(inUse.json().data));
@@ -241,7 +245,9 @@ describeApi(
       });
 
       it('refuses an expired or cancelled link', async () => {
-        await api.db.query(`update idp_action_tokens set created_at = now() - interval '2 minutes'`);
+        await api.db.query(
+          `update limit_hits set at = at - interval '2 minutes' where name = 'email-change'`,
+        );
         expect((await ask({ newEmail, currentPassword: DEMO_PASSWORD })).statusCode).toBe(202);
         const expiredLink = linkOf((await api.mailsTo(newEmail)).at(-1)!.text_body);
         await api.db.query(
@@ -251,6 +257,9 @@ describeApi(
         expect((await api.request('GET', EMAIL, { as: 'coach' })).json().data.pending).toBeNull();
         expect((await open(expiredLink)).statusCode).toBe(400);
 
+        await api.db.query(
+          `update limit_hits set at = at - interval '2 minutes' where name = 'email-change'`,
+        );
         expect((await ask({ newEmail, currentPassword: DEMO_PASSWORD })).statusCode).toBe(202);
         const cancelledLink = linkOf((await api.mailsTo(newEmail)).at(-1)!.text_body);
         expect((await api.request('DELETE', EMAIL, { as: 'coach' })).statusCode).toBe(204);

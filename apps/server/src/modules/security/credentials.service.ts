@@ -9,8 +9,8 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError, invalidField } from '../../http/errors.ts';
 import type { PortalUser } from '../../http/types.ts';
+import { checkLimit } from '../../limits/limits.ts';
 import type { Mailer } from '../../mail/mailer.ts';
-import { sentRecently } from '../../idp/action-tokens.ts';
 import { changePassword } from '../../idp/credentials.ts';
 import { findIdentityByEmail } from '../../idp/identities.ts';
 import {
@@ -19,7 +19,6 @@ import {
   requestEmailChange,
   type PendingEmailChange,
 } from '../../idp/email-change.ts';
-import { MAIL_INTERVAL_SECONDS } from '../../idp/mails.ts';
 import { securityMail, type EventOrigin } from '../../idp/security-mails.ts';
 import { confirmCurrentPassword, ownIdentity } from './security.service.ts';
 
@@ -91,11 +90,7 @@ export async function requestOwnEmailChange(
   await confirmCurrentPassword(deps, user, identity, body.currentPassword, 'currentPassword');
   if (newEmail.toLowerCase() === identity.email.toLowerCase()) throw invalidField('newEmail', 'sameAddress');
   // A mail goes to an address the person only claims, or to its holder: at most one request a minute, either way.
-  if (await sentRecently(deps.db, 'email-change', identity.id, MAIL_INTERVAL_SECONDS)) {
-    throw new HttpError(429, 'TOO_MANY_MAILS', 'Wait a minute before asking for another link', {
-      newEmail: 'tooManyMails',
-    });
-  }
+  await checkLimit(deps.db, 'email-change', identity.id);
   const holder = await findIdentityByEmail(deps.db, newEmail);
   const other = holder && holder.id !== identity.id ? holder : undefined;
   return toState(await requestEmailChange(deps, identity, newEmail, origin, other));
