@@ -1,4 +1,5 @@
 import { SUPPORT_BODY_LIMIT, supportAgentRoutes } from '@portal/contract';
+import { wholeList } from '../../db/paging.ts';
 import { sendFile } from '../../files/files.ts';
 import type { ModuleDeps } from '../../http/route.ts';
 import {
@@ -75,8 +76,7 @@ export function registerSupportAgentRoutes({ db, route, notifier, files }: Modul
 
   route(supportAgentRoutes.agentList, {
     handler: async (request) => {
-      const data = await listAgents(db, request.user);
-      return { data, meta: { total: data.length, page: 1, pageSize: data.length } };
+      return wholeList(await listAgents(db, request.user));
     },
   });
 }

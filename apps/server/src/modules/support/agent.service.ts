@@ -21,6 +21,7 @@ import {
 } from '@portal/contract';
 import { writeAudit } from '../../audit/audit.ts';
 import type { Db, Queryable } from '../../db/client.ts';
+import { pageOf, readPage, sqlParams, type ListPage } from '../../db/paging.ts';
 import type { CheckedUpload, FileStore, StoredFile } from '../../files/files.ts';
 import { HttpError, forbidden, invalidField, notFound } from '../../http/errors.ts';
 import type { PortalUser } from '../../http/types.ts';
@@ -70,35 +71,32 @@ export async function listQueue(
   db: Queryable,
   user: PortalUser,
   query: QueueQuery,
-): Promise<{ data: QueueTicket[]; meta: { total: number; page: number; pageSize: number } }> {
+): Promise<ListPage<QueueTicket>> {
   requireSupport(user, 'read');
-  const page = query.page ?? 1;
-  const pageSize = query.pageSize ?? 25;
-  const values: unknown[] = [];
-  const add = (value: unknown) => `$${values.push(value)}`;
+  const p = sqlParams();
   const where = [LIVE_ACCOUNT];
   const status = query.status ?? 'ACTIVE';
   if (status === 'ACTIVE') where.push(`t.status in ('OPEN', 'WAITING_FOR_CUSTOMER')`);
-  else if (status !== 'ALL') where.push(`t.status = ${add(status)}`);
-  if (query.severity) where.push(`t.severity = ${add(query.severity)}`);
-  if (query.category) where.push(`t.category = ${add(query.category)}`);
+  else if (status !== 'ALL') where.push(`t.status = ${p.add(status)}`);
+  if (query.severity) where.push(`t.severity = ${p.add(query.severity)}`);
+  if (query.category) where.push(`t.category = ${p.add(query.category)}`);
   if (query.assignee === 'unassigned') where.push('t.assignee_uuid is null');
   else if (query.assignee)
-    where.push(`t.assignee_uuid = ${add(query.assignee === 'mine' ? user.uuid : query.assignee)}`);
+    where.push(`t.assignee_uuid = ${p.add(query.assignee === 'mine' ? user.uuid : query.assignee)}`);
   if (query.waitingHours)
-    where.push(`t.awaiting_agent_since <= now() - make_interval(hours => ${add(query.waitingHours)}::int)`);
+    where.push(`t.awaiting_agent_since <= now() - make_interval(hours => ${p.add(query.waitingHours)}::int)`);
   const filter = where.join(' and ');
-  const count = await db.query<{ total: string }>(
-    `select count(*) as total ${QUEUE_FROM} where ${filter}`,
-    values,
+  return readPage(
+    db,
+    {
+      rows: `select ${ticketColumns(true)}, a.name as account_name ${QUEUE_FROM} where ${filter}
+              order by t.awaiting_agent_since asc nulls last, t.updated_at asc, t.number asc`,
+      count: `select count(*) as total ${QUEUE_FROM} where ${filter}`,
+    },
+    p,
+    pageOf(query),
+    toQueueTicket,
   );
-  const { rows } = await db.query<QueueRow>(
-    `select ${ticketColumns(true)}, a.name as account_name ${QUEUE_FROM} where ${filter}
-      order by t.awaiting_agent_since asc nulls last, t.updated_at asc, t.number asc
-      limit ${add(pageSize)} offset ${add((page - 1) * pageSize)}`,
-    values,
-  );
-  return { data: rows.map(toQueueTicket), meta: { total: Number(count.rows[0]!.total), page, pageSize } };
 }
 
 /** What a change needs to know of a ticket, locked for the change's transaction. */

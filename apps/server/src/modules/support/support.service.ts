@@ -14,6 +14,7 @@ import {
 } from '@portal/contract';
 import { writeAudit } from '../../audit/audit.ts';
 import type { Db, Queryable } from '../../db/client.ts';
+import { pageOf, readPage, sqlParams, type ListPage } from '../../db/paging.ts';
 import type { FileStore } from '../../files/files.ts';
 import { HttpError, forbidden, notFound } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
@@ -28,7 +29,6 @@ import {
   readTicketDetail,
   ticketColumns,
   toTicket,
-  type TicketRow,
 } from './tickets.store.ts';
 
 // The customer's side of support: a member of the account opens tickets, replies, reopens, closes and gives or
@@ -51,30 +51,24 @@ export async function listTickets(
   user: PortalUser,
   access: AccountAccess,
   query: TicketsQuery,
-): Promise<{ data: SupportTicket[]; meta: { total: number; page: number; pageSize: number } }> {
-  const page = query.page ?? 1;
-  const pageSize = query.pageSize ?? 25;
-  const params: unknown[] = [access.accountUuid];
-  const add = (value: unknown) => `$${params.push(value)}`;
-  const where = ['t.account_uuid = $1'];
-  if (!seesAllTickets(access)) where.push(`t.created_by = ${add(user.uuid)}`);
-  if (query.status) where.push(`t.status = ${add(query.status)}`);
-  if (query.state === 'active') where.push(`t.status = any(${add(ACTIVE_TICKET_STATUSES)}::text[])`);
+): Promise<ListPage<SupportTicket>> {
+  const p = sqlParams();
+  const where = [`t.account_uuid = ${p.add(access.accountUuid)}`];
+  if (!seesAllTickets(access)) where.push(`t.created_by = ${p.add(user.uuid)}`);
+  if (query.status) where.push(`t.status = ${p.add(query.status)}`);
+  if (query.state === 'active') where.push(`t.status = any(${p.add(ACTIVE_TICKET_STATUSES)}::text[])`);
   const filter = where.join(' and ');
-  const count = await db.query<{ total: string }>(
-    `select count(*) as total from support_tickets t where ${filter}`,
-    params,
+  return readPage(
+    db,
+    {
+      rows: `select ${ticketColumns(false)} from support_tickets t ${TICKET_JOINS}
+              where ${filter} order by t.created_at desc, t.uuid`,
+      count: `select count(*) as total from support_tickets t where ${filter}`,
+    },
+    p,
+    pageOf(query),
+    toTicket,
   );
-  const { rows } = await db.query<TicketRow>(
-    `select ${ticketColumns(false)}
-       from support_tickets t
-       ${TICKET_JOINS}
-      where ${filter}
-      order by t.created_at desc, t.uuid
-      limit ${add(pageSize)} offset ${add((page - 1) * pageSize)}`,
-    params,
-  );
-  return { data: rows.map(toTicket), meta: { total: Number(count.rows[0]!.total), page, pageSize } };
 }
 
 /** The ticket as the caller may see it (locked for a change when asked), or 404. */
