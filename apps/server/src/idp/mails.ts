@@ -1,6 +1,6 @@
+import { renderMail, type MailBlock } from '../mail/layout.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import { mailText } from '../mail/user-text.ts';
-import { escapeHtml } from '../http/html.ts';
 import { ACTION_TTL, createActionToken, sentRecently, type ActionKind } from './action-tokens.ts';
 import { translator, type Messages } from './i18n.ts';
 import type { Identity } from './identities.ts';
@@ -28,7 +28,7 @@ const LINK_PAGE: Record<PageActionKind, string> = {
   'reset-password': 'reset',
 };
 
-/** The mail carrying `link`, in the identity's language, as text and as HTML. */
+/** The mail carrying `link`, in the identity's language (text and HTML through the mail layout). */
 export function actionMail(
   kind: PageActionKind,
   identity: Identity,
@@ -44,14 +44,18 @@ export function actionMail(
   // The name is the person's own text: it is shortened and left out when a mail program could make it a link.
   const name = mailText(identity.name);
   const greeting = name === undefined ? t('mailGreetingNoName') : t('mailGreeting', { name });
-  const closing = [t('mailValidity', { duration }), t('mailIgnore')];
-  const text = [greeting, '', intro, link, '', ...closing, '', `— ${product}`].join('\n');
-  const html = `<!doctype html><html lang="${identity.locale}"><body>
-<p>${escapeHtml(greeting)}</p><p>${escapeHtml(intro)}</p>
-<p><a href="${escapeHtml(link)}">${escapeHtml(t(texts.action))}</a></p>
-<p>${closing.map(escapeHtml).join('<br>')}</p><p>— ${escapeHtml(product)}</p>
-</body></html>`;
-  return { to: identity.email, subject: `${product}: ${t(texts.subject)}`, text, html };
+  return renderMail({
+    to: identity.email,
+    language: identity.locale,
+    product,
+    subject: t(texts.subject),
+    greeting,
+    body: [
+      intro,
+      { button: { label: t(texts.action), url: link } },
+      `${t('mailValidity', { duration })}\n${t('mailIgnore')}`,
+    ],
+  });
 }
 
 /**
@@ -96,7 +100,7 @@ export async function sendRegistrationAttemptMail(
   );
 }
 
-/** The mail of {@link sendRegistrationAttemptMail}, in the owner's language, as text and as HTML. */
+/** The mail of {@link sendRegistrationAttemptMail}, in the owner's language (through the mail layout). */
 export function registrationAttemptMail(
   identity: Identity,
   links: { signIn: string; reset?: string },
@@ -107,38 +111,26 @@ export function registrationAttemptMail(
   const greeting = name === undefined ? t('mailGreetingNoName') : t('mailGreeting', { name });
   const intro = t('mailRegisteredBody', { product });
   const ttl = ACTION_TTL['reset-password'];
-  const parts: { text: string; link: string; action: string; note?: string }[] = [
-    { text: t('mailRegisteredSignIn'), link: links.signIn, action: t('mailRegisteredSignInAction') },
+  const body: MailBlock[] = [
+    intro,
+    t('mailRegisteredSignIn'),
+    { button: { label: t('mailRegisteredSignInAction'), url: links.signIn } },
   ];
   if (links.reset) {
     const duration = t('durationMinutes', { count: ttl / 60 });
-    parts.push({
-      text: t('mailRegisteredReset'),
-      link: links.reset,
-      action: t('mailResetAction'),
-      note: t('mailValidity', { duration }),
-    });
+    body.push(
+      t('mailRegisteredReset'),
+      { button: { label: t('mailResetAction'), url: links.reset } },
+      t('mailValidity', { duration }),
+    );
   }
-  const closing = t('mailRegisteredIgnore');
-  const text = [
+  body.push(t('mailRegisteredIgnore'));
+  return renderMail({
+    to: identity.email,
+    language: identity.locale,
+    product,
+    subject: t('mailRegisteredSubject'),
     greeting,
-    '',
-    intro,
-    '',
-    ...parts.flatMap((part) => [part.text, part.link, ...(part.note ? [part.note] : []), '']),
-    closing,
-    '',
-    `— ${product}`,
-  ].join('\n');
-  const html = `<!doctype html><html lang="${identity.locale}"><body>
-<p>${escapeHtml(greeting)}</p><p>${escapeHtml(intro)}</p>
-${parts
-  .map(
-    (part) =>
-      `<p>${escapeHtml(part.text)}<br><a href="${escapeHtml(part.link)}">${escapeHtml(part.action)}</a>${part.note ? `<br>${escapeHtml(part.note)}` : ''}</p>`,
-  )
-  .join('\n')}
-<p>${escapeHtml(closing)}</p><p>— ${escapeHtml(product)}</p>
-</body></html>`;
-  return { to: identity.email, subject: `${product}: ${t('mailRegisteredSubject')}`, text, html };
+    body,
+  });
 }

@@ -1,5 +1,5 @@
 import type { Language } from '@portal/contract';
-import { escapeHtml } from '../http/html.ts';
+import { renderMail } from '../mail/layout.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import { mailText } from '../mail/user-text.ts';
 import { translator } from './i18n.ts';
@@ -7,7 +7,7 @@ import { mailTime } from './security-mails.ts';
 
 /**
  * "Neuer Passkey hinzugefügt": tells the person a passkey was added to their sign-in — its name, when, in which
- * browser — and where to remove it if it was not them. In their language, as text and as HTML.
+ * browser — and where to remove it if it was not them. In their language, through the mail layout.
  */
 export function passkeyAddedMail(o: {
   to: string;
@@ -29,16 +29,17 @@ export function passkeyAddedMail(o: {
     t('mailPasskeyTime', { time: mailTime(o.locale, o.at) }),
     o.browser ? t('mailPasskeyBrowser', { browser: o.browser }) : undefined,
   ].filter((line): line is string => line !== undefined);
-  const intro = t('mailPasskeyBody', { product: o.product });
-  const notYou = t('mailPasskeyNotYou');
-  const text = [greeting, '', intro, '', ...facts, '', notYou, o.settingsUrl, '', `— ${o.product}`].join(
-    '\n',
-  );
-  const html = `<!doctype html><html lang="${o.locale}"><body>
-<p>${escapeHtml(greeting)}</p><p>${escapeHtml(intro)}</p>
-<p>${facts.map(escapeHtml).join('<br>')}</p>
-<p>${escapeHtml(notYou)} <a href="${escapeHtml(o.settingsUrl)}">${escapeHtml(o.settingsUrl)}</a></p>
-<p>— ${escapeHtml(o.product)}</p>
-</body></html>`;
-  return { to: o.to, subject: `${o.product}: ${t('mailPasskeySubject')}`, text, html };
+  return renderMail({
+    to: o.to,
+    language: o.locale,
+    product: o.product,
+    subject: t('mailPasskeySubject'),
+    greeting,
+    body: [
+      t('mailPasskeyBody', { product: o.product }),
+      { facts },
+      t('mailPasskeyNotYou'),
+      { url: o.settingsUrl },
+    ],
+  });
 }

@@ -253,7 +253,7 @@ idp.describeIdp('registration', (ctx) => {
       const mail = await ctx.mailbox.next(owner.email, since);
       expect(mail).toContain('Subject: =?UTF-8?Q?Portal:_Tentative_d');
       expect(mail).toContain('Un compte existe déjà pour cette adresse ; rien n’y a été modifié.');
-      expect(mail).toContain(`Connectez-vous ici :\r\n${ctx.idp.base}/\r\n`);
+      expect(mail).toContain(`Connectez-vous ici :\r\n\r\nSe connecter: ${ctx.idp.base}/\r\n`);
       expect(mail).not.toContain('Eve');
       // The reset link in it works.
       const jar = new idp.CookieJar();

@@ -1,5 +1,5 @@
 import type { Language } from '@portal/contract';
-import { escapeHtml } from '../http/html.ts';
+import { renderMail, type MailBlock } from '../mail/layout.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import { mailText } from '../mail/user-text.ts';
 import { ACTION_TTL } from './action-tokens.ts';
@@ -7,7 +7,7 @@ import { translator } from './i18n.ts';
 import type { Identity } from './identities.ts';
 
 /**
- * The mails about a person's own sign-in security, in the person's language, as text and as HTML. Each says what
+ * The mails about a person's own sign-in security, in the person's language (through the mail layout). Each says what
  * happened, when, from which browser and client address, and what to do if it was not them.
  */
 
@@ -298,28 +298,15 @@ export function securityMail(
       ];
   const body = fill(event_.body, vars);
   const validity = fill(texts.validity, { hours: String(ACTION_TTL['email-change'] / 3600) });
-  const text = [
-    greeting,
-    '',
-    body,
-    ...(extra.link ? [extra.link, validity] : []),
-    '',
-    ...facts.map(([label, value]) => `${label}: ${value}`),
-    '',
-    event_.notYou,
-    '',
-    `— ${product}`,
-  ].join('\n');
-  const html = `<!doctype html><html lang="${identity.locale}"><body>
-<p>${escapeHtml(greeting)}</p><p>${escapeHtml(body)}</p>
-${extra.link ? `<p><a href="${escapeHtml(extra.link)}">${escapeHtml(texts.action)}</a><br>${escapeHtml(validity)}</p>` : ''}
-<p>${facts.map(([label, value]) => `${escapeHtml(label)}: ${escapeHtml(value)}`).join('<br>')}</p>
-<p>${escapeHtml(event_.notYou)}</p><p>— ${escapeHtml(product)}</p>
-</body></html>`;
-  return {
+  const confirm: MailBlock[] = extra.link
+    ? [{ button: { label: texts.action, url: extra.link } }, validity]
+    : [];
+  return renderMail({
     to: extra.to ?? identity.email,
-    subject: `${product}: ${fill(event_.subject, vars)}`,
-    text,
-    html,
-  };
+    language: identity.locale,
+    product,
+    subject: fill(event_.subject, vars),
+    greeting,
+    body: [body, ...confirm, { facts: facts.map(([label, value]) => `${label}: ${value}`) }, event_.notYou],
+  });
 }

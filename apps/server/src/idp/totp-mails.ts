@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/client.ts';
-import { escapeHtml } from '../http/html.ts';
+import { renderMail } from '../mail/layout.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
 import { mailText } from '../mail/user-text.ts';
 import { translator, type Messages } from './i18n.ts';
@@ -26,12 +26,14 @@ export function totpEventMail(
   const name = mailText(identity.name);
   const greeting = name === undefined ? t('mailGreetingNoName') : t('mailGreeting', { name });
   const body = t(TEXTS[event].body, { product, left: vars.left ?? 0 });
-  const notYou = t('mailSecurityNotYou');
-  const text = [greeting, '', body, '', notYou, '', `— ${product}`].join('\n');
-  const html = `<!doctype html><html lang="${identity.locale}"><body>
-<p>${escapeHtml(greeting)}</p><p>${escapeHtml(body)}</p><p>${escapeHtml(notYou)}</p><p>— ${escapeHtml(product)}</p>
-</body></html>`;
-  return { to: identity.email, subject: `${product}: ${t(TEXTS[event].subject)}`, text, html };
+  return renderMail({
+    to: identity.email,
+    language: identity.locale,
+    product,
+    subject: t(TEXTS[event].subject),
+    greeting,
+    body: [body, t('mailSecurityNotYou')],
+  });
 }
 
 /** Mails the notice of `event` to identity `identityId` (queued in `tx` when given, so it goes only on commit). */

@@ -1,5 +1,5 @@
 import { isLanguage, isNotificationType, type Language, type NotificationType } from '@portal/contract';
-import { escapeHtml } from '../http/html.ts';
+import { renderMail } from '../mail/layout.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import { mailText } from '../mail/user-text.ts';
 
@@ -483,12 +483,12 @@ export function notificationMail(mail: NotificationMail): MailMessage {
   const language: Language = isLanguage(mail.to.language) ? mail.to.language : 'de';
   const t = TEXTS[language];
   const { subject, body } = notificationMailText(language, mail.type, mail.params, mail.accountName);
-  const greeting = `${t.greeting(mailText(mail.to.name))},`;
-  const text = [greeting, '', body, '', mail.link, '', t.why, '', `— ${mail.product}`].join('\n');
-  const html = `<!doctype html><html lang="${language}"><body>
-<p>${escapeHtml(greeting)}</p><p>${escapeHtml(body)}</p>
-<p><a href="${escapeHtml(mail.link)}">${escapeHtml(t.action)}</a></p>
-<p>${escapeHtml(t.why)}</p><p>— ${escapeHtml(mail.product)}</p>
-</body></html>`;
-  return { to: mail.to.email, subject: `${mail.product}: ${subject}`, text, html };
+  return renderMail({
+    to: mail.to.email,
+    language,
+    product: mail.product,
+    subject,
+    greeting: `${t.greeting(mailText(mail.to.name))},`,
+    body: [body, { button: { label: t.action, url: mail.link } }, t.why],
+  });
 }

@@ -1,7 +1,7 @@
 import type { Currency, Invoice, Language } from '@portal/contract';
 import { formatReference } from 'swissqrbill/utils';
 import type { Creditor } from '../../config.ts';
-import { escapeHtml } from '../../http/html.ts';
+import { renderMail, type MailBlock } from '../../mail/layout.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 import { fill, formatAmount, formatDay } from './invoice-pdf.texts.ts';
 
@@ -89,14 +89,26 @@ const money = (minor: number, currency: Currency, language: Language) =>
 /** The IBAN in groups of four, as it is printed. */
 const spacedIban = (iban: string) => iban.replace(/\s/g, '').replace(/(.{4})(?=.)/g, '$1 ');
 
-/** A mail of paragraphs, as text and as HTML (every value escaped). */
-function compose(to: string, subject: string, paragraphs: string[]): MailMessage {
-  return {
+/**
+ * A billing mail through the mail layout: from the provider (its name in the header, the subject as it is, signed
+ * with the closing and the provider's name).
+ */
+function compose(
+  { to, language, creditor }: InvoiceMailInput,
+  subject: string,
+  body: MailBlock[],
+): MailMessage {
+  const t = TEXTS[language];
+  return renderMail({
     to,
+    language,
+    product: creditor.name,
     subject,
-    text: `${paragraphs.join('\n\n')}\n`,
-    html: paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph).replace(/\n/g, '<br>')}</p>`).join('\n'),
-  };
+    plainSubject: true,
+    greeting: `${t.greeting},`,
+    body,
+    signature: `${t.closing}\n${creditor.name}`,
+  });
 }
 
 export interface InvoiceMailInput {
@@ -108,7 +120,8 @@ export interface InvoiceMailInput {
 }
 
 /** The mail that brings a new invoice (or credit note): what it is for, how much, by when, and how to pay it. */
-export function invoiceMail({ to, language, invoice, accountName, creditor }: InvoiceMailInput): MailMessage {
+export function invoiceMail(input: InvoiceMailInput): MailMessage {
+  const { language, invoice, accountName, creditor } = input;
   const t = TEXTS[language];
   const values = {
     number: invoice.number,
@@ -119,22 +132,15 @@ export function invoiceMail({ to, language, invoice, accountName, creditor }: In
     iban: spacedIban(creditor.iban),
   };
   const credit = invoice.kind === 'CREDIT_NOTE';
-  const paragraphs = [
-    `${t.greeting},\n${fill(credit ? t.creditBody : t.issuedBody, values)}`,
+  return compose(input, fill(credit ? t.creditSubject : t.issuedSubject, values), [
+    fill(credit ? t.creditBody : t.issuedBody, values),
     ...(credit ? [] : [fill(t.howToPay, values), `${t.reference}: ${formatReference(invoice.reference)}`]),
-    `${t.closing}\n${creditor.name}`,
-  ];
-  return compose(to, fill(credit ? t.creditSubject : t.issuedSubject, values), paragraphs);
+  ]);
 }
 
 /** A reminder of an unpaid invoice past its due date, with what is still open and how to pay. */
-export function reminderMail({
-  to,
-  language,
-  invoice,
-  accountName,
-  creditor,
-}: InvoiceMailInput): MailMessage {
+export function reminderMail(input: InvoiceMailInput): MailMessage {
+  const { language, invoice, accountName, creditor } = input;
   const t = TEXTS[language];
   const values = {
     number: invoice.number,
@@ -144,10 +150,9 @@ export function reminderMail({
     dueOn: formatDay(invoice.dueOn, language),
     iban: spacedIban(creditor.iban),
   };
-  return compose(to, fill(t.reminderSubject, values), [
-    `${t.greeting},\n${fill(t.reminderBody, values)}`,
+  return compose(input, fill(t.reminderSubject, values), [
+    fill(t.reminderBody, values),
     fill(t.howToPay, values),
     `${t.reference}: ${formatReference(invoice.reference)}`,
-    `${t.closing}\n${creditor.name}`,
   ]);
 }

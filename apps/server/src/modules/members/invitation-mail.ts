@@ -4,7 +4,7 @@ import {
   type AccountRole,
   type Language,
 } from '@portal/contract';
-import { escapeHtml } from '../../http/html.ts';
+import { renderMail } from '../../mail/layout.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 import { mailPassage, mailText } from '../../mail/user-text.ts';
 
@@ -103,7 +103,7 @@ export interface InvitationMail {
 }
 
 /**
- * The invitation mail, as text and HTML, in the recipient's language. Names and the note are people's own text:
+ * The invitation mail, in the recipient's language, through the mail layout. Names and the note are people's own text:
  * they are shortened, and left out where a mail program could turn them into a link.
  */
 export function invitationMail(mail: InvitationMail): MailMessage {
@@ -111,28 +111,17 @@ export function invitationMail(mail: InvitationMail): MailMessage {
   const account = mailText(mail.accountName);
   const inviter = mailText(mail.inviterName);
   const note = mail.note ? mailPassage(mail.note, INVITATION_NOTE_MAX) : undefined;
-  const intro = t.intro(inviter, account, t.roles[mail.role]);
-  const closing = [t.validity, t.ignore];
-  const noteLines = note ? [t.noteFrom(inviter), note, ''] : [];
-  const text = [
-    `${t.greeting}`,
-    '',
-    intro,
-    '',
-    ...noteLines,
-    `${t.action}: ${mail.link}`,
-    '',
-    ...closing,
-    '',
-    `— ${mail.product}`,
-  ].join('\n');
-  const noteHtml = note
-    ? `<p>${escapeHtml(t.noteFrom(inviter))}</p><blockquote>${escapeHtml(note)}</blockquote>`
-    : '';
-  const html = `<!doctype html><html lang="${mail.language}"><body>
-<p>${escapeHtml(t.greeting)}</p><p>${escapeHtml(intro)}</p>${noteHtml}
-<p><a href="${escapeHtml(mail.link)}">${escapeHtml(t.action)}</a></p>
-<p>${closing.map(escapeHtml).join('<br>')}</p><p>— ${escapeHtml(mail.product)}</p>
-</body></html>`;
-  return { to: mail.to, subject: `${mail.product}: ${t.subject(account)}`, text, html };
+  return renderMail({
+    to: mail.to,
+    language: mail.language,
+    product: mail.product,
+    subject: t.subject(account),
+    greeting: t.greeting,
+    body: [
+      t.intro(inviter, account, t.roles[mail.role]),
+      ...(note ? [t.noteFrom(inviter), { quote: note }] : []),
+      { button: { label: t.action, url: mail.link } },
+      `${t.validity}\n${t.ignore}`,
+    ],
+  });
 }

@@ -387,7 +387,7 @@ describeApi('members API', (api) => {
     expect(res.statusCode).toBe(201);
     const mail = await lastMail(api, 'treuhand@example.com');
     expect(mail.text_body).toContain(
-      'Nachricht von Adrian Admin:\nBitte prüfen Sie unsere Buchhaltung bis Ende Monat.',
+      'Nachricht von Adrian Admin:\n\nBitte prüfen Sie unsere Buchhaltung bis Ende Monat.',
     );
     expect(mail.text_body).toContain('als Digital Coach');
     expect((await list(api, '?section=coaches')).data.map((row) => row.email)).toContain(

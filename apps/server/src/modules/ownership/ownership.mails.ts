@@ -1,5 +1,5 @@
 import { isLanguage, type Language } from '@portal/contract';
-import { escapeHtml } from '../../http/html.ts';
+import { renderMail } from '../../mail/layout.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 import { mailText } from '../../mail/user-text.ts';
 
@@ -78,28 +78,6 @@ export interface OfferMail {
   product: string;
 }
 
-interface Parts {
-  language: Language;
-  to: string;
-  subject: string;
-  greeting: string;
-  paragraphs: string[];
-  link: { href: string; label: string };
-  closing: string[];
-  product: string;
-}
-
-/** One mail as text and as HTML: greeting, paragraphs, the link, closing lines and the product's name. */
-function render({ language, to, subject, greeting, paragraphs, link, closing, product }: Parts): MailMessage {
-  const text = [greeting, '', ...paragraphs, '', link.href, '', ...closing, '', `— ${product}`].join('\n');
-  const html = `<!doctype html><html lang="${language}"><body>
-<p>${escapeHtml(greeting)}</p>${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('')}
-<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>
-${closing.length ? `<p>${closing.map(escapeHtml).join('<br>')}</p>` : ''}<p>— ${escapeHtml(product)}</p>
-</body></html>`;
-  return { to, subject: `${product}: ${subject}`, text, html };
-}
-
 const languageOf = (value: string): Language => (isLanguage(value) ? value : 'de');
 
 /** Names are people's own text: shortened, and left out where a mail program could turn them into a link. */
@@ -113,15 +91,18 @@ export function transferOfferMail(mail: OfferMail): MailMessage {
     timeZone: 'Europe/Zurich',
   }).format(mail.expiresAt);
   const owner = mailText(mail.ownerName);
-  return render({
-    language,
+  return renderMail({
     to: mail.to.email,
+    language,
+    product: mail.product,
     subject: t.subject(account),
     greeting: `${t.greeting(mailText(mail.to.name))},`,
-    paragraphs: [t.intro(owner, account), t.meaning(owner)],
-    link: { href: mail.link, label: t.action },
-    closing: [t.validity(date), t.ignore],
-    product: mail.product,
+    body: [
+      t.intro(owner, account),
+      t.meaning(owner),
+      { button: { label: t.action, url: mail.link } },
+      `${t.validity(date)}\n${t.ignore}`,
+    ],
   });
 }
 
@@ -221,14 +202,12 @@ export function transferAnswerMail(mail: AnswerMail): MailMessage {
   const t = ANSWER_TEXTS[mail.answer][language];
   const admin = mailText(mail.adminName);
   const account = mailText(mail.accountName);
-  return render({
-    language,
+  return renderMail({
     to: mail.to.email,
+    language,
+    product: mail.product,
     subject: t.subject(admin, account),
     greeting: `${TEXTS[language].greeting(mailText(mail.to.name))},`,
-    paragraphs: [t.body(admin, account), t.next],
-    link: { href: mail.link, label: t.action },
-    closing: [],
-    product: mail.product,
+    body: [t.body(admin, account), t.next, { button: { label: t.action, url: mail.link } }],
   });
 }

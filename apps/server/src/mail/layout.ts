@@ -1,0 +1,112 @@
+import type { Language } from '@portal/contract';
+import { escapeHtml } from '../http/html.ts';
+import type { MailMessage } from './mailer.ts';
+
+/**
+ * The one layout of the product's mails: a header with the product's name in the brand colour, the greeting, the
+ * body's blocks (paragraphs, buttons, facts, a quoted note, a bare address), and a footer with the signature — as
+ * HTML and as the text part, from the same blocks. Every value is escaped in the HTML part; a renderer only says
+ * what its mail says (its words, in the recipient's language) and never writes markup.
+ */
+
+/** The brand colour of the mails: the web's primary red (decision 034); white on it is 5.3:1. */
+export const MAIL_BRAND_COLOR = '#d41130';
+
+/** A link the reader is asked to follow: a button in HTML, "label: address" on one line in the text part. */
+export interface MailButton {
+  button: { label: string; url: string };
+}
+
+/** Facts about what happened (time, browser, address…), one complete line each ("Time: 27 November 2026"). */
+export interface MailFacts {
+  facts: string[];
+}
+
+/** A person's own words (a note to the recipient), quoted as they wrote them. */
+export interface MailQuote {
+  quote: string;
+}
+
+/** An address shown as itself (where the mail has no words for a button). */
+export interface MailUrl {
+  url: string;
+}
+
+/** One block of a mail's body; a string is a paragraph, its "\n" line breaks kept. */
+export type MailBlock = string | MailButton | MailFacts | MailQuote | MailUrl;
+
+export interface MailContent {
+  to: string;
+  language: Language;
+  /** The name in the header and, unless `plainSubject`, before the subject ("Portal: …"); the signature's too. */
+  product: string;
+  subject: string;
+  /** The subject as given, without the product's name (a billing mail names its provider itself). */
+  plainSubject?: boolean;
+  /** The first line ("Hallo Anna,"); a mail without one starts with its body. */
+  greeting?: string;
+  body: MailBlock[];
+  /** The closing lines ("\n" between them); "— {product}" unless given. */
+  signature?: string;
+}
+
+const FONT = `-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif`;
+const TEXT_COLOR = '#1b1b1b';
+const MUTED_COLOR = '#5f6368';
+const LINE_COLOR = '#e0e0e0';
+const PAGE_COLOR = '#f6f6f7';
+
+const lines = (text: string) => text.split('\n').map(escapeHtml).join('<br>');
+
+function blockText(block: MailBlock): string {
+  if (typeof block === 'string') return block;
+  if ('button' in block) return `${block.button.label}: ${block.button.url}`;
+  if ('facts' in block) return block.facts.join('\n');
+  if ('quote' in block) return block.quote;
+  return block.url;
+}
+
+function blockHtml(block: MailBlock, color: string): string {
+  if (typeof block === 'string') return `<p style="margin:0 0 16px">${lines(block)}</p>`;
+  if ('button' in block) {
+    const { label, url } = block.button;
+    return `<table role="presentation" cellpadding="0" cellspacing="0" style="margin:4px 0 20px"><tr><td style="border-radius:6px;background:${color}"><a href="${escapeHtml(url)}" style="display:inline-block;padding:10px 20px;border-radius:6px;color:#ffffff;font-weight:bold;text-decoration:none">${escapeHtml(label)}</a></td></tr></table>`;
+  }
+  if ('facts' in block) {
+    return `<p style="margin:0 0 16px;padding:12px 16px;border-radius:6px;background:${PAGE_COLOR}">${block.facts.map(escapeHtml).join('<br>')}</p>`;
+  }
+  if ('quote' in block) {
+    return `<blockquote style="margin:0 0 16px;padding:4px 0 4px 16px;border-left:4px solid ${LINE_COLOR};white-space:pre-wrap">${escapeHtml(block.quote)}</blockquote>`;
+  }
+  return `<p style="margin:0 0 16px"><a href="${escapeHtml(block.url)}" style="color:${color}">${escapeHtml(block.url)}</a></p>`;
+}
+
+/** The mail of `content` as text and HTML, in the layout every mail of the product shares. */
+export function renderMail(content: MailContent, color: string = MAIL_BRAND_COLOR): MailMessage {
+  if (!/^#[0-9a-f]{6}$/i.test(color)) throw new Error(`mail brand colour ${color} is not #rrggbb`);
+  const { to, language, product, greeting, body } = content;
+  const subject = content.plainSubject ? content.subject : `${product}: ${content.subject}`;
+  const signature = content.signature ?? `— ${product}`;
+  const text = `${[...(greeting === undefined ? [] : [greeting]), ...body.map(blockText), signature].join('\n\n')}\n`;
+  const html = `<!doctype html>
+<html lang="${escapeHtml(language)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(subject)}</title>
+</head>
+<body style="margin:0;padding:0;background:${PAGE_COLOR}">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:${PAGE_COLOR}"><tr><td align="center" style="padding:24px 12px">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:600px;background:#ffffff;border-top:4px solid ${color};border-radius:8px;font:15px/1.5 ${FONT};color:${TEXT_COLOR};text-align:left">
+<tr><td style="padding:20px 32px 4px;font-size:18px;font-weight:bold;color:${color}">${escapeHtml(product)}</td></tr>
+<tr><td style="padding:16px 32px 8px">
+${[...(greeting === undefined ? [] : [`<p style="margin:0 0 16px">${lines(greeting)}</p>`]), ...body.map((block) => blockHtml(block, color))].join('\n')}
+</td></tr>
+<tr><td style="padding:16px 32px 20px;border-top:1px solid ${LINE_COLOR};font-size:13px;color:${MUTED_COLOR}">${lines(signature)}</td></tr>
+</table>
+</td></tr></table>
+</body>
+</html>
+`;
+  return { to, subject, text, html };
+}
