@@ -16,6 +16,7 @@ import { todayIn } from '../../invoicing/money.ts';
 import { startTrial } from '../../invoicing/subscription-start.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
 import type { Db, Queryable } from '../../db/client.ts';
+import { sqlParams } from '../../db/paging.ts';
 import { conflict, forbidden, invalidField, notFound } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import { cleanName } from '../../http/validation.ts';
@@ -118,11 +119,14 @@ export async function updateAccount(
         }
       }
       if (Object.keys(after).length) {
-        const sets = Object.keys(after).map((key, i) => `${PROFILE_FIELDS[key as ProfileField]} = $${i + 2}`);
-        await tx.query(`update accounts set ${sets.join(', ')}, updated_at = now() where uuid = $1`, [
-          accountUuid,
-          ...Object.values(after),
-        ]);
+        const p = sqlParams(accountUuid);
+        const sets = Object.entries(after).map(
+          ([key, value]) => `${PROFILE_FIELDS[key as ProfileField]} = ${p.add(value)}`,
+        );
+        await tx.query(
+          `update accounts set ${sets.join(', ')}, updated_at = now() where uuid = $1`,
+          p.values,
+        );
         await writeAudit(tx, {
           accountUuid,
           actor: user,
