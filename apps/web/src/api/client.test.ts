@@ -1,6 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defineRoute, usersRoutes } from '@portal/contract';
-import { ApiError, apiRequest, buildQuery, buildUrl, MISSING_ACCOUNT_MESSAGE, readCookie } from './client.ts';
+import {
+  ApiError,
+  apiFile,
+  apiRequest,
+  buildQuery,
+  buildUrl,
+  MISSING_ACCOUNT_MESSAGE,
+  readCookie,
+} from './client.ts';
 
 const scoped = defineRoute({
   method: 'GET',
@@ -59,35 +67,33 @@ describe('URLs', () => {
     );
   });
 
-  it('prefixes account-scoped routes with the account from sessionStorage', () => {
-    sessionStorage.setItem('accountUuid', 'acc-1');
-    expect(buildUrl(scoped, { params: { id: 'n1' }, query: { tag: ['a', 'b'] } })).toBe(
+  it('prefixes account-scoped routes with the account the caller names', () => {
+    expect(buildUrl(scoped, { accountUuid: 'acc-1', params: { id: 'n1' }, query: { tag: ['a', 'b'] } })).toBe(
       '/api/accounts/acc-1/inbox/v1/notifications/n1?tag=a&tag=b',
     );
   });
 
-  it("takes the account a page names in its address over this tab's, and needs no tab account then", () => {
+  it("takes the named account, never this tab's stored one", () => {
     sessionStorage.setItem('accountUuid', 'acc-1');
     expect(buildUrl(scoped, { params: { id: 'n1' }, accountUuid: 'acc-9' })).toBe(
       '/api/accounts/acc-9/inbox/v1/notifications/n1',
     );
-    sessionStorage.clear();
-    expect(buildUrl(scoped, { params: { id: 'n1' }, accountUuid: 'acc-9' })).toBe(
-      '/api/accounts/acc-9/inbox/v1/notifications/n1',
-    );
   });
 
-  it('ignores an account held only in localStorage', () => {
+  it('refuses an account-scoped route without a named account, whatever the tab has stored', () => {
+    sessionStorage.setItem('accountUuid', 'acc-1');
     localStorage.setItem('accountUuid', 'acc-2');
-    expect(() => buildUrl(scoped, { params: { id: 'n1' } })).toThrow(MISSING_ACCOUNT_MESSAGE);
+    const unnamed = { params: { id: 'n1' } } as { params: { id: string }; accountUuid: string };
+    expect(() => buildUrl(scoped, unnamed)).toThrow(MISSING_ACCOUNT_MESSAGE);
     localStorage.clear();
   });
 
   it('throws "please provide a accountUuid" without an account, before any request', async () => {
+    sessionStorage.setItem('accountUuid', 'acc-1');
     const fetchMock = mockFetch();
-    await expect(apiRequest(scoped, { params: { id: 'n1' } })).rejects.toThrow(
-      'please provide a accountUuid',
-    );
+    const unnamed = { params: { id: 'n1' } } as { params: { id: string }; accountUuid: string };
+    await expect(apiRequest(scoped, unnamed)).rejects.toThrow('please provide a accountUuid');
+    await expect(apiFile(scoped, unnamed)).rejects.toThrow('please provide a accountUuid');
     expect(fetchMock).not.toHaveBeenCalled();
   });
 });

@@ -1,6 +1,5 @@
 import { buildPath, fullPath, type RouteDef, type RouteResponse } from '@portal/contract';
 import { accessToken } from '@/auth/tokens.ts';
-import { getSessionAccountUuid } from './account-storage.ts';
 import { ApiError } from './errors.ts';
 
 export { ApiError } from './errors.ts';
@@ -17,9 +16,22 @@ export interface RequestInput {
   body?: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal;
-  /** The account of an account-scoped route when the page names it in its own address, not this tab's account. */
+  /**
+   * The account an account-scoped route works on (its /accounts/{accountUuid} prefix). Required for those routes:
+   * the caller names the account it works on, the same value its query key holds; nothing is read from storage.
+   */
   accountUuid?: string;
 }
+
+/** The input of a route's request: an account-scoped route must name its account. */
+export type RequestFor<R extends RouteDef> = R extends { accountScoped: true }
+  ? RequestInput & { accountUuid: string }
+  : RequestInput;
+
+/** The input argument: required (it names the account) for account-scoped routes, optional for the others. */
+export type RequestArgs<R extends RouteDef> = R extends { accountScoped: true }
+  ? [input: RequestFor<R>]
+  : [input?: RequestInput];
 
 /**
  * Query string: GET and DELETE repeat the key for arrays (`a=1&a=2`), other methods use the bracket form
@@ -42,13 +54,15 @@ export function buildQuery(method: string, query: Query | object | undefined): s
   return text ? `?${text}` : '';
 }
 
-/** The URL below the origin: /api, the account prefix for account-scoped routes, the route's path and query. */
-export function buildUrl(route: RouteDef, input: RequestInput = {}): string {
+/**
+ * The URL below the origin: /api, the account prefix for account-scoped routes, the route's path and query. An
+ * account-scoped route without `accountUuid` is refused (thrown), never completed from this tab's stored account.
+ */
+export function buildUrl<R extends RouteDef>(route: R, ...[input = {}]: RequestArgs<R>): string {
   const params = { ...input.params };
   if (route.accountScoped) {
-    const accountUuid = input.accountUuid ?? getSessionAccountUuid();
-    if (!accountUuid) throw new Error(MISSING_ACCOUNT_MESSAGE);
-    params.accountUuid = accountUuid;
+    if (!input.accountUuid) throw new Error(MISSING_ACCOUNT_MESSAGE);
+    params.accountUuid = input.accountUuid;
   }
   return `${API_BASE}${buildPath(fullPath(route), params)}${buildQuery(route.method, input.query)}`;
 }
@@ -91,9 +105,10 @@ async function toApiError(response: Response): Promise<ApiError> {
 /** The one HTTP client of the SPA, typed by the contract's route definitions. No timeout: slow answers count. */
 export async function apiRequest<R extends RouteDef>(
   route: R,
-  input: RequestInput = {},
+  ...args: RequestArgs<R>
 ): Promise<RouteResponse<R>> {
-  const url = buildUrl(route, input);
+  const input: RequestInput = args[0] ?? {};
+  const url = buildUrl<RouteDef>(route, input);
   const hasBody = input.body !== undefined;
   const response = await fetch(url, {
     method: route.method,
@@ -109,8 +124,9 @@ export async function apiRequest<R extends RouteDef>(
 }
 
 /** A file the API serves (a logo, a document): its bytes as a Blob, typed by the server's Content-Type. */
-export async function apiFile(route: RouteDef, input: RequestInput = {}): Promise<Blob> {
-  const response = await fetch(buildUrl(route, input), {
+export async function apiFile<R extends RouteDef>(route: R, ...args: RequestArgs<R>): Promise<Blob> {
+  const input: RequestInput = args[0] ?? {};
+  const response = await fetch(buildUrl<RouteDef>(route, input), {
     method: route.method,
     headers: buildHeaders(false, { ...input.headers, Accept: '*/*' }),
     credentials: 'same-origin',

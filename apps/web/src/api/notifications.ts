@@ -23,7 +23,7 @@ export function unreadCountQuery(accountUuid: string) {
   return queryOptions({
     queryKey: notificationKeys.unreadCount(accountUuid),
     queryFn: async ({ signal }) =>
-      (await apiRequest(notificationsRoutes.getUnreadCount, { signal })).data.count,
+      (await apiRequest(notificationsRoutes.getUnreadCount, { accountUuid, signal })).data.count,
     staleTime: 0,
     meta: { silentError: true },
   });

@@ -83,6 +83,16 @@ export function useCurrentAccount(): Account | null {
   );
 }
 
+/**
+ * The uuid of the account the guard selected for this navigation, on a page of one account: what the page hands
+ * to every account-scoped query (its key and its URL) and change it uses. Known before the account's data loads.
+ */
+export function useCurrentAccountUuid(): string {
+  const uuid = useSyncExternalStore(subscribeCurrentAccount, getCurrentAccountUuid, getCurrentAccountUuid);
+  if (!uuid) throw new Error('useCurrentAccountUuid outside a page of one account');
+  return uuid;
+}
+
 /** An account as the user sees it: from their own list, else (staff in a customer's account) read by itself. */
 export function useAccount(uuid: string | null): Account | null {
   const { data: accounts } = useQuery(myAccountsQuery);

@@ -2,7 +2,6 @@ import { beforeEach, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { abaclikRoutes, type AbaclikDevice, type RouteDef } from '@portal/contract';
-import { storeAccountUuid } from '@/api/account-storage.ts';
 import type * as ClientModule from '@/api/client.ts';
 import { createQueryClient } from '@/api/query-client.ts';
 import { queryKeys, setCurrentAccountUuid } from '@/api/session.ts';
@@ -69,7 +68,6 @@ beforeEach(() => {
     if (route === abaclikRoutes.revokeAbaclikDevice) return undefined;
     throw new Error(`unexpected ${route.path}`);
   });
-  storeAccountUuid('a1');
   setCurrentAccountUuid('a1');
 });
 
@@ -95,7 +93,7 @@ it('shows a member their own devices only, without the choice of every member’
   expect(screen.queryByRole('tab')).toBeNull();
   expect(apiRequest).toHaveBeenCalledWith(
     abaclikRoutes.listAbaclikDevices,
-    expect.objectContaining({ query: expect.objectContaining({ scope: 'mine' }) }),
+    expect.objectContaining({ accountUuid: 'a1', query: expect.objectContaining({ scope: 'mine' }) }),
   );
 });
 
@@ -115,7 +113,10 @@ it('revokes a device only after the confirmation', async () => {
   expect(apiRequest).not.toHaveBeenCalledWith(abaclikRoutes.revokeAbaclikDevice, expect.anything());
   await user.click(within(dialog).getByRole('button', { name: 'Entkoppeln' }));
   await waitFor(() =>
-    expect(apiRequest).toHaveBeenCalledWith(abaclikRoutes.revokeAbaclikDevice, { params: { uuid: 'd1' } }),
+    expect(apiRequest).toHaveBeenCalledWith(abaclikRoutes.revokeAbaclikDevice, {
+      accountUuid: 'a1',
+      params: { uuid: 'd1' },
+    }),
   );
 });
 

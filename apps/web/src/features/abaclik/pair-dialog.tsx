@@ -12,6 +12,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useCurrentAccountUuid } from '@/api/session.ts';
 import { DIALOG_MAX_WIDTH } from '@/ui/confirm.tsx';
 import { codeStatusQuery, useCreateActivationCode, useDevicesChanged } from './api.ts';
 
@@ -39,8 +40,9 @@ function useRemaining(until: string | undefined): number {
  */
 export function PairDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
-  const create = useCreateActivationCode();
-  const devicesChanged = useDevicesChanged();
+  const account = useCurrentAccountUuid();
+  const create = useCreateActivationCode(account);
+  const devicesChanged = useDevicesChanged(account);
   const { mutate } = create;
   const asked = useRef(false);
 
@@ -54,7 +56,10 @@ export function PairDialog({ onClose }: { onClose: () => void }) {
   const code = create.isPending ? null : (create.data ?? null);
   const remaining = useRemaining(code?.expiresAt);
   const expiredHere = code !== null && remaining <= 0;
-  const status = useQuery({ ...codeStatusQuery(code?.uuid ?? ''), enabled: code !== null && !expiredHere });
+  const status = useQuery({
+    ...codeStatusQuery(account, code?.uuid ?? ''),
+    enabled: code !== null && !expiredHere,
+  });
   const paired = status.data?.status === 'USED' ? status.data.device : null;
   const expired = !paired && (expiredHere || status.data?.status === 'EXPIRED');
   const pairedUuid = paired?.uuid;

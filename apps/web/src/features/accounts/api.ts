@@ -5,6 +5,9 @@
 // `await mutateAsync(…)` in its submit so that useRuleForm puts 422 field errors on the fields. Success toasts
 // and cache updates happen in the hook's onSuccess, so every caller gets the same; a caller's own follow-up
 // (navigation) comes after `mutateAsync`. Busy state is the mutation's `isPending`.
+// Other areas' routes are account-scoped: each of their query options and hooks takes the account it works on as
+// its first argument and puts that same value into its key (`['<area>', account, …]`) and into apiRequest's
+// `accountUuid` (the client refuses such a route without it and never reads the tab's stored account).
 import { useRef } from 'react';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';

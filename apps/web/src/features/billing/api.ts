@@ -28,7 +28,7 @@ export const billingKeys = {
 export function invoicesQuery(account: string, query: InvoicesQuery) {
   return queryOptions({
     queryKey: billingKeys.invoices(account, query),
-    queryFn: ({ signal }) => apiRequest(billingRoutes.listInvoices, { query, signal }),
+    queryFn: ({ signal }) => apiRequest(billingRoutes.listInvoices, { accountUuid: account, query, signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -37,14 +37,21 @@ export function invoiceQuery(account: string, uuid: string) {
   return queryOptions({
     queryKey: billingKeys.invoice(account, uuid),
     queryFn: async ({ signal }) =>
-      (await apiRequest(billingRoutes.getInvoice, { params: { invoiceUuid: uuid }, signal })).data,
+      (
+        await apiRequest(billingRoutes.getInvoice, {
+          accountUuid: account,
+          params: { invoiceUuid: uuid },
+          signal,
+        })
+      ).data,
   });
 }
 
 export function billingDetailsQuery(account: string) {
   return queryOptions({
     queryKey: billingKeys.details(account),
-    queryFn: async ({ signal }) => (await apiRequest(billingRoutes.getBillingDetails, { signal })).data,
+    queryFn: async ({ signal }) =>
+      (await apiRequest(billingRoutes.getBillingDetails, { accountUuid: account, signal })).data,
   });
 }
 
@@ -56,7 +63,8 @@ export function billingDetailsQuery(account: string) {
 export function billingStatusQuery(account: string) {
   return queryOptions({
     queryKey: billingKeys.status(account),
-    queryFn: async ({ signal }) => (await apiRequest(billingRoutes.getBillingStatus, { signal })).data,
+    queryFn: async ({ signal }) =>
+      (await apiRequest(billingRoutes.getBillingStatus, { accountUuid: account, signal })).data,
     staleTime: 15 * 60_000,
     meta: { silentError: true },
   });
@@ -66,7 +74,8 @@ export function billingStatusQuery(account: string) {
 export function subscriptionQuery(account: string) {
   return queryOptions({
     queryKey: ['subscriptions', account, 'subscription'] as const,
-    queryFn: async ({ signal }) => (await apiRequest(subscriptionsRoutes.getSubscription, { signal })).data,
+    queryFn: async ({ signal }) =>
+      (await apiRequest(subscriptionsRoutes.getSubscription, { accountUuid: account, signal })).data,
   });
 }
 
@@ -74,7 +83,8 @@ export function subscriptionQuery(account: string) {
 export function plansQuery(account: string) {
   return queryOptions({
     queryKey: ['subscriptions', account, 'plans'] as const,
-    queryFn: async ({ signal }) => (await apiRequest(subscriptionsRoutes.listPlans, { signal })).data.plans,
+    queryFn: async ({ signal }) =>
+      (await apiRequest(subscriptionsRoutes.listPlans, { accountUuid: account, signal })).data.plans,
   });
 }
 
@@ -83,7 +93,8 @@ export function useUpdateBillingDetails(account: string) {
   const toast = useToast();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: UpdateBillingDetailsBody) => apiRequest(billingRoutes.updateBillingDetails, { body }),
+    mutationFn: (body: UpdateBillingDetailsBody) =>
+      apiRequest(billingRoutes.updateBillingDetails, { accountUuid: account, body }),
     meta: { silentError: true },
     onSuccess: ({ data }) => {
       queryClient.setQueryData(billingKeys.details(account), data);
@@ -93,9 +104,9 @@ export function useUpdateBillingDetails(account: string) {
 }
 
 /** Opens the card provider's page where the admin saves a card (the whole page goes there and comes back). */
-export function useStartCardSetup() {
+export function useStartCardSetup(account: string) {
   return useMutation({
-    mutationFn: async () => (await apiRequest(billingRoutes.startCardSetup, {})).data,
+    mutationFn: async () => (await apiRequest(billingRoutes.startCardSetup, { accountUuid: account })).data,
     onSuccess: ({ url }) => leavePageTo(url),
   });
 }
@@ -104,7 +115,8 @@ export function useStartCardSetup() {
 export function useCompleteCardSetup(account: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (sessionId: string) => apiRequest(billingRoutes.completeCardSetup, { body: { sessionId } }),
+    mutationFn: (sessionId: string) =>
+      apiRequest(billingRoutes.completeCardSetup, { accountUuid: account, body: { sessionId } }),
     meta: { silentError: true },
     onSuccess: ({ data }) => queryClient.setQueryData(billingKeys.details(account), data),
   });
@@ -115,7 +127,7 @@ export function useRemoveCard(account: string) {
   const toast = useToast();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiRequest(billingRoutes.removeCard, {}),
+    mutationFn: () => apiRequest(billingRoutes.removeCard, { accountUuid: account }),
     onSuccess: ({ data }) => {
       queryClient.setQueryData(billingKeys.details(account), data);
       toast.success(later('billing.method.cardRemoved'));
@@ -124,10 +136,13 @@ export function useRemoveCard(account: string) {
 }
 
 /** Downloads an invoice's PDF (fetched with the session's token, then saved by the browser under its number). */
-export function useDownloadInvoicePdf() {
+export function useDownloadInvoicePdf(account: string) {
   return useMutation({
     mutationFn: async (invoice: { uuid: string; number: string }) => {
-      const blob = await apiFile(billingRoutes.getInvoicePdf, { params: { invoiceUuid: invoice.uuid } });
+      const blob = await apiFile(billingRoutes.getInvoicePdf, {
+        accountUuid: account,
+        params: { invoiceUuid: invoice.uuid },
+      });
       saveFile(blob, `${invoice.number}.pdf`);
     },
   });

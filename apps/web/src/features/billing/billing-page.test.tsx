@@ -236,7 +236,10 @@ describe('billing page', () => {
     await renderBilling();
     await user.click(screen.getByRole('button', { name: 'PDF der Rechnung 2025-000003 herunterladen' }));
     await waitFor(() => expect(saveFile).toHaveBeenCalledWith(pdf, '2025-000003.pdf'));
-    expect(apiFile).toHaveBeenCalledWith(billingRoutes.getInvoicePdf, { params: { invoiceUuid: PAID.uuid } });
+    expect(apiFile).toHaveBeenCalledWith(billingRoutes.getInvoicePdf, {
+      accountUuid: 'a1',
+      params: { invoiceUuid: PAID.uuid },
+    });
   });
 
   it('opens an invoice in a dialog named in the address bar: lines, VAT, payments, billed-to', async () => {
@@ -324,6 +327,7 @@ describe('billing page', () => {
     await user.click(form.getByRole('button', { name: 'Speichern' }));
     await waitFor(() => expect(shownToasts('success')).toEqual(['Die Rechnungsangaben wurden gespeichert.']));
     expect(apiRequest).toHaveBeenCalledWith(billingRoutes.updateBillingDetails, {
+      accountUuid: 'a1',
       body: {
         address: saved.address,
         vatNumber: 'CHE-123.456.788',
@@ -398,7 +402,7 @@ describe('paying by card', () => {
     add.focus();
     await user.keyboard('{Enter}');
     await waitFor(() => expect(leavePageTo).toHaveBeenCalledWith(url));
-    expect(apiRequest).toHaveBeenCalledWith(billingRoutes.startCardSetup, {});
+    expect(apiRequest).toHaveBeenCalledWith(billingRoutes.startCardSetup, { accountUuid: 'a1' });
     expect(method.getByRole('button', { name: 'Wird geöffnet …' }).hasAttribute('disabled')).toBe(true);
   });
 
@@ -421,7 +425,7 @@ describe('paying by card', () => {
     expect(region.textContent).toContain('Visa •••• 4242');
     expect(router.state.location.search).toBe('?uuid=a1');
     expect(apiRequest.mock.calls.filter(([route]) => route === billingRoutes.completeCardSetup)).toEqual([
-      [billingRoutes.completeCardSetup, { body: { sessionId: 'cs_test_1' } }],
+      [billingRoutes.completeCardSetup, { accountUuid: 'a1', body: { sessionId: 'cs_test_1' } }],
     ]);
 
     await user.click(method.getByRole('button', { name: 'Karte entfernen' }));

@@ -59,7 +59,7 @@ export function PaymentMethodCard({
 }) {
   const { t } = useTranslation();
   const returned = useCardReturn(account);
-  const start = useStartCardSetup();
+  const start = useStartCardSetup(account);
   const remove = useRemoveCard(account);
   const card = details?.cardAvailable ? details.card : null;
   const mayChange = useMayCall(billingRoutes.startCardSetup);

@@ -46,12 +46,12 @@ function toValues(profile: CompanyProfile): Values {
  * Legal name, address, tax number and contact data, with the rules the server also checks. Swiss companies give a
  * UID, others a VAT number: the field follows the country, and only the one shown is sent.
  */
-export function CompanyDetailsForm({ profile }: { profile: CompanyProfile }) {
+export function CompanyDetailsForm({ account, profile }: { account: string; profile: CompanyProfile }) {
   const { t, i18n } = useTranslation();
   const language = i18n.resolvedLanguage ?? currentLanguage();
   const countries = useMemo(() => countryOptions(language), [language]);
   const form = useRuleForm<Values>({ defaultValues: toValues(profile) });
-  const save = useSaveCompanyProfile();
+  const save = useSaveCompanyProfile(account);
   const mayEdit = useMayCall(companyRoutes.updateCompanyProfile);
   const country = useWatch({ control: form.control, name: 'country' });
   const swiss = country === 'CH';

@@ -24,14 +24,14 @@ function localProblem(file: File): 'logoTooLarge' | 'logoType' | 'logoEmpty' | n
 }
 
 /** The logo: a preview, upload or replace (PNG, JPEG, SVG up to 1 MB) and remove; errors show under it. */
-export function CompanyLogo({ profile }: { profile: CompanyProfile }) {
+export function CompanyLogo({ account, profile }: { account: string; profile: CompanyProfile }) {
   const { t } = useTranslation();
   const confirm = useConfirm();
   const helpId = useId();
   const [problem, setProblem] = useState<string | null>(null);
-  const upload = useUploadLogo();
-  const remove = useRemoveLogo();
-  const image = useQuery(companyLogoQuery(profile.logo));
+  const upload = useUploadLogo(account);
+  const remove = useRemoveLogo(account);
+  const image = useQuery(companyLogoQuery(account, profile.logo));
   const busy = upload.isPending || remove.isPending;
   const mayChange = useMayCall(companyRoutes.uploadCompanyLogo);
 

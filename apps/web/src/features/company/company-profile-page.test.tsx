@@ -135,6 +135,7 @@ describe('company profile page', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Einschalten' }));
     await waitFor(() =>
       expect(apiRequest).toHaveBeenCalledWith(companyRoutes.updateTwoFactorPolicy, {
+        accountUuid: 'a1',
         body: { enabled: true, graceDays: 7 },
       }),
     );
@@ -195,6 +196,7 @@ describe('company profile page', () => {
       await user.click(save());
       await waitFor(() => expect(shownToasts('success')).toEqual(['Das Firmenprofil wurde gespeichert.']));
       expect(apiRequest).toHaveBeenCalledWith(companyRoutes.updateCompanyProfile, {
+        accountUuid: 'a1',
         body: expect.objectContaining({
           country: 'DE',
           postcode: '80331',
@@ -243,7 +245,9 @@ describe('company profile page', () => {
     await user.click(
       within(await screen.findByRole('dialog')).getByRole('button', { name: 'Logo entfernen' }),
     );
-    await waitFor(() => expect(apiRequest).toHaveBeenCalledWith(companyRoutes.deleteCompanyLogo));
+    await waitFor(() =>
+      expect(apiRequest).toHaveBeenCalledWith(companyRoutes.deleteCompanyLogo, { accountUuid: 'a1' }),
+    );
     expect(await screen.findByText('Noch kein Logo')).toBeTruthy();
   });
 

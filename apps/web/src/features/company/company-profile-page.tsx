@@ -7,7 +7,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useCurrentAccount } from '@/api/session.ts';
+import { useCurrentAccount, useCurrentAccountUuid } from '@/api/session.ts';
 import { Page } from '@/ui/page.tsx';
 import { AccountDeletion } from './account-deletion.tsx';
 import { companyProfileQuery } from './api.ts';
@@ -44,25 +44,26 @@ function Section({
 /** /settings/company-profile (ADMIN and above): company details, logo, the two-factor rule, the account's deletion. */
 export default function CompanyProfilePage() {
   const { t } = useTranslation();
+  const accountUuid = useCurrentAccountUuid();
   const account = useCurrentAccount();
-  const profile = useQuery(companyProfileQuery());
+  const profile = useQuery(companyProfileQuery(accountUuid));
 
   let content: ReactNode;
   if (profile.data) {
     content = (
       <Stack spacing={3}>
         <Section id="company-details" title={t('company.details')} help={t('company.detailsHelp')}>
-          <CompanyDetailsForm key={account?.uuid} profile={profile.data} />
+          <CompanyDetailsForm key={accountUuid} account={accountUuid} profile={profile.data} />
         </Section>
         <Section id="company-logo" title={t('company.logo')}>
-          <CompanyLogo profile={profile.data} />
+          <CompanyLogo account={accountUuid} profile={profile.data} />
         </Section>
         <Section
           id="company-two-factor"
           title={t('company.twoFactor.title')}
           help={t('company.twoFactor.help')}
         >
-          <TwoFactorPolicyCard isOwner={account?.accountRole === 'OWNER'} />
+          <TwoFactorPolicyCard account={accountUuid} isOwner={account?.accountRole === 'OWNER'} />
         </Section>
         {account && (
           <Section id="company-deletion" title={t('company.deletion')}>

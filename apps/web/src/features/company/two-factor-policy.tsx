@@ -65,12 +65,12 @@ function PolicyState({ policy }: { policy: TwoFactorPolicy }) {
  * The account's rule that members use a second factor (company profile). The owner switches it on after seeing
  * who will be told (a confirmation lists them), with a grace period; everyone else with access sees the state.
  */
-export function TwoFactorPolicyCard({ isOwner }: { isOwner: boolean }) {
+export function TwoFactorPolicyCard({ account, isOwner }: { account: string; isOwner: boolean }) {
   const { t } = useTranslation();
   const confirm = useConfirm();
   const queryClient = useQueryClient();
-  const policy = useQuery(twoFactorPolicyQuery());
-  const update = useUpdateTwoFactorPolicy();
+  const policy = useQuery(twoFactorPolicyQuery(account));
+  const update = useUpdateTwoFactorPolicy(account);
   const [graceDays, setGraceDays] = useState<number | null>(null);
 
   if (!policy.data) {
@@ -88,7 +88,7 @@ export function TwoFactorPolicyCard({ isOwner }: { isOwner: boolean }) {
       </Typography>
     );
     if (embedded) {
-      const preview = await queryClient.fetchQuery(twoFactorPreviewQuery(true));
+      const preview = await queryClient.fetchQuery(twoFactorPreviewQuery(account, true));
       const total = preview.meta.total;
       message = (
         <Stack spacing={1}>

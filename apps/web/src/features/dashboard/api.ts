@@ -14,7 +14,8 @@ const pendingKey = (account: string) => ['ownership', account, 'pending'] as con
 export function pendingTransferQuery(account: string) {
   return queryOptions({
     queryKey: pendingKey(account),
-    queryFn: async ({ signal }) => (await apiRequest(ownershipRoutes.getMyPendingTransfer, { signal })).data,
+    queryFn: async ({ signal }) =>
+      (await apiRequest(ownershipRoutes.getMyPendingTransfer, { accountUuid: account, signal })).data,
     // Another person changes it (the offer is answered, the ownership moves): read it anew on every visit.
     staleTime: 0,
     // A dashboard without this card still works: no toast when it cannot load.
@@ -31,7 +32,8 @@ export function useAnswerTransfer(answer: 'accept' | 'decline', then?: () => Pro
   const refresh = (account: string) =>
     Promise.all([queryClient.invalidateQueries({ queryKey: ['ownership', account] }), invalidateSession()]);
   return useMutation({
-    mutationFn: (transfer: OwnershipTransfer) => apiRequest(route, { params: { id: transfer.uuid } }),
+    mutationFn: (transfer: OwnershipTransfer) =>
+      apiRequest(route, { accountUuid: transfer.accountUuid, params: { id: transfer.uuid } }),
     meta: { silentError: true },
     onError: async (error, transfer) => {
       const expired = error instanceof ApiError && /expired/.test(error.message);

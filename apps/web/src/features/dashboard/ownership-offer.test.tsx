@@ -62,7 +62,10 @@ describe('ownership offer on the dashboard', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Inhaberschaft annehmen?' });
     await user.click(within(dialog).getByRole('button', { name: 'Inhaberschaft annehmen' }));
     await waitFor(() => expect(shownToasts('success')).toEqual(['Sie sind jetzt Inhaber von Muster AG.']));
-    expect(apiRequest).toHaveBeenCalledWith(ownershipRoutes.acceptTransfer, { params: { id: 't1' } });
+    expect(apiRequest).toHaveBeenCalledWith(ownershipRoutes.acceptTransfer, {
+      accountUuid: 'a1',
+      params: { id: 't1' },
+    });
   });
 
   it('explains an expired transfer in German', async () => {

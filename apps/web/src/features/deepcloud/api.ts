@@ -18,7 +18,7 @@ export function cloudStateQuery(account: string) {
   return queryOptions({
     queryKey: keys.state(account),
     queryFn: async ({ signal }): Promise<CloudState> =>
-      (await apiRequest(cloudRoutes.getCloudState, { signal })).data,
+      (await apiRequest(cloudRoutes.getCloudState, { accountUuid: account, signal })).data,
     staleTime: 0,
     // The page shows a failure itself, with a retry.
     meta: { silentError: true },
@@ -32,7 +32,8 @@ export function cloudStateQuery(account: string) {
 export function cloudOrganizationsQuery(account: string, connection: string) {
   return queryOptions({
     queryKey: keys.organizations(account, connection),
-    queryFn: async ({ signal }) => (await apiRequest(cloudRoutes.listCloudOrganizations, { signal })).data,
+    queryFn: async ({ signal }) =>
+      (await apiRequest(cloudRoutes.listCloudOrganizations, { accountUuid: account, signal })).data,
     staleTime: 0,
     // The list shows its own failure, with a retry.
     meta: { silentError: true },
@@ -52,6 +53,7 @@ export async function exchangeCloudCode(
   attempt: string,
 ): Promise<CloudConnection> {
   const { data: connection } = await apiRequest(cloudRoutes.connectCloud, {
+    accountUuid: account,
     body,
     headers: { 'Idempotency-Key': attempt },
   });
@@ -64,7 +66,7 @@ export function useDisconnectCloud(account: string) {
   const queryClient = useQueryClient();
   const toast = useToast();
   return useMutation({
-    mutationFn: () => apiRequest(cloudRoutes.disconnectCloud),
+    mutationFn: () => apiRequest(cloudRoutes.disconnectCloud, { accountUuid: account }),
     onSuccess: async () => {
       queryClient.removeQueries({ queryKey: [...keys.all(account), 'organizations'] });
       await queryClient.invalidateQueries({ queryKey: keys.state(account) });

@@ -72,7 +72,6 @@ async function renderAs(role: AccountRole, uuid?: string) {
   const account = testAccount('a1', { name: 'Muster AG', accountRole: role, isOwner: role === 'OWNER' });
   queryClient.setQueryData(queryKeys.me, testUser());
   queryClient.setQueryData(queryKeys.myAccounts, [account]);
-  sessionStorage.setItem('accountUuid', 'a1');
   setCurrentAccountUuid('a1');
   const path = uuid ? '/deepcloud/connection/:uuid' : '/deepcloud';
   return renderPage(path, <ConfirmProvider>{<CloudConnectionView uuid={uuid} />}</ConfirmProvider>, {
@@ -209,7 +208,7 @@ describe('cloud connection page', () => {
     const dialog = await screen.findByRole('dialog', { name: 'DeepCloud trennen?' });
     await user.click(within(dialog).getByRole('button', { name: 'Verbunden lassen' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(apiRequest).not.toHaveBeenCalledWith(cloudRoutes.disconnectCloud);
+    expect(apiRequest).not.toHaveBeenCalledWith(cloudRoutes.disconnectCloud, { accountUuid: 'a1' });
     await user.click(screen.getByRole('button', { name: 'Trennen' }));
     answers.set(cloudRoutes.getCloudState, state(null));
     await user.click(
@@ -217,7 +216,9 @@ describe('cloud connection page', () => {
         name: 'Trennen',
       }),
     );
-    await waitFor(() => expect(apiRequest).toHaveBeenCalledWith(cloudRoutes.disconnectCloud));
+    await waitFor(() =>
+      expect(apiRequest).toHaveBeenCalledWith(cloudRoutes.disconnectCloud, { accountUuid: 'a1' }),
+    );
     await waitFor(() => expect(router.state.location.pathname).toBe('/deepcloud'));
   });
 

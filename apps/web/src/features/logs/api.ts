@@ -14,7 +14,7 @@ export function logsQuery(accountUuid: string, filters: LogFilters) {
   return infiniteQueryOptions({
     queryKey: ['logs', accountUuid, 'entries', filters],
     queryFn: ({ pageParam, signal }) =>
-      apiRequest(logsRoutes.listLogs, { query: { ...filters, cursor: pageParam }, signal }),
+      apiRequest(logsRoutes.listLogs, { accountUuid, query: { ...filters, cursor: pageParam }, signal }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.meta.nextCursor ?? undefined,
   });
@@ -23,7 +23,7 @@ export function logsQuery(accountUuid: string, filters: LogFilters) {
 export function logActorsQuery(accountUuid: string) {
   return queryOptions({
     queryKey: ['logs', accountUuid, 'actors'],
-    queryFn: ({ signal }) => apiRequest(logsRoutes.listLogActors, { signal }),
+    queryFn: ({ signal }) => apiRequest(logsRoutes.listLogActors, { accountUuid, signal }),
     staleTime: 60_000,
   });
 }
@@ -36,10 +36,10 @@ function fileNameOf(disposition: string | null): string {
 }
 
 /** Downloads the filtered log as CSV: the server streams it; the browser saves it under the server's name. */
-export function useExportLogs() {
+export function useExportLogs(accountUuid: string) {
   return useMutation({
     mutationFn: async (query: LogsExportQuery) => {
-      const response = await fetch(buildUrl(logsRoutes.exportLogs, { query }), {
+      const response = await fetch(buildUrl(logsRoutes.exportLogs, { accountUuid, query }), {
         headers: buildHeaders(false, { Accept: 'text/csv' }),
         credentials: 'same-origin',
       });

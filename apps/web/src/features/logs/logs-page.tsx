@@ -163,7 +163,7 @@ export default function LogsPage() {
   const filters = toQuery(useDeferredValue(rangeError ? { ...form, from: '', to: '' } : form));
   const entries = useInfiniteQuery(logsQuery(account.uuid, filters));
   const actors = useQuery(logActorsQuery(account.uuid));
-  const exportLogs = useExportLogs();
+  const exportLogs = useExportLogs(account.uuid);
   const rows = entries.data?.pages.flatMap((page) => page.data) ?? [];
   const set = (field: keyof FormFilters) => (event: { target: { value: string } }) =>
     setForm({ ...form, [field]: event.target.value });

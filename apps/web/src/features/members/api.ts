@@ -24,7 +24,7 @@ const keys = {
 export function membersQuery(account: string, query: MembersQuery) {
   return queryOptions({
     queryKey: keys.list(account, query),
-    queryFn: ({ signal }) => apiRequest(membersRoutes.listMembers, { query, signal }),
+    queryFn: ({ signal }) => apiRequest(membersRoutes.listMembers, { accountUuid: account, query, signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -33,7 +33,7 @@ export function memberQuery(account: string, id: string) {
   return queryOptions({
     queryKey: keys.member(account, id),
     queryFn: async ({ signal }) =>
-      (await apiRequest(membersRoutes.getMember, { params: { id }, signal })).data,
+      (await apiRequest(membersRoutes.getMember, { accountUuid: account, params: { id }, signal })).data,
   });
 }
 
@@ -48,7 +48,7 @@ export function useInvite(account: string) {
   const toast = useToast();
   const changed = useMembersChanged(account);
   return useMutation({
-    mutationFn: (body: InviteBody) => apiRequest(membersRoutes.invite, { body }),
+    mutationFn: (body: InviteBody) => apiRequest(membersRoutes.invite, { accountUuid: account, body }),
     meta: { silentError: true },
     onSuccess: async ({ data }) => {
       await changed();
@@ -62,7 +62,7 @@ export function useChangeRole(account: string) {
   const changed = useMembersChanged(account);
   return useMutation({
     mutationFn: ({ id, role }: { id: string; role: MemberRole }) =>
-      apiRequest(membersRoutes.updateMember, { params: { id }, body: { role } }),
+      apiRequest(membersRoutes.updateMember, { accountUuid: account, params: { id }, body: { role } }),
     meta: { silentError: true },
     onSuccess: async ({ data }) => {
       await changed();
@@ -91,7 +91,7 @@ function useRowAction(
 export function useRemoveMember(account: string) {
   return useRowAction(
     account,
-    (member) => apiRequest(membersRoutes.removeMember, { params: { id: member.id } }),
+    (member) => apiRequest(membersRoutes.removeMember, { accountUuid: account, params: { id: member.id } }),
     (member) => later('members.removed', { name: member.name || member.email }),
   );
 }
@@ -99,7 +99,8 @@ export function useRemoveMember(account: string) {
 export function useResendInvitation(account: string) {
   return useRowAction(
     account,
-    (member) => apiRequest(membersRoutes.resendInvitation, { params: { id: member.id } }),
+    (member) =>
+      apiRequest(membersRoutes.resendInvitation, { accountUuid: account, params: { id: member.id } }),
     (member) => later('members.resent', { email: member.email }),
   );
 }
@@ -107,7 +108,8 @@ export function useResendInvitation(account: string) {
 export function useRevokeInvitation(account: string) {
   return useRowAction(
     account,
-    (member) => apiRequest(membersRoutes.revokeInvitation, { params: { id: member.id } }),
+    (member) =>
+      apiRequest(membersRoutes.revokeInvitation, { accountUuid: account, params: { id: member.id } }),
     (member) => later('members.revoked', { email: member.email }),
   );
 }

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { INVITATION_VALID_DAYS } from '@portal/contract';
-import { useCurrentAccount } from '@/api/session.ts';
+import { useCurrentAccountUuid } from '@/api/session.ts';
 import { Page } from '@/ui/page.tsx';
 import { InviteForm } from './invite-form.tsx';
 
@@ -12,7 +12,7 @@ import { InviteForm } from './invite-form.tsx';
  */
 export default function DigitalCoachFormPage() {
   const { t } = useTranslation();
-  const account = useCurrentAccount()!.uuid;
+  const account = useCurrentAccountUuid();
   return (
     <Page title={t('routes.digitalCoachForm')}>
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>

@@ -9,7 +9,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { INVITATION_VALID_DAYS, type Member, type MemberRole } from '@portal/contract';
-import { useCurrentAccount } from '@/api/session.ts';
+import { useCurrentAccountUuid } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
 import { RuleForm, useRuleForm } from '@/forms/index.ts';
 import { Page } from '@/ui/page.tsx';
@@ -93,7 +93,7 @@ function EditMember({ account, id }: { account: string; id: string }) {
 export default function MemberFormPage() {
   const { t } = useTranslation();
   const { uuid } = useParams();
-  const account = useCurrentAccount()!.uuid;
+  const account = useCurrentAccountUuid();
 
   return (
     <Page title={uuid ? t('members.editTitle') : t('members.inviteTitle')}>

@@ -124,6 +124,7 @@ describe('members page', { timeout: 20_000 }, () => {
       ),
     ).toBeTruthy();
     expect(apiRequest).toHaveBeenCalledWith(membersRoutes.listMembers, {
+      accountUuid: ACCOUNT,
       query: { section: 'members', page: 1, pageSize: 25 },
       signal: expect.anything(),
     });
@@ -153,6 +154,7 @@ describe('members page', { timeout: 20_000 }, () => {
     await user.type(search!, 'emma');
     await waitFor(() =>
       expect(apiRequest).toHaveBeenCalledWith(membersRoutes.listMembers, {
+        accountUuid: ACCOUNT,
         query: { section: 'members', page: 1, pageSize: 25, search: 'emma' },
         signal: expect.anything(),
       }),
@@ -182,6 +184,7 @@ describe('invite form', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Einladung senden' }));
     await waitFor(() =>
       expect(apiRequest).toHaveBeenCalledWith(membersRoutes.invite, {
+        accountUuid: ACCOUNT,
         body: { emails: ['anna@example.org', 'bert@example.org'], role: 'EMPLOYEE' },
       }),
     );

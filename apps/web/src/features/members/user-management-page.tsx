@@ -8,7 +8,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import PersonAddOutlined from '@mui/icons-material/PersonAddOutlined';
 import SupportAgentOutlined from '@mui/icons-material/SupportAgentOutlined';
-import { useCurrentAccount, useMayCall } from '@/api/session.ts';
+import { useCurrentAccountUuid, useMayCall } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
 import { Page } from '@/ui/page.tsx';
 import { MembersTable } from './members-table.tsx';
@@ -35,7 +35,7 @@ const SECTIONS = [
  */
 export default function UserManagementPage() {
   const { t } = useTranslation();
-  const account = useCurrentAccount()!.uuid;
+  const account = useCurrentAccountUuid();
   const mayInvite = useMayCall(membersRoutes.invite);
 
   return (

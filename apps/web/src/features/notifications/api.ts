@@ -16,7 +16,8 @@ export { notificationKeys, unreadCountQuery } from '@/api/notifications.ts';
 export function notificationsQuery(accountUuid: string, query: NotificationsQuery) {
   return queryOptions({
     queryKey: notificationKeys.list(accountUuid, query),
-    queryFn: ({ signal }) => apiRequest(notificationsRoutes.listNotifications, { query, signal }),
+    queryFn: ({ signal }) =>
+      apiRequest(notificationsRoutes.listNotifications, { accountUuid, query, signal }),
     placeholderData: keepPreviousData,
     staleTime: 0,
   });
@@ -27,7 +28,8 @@ export function notificationQuery(accountUuid: string, uuid: string) {
   return queryOptions({
     queryKey: notificationKeys.item(accountUuid, uuid),
     queryFn: async ({ signal }) =>
-      (await apiRequest(notificationsRoutes.getNotification, { params: { id: uuid }, signal })).data,
+      (await apiRequest(notificationsRoutes.getNotification, { accountUuid, params: { id: uuid }, signal }))
+        .data,
     meta: { silentError: true },
     retry: false,
     staleTime: 0,
@@ -40,12 +42,16 @@ function useInvalidateNotifications() {
 }
 
 /** Marks one notification read or unread. `quiet` for the automatic read on opening it (no toast). */
-export function useSetNotificationRead() {
+export function useSetNotificationRead(accountUuid: string) {
   const invalidate = useInvalidateNotifications();
   const toast = useToast();
   return useMutation({
     mutationFn: ({ uuid, read }: { uuid: string; read: boolean; quiet?: boolean }) =>
-      apiRequest(notificationsRoutes.updateNotification, { params: { id: uuid }, body: { read } }),
+      apiRequest(notificationsRoutes.updateNotification, {
+        accountUuid,
+        params: { id: uuid },
+        body: { read },
+      }),
     onSuccess: async (_answer, { read, quiet }) => {
       await invalidate();
       if (!quiet) toast.success(later(read ? 'notifications.markedRead' : 'notifications.markedUnread'));
@@ -54,12 +60,12 @@ export function useSetNotificationRead() {
 }
 
 /** Archives one notification (it leaves the inbox) or, with `restore`, moves an archived one back to it. */
-function useArchiveChange(restore: boolean) {
+function useArchiveChange(accountUuid: string, restore: boolean) {
   const invalidate = useInvalidateNotifications();
   const toast = useToast();
   const route = restore ? notificationsRoutes.restoreNotification : notificationsRoutes.archiveNotification;
   return useMutation({
-    mutationFn: (uuid: string) => apiRequest(route, { params: { id: uuid } }),
+    mutationFn: (uuid: string) => apiRequest(route, { accountUuid, params: { id: uuid } }),
     onSuccess: async () => {
       await invalidate();
       toast.success(later(restore ? 'notifications.restored' : 'notifications.archived'));
@@ -67,14 +73,14 @@ function useArchiveChange(restore: boolean) {
   });
 }
 
-export const useArchiveNotification = () => useArchiveChange(false);
-export const useRestoreNotification = () => useArchiveChange(true);
+export const useArchiveNotification = (accountUuid: string) => useArchiveChange(accountUuid, false);
+export const useRestoreNotification = (accountUuid: string) => useArchiveChange(accountUuid, true);
 
-export function useMarkAllNotificationsRead() {
+export function useMarkAllNotificationsRead(accountUuid: string) {
   const invalidate = useInvalidateNotifications();
   const toast = useToast();
   return useMutation({
-    mutationFn: () => apiRequest(notificationsRoutes.markAllNotificationsRead, {}),
+    mutationFn: () => apiRequest(notificationsRoutes.markAllNotificationsRead, { accountUuid }),
     onSuccess: async ({ data }) => {
       await invalidate();
       toast.success(later('notifications.allMarkedRead', { count: data.changed }));

@@ -16,7 +16,7 @@ import SearchOff from '@mui/icons-material/SearchOff';
 import UnarchiveOutlined from '@mui/icons-material/UnarchiveOutlined';
 import { href } from '@/app/href.ts';
 import { ApiError } from '@/api/errors.ts';
-import { useCurrentAccount } from '@/api/session.ts';
+import { useCurrentAccountUuid } from '@/api/session.ts';
 import { formatDateTime } from '@/i18n/format.ts';
 import { EmptyState } from '@/ui/empty-state.tsx';
 import { Page } from '@/ui/page.tsx';
@@ -36,11 +36,11 @@ import { notificationView } from './notification-text.ts';
 export default function InboxItemPage({ uuid = '' }: { uuid?: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const account = useCurrentAccount()!.uuid;
+  const account = useCurrentAccountUuid();
   const { data: notification, error, isPending } = useQuery(notificationQuery(account, uuid));
-  const setRead = useSetNotificationRead();
-  const archive = useArchiveNotification();
-  const restore = useRestoreNotification();
+  const setRead = useSetNotificationRead(account);
+  const archive = useArchiveNotification(account);
+  const restore = useRestoreNotification(account);
   const markedOnOpen = useRef<string | null>(null);
 
   const unread = notification?.readAt === null;

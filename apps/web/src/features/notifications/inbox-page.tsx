@@ -38,7 +38,7 @@ import {
 } from '@portal/contract';
 import { ServerPagination } from '@/ui/address-pagination.tsx';
 import { href } from '@/app/href.ts';
-import { useCurrentAccount } from '@/api/session.ts';
+import { useCurrentAccountUuid } from '@/api/session.ts';
 import { formatDateTime } from '@/i18n/format.ts';
 import { EmptyState } from '@/ui/empty-state.tsx';
 import { Page } from '@/ui/page.tsx';
@@ -112,9 +112,10 @@ function NoRows({ text }: { text: string }) {
 
 function RowActions({ notification, label }: { notification: Notification; label: string }) {
   const { t } = useTranslation();
-  const setRead = useSetNotificationRead();
-  const archive = useArchiveNotification();
-  const restore = useRestoreNotification();
+  const account = useCurrentAccountUuid();
+  const setRead = useSetNotificationRead(account);
+  const archive = useArchiveNotification(account);
+  const restore = useRestoreNotification(account);
   const read = notification.readAt !== null;
   const toggle = read ? t('notifications.markUnread') : t('notifications.markRead');
   const archived = notification.archivedAt !== null;
@@ -197,11 +198,11 @@ function NotificationRow({ notification }: { notification: Notification }) {
  */
 export default function InboxPage() {
   const { t } = useTranslation();
-  const account = useCurrentAccount()!.uuid;
+  const account = useCurrentAccountUuid();
   const { query, update } = useInboxQuery();
   const { data, isError, isFetching } = useQuery(notificationsQuery(account, query));
   const { data: unread = 0 } = useQuery(unreadCountQuery(account));
-  const markAll = useMarkAllNotificationsRead();
+  const markAll = useMarkAllNotificationsRead(account);
   const archivedView = Boolean(query.archived);
   const filtered = Boolean(query.unread || query.type);
   const rows = data?.data ?? [];

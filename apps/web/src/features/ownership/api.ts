@@ -23,7 +23,8 @@ const keys = {
 export function ownershipQuery(account: string) {
   return queryOptions({
     queryKey: keys.overview(account),
-    queryFn: async ({ signal }) => (await apiRequest(ownershipRoutes.getOwnership, { signal })).data,
+    queryFn: async ({ signal }) =>
+      (await apiRequest(ownershipRoutes.getOwnership, { accountUuid: account, signal })).data,
     // Another person changes it (the offer is answered, the ownership moves): read it anew on every visit.
     staleTime: 0,
     // The page shows a failure itself (with a retry, or that the caller is no longer the owner).
@@ -37,6 +38,7 @@ export function candidatesQuery(account: string, search: string) {
     queryKey: keys.candidates(account, search),
     queryFn: ({ signal }) =>
       apiRequest(ownershipRoutes.listTransferCandidates, {
+        accountUuid: account,
         query: { ...(search ? { search } : {}), pageSize: TRANSFER_CANDIDATES_PAGE_MAX },
         signal,
       }),
@@ -76,7 +78,8 @@ export function useStartTransfer(account: string) {
   const toast = useToast();
   const changed = useOwnershipChanged(account);
   return useMutation({
-    mutationFn: (body: StartTransferBody) => apiRequest(ownershipRoutes.startTransfer, { body }),
+    mutationFn: (body: StartTransferBody) =>
+      apiRequest(ownershipRoutes.startTransfer, { accountUuid: account, body }),
     meta: { silentError: true },
     onSuccess: async ({ data }) => {
       await changed();
@@ -91,7 +94,7 @@ export function useCancelTransfer(account: string) {
   const changed = useOwnershipChanged(account);
   return useMutation({
     mutationFn: (transfer: OwnershipTransfer) =>
-      apiRequest(ownershipRoutes.cancelTransfer, { params: { id: transfer.uuid } }),
+      apiRequest(ownershipRoutes.cancelTransfer, { accountUuid: account, params: { id: transfer.uuid } }),
     meta: { silentError: true },
     onError: async (error) => {
       toast.error(transferErrorMessage(error));

@@ -53,7 +53,6 @@ async function renderAsOwner(path: string, page: React.ReactElement) {
   const account = testAccount('a1', { name: 'Muster AG', accountRole: 'OWNER', isOwner: true });
   queryClient.setQueryData(queryKeys.me, testUser());
   queryClient.setQueryData(queryKeys.myAccounts, [account]);
-  sessionStorage.setItem('accountUuid', 'a1');
   setCurrentAccountUuid('a1');
   return renderPage(path, <ConfirmProvider>{page}</ConfirmProvider>, { queryClient });
 }
@@ -93,7 +92,10 @@ describe('ownership page', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Übertragung abbrechen?' });
     await user.click(within(dialog).getByRole('button', { name: 'Übertragung abbrechen' }));
     await waitFor(() => expect(shownToasts('success')).toEqual(['Die Übertragung wurde abgebrochen.']));
-    expect(apiRequest).toHaveBeenCalledWith(ownershipRoutes.cancelTransfer, { params: { id: 't1' } });
+    expect(apiRequest).toHaveBeenCalledWith(ownershipRoutes.cancelTransfer, {
+      accountUuid: 'a1',
+      params: { id: 't1' },
+    });
   });
 
   it('says so when the user is no longer the owner (403), without the server’s English text', async () => {
@@ -149,6 +151,7 @@ describe('transfer page', () => {
     await user.click(screen.getByRole('button', { name: 'Übertragung anbieten' }));
     await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/settings/ownership'));
     expect(apiRequest).toHaveBeenCalledWith(ownershipRoutes.startTransfer, {
+      accountUuid: 'a1',
       body: { toUserUuid: 'u2', confirmAccountName: 'muster ag' },
     });
     expect(shownToasts('success')).toEqual([

@@ -2,12 +2,11 @@
 // connection of the current account and the hooks that save, test, sync and disconnect it.
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { shopRoutes, type SaveShopBody, type ShopState, type TestShopBody } from '@portal/contract';
-import { getSessionAccountUuid } from '@/api/account-storage.ts';
 import { apiRequest } from '@/api/client.ts';
 import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
 
-const stateKey = () => ['peppershop', getSessionAccountUuid(), 'connection'] as const;
+const stateKey = (account: string) => ['peppershop', account, 'connection'] as const;
 
 /** While a sync is queued or running, the page reads the state again every few seconds until it has ended. */
 const SYNC_WATCH_MS = 2000;
@@ -15,27 +14,29 @@ const SYNC_WATCH_MS = 2000;
 const syncing = (state: ShopState | undefined) =>
   state?.connection?.lastSync?.status === 'QUEUED' || state?.connection?.lastSync?.status === 'RUNNING';
 
-export function shopStateQuery() {
+export function shopStateQuery(account: string) {
   return queryOptions({
-    queryKey: stateKey(),
-    queryFn: async ({ signal }) => (await apiRequest(shopRoutes.getShopState, { signal })).data,
+    queryKey: stateKey(account),
+    queryFn: async ({ signal }) =>
+      (await apiRequest(shopRoutes.getShopState, { accountUuid: account, signal })).data,
     // A sync runs on the server's jobs runner: its outcome is read again until it is known.
     refetchInterval: (query) => (syncing(query.state.data) ? SYNC_WATCH_MS : false),
     staleTime: 0,
   });
 }
 
-function useStateChanged() {
+function useStateChanged(account: string) {
   const queryClient = useQueryClient();
-  return (state: ShopState) => queryClient.setQueryData(stateKey(), state);
+  return (state: ShopState) => queryClient.setQueryData(stateKey(account), state);
 }
 
 /** Saves the configuration; the form shows field errors (422). */
-export function useSaveShop() {
+export function useSaveShop(account: string) {
   const toast = useToast();
-  const changed = useStateChanged();
+  const changed = useStateChanged(account);
   return useMutation({
-    mutationFn: (body: SaveShopBody) => apiRequest(shopRoutes.saveShopConnection, { body }),
+    mutationFn: (body: SaveShopBody) =>
+      apiRequest(shopRoutes.saveShopConnection, { accountUuid: account, body }),
     meta: { silentError: true },
     onSuccess: ({ data }) => {
       changed(data);
@@ -45,19 +46,19 @@ export function useSaveShop() {
 }
 
 /** Tests the entered (or stored) address and key; the form shows the result beside its buttons. */
-export function useTestShop() {
+export function useTestShop(account: string) {
   return useMutation({
     mutationFn: async (body: TestShopBody) =>
-      (await apiRequest(shopRoutes.testShopConnection, { body })).data,
+      (await apiRequest(shopRoutes.testShopConnection, { accountUuid: account, body })).data,
     meta: { silentError: true },
   });
 }
 
-export function useSyncShop() {
+export function useSyncShop(account: string) {
   const toast = useToast();
-  const changed = useStateChanged();
+  const changed = useStateChanged(account);
   return useMutation({
-    mutationFn: () => apiRequest(shopRoutes.syncShopNow),
+    mutationFn: () => apiRequest(shopRoutes.syncShopNow, { accountUuid: account }),
     onSuccess: ({ data }) => {
       changed(data);
       toast.success(later('peppershop.syncQueued'));
@@ -65,13 +66,13 @@ export function useSyncShop() {
   });
 }
 
-export function useDisconnectShop() {
+export function useDisconnectShop(account: string) {
   const toast = useToast();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiRequest(shopRoutes.disconnectShop),
+    mutationFn: () => apiRequest(shopRoutes.disconnectShop, { accountUuid: account }),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: stateKey() });
+      await queryClient.invalidateQueries({ queryKey: stateKey(account) });
       toast.success(later('peppershop.disconnected'));
     },
   });

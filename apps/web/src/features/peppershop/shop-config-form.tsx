@@ -69,12 +69,12 @@ function TestOutcome({ outcome }: { outcome: ShopTestResult }) {
  * Address, key and sync options of the shop, with the rules the server also checks. The key is never shown: a
  * stored one appears as its last four characters, and an empty field keeps it.
  */
-export function ShopConfigForm({ state }: { state: ShopState }) {
+export function ShopConfigForm({ account, state }: { account: string; state: ShopState }) {
   const { t } = useTranslation();
   const toast = useToast();
   const form = useRuleForm<Values>({ defaultValues: toValues(state) });
-  const save = useSaveShop();
-  const test = useTestShop();
+  const save = useSaveShop(account);
+  const test = useTestShop(account);
   const [outcome, setOutcome] = useState<ShopTestResult | null>(null);
   const stored = state.connection;
   // "Manually only" has no schedule to switch on or off: the switch is not shown (its value is kept).

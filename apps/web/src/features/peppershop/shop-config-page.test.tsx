@@ -105,6 +105,7 @@ describe('shop configuration page', () => {
         'Der Shop hat den API-Schlüssel abgelehnt. Prüfen Sie den Schlüssel.',
       );
       expect(apiRequest).toHaveBeenLastCalledWith(shopRoutes.testShopConnection, {
+        accountUuid: 'a1',
         body: { url: 'https://shop.muster.ch', apiKey: '' },
       });
     },

@@ -8,7 +8,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { shopRoutes, type ShopConnection, type ShopSyncStatus } from '@portal/contract';
-import { useCurrentAccount, useMayCall } from '@/api/session.ts';
+import { useCurrentAccountUuid, useMayCall } from '@/api/session.ts';
 import { formatDateTime, formatNumber } from '@/i18n/format.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
 import { DotChip } from '@/ui/dot-chip.tsx';
@@ -51,9 +51,9 @@ function Counts({ label, counts }: { label: string; counts: ShopConnection['reco
 }
 
 /** The last sync (status, times, error, what it read), the records kept, and "Sync now". */
-function SyncStatus({ connection }: { connection: ShopConnection }) {
+function SyncStatus({ account, connection }: { account: string; connection: ShopConnection }) {
   const { t } = useTranslation();
-  const sync = useSyncShop();
+  const sync = useSyncShop(account);
   const maySync = useMayCall(shopRoutes.syncShopNow);
   const last = connection.lastSync;
   const busy = last?.status === 'QUEUED' || last?.status === 'RUNNING';
@@ -102,10 +102,10 @@ function SyncStatus({ connection }: { connection: ShopConnection }) {
   );
 }
 
-function Disconnect() {
+function Disconnect({ account }: { account: string }) {
   const { t } = useTranslation();
   const confirm = useConfirm();
-  const disconnect = useDisconnectShop();
+  const disconnect = useDisconnectShop(account);
   const ask = async () => {
     const ok = await confirm({
       title: t('peppershop.disconnectTitle'),
@@ -128,8 +128,8 @@ function Disconnect() {
 /** /peppershop/config (ADMIN and above): the account's online shop, its synchronisation and disconnecting it. */
 export default function ShopConfigPage() {
   const { t } = useTranslation();
-  const account = useCurrentAccount();
-  const state = useQuery(shopStateQuery());
+  const account = useCurrentAccountUuid();
+  const state = useQuery(shopStateQuery(account));
   const mayDisconnect = useMayCall(shopRoutes.disconnectShop);
 
   let content: ReactNode;
@@ -141,16 +141,20 @@ export default function ShopConfigPage() {
           {t('peppershop.intro')}
         </Typography>
         <SectionCard id="shop-connection" title={t('peppershop.connection')}>
-          <ShopConfigForm key={`${account?.uuid}:${connection?.updatedAt ?? 'none'}`} state={state.data} />
+          <ShopConfigForm
+            key={`${account}:${connection?.updatedAt ?? 'none'}`}
+            account={account}
+            state={state.data}
+          />
         </SectionCard>
         {connection && (
           <SectionCard id="shop-sync" title={t('peppershop.sync')}>
-            <SyncStatus connection={connection} />
+            <SyncStatus account={account} connection={connection} />
           </SectionCard>
         )}
         {connection && mayDisconnect && (
           <SectionCard id="shop-disconnect" title={t('peppershop.disconnectSection')}>
-            <Disconnect />
+            <Disconnect account={account} />
           </SectionCard>
         )}
       </Stack>

@@ -11,7 +11,8 @@ import { useToast } from '@/ui/toast.tsx';
 export function plansQuery(accountUuid: string) {
   return queryOptions({
     queryKey: ['subscriptions', accountUuid, 'plans'],
-    queryFn: async ({ signal }) => (await apiRequest(subscriptionsRoutes.listPlans, { signal })).data.plans,
+    queryFn: async ({ signal }) =>
+      (await apiRequest(subscriptionsRoutes.listPlans, { accountUuid, signal })).data.plans,
   });
 }
 
@@ -19,16 +20,17 @@ export function plansQuery(accountUuid: string) {
 export function subscriptionQuery(accountUuid: string) {
   return queryOptions({
     queryKey: ['subscriptions', accountUuid, 'subscription'],
-    queryFn: async ({ signal }) => (await apiRequest(subscriptionsRoutes.getSubscription, { signal })).data,
+    queryFn: async ({ signal }) =>
+      (await apiRequest(subscriptionsRoutes.getSubscription, { accountUuid, signal })).data,
     staleTime: 0,
   });
 }
 
 /** What an action would do, computed by the server; changes nothing. */
-export function usePreviewSubscription() {
+export function usePreviewSubscription(accountUuid: string) {
   return useMutation({
     mutationFn: async (action: SubscriptionAction) =>
-      (await apiRequest(subscriptionsRoutes.previewSubscription, { body: action })).data,
+      (await apiRequest(subscriptionsRoutes.previewSubscription, { accountUuid, body: action })).data,
     meta: { silentError: true },
   });
 }
@@ -48,7 +50,7 @@ export function useConfirmSubscription(accountUuid: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (body: ConfirmSubscriptionBody) =>
-      (await apiRequest(subscriptionsRoutes.confirmSubscription, { body })).data,
+      (await apiRequest(subscriptionsRoutes.confirmSubscription, { accountUuid, body })).data,
     meta: { silentError: true },
     onSuccess: async (result, body) => {
       queryClient.setQueryData(subscriptionQuery(accountUuid).queryKey, result.subscription);

@@ -11,14 +11,14 @@ import {
   type SupportTicketDetail,
   type TicketsQuery,
 } from '@portal/contract';
-import { getSessionAccountUuid } from '@/api/account-storage.ts';
 import { apiFile, apiRequest } from '@/api/client.ts';
 import { saveFile } from '@/api/save-file.ts';
 import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
 
-const ticketsKey = () => ['support', getSessionAccountUuid(), 'tickets'] as const;
-const ticketKey = (ticketUuid: string) => ['support', getSessionAccountUuid(), 'ticket', ticketUuid] as const;
+const ticketsKey = (account: string) => ['support', account, 'tickets'] as const;
+const ticketKey = (account: string, ticketUuid: string) =>
+  ['support', account, 'ticket', ticketUuid] as const;
 
 export function supportInfoQuery() {
   return queryOptions({
@@ -28,20 +28,21 @@ export function supportInfoQuery() {
   });
 }
 
-export function ticketsQuery(query: TicketsQuery) {
+export function ticketsQuery(account: string, query: TicketsQuery) {
   return queryOptions({
-    queryKey: [...ticketsKey(), query] as const,
-    queryFn: ({ signal }) => apiRequest(supportRoutes.listTickets, { query, signal }),
+    queryKey: [...ticketsKey(account), query] as const,
+    queryFn: ({ signal }) => apiRequest(supportRoutes.listTickets, { accountUuid: account, query, signal }),
     placeholderData: keepPreviousData,
     staleTime: 0,
   });
 }
 
-export function ticketQuery(ticketUuid: string) {
+export function ticketQuery(account: string, ticketUuid: string) {
   return queryOptions({
-    queryKey: ticketKey(ticketUuid),
+    queryKey: ticketKey(account, ticketUuid),
     queryFn: async ({ signal }) =>
-      (await apiRequest(supportRoutes.getTicket, { params: { ticketUuid }, signal })).data,
+      (await apiRequest(supportRoutes.getTicket, { accountUuid: account, params: { ticketUuid }, signal }))
+        .data,
     staleTime: 0,
   });
 }
@@ -60,11 +61,11 @@ export function toUpload(file: File): Promise<AttachmentUpload> {
 }
 
 /** After a change: the answer is the ticket as it is now; every list may have changed. */
-function useTicketChanged() {
+function useTicketChanged(account: string) {
   const queryClient = useQueryClient();
   return async (detail: SupportTicketDetail) => {
-    queryClient.setQueryData(ticketKey(detail.ticket.uuid), detail);
-    await queryClient.invalidateQueries({ queryKey: ticketsKey() });
+    queryClient.setQueryData(ticketKey(account, detail.ticket.uuid), detail);
+    await queryClient.invalidateQueries({ queryKey: ticketsKey(account) });
   };
 }
 
@@ -74,8 +75,8 @@ export type NewTicket = Omit<CreateTicketBody, 'attachments'> & { files: readonl
  * Opens a ticket. A retry of the same values reuses its Idempotency-Key, so a double submit or a lost answer
  * never opens a second ticket. The form shows the errors (422 on the fields), so they are not toasted here.
  */
-export function useCreateTicket() {
-  const changed = useTicketChanged();
+export function useCreateTicket(account: string) {
+  const changed = useTicketChanged(account);
   const attempt = useRef<{ body: string; key: string } | null>(null);
   return useMutation({
     mutationFn: async ({ files, ...rest }: NewTicket) => {
@@ -83,6 +84,7 @@ export function useCreateTicket() {
       const text = JSON.stringify(body);
       if (attempt.current?.body !== text) attempt.current = { body: text, key: crypto.randomUUID() };
       return apiRequest(supportRoutes.createTicket, {
+        accountUuid: account,
         body,
         headers: { 'Idempotency-Key': attempt.current.key },
       });
@@ -93,12 +95,13 @@ export function useCreateTicket() {
 }
 
 /** Replies to a ticket; the form shows the errors (422 on the fields). */
-export function useReplyToTicket(ticketUuid: string) {
+export function useReplyToTicket(account: string, ticketUuid: string) {
   const toast = useToast();
-  const changed = useTicketChanged();
+  const changed = useTicketChanged(account);
   return useMutation({
     mutationFn: async ({ body, files }: { body: string; files: readonly File[] }) =>
       apiRequest(supportRoutes.replyToTicket, {
+        accountUuid: account,
         params: { ticketUuid },
         body: { body, attachments: await Promise.all(files.map(toUpload)) },
       }),
@@ -110,11 +113,12 @@ export function useReplyToTicket(ticketUuid: string) {
   });
 }
 
-export function useReopenTicket(ticketUuid: string) {
+export function useReopenTicket(account: string, ticketUuid: string) {
   const toast = useToast();
-  const changed = useTicketChanged();
+  const changed = useTicketChanged(account);
   return useMutation({
-    mutationFn: () => apiRequest(supportRoutes.reopenTicket, { params: { ticketUuid } }),
+    mutationFn: () =>
+      apiRequest(supportRoutes.reopenTicket, { accountUuid: account, params: { ticketUuid } }),
     onSuccess: async ({ data }) => {
       await changed(data);
       toast.success(later('support.reopened'));
@@ -122,11 +126,11 @@ export function useReopenTicket(ticketUuid: string) {
   });
 }
 
-export function useCloseTicket(ticketUuid: string) {
+export function useCloseTicket(account: string, ticketUuid: string) {
   const toast = useToast();
-  const changed = useTicketChanged();
+  const changed = useTicketChanged(account);
   return useMutation({
-    mutationFn: () => apiRequest(supportRoutes.closeTicket, { params: { ticketUuid } }),
+    mutationFn: () => apiRequest(supportRoutes.closeTicket, { accountUuid: account, params: { ticketUuid } }),
     onSuccess: async ({ data }) => {
       await changed(data);
       toast.success(later('support.closed'));
@@ -134,12 +138,16 @@ export function useCloseTicket(ticketUuid: string) {
   });
 }
 
-export function useSetConsent(ticketUuid: string) {
+export function useSetConsent(account: string, ticketUuid: string) {
   const toast = useToast();
-  const changed = useTicketChanged();
+  const changed = useTicketChanged(account);
   return useMutation({
     mutationFn: (staffAccessConsent: boolean) =>
-      apiRequest(supportRoutes.setTicketConsent, { params: { ticketUuid }, body: { staffAccessConsent } }),
+      apiRequest(supportRoutes.setTicketConsent, {
+        accountUuid: account,
+        params: { ticketUuid },
+        body: { staffAccessConsent },
+      }),
     onSuccess: async ({ data }) => {
       await changed(data);
       toast.success(
@@ -150,8 +158,13 @@ export function useSetConsent(ticketUuid: string) {
 }
 
 /** Downloads an attachment (the API serves it as a download with its name). */
-export async function downloadAttachment(ticketUuid: string, file: { uuid: string; fileName: string }) {
+export async function downloadAttachment(
+  account: string,
+  ticketUuid: string,
+  file: { uuid: string; fileName: string },
+) {
   const blob = await apiFile(supportRoutes.getTicketAttachment, {
+    accountUuid: account,
     params: { ticketUuid, fileUuid: file.uuid },
   });
   saveFile(blob, file.fileName);

@@ -2,7 +2,6 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ATTACHMENT_MAX_BYTES, supportRoutes } from '@portal/contract';
-import { storeAccountUuid } from '@/api/account-storage.ts';
 import type * as ClientModule from '@/api/client.ts';
 import { ApiError } from '@/api/errors.ts';
 import { createQueryClient } from '@/api/query-client.ts';
@@ -20,7 +19,6 @@ vi.mock('@/api/client.ts', async (original) => ({
 
 beforeEach(() => {
   apiRequest.mockReset();
-  storeAccountUuid('a1');
   setCurrentAccountUuid('a1');
 });
 

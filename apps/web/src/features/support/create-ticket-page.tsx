@@ -15,7 +15,7 @@ import {
   type SupportSeverity,
 } from '@portal/contract';
 import { ApiError } from '@/api/client.ts';
-import { useCurrentAccount } from '@/api/session.ts';
+import { useCurrentAccount, useCurrentAccountUuid } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
 import { FormCheckbox, FormSelect, FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
 import { Page } from '@/ui/page.tsx';
@@ -58,7 +58,7 @@ export default function CreateTicketPage() {
     },
   });
   const attachments = useChosenFiles();
-  const create = useCreateTicket();
+  const create = useCreateTicket(useCurrentAccountUuid());
   // Staff who opened the account do not write tickets in the customer's name (the server refuses it too).
   const staff = useCurrentAccount()?.accountRole === 'SUPPORT';
 

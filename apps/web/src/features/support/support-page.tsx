@@ -14,6 +14,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import Add from '@mui/icons-material/Add';
 import { SUPPORT_CATEGORIES } from '@portal/contract';
+import { useCurrentAccountUuid } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
 import { Page } from '@/ui/page.tsx';
 import { ticketsQuery } from './api.ts';
@@ -24,7 +25,8 @@ const OPEN_SHOWN = 5;
 /** The open tickets (open or waiting for the customer), newest first, with the way to all of them. */
 function OpenTickets() {
   const { t } = useTranslation();
-  const open = useQuery(ticketsQuery({ state: 'active', pageSize: OPEN_SHOWN }));
+  const account = useCurrentAccountUuid();
+  const open = useQuery(ticketsQuery(account, { state: 'active', pageSize: OPEN_SHOWN }));
   const total = open.data?.meta.total ?? 0;
   return (
     <Paper variant="outlined" component="section" aria-labelledby="support-open" sx={{ p: { xs: 2, sm: 3 } }}>

@@ -92,6 +92,7 @@ describe("the ticket page's access of support", { timeout: 30_000 }, () => {
     await userEvent.setup().click(within(card).getByRole('button', { name: 'Zugriff beenden' }));
     await waitFor(() =>
       expect(apiRequest).toHaveBeenCalledWith(supportRoutes.setTicketConsent, {
+        accountUuid: 'a1',
         params: { ticketUuid: TICKET },
         body: { staffAccessConsent: false },
       }),
@@ -106,6 +107,7 @@ describe("the ticket page's access of support", { timeout: 30_000 }, () => {
     await userEvent.setup().click(within(card).getByRole('button', { name: 'Zugriff erlauben' }));
     await waitFor(() =>
       expect(apiRequest).toHaveBeenCalledWith(supportRoutes.setTicketConsent, {
+        accountUuid: 'a1',
         params: { ticketUuid: TICKET },
         body: { staffAccessConsent: true },
       }),

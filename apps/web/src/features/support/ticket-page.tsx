@@ -18,7 +18,7 @@ import {
   type SupportTicket,
 } from '@portal/contract';
 import { ApiError } from '@/api/client.ts';
-import { useCurrentAccount } from '@/api/session.ts';
+import { useCurrentAccount, useCurrentAccountUuid } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
 import { FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
 import { formatDate, formatDateTime } from '@/i18n/format.ts';
@@ -41,7 +41,15 @@ import { StatusChip } from './status-chip.tsx';
 const DAY = 24 * 3600 * 1000;
 
 /** One message of the conversation: who wrote it and when, its text and its files. */
-function Message({ ticketUuid, message }: { ticketUuid: string; message: SupportMessage }) {
+function Message({
+  account,
+  ticketUuid,
+  message,
+}: {
+  account: string;
+  ticketUuid: string;
+  message: SupportMessage;
+}) {
   const { t } = useTranslation();
   const toast = useToast();
   const agent = message.authorKind === 'AGENT';
@@ -70,7 +78,7 @@ function Message({ ticketUuid, message }: { ticketUuid: string; message: Support
       <AttachmentButtons
         attachments={message.attachments}
         onDownload={(file) => {
-          downloadAttachment(ticketUuid, file).catch((error: unknown) =>
+          downloadAttachment(account, ticketUuid, file).catch((error: unknown) =>
             toast.error(error instanceof Error ? error.message : String(error)),
           );
         }}
@@ -80,11 +88,11 @@ function Message({ ticketUuid, message }: { ticketUuid: string; message: Support
 }
 
 /** The reply form: text and up to five files; sending a reply puts the ticket back in support's queue. */
-function ReplyForm({ ticket }: { ticket: SupportTicket }) {
+function ReplyForm({ account, ticket }: { account: string; ticket: SupportTicket }) {
   const { t } = useTranslation();
   const form = useRuleForm<{ body: string }>({ defaultValues: { body: '' } });
   const attachments = useChosenFiles();
-  const reply = useReplyToTicket(ticket.uuid);
+  const reply = useReplyToTicket(account, ticket.uuid);
 
   const onSubmit = async ({ body }: { body: string }) => {
     if (attachments.problem) return;
@@ -126,9 +134,17 @@ function ReplyForm({ ticket }: { ticket: SupportTicket }) {
  * an open ticket, end it at any time. Solving or closing the ticket ends it; reopening never gives it back
  * (decision 195). Staff reading the account see the state only.
  */
-function ConsentCard({ ticket, readOnly }: { ticket: SupportTicket; readOnly: boolean }) {
+function ConsentCard({
+  account,
+  ticket,
+  readOnly,
+}: {
+  account: string;
+  ticket: SupportTicket;
+  readOnly: boolean;
+}) {
   const { t } = useTranslation();
-  const consent = useSetConsent(ticket.uuid);
+  const consent = useSetConsent(account, ticket.uuid);
   const active = ACTIVE_TICKET_STATUSES.includes(ticket.status);
   const granted = ticket.staffAccessConsent;
   const help = granted ? 'onHelp' : active ? 'offHelp' : 'ended';
@@ -182,9 +198,14 @@ function StatusNotice({ ticket }: { ticket: SupportTicket }) {
 export default function TicketPage({ ticketUuid = '' }: { ticketUuid?: string }) {
   const { t } = useTranslation();
   const confirm = useConfirm();
-  const detail = useQuery({ ...ticketQuery(ticketUuid), meta: { silentError: true }, retry: false });
-  const reopen = useReopenTicket(ticketUuid);
-  const close = useCloseTicket(ticketUuid);
+  const account = useCurrentAccountUuid();
+  const detail = useQuery({
+    ...ticketQuery(account, ticketUuid),
+    meta: { silentError: true },
+    retry: false,
+  });
+  const reopen = useReopenTicket(account, ticketUuid);
+  const close = useCloseTicket(account, ticketUuid);
   // Staff who opened the account read the ticket; they answer it from the support queue (the server refuses
   // their changes here).
   const staff = useCurrentAccount()?.accountRole === 'SUPPORT';
@@ -257,18 +278,18 @@ export default function TicketPage({ ticketUuid = '' }: { ticketUuid?: string })
         </Stack>
         {staff && <Alert severity="info">{t('support.staffReadOnly')}</Alert>}
         <StatusNotice ticket={ticket} />
-        <ConsentCard ticket={ticket} readOnly={staff} />
+        <ConsentCard account={account} ticket={ticket} readOnly={staff} />
         <Box component="section" aria-labelledby="ticket-conversation">
           <Typography id="ticket-conversation" component="h2" variant="h6" sx={{ mb: 1.5 }}>
             {t('support.detail.conversation')}
           </Typography>
           <Stack component="ol" spacing={1.5} sx={{ p: 0, m: 0 }}>
             {messages.map((message) => (
-              <Message key={message.uuid} ticketUuid={ticket.uuid} message={message} />
+              <Message key={message.uuid} account={account} ticketUuid={ticket.uuid} message={message} />
             ))}
           </Stack>
         </Box>
-        {active && !staff && <ReplyForm ticket={ticket} />}
+        {active && !staff && <ReplyForm account={account} ticket={ticket} />}
         {ticket.status !== 'CLOSED' && !active && !canReopen(ticket) && !staff && (
           <Box>
             <Button component={RouterLink} to={href('support-ticket')} variant="outlined">

@@ -15,6 +15,7 @@ import Add from '@mui/icons-material/Add';
 import SupportAgentOutlined from '@mui/icons-material/SupportAgentOutlined';
 import { TICKET_STATUSES, type TicketStatus } from '@portal/contract';
 import { ServerPagination } from '@/ui/address-pagination.tsx';
+import { useCurrentAccountUuid } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
 import { EmptyState } from '@/ui/empty-state.tsx';
 import { Page } from '@/ui/page.tsx';
@@ -32,7 +33,8 @@ export default function TicketsPage() {
   const [status, setStatus] = useState<TicketStatus | ''>('');
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState(25);
-  const tickets = useQuery(ticketsQuery({ status: status || undefined, page: page + 1, pageSize }));
+  const account = useCurrentAccountUuid();
+  const tickets = useQuery(ticketsQuery(account, { status: status || undefined, page: page + 1, pageSize }));
   const total = tickets.data?.meta.total ?? 0;
   const rows = tickets.data?.data ?? [];
 
