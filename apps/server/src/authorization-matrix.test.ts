@@ -726,7 +726,7 @@ describeApi('the authorization matrix', (api) => {
       }
     }
     expect(wrong).toEqual([]);
-  });
+  }, 180_000); // about 900 requests: more than the default 30 s on a busy 2-core machine
 
   it('lets staff under consent change only the declared support actions', () => {
     const changes = Object.keys(MATRIX).filter(isAccountChange);

@@ -154,7 +154,7 @@ describeApi('support tickets API, the customer side', (api) => {
       ['protokoll.txt', 'text/plain'],
       ['exactly.txt', 'text/plain'],
     ]);
-  });
+  }, 120_000); // several uploads of up to 10 MB each: slow on a busy 2-core machine
 
   it('refuses executables, markup and binary data whatever their name says', async () => {
     const before = await ticketCount(api);
