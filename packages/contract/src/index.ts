@@ -18,6 +18,7 @@ export * from './shop.ts';
 export * from './abaclik.ts';
 export * from './lessons.ts';
 export * from './security.ts';
+export * from './format.ts';
 
 import { usersRoutes } from './users.ts';
 import { accountsRoutes } from './accounts.ts';

@@ -1,0 +1,131 @@
+import type { Language } from './common.ts';
+
+// How the portal writes money, dates, periods and payment references for people: the web, the server's mails and
+// the invoice PDF all use these functions, so a figure reads the same wherever it appears (decision 201).
+//
+// - Money is written the Swiss way in every language and for every currency: the currency code, a space, the
+//   amount with an ASCII apostrophe between groups of three digits and a point before the two decimals:
+//   "CHF 1'234.50", "EUR 45.00", "CHF -325.07" (a hyphen-minus, which every font and mail program shows).
+//   The result does not depend on the ICU version of Node or the browser.
+// - An instant (a timestamp) is shown in Swiss time (Europe/Zurich), whatever the time zone of the machine.
+// - A calendar day (YYYY-MM-DD: due dates, periods) is shown as the day it names, never moved by a time zone.
+// - Dates follow de-CH, fr-CH and it-CH ("1. November 2027", "01.11.2027"); English follows en-GB.
+
+/** The time zone every instant is shown in: the portal's customers and its provider are in Switzerland. */
+export const TIME_ZONE = 'Europe/Zurich';
+
+/** Intl locales of the interface languages: the Swiss conventions of each language, British English. */
+export const INTL_LOCALES: Record<Language, string> = { de: 'de-CH', fr: 'fr-CH', it: 'it-CH', en: 'en-GB' };
+
+/** Minor units per major unit: both currencies the portal charges in (CHF, EUR) have two decimals. */
+const MINOR_PER_MAJOR = 100;
+
+/**
+ * An amount of minor units (Rappen, cents) without its currency: "1'234.50", "-325.07", "0.05". Groups of three
+ * digits are separated by an ASCII apostrophe, the decimals by a point, a negative amount starts with a hyphen-minus.
+ */
+export function formatAmount(minor: number): string {
+  const whole = Math.round(Math.abs(minor));
+  const major = String(Math.floor(whole / MINOR_PER_MAJOR)).replace(/\B(?=(\d{3})+(?!\d))/g, "'");
+  const cents = String(whole % MINOR_PER_MAJOR).padStart(2, '0');
+  return `${whole !== 0 && minor < 0 ? '-' : ''}${major}.${cents}`;
+}
+
+/** An amount of minor units as a number of major units (francs, euros), as the QR-bill's amount field takes it. */
+export function toMajorUnits(minor: number): number {
+  return minor / MINOR_PER_MAJOR;
+}
+
+/** An amount of minor units with its currency code in front, the same in every language: "CHF 1'234.50". */
+export function formatMoney(minor: number, currency: string): string {
+  return `${currency} ${formatAmount(minor)}`;
+}
+
+/** A VAT rate in basis points as a percentage: 810 → "8.1 %" ("8,1 %" in French), a no-break space before %. */
+export function formatRate(rateBp: number, language: Language): string {
+  const percent = String(Math.round(rateBp) / 100);
+  return `${language === 'fr' ? percent.replace('.', ',') : percent}\u00a0%`;
+}
+
+type Instant = string | number | Date;
+
+const toDate = (value: Instant) => (value instanceof Date ? value : new Date(value));
+
+/** Midnight UTC of a calendar day (YYYY-MM-DD), formatted in UTC, so that no time zone moves it to another day. */
+const dayDate = (day: string) => new Date(`${day.slice(0, 10)}T00:00:00Z`);
+
+const DAY_MS = 86_400_000;
+
+/** The last day of a period given as its first day and the day after it (how periods are stored). */
+const lastDayOf = (end: string) => new Date(dayDate(end).getTime() - DAY_MS).toISOString().slice(0, 10);
+
+/** The date of an instant in Swiss time, long: "1. November 2027", "1 novembre 2027". */
+export function formatDate(value: Instant, language: Language): string {
+  return new Intl.DateTimeFormat(INTL_LOCALES[language], { dateStyle: 'long', timeZone: TIME_ZONE }).format(
+    toDate(value),
+  );
+}
+
+/** Date and time of an instant in Swiss time, as tables show it: "01.11.2027, 11:05". */
+export function formatDateTime(value: Instant, language: Language): string {
+  return new Intl.DateTimeFormat(INTL_LOCALES[language], {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: TIME_ZONE,
+  }).format(toDate(value));
+}
+
+/** Date and time of an instant in Swiss time, as a sentence in a mail uses it: "1. November 2027 um 11:05". */
+export function formatDateTimeLong(value: Instant, language: Language): string {
+  return new Intl.DateTimeFormat(INTL_LOCALES[language], {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: TIME_ZONE,
+  }).format(toDate(value));
+}
+
+/** A calendar day (YYYY-MM-DD), long: "1. November 2027". */
+export function formatDay(day: string, language: Language): string {
+  return new Intl.DateTimeFormat(INTL_LOCALES[language], { dateStyle: 'long', timeZone: 'UTC' }).format(
+    dayDate(day),
+  );
+}
+
+/** A calendar day (YYYY-MM-DD) in figures: "01.11.2027" in German, French and Italian, "01/11/2027" in English. */
+export function formatShortDay(day: string, language: Language): string {
+  const [year, month, date] = day.slice(0, 10).split('-');
+  return [date, month, year].join(language === 'en' ? '/' : '.');
+}
+
+/**
+ * A period, given as its first day and the day after its last (how periods are stored), as its first and last
+ * day: "1.–30. November 2026" within a month, "15. November 2026 – 14. November 2027" otherwise.
+ */
+export function formatPeriod(start: string, end: string, language: Language): string {
+  const last = lastDayOf(end);
+  const first = start.slice(0, 10);
+  if (first >= last) return formatDay(first, language);
+  if (first.slice(0, 7) === last.slice(0, 7)) {
+    return `${Number(first.slice(8, 10))}${language === 'de' ? '.' : ''}–${formatDay(last, language)}`;
+  }
+  return `${formatDay(first, language)} – ${formatDay(last, language)}`;
+}
+
+/** A period in figures, its first and last day: "01.11.2026 – 30.11.2026". */
+export function formatShortPeriod(start: string, end: string, language: Language): string {
+  const last = lastDayOf(end);
+  const first = start.slice(0, 10);
+  if (first >= last) return formatShortDay(first, language);
+  return `${formatShortDay(first, language)} – ${formatShortDay(last, language)}`;
+}
+
+/**
+ * A payment reference in the groups people read and type it in (as the QR-bill prints it): a 27-digit QR reference
+ * as 2 + 5 × 5 digits ("21 00000 00003 13947 14300 09017"), a creditor reference (RF…) in groups of four.
+ */
+export function formatReference(reference: string): string {
+  const compact = reference.replace(/\s+/g, '');
+  if (/^\d{27}$/.test(compact))
+    return `${compact.slice(0, 2)} ${compact.slice(2).replace(/(\d{5})(?=\d)/g, '$1 ')}`;
+  return compact.replace(/(.{4})(?=.)/g, '$1 ');
+}
