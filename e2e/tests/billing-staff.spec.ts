@@ -28,7 +28,7 @@ function camtFile(credit: { amount: string; currency: string; reference: string 
   return Buffer.from(TEMPLATE.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name]!));
 }
 
-/** The money of a table cell ("CHF 1’234.50") as the file writes it ("1234.50"). */
+/** The money of a table cell ("CHF 1'234.50") as the file writes it ("1234.50"). */
 const plainAmount = (text: string) => text.replace(/[^\d.]/g, '');
 
 async function upload(page: Page, file: Buffer) {

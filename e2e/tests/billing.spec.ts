@@ -119,7 +119,7 @@ test('the owner of an overdue account sees the past-due banner, asked for once, 
   const asked = statusRequests(page);
   await signIn(page, server, DEMO.inhaber.email, `/?uuid=${DEMO_ACCOUNTS.beispiel.uuid}`);
   const banner = page.getByRole('alert').filter({ hasText: /factures? (est|sont) en retard/ });
-  await expect(banner).toContainText(/€ ouverts depuis le/);
+  await expect(banner).toContainText(/EUR [\d']+\.\d\d ouverts depuis le/);
   await banner.getByRole('link', { name: 'Voir les factures' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Facturation' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Factures' }).getByText('En retard')).toBeVisible();

@@ -22,7 +22,7 @@ test('an owner upgrades Standard to Professional, confirms the previewed charge 
   await expect(current).toContainText('Standard, mensuel');
   const standard = page.getByRole('article', { name: 'Standard' });
   await expect(standard).toContainText('Formule actuelle');
-  await expect(standard).toContainText('45,00 €');
+  await expect(standard).toContainText('EUR 45.00');
 
   // The preview: applies now, credits the unused Standard days and charges Professional for the rest of the month.
   await page
@@ -39,7 +39,7 @@ test('an owner upgrades Standard to Professional, confirms the previewed charge 
   await expect(charged).toContainText(/TVA 8,1\s?% sur/);
   const confirm = dialog.getByRole('button', { name: /^Confirmer et facturer / });
   const total = (await confirm.textContent())!.replace('Confirmer et facturer ', '');
-  expect(total).toMatch(/^\d+,\d\d\s€$/);
+  expect(total).toMatch(/^EUR [\d']+\.\d\d$/);
   await expect(charged.getByRole('row', { name: `Total EUR TVA incluse ${total}` })).toBeVisible();
 
   await confirm.click();

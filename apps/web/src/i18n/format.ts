@@ -1,90 +1,48 @@
-import type { Language } from '@portal/contract';
+import * as format from '@portal/contract';
+import { isLanguage, type Language } from '@portal/contract';
 import { currentLanguage } from './i18n.ts';
 
-/**
- * Intl locales per interface language. The portal serves Swiss customers (CHF, de/fr/it/en), so formats follow
- * the Swiss conventions of each language; weeks start on Monday in every locale.
- */
-export const INTL_LOCALES: Record<Language, string> = { de: 'de-CH', fr: 'fr-CH', it: 'it-CH', en: 'en-GB' };
+// The web's side of the one set of formatters in the contract (decision 201): the same functions the server's mails
+// and the invoice PDF use, with the interface language as the default. Money takes the API's minor units.
+
+export { formatAmount, formatMoney, formatReference, INTL_LOCALES } from '@portal/contract';
 export const WEEK_STARTS_ON = 1;
 
 type DateInput = string | number | Date;
 
-function intlLocale(locale?: string): string {
-  if (!locale) return INTL_LOCALES[currentLanguage()];
-  return locale in INTL_LOCALES ? INTL_LOCALES[locale as Language] : locale;
+/** The given interface language, or the current one. */
+function languageOf(locale?: string): Language {
+  return isLanguage(locale) ? locale : currentLanguage();
 }
 
-function toDate(value: DateInput): Date {
-  return value instanceof Date ? value : new Date(value);
-}
+/** The date of an instant in Swiss time: "1. November 2027". */
+export const formatDate = (value: DateInput, locale?: string) => format.formatDate(value, languageOf(locale));
 
-export function formatDate(value: DateInput, locale?: string): string {
-  return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'long' }).format(toDate(value));
-}
+/** Date and time of an instant in Swiss time: "01.11.2027, 11:05". */
+export const formatDateTime = (value: DateInput, locale?: string) =>
+  format.formatDateTime(value, languageOf(locale));
 
-export function formatDateTime(value: DateInput, locale?: string): string {
-  return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'medium', timeStyle: 'short' }).format(
-    toDate(value),
-  );
-}
+/** A calendar day (YYYY-MM-DD, e.g. an invoice's due day), long: "1. November 2027". */
+export const formatDay = (isoDate: string, locale?: string) => format.formatDay(isoDate, languageOf(locale));
 
+/** A calendar day in figures, as tables show it: "01.11.2027". */
+export const formatShortDay = (isoDate: string, locale?: string) =>
+  format.formatShortDay(isoDate, languageOf(locale));
+
+/** The days from `start` up to, not including, `end` (how periods are given): "1.–30. November 2026". */
+export const formatDayRange = (start: string, end: string, locale?: string) =>
+  format.formatPeriod(start, end, languageOf(locale));
+
+/** A period in figures: "01.11.2026 – 30.11.2026". */
+export const formatShortPeriod = (start: string, end: string, locale?: string) =>
+  format.formatShortPeriod(start, end, languageOf(locale));
+
+/** A VAT rate in basis points (810) as a percentage: "8.1 %". */
+export const formatRate = (rateBp: number, locale?: string) => format.formatRate(rateBp, languageOf(locale));
+
+/** A count or other plain number in the reader's language (not money: that is formatMoney). */
 export function formatNumber(value: number, locale?: string, options?: Intl.NumberFormatOptions): string {
-  return new Intl.NumberFormat(intlLocale(locale), options).format(value);
-}
-
-export function formatCurrency(amount: number, currency = 'CHF', locale?: string): string {
-  return new Intl.NumberFormat(intlLocale(locale), { style: 'currency', currency }).format(amount);
-}
-
-/**
- * Locale for an account's amounts: the reader's language with the account's country, so a Swiss account reads
- * "CHF 1'234.50" in every language and a German one "1.234,50 €"; without a country, the language's own locale.
- */
-function moneyLocale(locale: string | undefined, country: string | undefined): string {
-  const base = intlLocale(locale);
-  if (!country) return base;
-  const language = base.split('-')[0] ?? base;
-  const [supported] = Intl.NumberFormat.supportedLocalesOf(`${language}-${country}`);
-  return supported ?? base;
-}
-
-/**
- * An amount the server computed, given in minor units (Rappen, cents) of its currency. Only formatting happens
- * here: the minor units become the currency's decimals.
- */
-export function formatMoney(
-  minor: number,
-  currency: string,
-  { locale, country }: { locale?: string; country?: string } = {},
-): string {
-  const format = new Intl.NumberFormat(moneyLocale(locale, country), { style: 'currency', currency });
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-  return format.format(minor / 10 ** digits);
-}
-
-/** Midnight UTC of a calendar day (YYYY-MM-DD), so that the day stays the same in every time zone. */
-function dayOf(isoDate: string): Date {
-  return new Date(`${isoDate.slice(0, 10)}T00:00:00Z`);
-}
-
-/** A calendar day (YYYY-MM-DD, e.g. an invoice's due day) in the reader's language. */
-export function formatDay(isoDate: string, locale?: string): string {
-  return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'long', timeZone: 'UTC' }).format(
-    dayOf(isoDate),
-  );
-}
-
-/**
- * The days from `start` up to, not including, `end` (how periods are given), as a range of their first and last
- * day: "1.–30. November 2026".
- */
-export function formatDayRange(start: string, end: string, locale?: string): string {
-  const last = new Date(dayOf(end).getTime() - 86_400_000);
-  return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'long', timeZone: 'UTC' }).formatRange(
-    dayOf(start),
-    last,
-  );
+  return new Intl.NumberFormat(format.INTL_LOCALES[languageOf(locale)], options).format(value);
 }
 
 const RELATIVE_STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -99,12 +57,12 @@ const RELATIVE_STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
 
 /** How long ago (or from now) `value` is, in the largest fitting unit: "vor 5 Minuten", "gerade eben" (< 1 min). */
 export function formatRelativeTime(value: DateInput, locale?: string, now: number = Date.now()): string {
-  const format = new Intl.RelativeTimeFormat(intlLocale(locale), { numeric: 'auto' });
-  let amount = (toDate(value).getTime() - now) / 1000;
-  if (Math.abs(amount) < 60) return format.format(0, 'second');
+  const relative = new Intl.RelativeTimeFormat(format.INTL_LOCALES[languageOf(locale)], { numeric: 'auto' });
+  let amount = ((value instanceof Date ? value : new Date(value)).getTime() - now) / 1000;
+  if (Math.abs(amount) < 60) return relative.format(0, 'second');
   for (const [unit, size] of RELATIVE_STEPS) {
-    if (Math.abs(amount) < size) return format.format(Math.round(amount), unit);
+    if (Math.abs(amount) < size) return relative.format(Math.round(amount), unit);
     amount /= size;
   }
-  return format.format(Math.round(amount), 'year');
+  return relative.format(Math.round(amount), 'year');
 }

@@ -1,4 +1,3 @@
-import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -6,28 +5,11 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import type { InvoiceLine, InvoiceTotals } from '@portal/contract';
-import { useCurrentAccount } from '@/api/session.ts';
-import { formatDayRange, formatMoney, formatNumber } from '@/i18n/format.ts';
+import { formatDayRange, formatMoney, formatRate } from '@/i18n/format.ts';
 
 // Invoice lines and totals as the billing page's invoices and the subscriptions page's previews show them: the
 // same words for the same line, so a preview reads like the invoice that follows it. Every figure is the server's;
 // these helpers only format it. The texts are the billing section's.
-
-/** A VAT rate in basis points (810) as a percentage ("8.1 %"). */
-export function formatRate(rateBp: number, locale?: string): string {
-  return formatNumber(rateBp / 10_000, locale, { style: 'percent', maximumFractionDigits: 2 });
-}
-
-/** Amounts of the current account: in its country's conventions (a Swiss account reads CHF 1'234.50). */
-export function useMoney(): (minor: number, currency: string) => string {
-  const { i18n } = useTranslation();
-  const country = useCurrentAccount()?.country;
-  const locale = i18n.resolvedLanguage;
-  return useCallback(
-    (minor: number, currency: string) => formatMoney(minor, currency, { locale, country }),
-    [locale, country],
-  );
-}
 
 /** What one line charges, in words: the plan and its period, extra seats, or a credit for unused time. */
 export function useLineText(planName: (code: string) => string): (line: InvoiceLine) => string {
@@ -71,10 +53,9 @@ export function LinesTable({
   planName: (code: string) => string;
 }) {
   const { t, i18n } = useTranslation();
-  const money = useMoney();
   const lineText = useLineText(planName);
   const locale = i18n.resolvedLanguage;
-  const amount = (minor: number) => money(minor, totals.currency);
+  const amount = (minor: number) => formatMoney(minor, totals.currency);
   const sum = { '& th, & td': { borderBottom: 'none', py: 0.5 } };
   return (
     <Table size="small" aria-label={label}>

@@ -161,9 +161,7 @@ export function PastDueBar({ account }: { account: Account | null }) {
   const pastDue = active ? data?.pastDue : null;
   if (!account || !pastDue) return null;
   const language = i18n.resolvedLanguage;
-  const amount = pastDue.amounts
-    .map((due) => formatMoney(due.amountMinor, due.currency, { locale: language, country: account.country }))
-    .join(' + ');
+  const amount = pastDue.amounts.map((due) => formatMoney(due.amountMinor, due.currency)).join(' + ');
   return (
     <Bar
       severity="error"

@@ -7,7 +7,7 @@ import { PAYMENT_FILTERS, type BankPayment, type PaymentFilter } from '@portal/c
 import { paymentsQuery } from './api.ts';
 import { DataTable, RowActions, StatusChip } from './data-table.tsx';
 import { AssignDialog, type PaymentAction } from './dialogs.tsx';
-import { formatDay, formatMinor, formatReference } from './format.ts';
+import { formatDay, formatMoney, formatReference } from '@/i18n/format.ts';
 import { StatusFilter, useListState } from './pager.tsx';
 
 const COLUMNS = [
@@ -39,7 +39,7 @@ function PaymentStatus({ payment }: { payment: BankPayment }) {
       )}
       {payment.overpaidMinor > 0 && (
         <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-          {t('billingStaff.overpaid', { amount: formatMinor(payment.overpaidMinor, payment.currency) })}
+          {t('billingStaff.overpaid', { amount: formatMoney(payment.overpaidMinor, payment.currency) })}
         </Typography>
       )}
     </Stack>
@@ -71,7 +71,7 @@ export function CreditsPanel() {
         rows={(result.data?.data ?? []).map((payment) => {
           const open = payment.status === 'PARTIAL' || payment.status === 'UNMATCHED';
           const which = {
-            amount: formatMinor(payment.amountMinor, payment.currency),
+            amount: formatMoney(payment.amountMinor, payment.currency),
             date: formatDay(payment.bookedOn),
           };
           return {
@@ -79,7 +79,7 @@ export function CreditsPanel() {
             cells: [
               <span style={{ whiteSpace: 'nowrap' }}>{formatDay(payment.bookedOn)}</span>,
               <span style={{ whiteSpace: 'nowrap' }}>
-                {formatMinor(payment.amountMinor, payment.currency)}
+                {formatMoney(payment.amountMinor, payment.currency)}
               </span>,
               payment.debtorName ?? '—',
               <Typography variant="body2" sx={{ fontFamily: 'monospace', minWidth: '14ch' }}>

@@ -14,7 +14,7 @@ import TextField from '@mui/material/TextField';
 import { NOTE_MAX, type BankPayment, type StaffInvoice } from '@portal/contract';
 import { useToast } from '@/ui/toast.tsx';
 import { errorKey, staffInvoicesQuery, useAssignPayment, useMarkPaid, useVoidInvoice } from './api.ts';
-import { formatDay, formatMinor } from './format.ts';
+import { formatDay, formatMoney } from '@/i18n/format.ts';
 
 /** The calendar day today, as the browser sees it. */
 function today(): string {
@@ -135,7 +135,7 @@ function NoteField({
 }
 
 const describeInvoice = (invoice: StaffInvoice) =>
-  `${invoice.number} · ${invoice.accountName} · ${formatMinor(invoice.totalMinor - invoice.paidMinor, invoice.currency)}`;
+  `${invoice.number} · ${invoice.accountName} · ${formatMoney(invoice.totalMinor - invoice.paidMinor, invoice.currency)}`;
 
 /** Finds an invoice by number, reference or account name; only open and overdue ones can be chosen. */
 function InvoicePicker({
@@ -218,7 +218,7 @@ export function AssignDialog({ action, onClose }: { action: PaymentAction; onClo
       open
       title={t(book ? 'billingStaff.bookTitle' : 'billingStaff.handledTitle')}
       text={t('billingStaff.paymentLine', {
-        amount: formatMinor(payment.amountMinor, payment.currency),
+        amount: formatMoney(payment.amountMinor, payment.currency),
         date: formatDay(payment.bookedOn),
         debtor: payment.debtorName ?? '—',
       })}
@@ -275,7 +275,7 @@ export function MarkPaidDialog({ invoice, onClose }: { invoice: StaffInvoice; on
       open
       title={t('billingStaff.markPaidTitle', { number: invoice.number })}
       text={t('billingStaff.markPaidText', {
-        amount: formatMinor(invoice.totalMinor - invoice.paidMinor, invoice.currency),
+        amount: formatMoney(invoice.totalMinor - invoice.paidMinor, invoice.currency),
         account: invoice.accountName,
       })}
       submitLabel={t('billingStaff.markPaid')}
@@ -333,7 +333,7 @@ export function VoidDialog({ invoice, onClose }: { invoice: StaffInvoice; onClos
       destructive
       title={t('billingStaff.voidTitle', { number: invoice.number })}
       text={t('billingStaff.voidText', {
-        amount: formatMinor(invoice.totalMinor, invoice.currency),
+        amount: formatMoney(invoice.totalMinor, invoice.currency),
         account: invoice.accountName,
       })}
       submitLabel={t('billingStaff.void')}

@@ -7,7 +7,7 @@ import { INVOICE_STATUSES, type InvoiceStatus, type StaffInvoice } from '@portal
 import { staffInvoicesQuery } from './api.ts';
 import { DataTable, RowActions, StatusChip } from './data-table.tsx';
 import { MarkPaidDialog, VoidDialog } from './dialogs.tsx';
-import { formatDay, formatMinor, formatReference } from './format.ts';
+import { formatDay, formatMoney, formatReference } from '@/i18n/format.ts';
 import { StatusFilter, useListState } from './pager.tsx';
 
 const COLUMNS = [
@@ -82,10 +82,10 @@ export function InvoicesPanel() {
               invoice.accountName,
               <span style={{ whiteSpace: 'nowrap' }}>{formatDay(invoice.dueOn)}</span>,
               <span style={{ whiteSpace: 'nowrap' }}>
-                {formatMinor(invoice.totalMinor, invoice.currency)}
+                {formatMoney(invoice.totalMinor, invoice.currency)}
               </span>,
               <span style={{ whiteSpace: 'nowrap' }}>
-                {formatMinor(invoice.paidMinor, invoice.currency)}
+                {formatMoney(invoice.paidMinor, invoice.currency)}
               </span>,
               <StatusChip
                 color={STATUS_COLOR[invoice.status]}

@@ -9,12 +9,12 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { billingRoutes, type BillingDetails, type Subscription } from '@portal/contract';
-import { useCurrentAccountUuid, useMayCall } from '@/api/session.ts';
+import { useCurrentAccount, useMayCall } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
 import { Page } from '@/ui/page.tsx';
 import { SectionCard } from '@/ui/section-card.tsx';
 import { billingDetailsQuery, subscriptionQuery } from './api.ts';
-import { AddressText, LinesTable, formatDay, useMoney, usePlanName } from './amounts.tsx';
+import { AddressText, LinesTable, formatDay, formatMoney, usePlanName } from './amounts.tsx';
 import { BillingDetailsForm } from './billing-details-form.tsx';
 import { InvoiceDialog } from './invoice-dialog.tsx';
 import { Loading } from './loading.tsx';
@@ -24,7 +24,6 @@ import { INVOICE_PARAM, InvoicesTable } from './invoices-table.tsx';
 /** The plan, its period and seats, what the next invoice will charge and when; changes happen on subscriptions. */
 function PlanCard({ subscription }: { subscription: Subscription | undefined }) {
   const { t, i18n } = useTranslation();
-  const money = useMoney();
   const planName = usePlanName();
   const locale = i18n.resolvedLanguage;
   return (
@@ -62,7 +61,10 @@ function PlanCard({ subscription }: { subscription: Subscription | undefined }) 
             <Typography>
               {t('billing.plan.nextInvoice', {
                 date: formatDay(subscription.upcoming.issuedOn, locale),
-                amount: money(subscription.upcoming.totals.totalMinor, subscription.upcoming.totals.currency),
+                amount: formatMoney(
+                  subscription.upcoming.totals.totalMinor,
+                  subscription.upcoming.totals.currency,
+                ),
               })}
             </Typography>
           ) : (
@@ -163,7 +165,7 @@ function BillingAddressCard({ account, details }: { account: string; details: Bi
  */
 export default function BillingPage() {
   const { t } = useTranslation();
-  const account = useCurrentAccountUuid();
+  const account = useCurrentAccount()!.uuid;
   const [params, setParams] = useSearchParams();
   const subscription = useQuery(subscriptionQuery(account));
   const details = useQuery(billingDetailsQuery(account));

@@ -17,7 +17,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import PictureAsPdfOutlined from '@mui/icons-material/PictureAsPdfOutlined';
 import type { Invoice } from '@portal/contract';
-import { useCurrentAccountUuid } from '@/api/session.ts';
+import { useCurrentAccount } from '@/api/session.ts';
 import { invoiceQuery, useDownloadInvoicePdf } from './api.ts';
 import {
   AddressText,
@@ -27,7 +27,7 @@ import {
   formatDay,
   formatDayRange,
   formatReference,
-  useMoney,
+  formatMoney,
 } from './amounts.tsx';
 
 /** One fact of the invoice's head: a term and its value. */
@@ -58,7 +58,6 @@ function Part({ id, title, children }: { id: string; title: string; children: Re
 
 function Payments({ invoice }: { invoice: Invoice }) {
   const { t, i18n } = useTranslation();
-  const money = useMoney();
   if (!invoice.payments.length) {
     return <Typography sx={{ color: 'text.secondary' }}>{t('billing.invoice.noPayments')}</Typography>;
   }
@@ -81,7 +80,7 @@ function Payments({ invoice }: { invoice: Invoice }) {
             <TableCell>{t(`billing.paymentSources.${payment.source}`)}</TableCell>
             <TableCell sx={{ wordBreak: 'break-word' }}>{payment.note ?? '—'}</TableCell>
             <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-              {money(payment.amountMinor, invoice.currency)}
+              {formatMoney(payment.amountMinor, invoice.currency)}
             </TableCell>
           </TableRow>
         ))}
@@ -92,7 +91,6 @@ function Payments({ invoice }: { invoice: Invoice }) {
 
 function InvoiceBody({ invoice }: { invoice: Invoice }) {
   const { t, i18n } = useTranslation();
-  const money = useMoney();
   const locale = i18n.resolvedLanguage;
   return (
     <Stack spacing={3}>
@@ -141,7 +139,7 @@ function InvoiceBody({ invoice }: { invoice: Invoice }) {
         <Payments invoice={invoice} />
         {invoice.payments.length > 0 && (
           <Typography sx={{ mt: 1, fontWeight: 600 }}>
-            {t('billing.invoice.paidTotal', { amount: money(invoice.paidMinor, invoice.currency) })}
+            {t('billing.invoice.paidTotal', { amount: formatMoney(invoice.paidMinor, invoice.currency) })}
           </Typography>
         )}
       </Part>
@@ -156,7 +154,7 @@ function InvoiceBody({ invoice }: { invoice: Invoice }) {
  */
 export function InvoiceDialog({ invoiceUuid, onClose }: { invoiceUuid: string; onClose: () => void }) {
   const { t } = useTranslation();
-  const account = useCurrentAccountUuid();
+  const account = useCurrentAccount()!.uuid;
   const {
     data: invoice,
     isPending,
@@ -165,7 +163,7 @@ export function InvoiceDialog({ invoiceUuid, onClose }: { invoiceUuid: string; o
     ...invoiceQuery(account, invoiceUuid),
     meta: { silentError: true },
   });
-  const download = useDownloadInvoicePdf(account);
+  const download = useDownloadInvoicePdf();
   const title = invoice
     ? t(invoice.kind === 'CREDIT_NOTE' ? 'billing.invoice.creditNoteTitle' : 'billing.invoice.title', {
         number: invoice.number,

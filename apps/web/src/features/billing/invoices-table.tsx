@@ -20,11 +20,17 @@ import {
   type InvoiceSummary,
   type InvoicesQuery,
 } from '@portal/contract';
-import { useCurrentAccount, useCurrentAccountUuid } from '@/api/session.ts';
+import { useCurrentAccount } from '@/api/session.ts';
 import { AddressPagination, useAddressParams } from '@/ui/address-pagination.tsx';
 import { FilterSelect } from '@/ui/filter-select.tsx';
 import { invoicesQuery, useDownloadInvoicePdf } from './api.ts';
-import { ColumnHeads, InvoiceStatusChip, formatShortDay, formatShortPeriod, useMoney } from './amounts.tsx';
+import {
+  ColumnHeads,
+  InvoiceStatusChip,
+  formatShortDay,
+  formatShortPeriod,
+  formatMoney,
+} from './amounts.tsx';
 
 const PAGE_SIZES = [10, 25, 50, INVOICES_PAGE_SIZE_MAX];
 const DEFAULT_PAGE_SIZE = 10;
@@ -64,7 +70,6 @@ function Sums({
   sums: { currency: string; invoicedMinor: number; paidMinor: number; outstandingMinor: number }[];
 }) {
   const { t } = useTranslation();
-  const money = useMoney();
   if (!sums.length) return null;
   return (
     <Stack role="group" aria-label={t('billing.invoices.sums')} sx={{ gap: 0.5 }}>
@@ -82,7 +87,7 @@ function Sums({
                 {t(`billing.invoices.${name}`)}
               </Typography>
               <Typography component="dd" variant="body2" sx={{ m: 0, fontWeight: 600 }}>
-                {money(minor, sum.currency)}
+                {formatMoney(minor, sum.currency)}
               </Typography>
             </Stack>
           ))}
@@ -94,7 +99,7 @@ function Sums({
 
 export function PdfButton({ invoice }: { invoice: Pick<InvoiceSummary, 'uuid' | 'number'> }) {
   const { t } = useTranslation();
-  const download = useDownloadInvoicePdf(useCurrentAccountUuid());
+  const download = useDownloadInvoicePdf();
   const label = t('billing.invoices.downloadPdf', { number: invoice.number });
   return (
     <Tooltip title={label}>
@@ -114,7 +119,6 @@ export function PdfButton({ invoice }: { invoice: Pick<InvoiceSummary, 'uuid' | 
 export function InvoicesTable({ titleId }: { titleId: string }) {
   const { t, i18n } = useTranslation();
   const account = useCurrentAccount()!;
-  const money = useMoney();
   const locale = i18n.resolvedLanguage;
   const { params, set } = useAddressParams();
   const [, setParams] = useSearchParams();
@@ -204,7 +208,7 @@ export function InvoicesTable({ titleId }: { titleId: string }) {
                   <InvoiceStatusChip status={invoice.status} />
                 </TableCell>
                 <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                  {money(invoice.totalMinor, invoice.currency)}
+                  {formatMoney(invoice.totalMinor, invoice.currency)}
                 </TableCell>
                 <TableCell align="right" sx={{ py: 0 }}>
                   <PdfButton invoice={invoice} />

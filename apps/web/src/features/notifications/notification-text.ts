@@ -6,7 +6,7 @@ import {
   type NotificationType,
 } from '@portal/contract';
 import { href } from '@/app/href.ts';
-import { formatCurrency, formatDate } from '@/i18n/format.ts';
+import { formatDate, formatDay, formatMoney } from '@/i18n/format.ts';
 
 /** What the inbox shows of a notification, in the reader's language: rendered now, from its type and parameters. */
 export interface NotificationView {
@@ -111,11 +111,9 @@ export function notificationView(t: TFunction, notification: Notification): Noti
     date: text(params.availableUntil ?? params.graceUntil)
       ? formatDate(text(params.availableUntil ?? params.graceUntil))
       : '',
-    due: text(params.dueOn) ? formatDate(`${text(params.dueOn)}T12:00:00Z`) : '',
+    due: text(params.dueOn) ? formatDay(text(params.dueOn)) : '',
     amount:
-      typeof params.totalMinor === 'number'
-        ? formatCurrency(params.totalMinor / 100, text(params.currency))
-        : '',
+      typeof params.totalMinor === 'number' ? formatMoney(params.totalMinor, text(params.currency)) : '',
     kind: t(`notifications.kinds.${text(params.kind) || 'all'}` as 'notifications.kinds.all', {
       defaultValue: t('notifications.kinds.all'),
     }),

@@ -25,7 +25,7 @@ import { FormSelect, FormTextField, RuleForm, useRuleForm, type RuleFunction } f
 import { later } from '@/i18n/later.ts';
 import { useConfirmSubscription, usePreviewSubscription } from './api.ts';
 import { PreviewDetails } from './preview-details.tsx';
-import { useMoney } from '@/ui/invoice-lines.tsx';
+import { formatMoney } from '@/i18n/format.ts';
 
 /** What the user set out to do: a plan, period or seat change, a cancellation, or taking one back. */
 export type Flow =
@@ -175,11 +175,10 @@ export function ActionDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const money = useMoney();
   const titleId = useId();
   const formId = useId();
   const queryClient = useQueryClient();
-  const previewMutation = usePreviewSubscription(accountUuid);
+  const previewMutation = usePreviewSubscription();
   const confirmMutation = useConfirmSubscription(accountUuid);
   const [step, setStep] = useState<{ action: SubscriptionAction; preview: SubscriptionPreview } | null>(null);
   const [notice, setNotice] = useState<Notice>(null);
@@ -250,7 +249,7 @@ export function ActionDialog({
         ? t('subscriptions.dialog.confirmResume')
         : charge && charge.totals.totalMinor > 0
           ? t('subscriptions.dialog.confirmCharge', {
-              amount: money(charge.totals.totalMinor, charge.totals.currency),
+              amount: formatMoney(charge.totals.totalMinor, charge.totals.currency),
             })
           : t('subscriptions.dialog.confirm');
 

@@ -6,11 +6,10 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Plan, Subscription } from '@portal/contract';
 import { href } from '@/app/href.ts';
-import { formatDay, formatDayRange } from '@/i18n/format.ts';
+import { formatDay, formatDayRange, formatMoney } from '@/i18n/format.ts';
 import { DotChip } from '@/ui/dot-chip.tsx';
 import { Fact, FactList } from '@/ui/fact.tsx';
 import { SectionCard } from '@/ui/section-card.tsx';
-import { useMoney } from '@/ui/invoice-lines.tsx';
 import { planName } from './labels.ts';
 import type { Flow } from './action-dialog.tsx';
 
@@ -47,7 +46,6 @@ export function CurrentSubscription({
   onAction?: (flow: Flow) => void;
 }) {
   const { t, i18n } = useTranslation();
-  const money = useMoney();
   const locale = i18n.resolvedLanguage;
   const plan = plans.find((candidate) => candidate.code === subscription.planCode);
   const price = plan?.prices[subscription.currency];
@@ -77,7 +75,7 @@ export function CurrentSubscription({
           <Fact label={t('subscriptions.current.nextInvoice')}>
             {subscription.upcoming
               ? t('subscriptions.current.nextInvoiceValue', {
-                  amount: money(
+                  amount: formatMoney(
                     subscription.upcoming.totals.totalMinor,
                     subscription.upcoming.totals.currency,
                   ),

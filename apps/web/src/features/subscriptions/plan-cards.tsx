@@ -14,9 +14,8 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import CheckOutlined from '@mui/icons-material/CheckOutlined';
 import { BILLING_PERIODS, type BillingPeriod, type Plan, type Subscription } from '@portal/contract';
-import { formatDay } from '@/i18n/format.ts';
+import { formatDay, formatMoney } from '@/i18n/format.ts';
 import { SectionCard } from '@/ui/section-card.tsx';
-import { useMoney } from '@/ui/invoice-lines.tsx';
 import type { Flow } from './action-dialog.tsx';
 
 /**
@@ -44,7 +43,6 @@ function PlanCard({
   onAction?: (flow: Flow) => void;
 }) {
   const { t, i18n } = useTranslation();
-  const money = useMoney();
   const nameId = useId();
   const currency = subscription.currency;
   const price = plan.prices[currency];
@@ -97,7 +95,7 @@ function PlanCard({
       </Stack>
       <div>
         <Typography component="p" variant="h5" sx={{ fontWeight: 600 }}>
-          {money(period === 'MONTHLY' ? price.monthlyMinor : price.yearlyMinor, currency)}
+          {formatMoney(period === 'MONTHLY' ? price.monthlyMinor : price.yearlyMinor, currency)}
         </Typography>
         <Typography variant="body2" sx={{ color: 'text.secondary' }}>
           {`${per}, ${t('subscriptions.plans.exclVat')}`}
@@ -110,7 +108,10 @@ function PlanCard({
         {plan.maxSeats !== plan.includedSeats && (
           <Typography variant="body2">
             {t('subscriptions.plans.extraSeat', {
-              price: money(period === 'MONTHLY' ? price.seatMonthlyMinor : price.seatYearlyMinor, currency),
+              price: formatMoney(
+                period === 'MONTHLY' ? price.seatMonthlyMinor : price.seatYearlyMinor,
+                currency,
+              ),
               per,
             })}
           </Typography>

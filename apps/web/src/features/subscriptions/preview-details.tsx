@@ -2,8 +2,8 @@ import { useTranslation } from 'react-i18next';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Plan, SubscriptionPreview } from '@portal/contract';
-import { formatDay } from '@/i18n/format.ts';
-import { LinesTable, useMoney } from '@/ui/invoice-lines.tsx';
+import { formatDay, formatMoney } from '@/i18n/format.ts';
+import { LinesTable } from '@/ui/invoice-lines.tsx';
 import { planName } from './labels.ts';
 
 /**
@@ -20,7 +20,6 @@ export function PreviewDetails({
   cancelling: boolean;
 }) {
   const { t, i18n } = useTranslation();
-  const money = useMoney();
   const locale = i18n.resolvedLanguage;
   const after = preview.subscription.pendingChange ?? preview.subscription;
   const effectiveOn = formatDay(preview.effectiveOn, locale);
@@ -61,7 +60,7 @@ export function PreviewDetails({
       <Typography>
         {preview.recurring
           ? t('subscriptions.preview.recurring', {
-              amount: money(preview.recurring.totals.totalMinor, preview.recurring.totals.currency),
+              amount: formatMoney(preview.recurring.totals.totalMinor, preview.recurring.totals.currency),
               per: t(`subscriptions.per.${after.billingPeriod}`),
               date: formatDay(preview.recurring.from, locale),
             })

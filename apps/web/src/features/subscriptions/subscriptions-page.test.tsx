@@ -151,13 +151,13 @@ async function renderAsAdmin(country = 'CH') {
   const account = testAccount('a1', { name: 'Beispiel GmbH', accountRole: 'ADMIN', country });
   queryClient.setQueryData(queryKeys.me, testUser());
   queryClient.setQueryData(queryKeys.myAccounts, [account]);
+  sessionStorage.setItem('accountUuid', 'a1');
   setCurrentAccountUuid('a1');
   return renderPage('/subscriptions', <SubscriptionsPage />, { queryClient });
 }
 
-/** Swiss amounts: the apostrophe may be typographic and the space after "CHF" non-breaking. */
-const chf = (text: string) =>
-  new RegExp(text.replace(/'/g, "[’']").replace(/ /g, '\\s').replace(/\./g, '\\.'));
+/** Amounts as the contract writes them (decision 201); a space may be a no-break space ("8.1 %"). */
+const chf = (text: string) => new RegExp(text.replace(/ /g, '\\s').replace(/\./g, '\\.'));
 
 beforeEach(() => {
   apiRequest.mockReset();
@@ -189,11 +189,11 @@ describe('subscriptions page', () => {
     expect(within(standard).getByRole('button', { name: 'Zur jährlichen Abrechnung wechseln' })).toBeTruthy();
   });
 
-  it('formats a German account’s euros the German way', async () => {
+  it('writes a German account’s euros as Swiss customers read them', async () => {
     serveWith({ ...SUBSCRIPTION, currency: 'EUR' });
     await renderAsAdmin('DE');
     const standard = await screen.findByRole('article', { name: 'Standard' });
-    expect(within(standard).getByText(/^45,00\s€$/)).toBeTruthy();
+    expect(within(standard).getByText('EUR 45.00')).toBeTruthy();
   });
 
   it('previews an upgrade, shows the server’s total and confirms with exactly that total', async () => {
@@ -215,19 +215,18 @@ describe('subscriptions page', () => {
 
     expect(await within(dialog).findByText('Gilt sofort, ab 16. November 2026.')).toBeTruthy();
     expect(apiRequest).toHaveBeenCalledWith(subscriptionsRoutes.previewSubscription, {
-      accountUuid: 'a1',
       body: { action: 'CHANGE', planCode: 'PROFESSIONAL', billingPeriod: 'MONTHLY', seats: 15 },
     });
     const table = within(dialog).getByRole('table', { name: 'Jetzt verrechnet' });
     const row = (name: string) => within(table).getByRole('row', { name: chf(name) });
-    expect(row('Professional, monatlich · anteilig 16.–30. November 2026 8.1% CHF 64.50')).toBeTruthy();
+    expect(row('Professional, monatlich · anteilig 16.–30. November 2026 8.1 % CHF 64.50')).toBeTruthy();
     expect(
       row(
-        'Gutschrift für nicht genutzte Zeit: Standard, monatlich · anteilig 16.–30. November 2026 8.1% CHF-24.50',
+        'Gutschrift für nicht genutzte Zeit: Standard, monatlich · anteilig 16.–30. November 2026 8.1 % CHF -24.50',
       ),
     ).toBeTruthy();
-    expect(row('MWST 8.1% auf CHF 70.00 CHF 5.67')).toBeTruthy();
-    expect(row('Rundung CHF-0.02')).toBeTruthy();
+    expect(row('MWST 8.1 % auf CHF 70.00 CHF 5.67')).toBeTruthy();
+    expect(row('Rundung CHF -0.02')).toBeTruthy();
     expect(row("Total CHF inkl. MWST CHF 4'324.55")).toBeTruthy();
     expect(within(dialog).getByText(chf('Danach CHF 139.45 pro Monat'))).toBeTruthy();
 
@@ -236,7 +235,6 @@ describe('subscriptions page', () => {
     );
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(apiRequest).toHaveBeenCalledWith(subscriptionsRoutes.confirmSubscription, {
-      accountUuid: 'a1',
       body: {
         action: { action: 'CHANGE', planCode: 'PROFESSIONAL', billingPeriod: 'MONTHLY', seats: 15 },
         expectedChargeMinor: 432455,
@@ -341,7 +339,6 @@ describe('subscriptions page', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Kündigung bestätigen' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(apiRequest).toHaveBeenCalledWith(subscriptionsRoutes.confirmSubscription, {
-      accountUuid: 'a1',
       body: { action: { action: 'CANCEL', reason: 'UNUSED', comment: null }, expectedChargeMinor: 0 },
     });
     expect(await screen.findByText(/Gekündigt: Das Abonnement endet am 1\. Dezember 2026\./)).toBeTruthy();
@@ -365,7 +362,6 @@ describe('subscriptions page', () => {
       'Das Abonnement ist nicht gekündigt: Es gibt nichts zurückzunehmen.',
     );
     expect(apiRequest).toHaveBeenCalledWith(subscriptionsRoutes.previewSubscription, {
-      accountUuid: 'a1',
       body: { action: 'RESUME' },
     });
     expect(shownToasts('error')).toEqual([]);
@@ -409,7 +405,6 @@ describe('subscriptions page', () => {
     expect(await within(dialog).findByText('Jetzt wird nichts verrechnet.')).toBeTruthy();
     expect(within(dialog).getByRole('button', { name: 'Änderung bestätigen' })).toBeTruthy();
     expect(apiRequest).toHaveBeenCalledWith(subscriptionsRoutes.previewSubscription, {
-      accountUuid: 'a1',
       body: { action: 'CHANGE', planCode: 'PROFESSIONAL', billingPeriod: 'MONTHLY', seats: 15 },
     });
   });
