@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import Typography from '@mui/material/Typography';
 import type { InvoiceStatus, PostalAddress } from '@portal/contract';
-import { useCurrentAccount } from '@/api/session.ts';
+import { useCurrentAccountUuid } from '@/api/session.ts';
 import { currentLanguage } from '@/i18n/i18n.ts';
 import { DotChip } from '@/ui/dot-chip.tsx';
 import { LinesTable as SharedLinesTable } from '@/ui/invoice-lines.tsx';
@@ -27,7 +27,7 @@ export function LinesTable(props: Omit<Parameters<typeof SharedLinesTable>[0], '
 
 /** Plan names by code, from the catalogue; a plan no longer offered keeps its code. */
 export function usePlanName(): (code: string) => string {
-  const account = useCurrentAccount()!.uuid;
+  const account = useCurrentAccountUuid();
   const { data: plans = [] } = useQuery({ ...plansQuery(account), meta: { silentError: true } });
   return (code) => plans.find((plan) => plan.code === code)?.name ?? code;
 }

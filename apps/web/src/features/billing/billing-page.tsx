@@ -9,7 +9,7 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { billingRoutes, type BillingDetails, type Subscription } from '@portal/contract';
-import { useCurrentAccount, useMayCall } from '@/api/session.ts';
+import { useCurrentAccountUuid, useMayCall } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
 import { Page } from '@/ui/page.tsx';
 import { SectionCard } from '@/ui/section-card.tsx';
@@ -165,7 +165,7 @@ function BillingAddressCard({ account, details }: { account: string; details: Bi
  */
 export default function BillingPage() {
   const { t } = useTranslation();
-  const account = useCurrentAccount()!.uuid;
+  const account = useCurrentAccountUuid();
   const [params, setParams] = useSearchParams();
   const subscription = useQuery(subscriptionQuery(account));
   const details = useQuery(billingDetailsQuery(account));

@@ -17,7 +17,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import PictureAsPdfOutlined from '@mui/icons-material/PictureAsPdfOutlined';
 import type { Invoice } from '@portal/contract';
-import { useCurrentAccount } from '@/api/session.ts';
+import { useCurrentAccountUuid } from '@/api/session.ts';
 import { invoiceQuery, useDownloadInvoicePdf } from './api.ts';
 import {
   AddressText,
@@ -154,7 +154,7 @@ function InvoiceBody({ invoice }: { invoice: Invoice }) {
  */
 export function InvoiceDialog({ invoiceUuid, onClose }: { invoiceUuid: string; onClose: () => void }) {
   const { t } = useTranslation();
-  const account = useCurrentAccount()!.uuid;
+  const account = useCurrentAccountUuid();
   const {
     data: invoice,
     isPending,
@@ -163,7 +163,7 @@ export function InvoiceDialog({ invoiceUuid, onClose }: { invoiceUuid: string; o
     ...invoiceQuery(account, invoiceUuid),
     meta: { silentError: true },
   });
-  const download = useDownloadInvoicePdf();
+  const download = useDownloadInvoicePdf(account);
   const title = invoice
     ? t(invoice.kind === 'CREDIT_NOTE' ? 'billing.invoice.creditNoteTitle' : 'billing.invoice.title', {
         number: invoice.number,

@@ -20,7 +20,7 @@ import {
   type InvoiceSummary,
   type InvoicesQuery,
 } from '@portal/contract';
-import { useCurrentAccount } from '@/api/session.ts';
+import { useCurrentAccount, useCurrentAccountUuid } from '@/api/session.ts';
 import { AddressPagination, useAddressParams } from '@/ui/address-pagination.tsx';
 import { FilterSelect } from '@/ui/filter-select.tsx';
 import { invoicesQuery, useDownloadInvoicePdf } from './api.ts';
@@ -99,7 +99,7 @@ function Sums({
 
 export function PdfButton({ invoice }: { invoice: Pick<InvoiceSummary, 'uuid' | 'number'> }) {
   const { t } = useTranslation();
-  const download = useDownloadInvoicePdf();
+  const download = useDownloadInvoicePdf(useCurrentAccountUuid());
   const label = t('billing.invoices.downloadPdf', { number: invoice.number });
   return (
     <Tooltip title={label}>

@@ -178,7 +178,7 @@ export function ActionDialog({
   const titleId = useId();
   const formId = useId();
   const queryClient = useQueryClient();
-  const previewMutation = usePreviewSubscription();
+  const previewMutation = usePreviewSubscription(accountUuid);
   const confirmMutation = useConfirmSubscription(accountUuid);
   const [step, setStep] = useState<{ action: SubscriptionAction; preview: SubscriptionPreview } | null>(null);
   const [notice, setNotice] = useState<Notice>(null);

@@ -151,7 +151,6 @@ async function renderAsAdmin(country = 'CH') {
   const account = testAccount('a1', { name: 'Beispiel GmbH', accountRole: 'ADMIN', country });
   queryClient.setQueryData(queryKeys.me, testUser());
   queryClient.setQueryData(queryKeys.myAccounts, [account]);
-  sessionStorage.setItem('accountUuid', 'a1');
   setCurrentAccountUuid('a1');
   return renderPage('/subscriptions', <SubscriptionsPage />, { queryClient });
 }
@@ -215,6 +214,7 @@ describe('subscriptions page', () => {
 
     expect(await within(dialog).findByText('Gilt sofort, ab 16. November 2026.')).toBeTruthy();
     expect(apiRequest).toHaveBeenCalledWith(subscriptionsRoutes.previewSubscription, {
+      accountUuid: 'a1',
       body: { action: 'CHANGE', planCode: 'PROFESSIONAL', billingPeriod: 'MONTHLY', seats: 15 },
     });
     const table = within(dialog).getByRole('table', { name: 'Jetzt verrechnet' });
@@ -235,6 +235,7 @@ describe('subscriptions page', () => {
     );
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(apiRequest).toHaveBeenCalledWith(subscriptionsRoutes.confirmSubscription, {
+      accountUuid: 'a1',
       body: {
         action: { action: 'CHANGE', planCode: 'PROFESSIONAL', billingPeriod: 'MONTHLY', seats: 15 },
         expectedChargeMinor: 432455,
@@ -339,6 +340,7 @@ describe('subscriptions page', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Kündigung bestätigen' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(apiRequest).toHaveBeenCalledWith(subscriptionsRoutes.confirmSubscription, {
+      accountUuid: 'a1',
       body: { action: { action: 'CANCEL', reason: 'UNUSED', comment: null }, expectedChargeMinor: 0 },
     });
     expect(await screen.findByText(/Gekündigt: Das Abonnement endet am 1\. Dezember 2026\./)).toBeTruthy();
@@ -362,6 +364,7 @@ describe('subscriptions page', () => {
       'Das Abonnement ist nicht gekündigt: Es gibt nichts zurückzunehmen.',
     );
     expect(apiRequest).toHaveBeenCalledWith(subscriptionsRoutes.previewSubscription, {
+      accountUuid: 'a1',
       body: { action: 'RESUME' },
     });
     expect(shownToasts('error')).toEqual([]);
@@ -405,6 +408,7 @@ describe('subscriptions page', () => {
     expect(await within(dialog).findByText('Jetzt wird nichts verrechnet.')).toBeTruthy();
     expect(within(dialog).getByRole('button', { name: 'Änderung bestätigen' })).toBeTruthy();
     expect(apiRequest).toHaveBeenCalledWith(subscriptionsRoutes.previewSubscription, {
+      accountUuid: 'a1',
       body: { action: 'CHANGE', planCode: 'PROFESSIONAL', billingPeriod: 'MONTHLY', seats: 15 },
     });
   });
