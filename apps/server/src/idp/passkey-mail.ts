@@ -1,9 +1,8 @@
-import type { Language } from '@portal/contract';
+import { formatDateTimeLong, type Language } from '@portal/contract';
 import { renderMail } from '../mail/layout.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import { mailText } from '../mail/user-text.ts';
 import { translator } from './i18n.ts';
-import { mailTime } from './security-mails.ts';
 
 /**
  * "Neuer Passkey hinzugefügt": tells the person a passkey was added to their sign-in — its name, when, in which
@@ -26,7 +25,7 @@ export function passkeyAddedMail(o: {
   const greeting = name === undefined ? t('mailGreetingNoName') : t('mailGreeting', { name });
   const facts = [
     passkeyName === undefined ? undefined : t('mailPasskeyName', { name: passkeyName }),
-    t('mailPasskeyTime', { time: mailTime(o.locale, o.at) }),
+    t('mailPasskeyTime', { time: formatDateTimeLong(o.at, o.locale) }),
     o.browser ? t('mailPasskeyBrowser', { browser: o.browser }) : undefined,
   ].filter((line): line is string => line !== undefined);
   return renderMail({

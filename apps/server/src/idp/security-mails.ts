@@ -1,4 +1,4 @@
-import type { Language } from '@portal/contract';
+import { formatDateTimeLong, type Language } from '@portal/contract';
 import { renderMail, type MailBlock } from '../mail/layout.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import { mailText } from '../mail/user-text.ts';
@@ -247,15 +247,6 @@ const TEXTS: Record<Language, Texts> = {
   },
 };
 
-/** The time of a security event in a mail: Swiss time and formats (as the portal's customers), the reader's language. */
-export function mailTime(locale: Language, at: Date): string {
-  return new Intl.DateTimeFormat(`${locale}-CH`, {
-    dateStyle: 'long',
-    timeStyle: 'short',
-    timeZone: 'Europe/Zurich',
-  }).format(at);
-}
-
 /** The texts of the page the email-change link opens, in `locale`. */
 export const emailChangePageTexts = (locale: Language) => TEXTS[locale];
 
@@ -288,7 +279,7 @@ export function securityMail(
   // The name is the person's own text: it is shortened and left out when a mail program could make it a link.
   const name = mailText(identity.name);
   const greeting = name === undefined ? t('mailGreetingNoName') : t('mailGreeting', { name });
-  const when = mailTime(identity.locale, origin.at);
+  const when = formatDateTimeLong(origin.at, identity.locale);
   const facts: (readonly [string, string])[] = OTHERS_REQUEST.has(event)
     ? [[texts.when, when]]
     : [

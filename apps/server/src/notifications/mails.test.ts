@@ -69,6 +69,16 @@ describe('notification mails', () => {
     }
   });
 
+  it('writes an invoice’s amount the Swiss way in every language and its due day as the day it is', () => {
+    const params = { ...PARAMS['invoice.issued'], currency: 'EUR', totalMinor: -123450 };
+    for (const language of LANGUAGES) {
+      expect(notificationMailText(language, 'invoice.issued', params).body).toContain("EUR -1'234.50");
+    }
+    expect(notificationMailText('it', 'invoice.overdue', PARAMS['invoice.overdue']).body).toContain(
+      "CHF 1'234.50",
+    );
+  });
+
   it('renders in the reader language: dates, roles and quotes as that language writes them', () => {
     const params = PARAMS['account.deletion_scheduled'];
     expect(notificationMailText('de', 'account.deletion_scheduled', params).body).toBe(

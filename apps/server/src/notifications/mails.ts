@@ -1,4 +1,12 @@
-import { isLanguage, isNotificationType, type Language, type NotificationType } from '@portal/contract';
+import {
+  formatDate,
+  formatDay,
+  formatMoney,
+  isLanguage,
+  isNotificationType,
+  type Language,
+  type NotificationType,
+} from '@portal/contract';
 import { renderMail } from '../mail/layout.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import { mailText } from '../mail/user-text.ts';
@@ -402,8 +410,6 @@ const TEXTS: Record<Language, LanguageTexts> = {
   },
 };
 
-const LOCALES: Record<Language, string> = { de: 'de-CH', en: 'en-GB', fr: 'fr-CH', it: 'it-CH' };
-
 export interface NotificationMail {
   to: { email: string; name: string; language: string };
   type: string;
@@ -443,11 +449,7 @@ export function notificationMailText(
       ) ?? t.someone,
     role: t.roles[text(params.role)] ?? text(params.role),
     previousRole: t.roles[text(params.previousRole)] ?? text(params.previousRole),
-    date: Number.isNaN(date)
-      ? ''
-      : new Intl.DateTimeFormat(LOCALES[language], { dateStyle: 'long', timeZone: 'Europe/Zurich' }).format(
-          date,
-        ),
+    date: Number.isNaN(date) ? '' : formatDate(date, language),
     kind: t.kinds[text(params.kind)] ?? t.kinds.all!,
     version: text(params.version),
     ticket: [
@@ -457,25 +459,16 @@ export function notificationMailText(
       .filter(Boolean)
       .join(' '),
     invoice: invoiceShown(params),
-    due: Number.isNaN(Date.parse(text(params.dueOn)))
-      ? ''
-      : new Intl.DateTimeFormat(LOCALES[language], { dateStyle: 'long', timeZone: 'UTC' }).format(
-          Date.parse(text(params.dueOn)),
-        ),
+    due: Number.isNaN(Date.parse(text(params.dueOn))) ? '' : formatDay(text(params.dueOn), language),
   };
   const [subject, body] = isNotificationType(type) ? t.types[type](shown) : t.unknown;
   return { subject, body };
 }
 
-/** An invoice's number and amount as mails show them, CHF Swiss style ("CHF 1'234.50"). */
+/** An invoice's number and amount as mails show them: "2026-000123 (CHF 1'234.50)". */
 function invoiceShown(params: Record<string, unknown>): string {
   if (typeof params.totalMinor !== 'number' || !text(params.number)) return text(params.number);
-  const currency = text(params.currency);
-  const amount = new Intl.NumberFormat(currency === 'CHF' ? 'de-CH' : 'de-DE', {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  }).format(params.totalMinor / 100);
-  return `${text(params.number)} (${currency} ${amount})`;
+  return `${text(params.number)} (${formatMoney(params.totalMinor, text(params.currency))})`;
 }
 
 /** The mail of one notification in the recipient's language: greeting, the sentence, the link, why it came. */

@@ -1,9 +1,8 @@
-import type { Currency, Invoice, Language } from '@portal/contract';
-import { formatReference } from 'swissqrbill/utils';
+import { formatMoney, formatReference, formatShortDay, type Invoice, type Language } from '@portal/contract';
 import type { Creditor } from '../../config.ts';
 import { renderMail, type MailBlock } from '../../mail/layout.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
-import { fill, formatAmount, formatDay } from './invoice-pdf.texts.ts';
+import { fill } from './invoice-pdf.texts.ts';
 
 // The mails of the billing area, in the account's language: the new invoice with its PDF, and the reminders of an
 // unpaid one. Amounts and dates are written as the PDF writes them (CHF 1'234.50, 22.11.2026).
@@ -83,9 +82,6 @@ const TEXTS: Record<Language, Texts> = {
   },
 };
 
-const money = (minor: number, currency: Currency, language: Language) =>
-  `${currency} ${formatAmount(minor, currency, language)}`;
-
 /** The IBAN in groups of four, as it is printed. */
 const spacedIban = (iban: string) => iban.replace(/\s/g, '').replace(/(.{4})(?=.)/g, '$1 ');
 
@@ -127,8 +123,8 @@ export function invoiceMail(input: InvoiceMailInput): MailMessage {
     number: invoice.number,
     provider: creditor.name,
     account: accountName,
-    amount: money(invoice.totalMinor, invoice.currency, language),
-    dueOn: formatDay(invoice.dueOn, language),
+    amount: formatMoney(invoice.totalMinor, invoice.currency),
+    dueOn: formatShortDay(invoice.dueOn, language),
     iban: spacedIban(creditor.iban),
   };
   const credit = invoice.kind === 'CREDIT_NOTE';
@@ -145,9 +141,9 @@ export function reminderMail(input: InvoiceMailInput): MailMessage {
   const values = {
     number: invoice.number,
     account: accountName,
-    amount: money(invoice.totalMinor, invoice.currency, language),
-    open: money(invoice.totalMinor - invoice.paidMinor, invoice.currency, language),
-    dueOn: formatDay(invoice.dueOn, language),
+    amount: formatMoney(invoice.totalMinor, invoice.currency),
+    open: formatMoney(invoice.totalMinor - invoice.paidMinor, invoice.currency),
+    dueOn: formatShortDay(invoice.dueOn, language),
     iban: spacedIban(creditor.iban),
   };
   return compose(input, fill(t.reminderSubject, values), [

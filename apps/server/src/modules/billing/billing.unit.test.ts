@@ -62,6 +62,13 @@ describe('invoice mails', () => {
     expect(mail.text).not.toContain('QR-bill');
   });
 
+  it('writes euros as Swiss customers read them, in every language (decision 201)', () => {
+    const euros = { ...INVOICE, currency: 'EUR' as const };
+    for (const language of ['de', 'fr', 'it'] as Language[]) {
+      expect(invoiceMail(input({ language, invoice: euros })).text).toContain("EUR 1'621.50");
+    }
+  });
+
   it('reminds of the amount still open', () => {
     const mail = reminderMail(input());
     expect(mail.subject).toBe('Zahlungserinnerung: Rechnung 2026-000123');

@@ -1,4 +1,4 @@
-import type { Currency, Language } from '@portal/contract';
+import { INTL_LOCALES, type Language } from '@portal/contract';
 
 /**
  * Every text of the invoice PDF, in the four interface languages. `{name}` marks a value filled in when the
@@ -252,47 +252,6 @@ export function fill(template: string, values: Record<string, string> = {}): str
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
 }
 
-/** Dates, VAT rates and country names follow each language's Swiss conventions. */
-const LOCALES: Record<Language, string> = { de: 'de-CH', en: 'en-GB', fr: 'fr-CH', it: 'it-CH' };
-/** Euro amounts take the separators of the language's euro countries (1.234,50 · 1,234.50 · 1 234,50). */
-const EURO_LOCALES: Record<Language, string> = { de: 'de-DE', en: 'en-IE', fr: 'fr-FR', it: 'it-IT' };
-
-/**
- * The PDF's standard font covers Windows-1252 only: the narrow and thin spaces Intl uses as group separators
- * become no-break spaces, the minus sign a hyphen.
- */
-const printable = (text: string) => text.replace(/[\u202f\u2009]/g, '\u00a0').replace(/\u2212/g, '-');
-
-/**
- * An amount of minor units without the currency: Swiss style for CHF in every language (1'234.50, the
- * apostrophe as group separator), the language's own separators for EUR.
- */
-export function formatAmount(minor: number, currency: Currency, language: Language): string {
-  const value = minor / 100;
-  if (currency === 'CHF') {
-    const [whole, cents] = Math.abs(value).toFixed(2).split('.') as [string, string];
-    const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, "'");
-    return `${minor < 0 ? '-' : ''}${grouped}.${cents}`;
-  }
-  return printable(
-    new Intl.NumberFormat(EURO_LOCALES[language], {
-      minimumFractionDigits: 2,
-      maximumFractionDigits: 2,
-      useGrouping: 'always',
-    }).format(value),
-  );
-}
-
-/** A calendar day (YYYY-MM-DD) as the language writes it: 22.11.2026, 22/11/2026. */
-export function formatDay(isoDate: string, language: Language): string {
-  return new Intl.DateTimeFormat(LOCALES[language], {
-    day: '2-digit',
-    month: '2-digit',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(new Date(`${isoDate}T00:00:00Z`));
-}
-
 /** The calendar day of an instant in `timeZone`, as YYYY-MM-DD. */
 export function dayIn(instant: string, timeZone: string): string {
   return new Intl.DateTimeFormat('en-CA', {
@@ -303,14 +262,7 @@ export function dayIn(instant: string, timeZone: string): string {
   }).format(new Date(instant));
 }
 
-/** A VAT rate in basis points as a percentage: 810 → "8.1 %" (8,1 % in French). */
-export function formatRate(rateBp: number, language: Language): string {
-  return printable(
-    `${new Intl.NumberFormat(LOCALES[language], { maximumFractionDigits: 2 }).format(rateBp / 100)}\u00a0%`,
-  );
-}
-
 /** A country (ISO 3166-1 alpha-2) by its name in the language. */
 export function countryName(code: string, language: Language): string {
-  return new Intl.DisplayNames(LOCALES[language], { type: 'region' }).of(code) ?? code;
+  return new Intl.DisplayNames(INTL_LOCALES[language], { type: 'region' }).of(code) ?? code;
 }

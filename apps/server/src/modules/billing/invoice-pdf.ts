@@ -1,19 +1,21 @@
-import type { Invoice, InvoiceLine, Language, Plan, PostalAddress } from '@portal/contract';
+import {
+  formatAmount,
+  formatRate,
+  formatReference,
+  formatShortDay,
+  formatShortPeriod,
+  toMajorUnits,
+  type Invoice,
+  type InvoiceLine,
+  type Language,
+  type Plan,
+  type PostalAddress,
+} from '@portal/contract';
 import PDFDocument from 'pdfkit';
 import { SwissQRBill } from 'swissqrbill/pdf';
-import { formatReference } from 'swissqrbill/utils';
 import type { Creditor } from '../../config.ts';
 import { findPlan } from '../../invoicing/plans.ts';
-import {
-  countryName,
-  dayIn,
-  fill,
-  formatAmount,
-  formatDay,
-  formatRate,
-  INVOICE_PDF_TEXTS,
-  type InvoicePdfTexts,
-} from './invoice-pdf.texts.ts';
+import { countryName, dayIn, fill, INVOICE_PDF_TEXTS, type InvoicePdfTexts } from './invoice-pdf.texts.ts';
 
 /** An image the PDF can embed: PNG or JPEG (other types, such as SVG, are left out). */
 export interface InvoiceLogo {
@@ -116,13 +118,6 @@ export function qrText(text: string, max = Infinity): string {
   return cleaned.slice(0, max).join('').trim();
 }
 
-/** The day before `isoDate`: periods run up to, not including, their end day, documents name the last day. */
-function dayBefore(isoDate: string): string {
-  const date = new Date(`${isoDate}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() - 1);
-  return date.toISOString().slice(0, 10);
-}
-
 function streetLine(address: PostalAddress): string {
   return address.buildingNumber ? `${address.street} ${address.buildingNumber}` : address.street;
 }
@@ -139,10 +134,13 @@ function paymentNote(input: InvoicePdfInput, t: InvoicePdfTexts): { payable: boo
   if (invoice.status === 'PAID') {
     if (!invoice.paidAt) return { payable: false, note: t.paid };
     const day = dayIn(invoice.paidAt, input.timeZone ?? 'Europe/Zurich');
-    return { payable: false, note: fill(t.paidOn, { date: formatDay(day, language) }) };
+    return { payable: false, note: fill(t.paidOn, { date: formatShortDay(day, language) }) };
   }
   if (outstandingMinor(invoice) <= 0) return { payable: false, note: t.nothingToPay };
-  const values = { date: formatDay(invoice.dueOn, language), reference: formatReference(invoice.reference) };
+  const values = {
+    date: formatShortDay(invoice.dueOn, language),
+    reference: formatReference(invoice.reference),
+  };
   return {
     payable: true,
     note: fill(invoice.status === 'OVERDUE' ? t.paymentTermsOverdue : t.paymentTerms, values),
@@ -166,10 +164,6 @@ function lineDescription(line: InvoiceLine, input: InvoicePdfInput, t: InvoicePd
   return fill(template, { plan, period });
 }
 
-function periodLabel(start: string, end: string, language: Language): string {
-  return `${formatDay(start, language)} – ${formatDay(dayBefore(end), language)}`;
-}
-
 /**
  * Renders an invoice or credit note as an A4 PDF: the provider's letterhead, the account's logo, the address for a
  * window envelope, the lines with VAT per rate and the payable total, and for an invoice still to be paid the
@@ -179,7 +173,7 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
   const { invoice, language, creditor } = input;
   const t = INVOICE_PDF_TEXTS[language];
   const { currency } = invoice.totals;
-  const money = (minor: number) => formatAmount(minor, currency, language);
+  const money = (minor: number) => formatAmount(minor);
   const credit = invoice.kind === 'CREDIT_NOTE';
   const title = fill(credit ? t.creditNoteTitle : t.invoiceTitle, { number: invoice.number });
   const { payable, note } = paymentNote(input, t);
@@ -241,9 +235,9 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
     if (line) addressY = text(line, ADDRESS_LEFT, addressY, { width: RIGHT - ADDRESS_LEFT });
   }
 
-  const facts: [string, string][] = [[t.issuedOn, formatDay(invoice.issuedOn, language)]];
-  if (!credit) facts.push([t.dueOn, formatDay(invoice.dueOn, language)]);
-  facts.push([t.servicePeriod, periodLabel(invoice.periodStart, invoice.periodEnd, language)]);
+  const facts: [string, string][] = [[t.issuedOn, formatShortDay(invoice.issuedOn, language)]];
+  if (!credit) facts.push([t.dueOn, formatShortDay(invoice.dueOn, language)]);
+  facts.push([t.servicePeriod, formatShortPeriod(invoice.periodStart, invoice.periodEnd, language)]);
   if (payable) facts.push([t.reference, formatReference(invoice.reference)]);
   if (billedTo.vatNumber) facts.push([t.customerVatNumber, billedTo.vatNumber]);
   if (billedTo.purchaseOrder) facts.push([t.purchaseOrder, billedTo.purchaseOrder]);
@@ -287,7 +281,7 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
     // Credits are for the unused rest of a period; charges say when they cover only part of one.
     const isCredit = line.kind === 'PLAN_CREDIT' || line.kind === 'SEATS_CREDIT';
     const qualifier = isCredit ? t.unusedTime : line.prorated ? t.prorated : null;
-    const detail = [periodLabel(line.periodStart, line.periodEnd, language), qualifier]
+    const detail = [formatShortPeriod(line.periodStart, line.periodEnd, language), qualifier]
       .filter(Boolean)
       .join(' · ');
     const descriptionWidth = COLUMNS.description.width - CELL_GAP;
@@ -408,7 +402,7 @@ function attachPaymentPart(doc: PDFKit.PDFDocument, input: InvoicePdfInput, t: I
   const bill = new SwissQRBill(
     {
       currency: invoice.totals.currency,
-      amount: outstandingMinor(invoice) / 100,
+      amount: toMajorUnits(outstandingMinor(invoice)),
       creditor: { ...party(creditor.name, creditor.address), account: creditor.iban.replace(/\s+/g, '') },
       // Without a known address the payer fills in the debtor box by hand.
       ...(invoice.billedTo.address ? { debtor: party(invoice.billedTo.name, invoice.billedTo.address) } : {}),

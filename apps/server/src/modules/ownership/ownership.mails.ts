@@ -1,4 +1,4 @@
-import { isLanguage, type Language } from '@portal/contract';
+import { formatDateTimeLong, isLanguage, type Language } from '@portal/contract';
 import { renderMail } from '../../mail/layout.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 import { mailText } from '../../mail/user-text.ts';
@@ -66,8 +66,6 @@ const TEXTS: Record<Language, OfferTexts> = {
   },
 };
 
-const LOCALES: Record<Language, string> = { de: 'de-CH', en: 'en-GB', fr: 'fr-CH', it: 'it-CH' };
-
 export interface OfferMail {
   to: { email: string; name: string; language: string };
   ownerName: string;
@@ -85,11 +83,7 @@ export function transferOfferMail(mail: OfferMail): MailMessage {
   const language = languageOf(mail.to.language);
   const t = TEXTS[language];
   const account = mailText(mail.accountName);
-  const date = new Intl.DateTimeFormat(LOCALES[language], {
-    dateStyle: 'long',
-    timeStyle: 'short',
-    timeZone: 'Europe/Zurich',
-  }).format(mail.expiresAt);
+  const date = formatDateTimeLong(mail.expiresAt, language);
   const owner = mailText(mail.ownerName);
   return renderMail({
     to: mail.to.email,
