@@ -69,7 +69,7 @@ describe('server process', () => {
     expect(await server.exited).toBe(0);
     expect(Date.now() - stopping).toBeLessThan(5_000);
     expect(server.output().stdout).toMatch(/shutting down/);
-  });
+  }, 90_000); // a whole server process starts: slow while the other test workers load both cores
 });
 
 describe('graceful close', () => {
