@@ -182,6 +182,8 @@ for (const colorScheme of ['light', 'dark'] as const) {
       page,
       server,
     }) => {
+      // Six pages, each measured by axe: more than the default minute while the other worker loads both cores.
+      test.slow();
       await signIn(page, server, DEMO.admin.email, '/support');
       await expect(page.getByRole('table', { name: 'Offene Anfragen' })).toBeVisible();
       expect(await bodyIsDark(page)).toBe(colorScheme === 'dark');
