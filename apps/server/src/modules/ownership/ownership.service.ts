@@ -259,7 +259,7 @@ async function decide(
 }
 
 function assertRecipient(user: PortalUser, access: AccountAccess, transfer: OwnershipTransfer) {
-  if (access.viaStaff || transfer.to.uuid !== user.uuid) {
+  if (transfer.to.uuid !== user.uuid) {
     throw forbidden('Only the admin the ownership was offered to can answer the transfer');
   }
 }

@@ -16,7 +16,7 @@ import { writeAudit } from '../../audit/audit.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import { pageOf, readPage, sqlParams, type ListPage } from '../../db/paging.ts';
 import type { FileStore } from '../../files/files.ts';
-import { HttpError, forbidden, notFound } from '../../http/errors.ts';
+import { HttpError, notFound } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import { checkAttachments, fileSummary, invalid, keepFiles } from './attachments.ts';
 import { endConsent, endConsentWithStatus, giveConsent, logConsentGiven } from './consent.ts';
@@ -37,14 +37,6 @@ import {
 
 /** Whether the caller sees every ticket of the account (ADMIN and above, staff acting as SUPPORT included). */
 const seesAllTickets = (access: AccountAccess) => hasLevel(ACCOUNT_ROLES, access.role, 'ADMIN');
-
-/**
- * Changes on this side are the customer's own words and choices: staff who opened the account answer from the
- * support queue instead, so nothing they do is recorded as the customer's.
- */
-function customerOnly(access: AccountAccess) {
-  if (access.viaStaff) throw forbidden('Support staff work tickets from the support queue');
-}
 
 export async function listTickets(
   db: Db,
@@ -120,7 +112,6 @@ export async function createTicket(
   access: AccountAccess,
   body: CreateTicketBody,
 ): Promise<SupportTicketDetail> {
-  customerOnly(access);
   const problems: Record<string, string> = {};
   const subject = body.subject.trim();
   const description = body.description.trim();
@@ -170,7 +161,6 @@ export async function replyToTicket(
   ticketUuid: string,
   body: ReplyBody,
 ): Promise<SupportTicketDetail> {
-  customerOnly(access);
   const problems: Record<string, string> = {};
   const text = body.body.trim();
   if (!text) problems.body = 'required';
@@ -222,7 +212,6 @@ async function changeStatus(
   action: string,
   decide: (ticket: SupportTicket) => { status: TicketStatus; set: string },
 ): Promise<SupportTicketDetail> {
-  customerOnly(access);
   return db.transaction(async (tx) => {
     const ticket = await visibleTicket(tx, user, access, ticketUuid, true);
     const { status, set } = decide(ticket);
@@ -278,7 +267,6 @@ export async function setConsent(
   ticketUuid: string,
   body: ConsentBody,
 ): Promise<SupportTicketDetail> {
-  customerOnly(access);
   return db.transaction(async (tx) => {
     const ticket = await visibleTicket(tx, user, access, ticketUuid, true);
     if (body.staffAccessConsent) await giveConsent(tx, user, ticket);
