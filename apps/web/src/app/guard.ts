@@ -21,6 +21,7 @@ import {
 } from './navigation-rules.ts';
 import { getVersionState } from './version-check.ts';
 import { href } from './href.ts';
+import { entryStepOf } from './page-loaders.ts';
 
 export const IGNORE_MAINTENANCE_KEY = 'ignoreMaintenance';
 /** Where to return when maintenance ends. */
@@ -121,7 +122,7 @@ export function createGuardLoader({ queryClient, committedHref }: GuardContext) 
     }
     if (pre.kind === 'public' || !match) return null;
     // A route's entry step downloads while the session loads, not after it.
-    const entering = match.entry.enter?.();
+    const entering = entryStepOf(match.entry.name)?.();
     entering?.catch(() => undefined);
 
     // 1. The user and the account list.

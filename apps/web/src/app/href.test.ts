@@ -40,9 +40,4 @@ describe('route table', () => {
     const positions = nav.map((entry) => `${entry.nav!.group}:${entry.nav!.position}`);
     expect(new Set(positions).size).toBe(positions.length);
   });
-
-  it('gives every rendered route a page of its own', () => {
-    const pages = ROUTES.flatMap((entry) => (entry.page ? [entry.page.toString()] : []));
-    expect(new Set(pages).size).toBe(pages.length);
-  });
 });

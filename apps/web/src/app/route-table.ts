@@ -38,18 +38,12 @@ export interface AccessRule {
 
 export type NavGroup = 'main' | 'settings' | 'integrations';
 
-/** A page module: its default export is the page component. */
-export type PageModule = { default: ComponentType<Record<string, unknown>> };
-
-/** What a route's entry step works with: the address, the account the guard chose for the tab, the query cache. */
+/** What a route's entry step (`page-loaders.ts`) works with: the address, the account the guard chose for the tab, the query cache. */
 export interface EntryInput {
   url: URL;
   accountUuid: string | null;
   queryClient: QueryClient;
 }
-
-/** An entry step module: its default export answers where the navigation goes instead (a location of the app). */
-export type EntryModule = { default: (input: EntryInput) => Promise<string> };
 
 /** The title of a route: a key of the `routes` section of messages.json. */
 export type RouteTitleKey = Extract<ParseKeys<'messages'>, `routes.${string}`>;
@@ -62,18 +56,6 @@ export interface RouteRow {
   /** The page title, shown in the page, the document title and the side navigation. */
   titleKey: RouteTitleKey;
   access: AccessRule;
-  /**
-   * Loads the page, each page its own chunk (keep it a lazy `import()`). Rows without a page never render:
-   * the guard sends them on before.
-   */
-  page?: () => Promise<PageModule>;
-  /**
-   * A step that runs once the guard allowed the navigation, before any page renders, and sends the navigation on
-   * (a callback that only acts and forwards). Loaded like a page, in its own chunk, while the guard loads.
-   */
-  enter?: () => Promise<EntryModule>;
-  /** The page receives the path parameters as props. */
-  paramsAsProps?: boolean;
   /** Shown in the side navigation: in this group, at this position (ascending), with this icon. */
   nav?: {
     group: NavGroup;
@@ -91,10 +73,11 @@ const noAccount: AccessRule = { needsAccount: false };
 const staff: AccessRule = { needsAccount: false, minUserRole: 'SUPPORT' };
 
 /**
- * Every route of the app, one row each. The router, the guard, the side navigation, link building (`href`) and
- * the document title all derive from this list; adding a route means adding a row here and its title in the
- * four locales. Pages import `href` (app/href.ts), so this table reaches them only through lazy `import()`: a
- * static import of a page here would pull it into the first load.
+ * Every route of the app, one row each: its name, path, title and access rule. The router, the guard, the side
+ * navigation, link building (`href`) and the document title all derive from this list; adding a route means
+ * adding a row here, its loader in `page-loaders.ts` and its title in the four locales. Pages import `href`,
+ * which reads this table, so the table imports no page (not even lazily): what a route renders lives in
+ * `page-loaders.ts`, keyed by route name.
  */
 const TABLE = [
   {
@@ -102,14 +85,12 @@ const TABLE = [
     path: '404',
     titleKey: 'routes.notFound',
     access: noAccount,
-    page: () => import('@/features/errors/not-found-page.tsx'),
   },
   {
     name: 'abaclik',
     path: 'abaclik',
     titleKey: 'routes.abaclik',
     access: account,
-    page: () => import('@/features/abaclik/abaclik-page.tsx'),
     nav: { group: 'integrations', position: 1, icon: ExtensionOutlined },
   },
   {
@@ -117,21 +98,18 @@ const TABLE = [
     path: 'accounts',
     titleKey: 'routes.accounts',
     access: noAccount,
-    page: () => import('@/features/accounts/accounts-page.tsx'),
   },
   {
     name: 'create-account',
     path: 'accounts/account',
     titleKey: 'routes.createAccount',
     access: noAccount,
-    page: () => import('@/features/accounts/create-account-page.tsx'),
   },
   {
     name: 'billing',
     path: 'billing',
     titleKey: 'routes.billing',
     access: admin,
-    page: () => import('@/features/billing/billing-page.tsx'),
     nav: { group: 'main', position: 4, icon: ReceiptLongOutlined },
   },
   {
@@ -139,7 +117,6 @@ const TABLE = [
     path: '',
     titleKey: 'routes.dashboard',
     access: account,
-    page: () => import('@/features/dashboard/dashboard-page.tsx'),
     nav: { group: 'main', position: 1, icon: DashboardOutlined },
   },
   {
@@ -147,7 +124,6 @@ const TABLE = [
     path: 'subscriptions',
     titleKey: 'routes.subscriptions',
     access: admin,
-    page: () => import('@/features/subscriptions/subscriptions-page.tsx'),
     nav: { group: 'main', position: 5, icon: AutorenewOutlined },
   },
   {
@@ -155,7 +131,6 @@ const TABLE = [
     path: 'deepcloud',
     titleKey: 'routes.deepcloud',
     access: account,
-    page: () => import('@/features/deepcloud/deepcloud-page.tsx'),
     nav: { group: 'integrations', position: 0, icon: CloudOutlined },
   },
   // The cloud's return after sign-in: exchanges the code, then sends on to the connection or the dashboard.
@@ -164,22 +139,18 @@ const TABLE = [
     path: 'deepcloud/connect',
     titleKey: 'routes.deepcloudConnect',
     access: account,
-    enter: () => import('@/features/deepcloud/connect-callback.ts'),
   },
   {
     name: 'deepcloud-connection',
     path: 'deepcloud/connection/:uuid',
     titleKey: 'routes.deepcloudConnection',
     access: account,
-    page: () => import('@/features/deepcloud/connection-page.tsx'),
-    paramsAsProps: true,
   },
   {
     name: 'inbox',
     path: 'inbox',
     titleKey: 'routes.inbox',
     access: account,
-    page: () => import('@/features/notifications/inbox-page.tsx'),
     nav: { group: 'main', position: 2, icon: InboxOutlined },
   },
   {
@@ -187,22 +158,18 @@ const TABLE = [
     path: 'inbox/:uuid',
     titleKey: 'routes.inboxItem',
     access: account,
-    page: () => import('@/features/notifications/inbox-item-page.tsx'),
-    paramsAsProps: true,
   },
   {
     name: 'invite-verify',
     path: 'invite/verify',
     titleKey: 'routes.inviteVerify',
     access: noAccount,
-    page: () => import('@/features/accounts/verify-invite-page.tsx'),
   },
   {
     name: 'logs',
     path: 'logs',
     titleKey: 'routes.logs',
     access: account,
-    page: () => import('@/features/logs/logs-page.tsx'),
     nav: { group: 'main', position: 6, icon: HistoryOutlined },
   },
   // Sends on to ncr-lesson with the account from ?uuid= or this tab's account; the menu's way to the course.
@@ -218,28 +185,24 @@ const TABLE = [
     path: 'ncr/lesson/:accountUuid',
     titleKey: 'routes.ncrLesson',
     access: noAccount,
-    page: () => import('@/features/lessons/lesson-page.tsx'),
   },
   {
     name: 'onboarding',
     path: 'onboarding',
     titleKey: 'routes.onboarding',
     access: { needsAccount: false, refuseWithAccount: true },
-    page: () => import('@/features/accounts/onboarding-page.tsx'),
   },
   {
     name: 'accept-agb',
     path: 'accept-agb',
     titleKey: 'routes.acceptAgb',
     access: { needsAccount: true, exactAccountRole: 'OWNER' },
-    page: () => import('@/features/terms/accept-agb-page.tsx'),
   },
   {
     name: 'peppershop-config',
     path: 'peppershop/config',
     titleKey: 'routes.peppershopConfig',
     access: admin,
-    page: () => import('@/features/peppershop/shop-config-page.tsx'),
     nav: { group: 'integrations', position: 2, icon: StorefrontOutlined },
   },
   // Sends on to the first of SETTINGS_CHILDREN the user may open.
@@ -249,7 +212,6 @@ const TABLE = [
     path: 'settings/company-profile',
     titleKey: 'routes.companyProfile',
     access: admin,
-    page: () => import('@/features/company/company-profile-page.tsx'),
     nav: { group: 'settings', position: 1, icon: BusinessOutlined },
   },
   {
@@ -257,7 +219,6 @@ const TABLE = [
     path: 'settings/user-management',
     titleKey: 'routes.userManagement',
     access: admin,
-    page: () => import('@/features/members/user-management-page.tsx'),
     nav: { group: 'settings', position: 2, icon: GroupOutlined },
   },
   {
@@ -266,7 +227,6 @@ const TABLE = [
     titleKey: 'routes.user',
     // The user's own settings: they belong to the person, not to an account, so a user without one opens them.
     access: noAccount,
-    page: () => import('@/features/profile/profile-page.tsx'),
     nav: { group: 'settings', position: 3, icon: ManageAccountsOutlined },
   },
   {
@@ -274,7 +234,6 @@ const TABLE = [
     path: 'settings/ownership',
     titleKey: 'routes.ownership',
     access: owner,
-    page: () => import('@/features/ownership/ownership-page.tsx'),
     nav: { group: 'settings', position: 4, icon: VpnKeyOutlined },
   },
   {
@@ -282,28 +241,24 @@ const TABLE = [
     path: 'settings/user-management/user/:uuid?',
     titleKey: 'routes.memberForm',
     access: admin,
-    page: () => import('@/features/members/member-form-page.tsx'),
   },
   {
     name: 'settings-digital-coach-form',
     path: 'settings/user-management/digital-coach',
     titleKey: 'routes.digitalCoachForm',
     access: admin,
-    page: () => import('@/features/members/digital-coach-form-page.tsx'),
   },
   {
     name: 'settings-ownership-transfer',
     path: 'settings/ownership/transfer',
     titleKey: 'routes.transferOwnership',
     access: owner,
-    page: () => import('@/features/ownership/transfer-ownership-page.tsx'),
   },
   {
     name: 'support',
     path: 'support',
     titleKey: 'routes.support',
     access: account,
-    page: () => import('@/features/support/support-page.tsx'),
     nav: { group: 'main', position: 3, icon: SupportAgentOutlined },
   },
   {
@@ -311,36 +266,30 @@ const TABLE = [
     path: 'support/info',
     titleKey: 'routes.supportInfo',
     access: account,
-    page: () => import('@/features/support/support-info-page.tsx'),
   },
   {
     name: 'support-ticket',
     path: 'support/ticket',
     titleKey: 'routes.supportTicket',
     access: account,
-    page: () => import('@/features/support/create-ticket-page.tsx'),
   },
   {
     name: 'support-ticket-success',
     path: 'support/ticket/success',
     titleKey: 'routes.supportTicketSuccess',
     access: account,
-    page: () => import('@/features/support/ticket-success-page.tsx'),
   },
   {
     name: 'support-tickets',
     path: 'support/tickets',
     titleKey: 'routes.supportTickets',
     access: account,
-    page: () => import('@/features/support/tickets-page.tsx'),
   },
   {
     name: 'support-ticket-detail',
     path: 'support/tickets/:ticketUuid',
     titleKey: 'routes.supportTicketDetail',
     access: account,
-    page: () => import('@/features/support/ticket-page.tsx'),
-    paramsAsProps: true,
   },
   // The agents' side of support: staff user roles only, with or without an account of their own (the queue
   // spans every account).
@@ -349,7 +298,6 @@ const TABLE = [
     path: 'support/queue',
     titleKey: 'routes.supportQueue',
     access: staff,
-    page: () => import('@/features/support/agent/queue-page.tsx'),
     nav: { group: 'main', position: 8, icon: HeadsetMicOutlined },
   },
   {
@@ -357,8 +305,6 @@ const TABLE = [
     path: 'support/queue/:ticketUuid',
     titleKey: 'routes.supportQueueTicket',
     access: staff,
-    page: () => import('@/features/support/agent/agent-ticket-page.tsx'),
-    paramsAsProps: true,
   },
   // Payments, staff side: the billing staff role and above, across accounts (bank files, credits, invoices).
   {
@@ -366,7 +312,6 @@ const TABLE = [
     path: 'billing/payments',
     titleKey: 'routes.billingPayments',
     access: { needsAccount: false, minUserRole: BILLING_STAFF_ROLE },
-    page: () => import('@/features/billing-staff/payments-page.tsx'),
     nav: { group: 'main', position: 9, icon: PaymentsOutlined },
   },
   // The sign-in return paths: sent on to the location requested before sign-in.
@@ -377,7 +322,6 @@ const TABLE = [
     path: 'maintenance',
     titleKey: 'routes.maintenance',
     access: { needsAccount: false, public: true },
-    page: () => import('@/features/errors/maintenance-page.tsx'),
   },
 ] as const satisfies readonly RouteRow[];
 

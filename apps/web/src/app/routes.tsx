@@ -1,24 +1,27 @@
 import { useParams, type RouteObject } from 'react-router';
 import { matchRoute } from './navigation-rules.ts';
+import { pageLoaderOf } from './page-loaders.ts';
 import { ROUTES, type RouteEntry } from './route-table.ts';
 import { AppShell } from './shell/app-shell.tsx';
 import { FullPageLoader, PageErrorBoundary, RootErrorBoundary } from './shell/full-page-states.tsx';
 
 /** Starts downloading the page for `pathname` while sign-in runs, so the two do not wait on each other. */
 export function preloadPage(pathname: string): void {
-  void matchRoute(pathname)
-    ?.entry.page?.()
-    .catch(() => undefined);
+  const match = matchRoute(pathname);
+  if (match)
+    void pageLoaderOf(match.entry.name)
+      ?.page()
+      .catch(() => undefined);
 }
 
 function pageRoute(entry: RouteEntry): RouteObject {
   const base = { id: entry.name, handle: { entry }, ErrorBoundary: PageErrorBoundary };
-  const load = entry.page;
+  const loader = pageLoaderOf(entry.name);
   // Rows without a page never render: the guard sends them on before.
-  if (!load) return { ...base, path: entry.path, Component: null };
+  if (!loader) return { ...base, path: entry.path, Component: null };
   const lazy = async () => {
-    const Page = (await load()).default;
-    if (!entry.paramsAsProps) return { Component: Page };
+    const Page = (await loader.page()).default;
+    if (!loader.paramsAsProps) return { Component: Page };
     return {
       Component: function PageWithParams() {
         return <Page {...useParams()} />;
