@@ -1,11 +1,16 @@
 import path from 'node:path';
-import { SHOP_TIMEOUT_MS, type Plan, type PostalAddress, type SupportInfo } from '@portal/contract';
+import { SHOP_TIMEOUT_MS, type SupportInfo } from '@portal/contract';
 import { fileURLToPath } from 'node:url';
-import type { VatRate } from './invoicing/money.ts';
-import { DEFAULT_PLANS, loadPlansFile } from './invoicing/plans.ts';
-import { isValidIban } from './invoicing/reference.ts';
 import { LIMITS } from './limits/limits.ts';
 import { developmentSecretsKey, parseSecretsKeys, type SecretsKey } from './secrets/secrets.ts';
+import { billingConfig, type BillingConfig } from './config/billing.ts';
+import { brandConfig, type Brand } from './config/brand.ts';
+import { bool, ConfigError, positiveInteger, url, type Env } from './config/parse.ts';
+import { supportInfo } from './config/support.ts';
+
+export type { BillingConfig, Creditor } from './config/billing.ts';
+export type { Brand, BrandLogo } from './config/brand.ts';
+export { ConfigError } from './config/parse.ts';
 
 /** The built-in app version; /version.json serves it with the build suffix (`2.6.0+<build>`). */
 export const APP_VERSION = '2.6.0';
@@ -80,7 +85,10 @@ export interface Config {
    * a comma-separated list of proxy addresses/CIDRs. Needed behind a load balancer for per-address lockouts and logs.
    */
   trustProxy: boolean | number | string;
+  /** PRODUCT_NAME: the product's name in the web app, the sign-in pages, the mails and the documents. */
   productName: string;
+  /** The primary colour and the optional logo (BRAND_COLOR, BRAND_LOGO; decision 207). */
+  brand: Brand;
   /** Full version string served in /version.json: 2.6.0+<build>. */
   version: string;
   /** The cloud an account can connect to (CLOUD_*); null when none is configured. */
@@ -89,39 +97,6 @@ export interface Config {
   webDist: string;
   /** AbaClik pairing limits. */
   abaclik: AbaclikConfig;
-}
-
-/** Who issues the invoices: printed on them and the creditor of their QR-bill. */
-export interface Creditor {
-  name: string;
-  address: PostalAddress;
-  /** A QR-IBAN (invoices carry a QR reference) or an IBAN (invoices carry a creditor reference, RF…). */
-  iban: string;
-  vatNumber: string | null;
-  email: string;
-  website: string | null;
-}
-
-export interface BillingConfig {
-  plans: Plan[];
-  /** VAT rates with the day each applies from; a rate applies to the days of a period on or after that day. */
-  vatRates: VatRate[];
-  creditor: Creditor;
-  /** Days from issue to due date. */
-  paymentTermDays: number;
-  /** Reminder mails go out this many days after the due date of an unpaid invoice, one per entry. */
-  reminderDays: number[];
-  /** Admins see the past-due banner once an invoice is unpaid this many days after its due date. */
-  pastDueBannerDays: number;
-  /** Periods, issue and due dates are days in this time zone. */
-  timeZone: string;
-  /** Card payments through the configured provider (STRIPE_SECRET_KEY); null: invoices only. */
-  card: {
-    provider: 'stripe';
-    secretKey: string;
-    /** Another address of the provider's API (e.g. a local stand-in in tests); null: the provider's own. */
-    apiUrl: string | null;
-  } | null;
 }
 
 export interface IdpSettings {
@@ -169,38 +144,8 @@ export interface CloudConfig {
   redirectUri: string;
 }
 
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    problem: string,
-  ) {
-    super(`Invalid configuration: ${variable} ${problem}`);
-    this.name = 'ConfigError';
-  }
-}
-
-type Env = Record<string, string | undefined>;
-
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-function bool(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (['1', 'true', 'on', 'yes'].includes(raw.toLowerCase())) return true;
-  if (['0', 'false', 'off', 'no'].includes(raw.toLowerCase())) return false;
-  throw new ConfigError(name, `must be true or false (got "${raw}")`);
-}
-
-function positiveInteger(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) {
-    throw new ConfigError(name, `must be a positive whole number (got "${raw}")`);
-  }
-  return value;
-}
 
 export interface ShopConfig {
   /** SHOP_TIMEOUT_MS: a shop request (test or sync page) gives up after this (default 5000, the product's 5 s). */
@@ -229,69 +174,6 @@ function auditRetentionDays(raw: string | undefined): number {
     );
   }
   return value;
-}
-
-/** support@ the public host's domain; a local start (an address or a name without a dot) gets an example one. */
-function defaultSupportEmail(publicUrl: string): string {
-  const host = new URL(publicUrl).hostname;
-  const local = !host.includes('.') || /^[\d.]+$/.test(host) || host.startsWith('[');
-  return `support@${local ? 'example.com' : host.replace(/^www\./, '')}`;
-}
-
-/**
- * Support's contact data. SUPPORT_HOURS is "<first day>-<last day> HH:MM-HH:MM <time zone>" with ISO days (1 =
- * Monday), default "1-5 08:00-17:00 Europe/Zurich"; SUPPORT_RESPONSE_HOURS the first-response time per severity in
- * business hours, default "LOW=40,NORMAL=16,HIGH=8,CRITICAL=2".
- */
-function supportInfo(env: Env, publicUrl: string): SupportInfo {
-  const hoursRaw = env.SUPPORT_HOURS || '1-5 08:00-17:00 Europe/Zurich';
-  const hours =
-    /^([1-7])-([1-7]) ([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-4]):([0-5]\d) ([A-Za-z_]+(?:\/[A-Za-z_+-]+)*)$/.exec(
-      hoursRaw.trim(),
-    );
-  if (!hours || Number(hours[1]) > Number(hours[2])) {
-    throw new ConfigError(
-      'SUPPORT_HOURS',
-      `must look like "1-5 08:00-17:00 Europe/Zurich" (got "${hoursRaw}")`,
-    );
-  }
-  const responseRaw = env.SUPPORT_RESPONSE_HOURS || 'LOW=40,NORMAL=16,HIGH=8,CRITICAL=2';
-  const response: Record<string, number> = {};
-  for (const part of responseRaw.split(',')) {
-    const match = /^\s*(LOW|NORMAL|HIGH|CRITICAL)=([1-9]\d{0,3})\s*$/.exec(part);
-    if (match) response[match[1]!] = Number(match[2]);
-  }
-  const { LOW, NORMAL, HIGH, CRITICAL } = response;
-  if (LOW === undefined || NORMAL === undefined || HIGH === undefined || CRITICAL === undefined) {
-    throw new ConfigError(
-      'SUPPORT_RESPONSE_HOURS',
-      `must name hours for LOW, NORMAL, HIGH and CRITICAL, e.g. "LOW=40,NORMAL=16,HIGH=8,CRITICAL=2" (got "${responseRaw}")`,
-    );
-  }
-  const from = Number(hours[1]);
-  const to = Number(hours[2]);
-  return {
-    email: env.SUPPORT_EMAIL || defaultSupportEmail(publicUrl),
-    phone: env.SUPPORT_PHONE || null,
-    hours: {
-      days: Array.from({ length: to - from + 1 }, (_, i) => from + i),
-      from: `${hours[3]}:${hours[4]}`,
-      to: `${hours[5]}:${hours[6]}`,
-      timeZone: hours[7]!,
-    },
-    responseHours: { LOW, NORMAL, HIGH, CRITICAL },
-  };
-}
-
-function url(env: Env, name: string, fallback: string): string {
-  const raw = env[name] || fallback;
-  try {
-    const parsed = new URL(raw);
-    if (!['http:', 'https:'].includes(parsed.protocol)) throw new Error('protocol');
-  } catch {
-    throw new ConfigError(name, `must be an http(s) URL (got "${raw}")`);
-  }
-  return raw.replace(/\/+$/, '');
 }
 
 function trustProxy(raw: string | undefined): boolean | number | string {
@@ -357,70 +239,6 @@ function secretsKeys(env: Env, loopback: boolean, demo: boolean): Config['secret
   const production = env.ENVIRONMENT === 'prod' || (!loopback && !demo);
   if (production) throw new ConfigError('SECRETS_KEYS', SECRETS_KEY_REQUIRED);
   return { keys: [developmentSecretsKey()], development: true };
-}
-
-function days(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > 3650)
-    throw new ConfigError(name, 'must be a number of days');
-  return value;
-}
-
-/** Billing settings; the provider's details default to a sample company so a local start issues complete invoices. */
-function billingConfig(env: Env): BillingConfig {
-  let plans = DEFAULT_PLANS;
-  if (env.PLANS_FILE) {
-    try {
-      plans = loadPlansFile(env.PLANS_FILE);
-    } catch (error) {
-      throw new ConfigError('PLANS_FILE', (error as Error).message);
-    }
-  }
-  const vatRates = (env.VAT_RATES || '7.7@2018-01-01,8.1@2024-01-01').split(',').map((entry) => {
-    const match = /^\s*(\d{1,2}(?:\.\d{1,2})?)@(\d{4}-\d{2}-\d{2})\s*$/.exec(entry);
-    if (!match) throw new ConfigError('VAT_RATES', `must be "<percent>@<YYYY-MM-DD>,…" (got "${entry}")`);
-    return { rateBp: Math.round(Number(match[1]) * 100), validFrom: match[2]! };
-  });
-  const iban = (env.BILLING_IBAN || 'CH4431999123000889012').replace(/\s+/g, '');
-  if (!isValidIban(iban)) {
-    throw new ConfigError('BILLING_IBAN', 'is not a Swiss or Liechtenstein IBAN with valid check digits');
-  }
-  const country = env.BILLING_COUNTRY || 'CH';
-  if (!/^[A-Z]{2}$/.test(country))
-    throw new ConfigError('BILLING_COUNTRY', 'must be an ISO country code like CH');
-  const reminderDays = (env.BILLING_REMINDER_DAYS || '10,30').split(',').map((entry) => {
-    const value = Number(entry);
-    if (!Number.isInteger(value) || value < 1)
-      throw new ConfigError('BILLING_REMINDER_DAYS', 'must list days, e.g. 10,30');
-    return value;
-  });
-  return {
-    plans,
-    vatRates,
-    creditor: {
-      name: env.BILLING_NAME || `${env.PRODUCT_NAME || 'Portal'} AG`,
-      address: {
-        street: env.BILLING_STREET || 'Bahnhofstrasse',
-        buildingNumber: env.BILLING_BUILDING_NUMBER || '1',
-        postcode: env.BILLING_POSTCODE || '8001',
-        city: env.BILLING_CITY || 'Zürich',
-        country,
-      },
-      iban,
-      vatNumber: env.BILLING_VAT_NUMBER || 'CHE-123.456.789 MWST',
-      email: env.BILLING_EMAIL || 'billing@example.com',
-      website: env.BILLING_WEBSITE || null,
-    },
-    paymentTermDays: days(env, 'BILLING_PAYMENT_TERM_DAYS', 30),
-    reminderDays: reminderDays.sort((a, b) => a - b),
-    pastDueBannerDays: days(env, 'BILLING_PAST_DUE_BANNER_DAYS', 14),
-    timeZone: env.BILLING_TIME_ZONE || 'Europe/Zurich',
-    card: env.STRIPE_SECRET_KEY
-      ? { provider: 'stripe', secretKey: env.STRIPE_SECRET_KEY, apiUrl: env.STRIPE_API_URL || null }
-      : null,
-  };
 }
 
 function abaclikConfig(env: Env): AbaclikConfig {
@@ -541,6 +359,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     trustProxy: trustProxy(env.TRUST_PROXY),
     productName: env.PRODUCT_NAME || 'Portal',
+    brand: brandConfig(env),
     version: `${APP_VERSION}+${build}`,
     cloud: cloudConfig(env, publicUrl, embedded, demo),
     webDist: env.WEB_DIST || path.join(repoRoot, 'apps/web/dist'),

@@ -19,6 +19,7 @@ export * from './abaclik.ts';
 export * from './lessons.ts';
 export * from './security.ts';
 export * from './format.ts';
+export * from './brand.ts';
 
 import { usersRoutes } from './users.ts';
 import { accountsRoutes } from './accounts.ts';
