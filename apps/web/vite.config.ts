@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import TypeLite from './src/api/typebox-lite.ts';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
@@ -132,9 +133,10 @@ function precompress(): Plugin {
 /**
  * Inside packages/contract, `typebox` resolves to a light JSON Schema builder: the SPA uses the contract's route
  * definitions and types, not its validators (see src/api/typebox-lite.ts). Web code importing typebox itself (the
- * form rules) gets the real library.
+ * form rules) gets the real library. A contract calling a builder the stand-in lacks (`Type.Intersect(…)`) fails
+ * the build, naming file and builder: it typechecks against the real TypeBox, but would break the bundle.
  */
-function contractWithoutValidators(): Plugin {
+export function contractWithoutValidators(): Plugin {
   const contractDir = path.resolve(root, '../../packages/contract');
   const lite = path.join(root, 'src/api/typebox-lite.ts');
   return {
@@ -142,6 +144,18 @@ function contractWithoutValidators(): Plugin {
     enforce: 'pre',
     resolveId(source, importer) {
       if (source === 'typebox' && importer?.startsWith(contractDir)) return lite;
+      return null;
+    },
+    transform(code, id) {
+      if (!id.startsWith(contractDir) || !/from 'typebox'/.test(code)) return null;
+      // Calls only: `Type.Static<…>` and `Type.TSchema` are types, gone once TypeScript is stripped.
+      const called = new Set([...code.matchAll(/\bType\.(\w+)\s*\(/g)].map((match) => match[1]!));
+      const missing = [...called].filter((builder) => !(builder in TypeLite));
+      if (missing.length)
+        this.error(
+          `${path.relative(root, id)} calls Type.${missing.join(', Type.')}, which src/api/typebox-lite.ts does not ` +
+            'provide: add the builder there (the web bundle would break without it)',
+        );
       return null;
     },
   };
