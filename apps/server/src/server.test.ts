@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { openDb } from './db/client.ts';
 import { pgliteSnapshot, TestApi } from './test/api.ts';
 
@@ -77,9 +77,12 @@ describe('graceful close', () => {
     const api = new TestApi('pglite');
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const handling = new Promise<void>((resolve) => (entered = resolve));
     await api.start({
       prepare(app) {
         app.get('/slow', async () => {
+          entered();
           await gate;
           return { done: true };
         });
@@ -88,12 +91,12 @@ describe('graceful close', () => {
     try {
       const address = await api.app.listen({ host: '127.0.0.1', port: 0 });
       const inFlight = fetch(`${address}/slow`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await handling;
       let closed = false;
       const closing = api.app.close().then(() => (closed = true));
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Closing refuses new connections at once, but waits for the request in flight.
+      await vi.waitFor(() => expect(fetch(`${address}/healthz`)).rejects.toThrow());
       expect(closed).toBe(false);
-      await expect(fetch(`${address}/healthz`)).rejects.toThrow();
       release();
       const res = await inFlight;
       expect(res.status).toBe(200);
