@@ -4,23 +4,14 @@ import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import {
-  ACTIVE_TICKET_STATUSES,
-  TICKET_BODY_MAX,
-  TICKET_REOPEN_DAYS,
-  canReopen,
-  type SupportMessage,
-  type SupportTicket,
-} from '@portal/contract';
+import { ACTIVE_TICKET_STATUSES, TICKET_REOPEN_DAYS, canReopen, type SupportTicket } from '@portal/contract';
 import { ApiError } from '@/api/client.ts';
 import { useCurrentAccount, useCurrentAccountUuid } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
-import { FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
+import { useRuleForm } from '@/forms/index.ts';
 import { formatDate, formatDateTime } from '@/i18n/format.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
 import { Page } from '@/ui/page.tsx';
@@ -34,97 +25,26 @@ import {
   useReplyToTicket,
   useSetConsent,
 } from './api.ts';
-import { AttachmentButtons } from './attachment-buttons.tsx';
-import { AttachmentsField, useChosenFiles } from './attachments-field.tsx';
+import { Conversation, MessageForm } from './conversation.tsx';
 import { StatusChip } from './status-chip.tsx';
 
 const DAY = 24 * 3600 * 1000;
 
-/** One message of the conversation: who wrote it and when, its text and its files. */
-function Message({
-  account,
-  ticketUuid,
-  message,
-}: {
-  account: string;
-  ticketUuid: string;
-  message: SupportMessage;
-}) {
-  const { t } = useTranslation();
-  const toast = useToast();
-  const agent = message.authorKind === 'AGENT';
-  return (
-    <Paper
-      component="li"
-      variant="outlined"
-      sx={{
-        p: 2,
-        listStyle: 'none',
-        ml: agent ? 0 : { sm: 6 },
-        mr: agent ? { sm: 6 } : 0,
-        bgcolor: agent ? 'action.hover' : 'background.paper',
-      }}
-    >
-      <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
-        <Typography component="h3" variant="subtitle2">
-          {message.authorName || t('support.detail.deletedUser')}
-        </Typography>
-        {agent && <Chip size="small" label={t('support.detail.agent')} variant="outlined" />}
-        <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-          {formatDateTime(message.createdAt)}
-        </Typography>
-      </Stack>
-      <Typography sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{message.body}</Typography>
-      <AttachmentButtons
-        attachments={message.attachments}
-        onDownload={(file) => {
-          downloadAttachment(account, ticketUuid, file).catch((error: unknown) =>
-            toast.error(error instanceof Error ? error.message : String(error)),
-          );
-        }}
-      />
-    </Paper>
-  );
-}
-
-/** The reply form: text and up to five files; sending a reply puts the ticket back in support's queue. */
+/** The reply form: sending a reply puts the ticket back in support's queue. */
 function ReplyForm({ account, ticket }: { account: string; ticket: SupportTicket }) {
   const { t } = useTranslation();
   const form = useRuleForm<{ body: string }>({ defaultValues: { body: '' } });
-  const attachments = useChosenFiles();
   const reply = useReplyToTicket(account, ticket.uuid);
-
-  const onSubmit = async ({ body }: { body: string }) => {
-    if (attachments.problem) return;
-    try {
-      await reply.mutateAsync({ body: body.trim(), files: attachments.files });
-      form.reset({ body: '' });
-      attachments.clear();
-    } catch (error) {
-      if (attachments.serverError(error)) return;
-      throw error;
-    }
-  };
-
   return (
     <SectionCard id="ticket-reply" title={t('support.detail.reply')}>
-      <RuleForm form={form} onSubmit={onSubmit} aria-label={t('support.detail.reply')}>
-        <Stack spacing={2}>
-          <FormTextField
-            name="body"
-            label={t('support.detail.replyLabel')}
-            rules={`required|max:${TICKET_BODY_MAX}`}
-            multiline
-            minRows={4}
-          />
-          <AttachmentsField {...attachments.field} disabled={reply.isPending} />
-          <div>
-            <Button type="submit" variant="contained" disabled={reply.isPending}>
-              {reply.isPending ? t('support.detail.sending') : t('support.detail.send')}
-            </Button>
-          </div>
-        </Stack>
-      </RuleForm>
+      <MessageForm
+        form={form}
+        aria-label={t('support.detail.reply')}
+        label={t('support.detail.replyLabel')}
+        submitLabel={reply.isPending ? t('support.detail.sending') : t('support.detail.send')}
+        busy={reply.isPending}
+        onSend={({ body }, files) => reply.mutateAsync({ body, files })}
+      />
     </SectionCard>
   );
 }
@@ -198,6 +118,7 @@ function StatusNotice({ ticket }: { ticket: SupportTicket }) {
 export default function TicketPage({ ticketUuid = '' }: { ticketUuid?: string }) {
   const { t } = useTranslation();
   const confirm = useConfirm();
+  const toast = useToast();
   const account = useCurrentAccountUuid();
   const detail = useQuery({
     ...ticketQuery(account, ticketUuid),
@@ -279,16 +200,15 @@ export default function TicketPage({ ticketUuid = '' }: { ticketUuid?: string })
         {staff && <Alert severity="info">{t('support.staffReadOnly')}</Alert>}
         <StatusNotice ticket={ticket} />
         <ConsentCard account={account} ticket={ticket} readOnly={staff} />
-        <Box component="section" aria-labelledby="ticket-conversation">
-          <Typography id="ticket-conversation" component="h2" variant="h6" sx={{ mb: 1.5 }}>
-            {t('support.detail.conversation')}
-          </Typography>
-          <Stack component="ol" spacing={1.5} sx={{ p: 0, m: 0 }}>
-            {messages.map((message) => (
-              <Message key={message.uuid} account={account} ticketUuid={ticket.uuid} message={message} />
-            ))}
-          </Stack>
-        </Box>
+        <Conversation
+          side="customer"
+          messages={messages}
+          onDownload={(file) => {
+            downloadAttachment(account, ticket.uuid, file).catch((error: unknown) =>
+              toast.error(error instanceof Error ? error.message : String(error)),
+            );
+          }}
+        />
         {active && !staff && <ReplyForm account={account} ticket={ticket} />}
         {ticket.status !== 'CLOSED' && !active && !canReopen(ticket) && !staff && (
           <Box>

@@ -25,9 +25,15 @@ import { useMe } from '@/api/session.ts';
 import { formatDateTime } from '@/i18n/format.ts';
 import { FilterSelect } from '@/ui/filter-select.tsx';
 import { Page } from '@/ui/page.tsx';
-import { agentTicketQuery, supportAgentsQuery, useAgentAssign, useAgentStatus } from './api.ts';
+import { Conversation } from '../conversation.tsx';
+import {
+  agentTicketQuery,
+  supportAgentsQuery,
+  useAgentAssign,
+  useAgentStatus,
+  useDownloadAttachment,
+} from './api.ts';
 import { Composer } from './composer.tsx';
-import { Conversation } from './conversation.tsx';
 import { waitingText } from './labels.ts';
 import { AgentStatusChip, SeverityChip } from './ticket-chips.tsx';
 
@@ -186,6 +192,7 @@ export default function AgentTicketPage({ ticketUuid = '' }: { ticketUuid?: stri
   const { t } = useTranslation();
   const me = useMe();
   const { data, isPending, error } = useQuery(agentTicketQuery(ticketUuid));
+  const download = useDownloadAttachment(ticketUuid);
   const back = (
     <Button component={RouterLink} to={href('support-queue')} startIcon={<ArrowBack />}>
       {t('supportAgent.backToQueue')}
@@ -223,7 +230,12 @@ export default function AgentTicketPage({ ticketUuid = '' }: { ticketUuid?: stri
         }}
       >
         <Stack spacing={3}>
-          <Conversation ticketUuid={ticket.uuid} messages={messages} />
+          <Conversation
+            side="agent"
+            messages={messages}
+            onDownload={(file) => download.mutate(file)}
+            downloading={download.isPending}
+          />
           <Composer ticketUuid={ticket.uuid} status={ticket.status} userRole={me.userRole} />
         </Stack>
         <Paper component="aside" variant="outlined" aria-labelledby="ticket-facts" sx={{ p: 2 }}>

@@ -1,15 +1,13 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import { TICKET_BODY_MAX, maySupport, type TicketStatus, type UserRole } from '@portal/contract';
-import { FormSelect, FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
-import { AttachmentsField, useChosenFiles } from '../attachments-field.tsx';
+import { maySupport, type TicketStatus, type UserRole } from '@portal/contract';
+import { FormSelect, useRuleForm } from '@/forms/index.ts';
+import { MessageForm } from '../conversation.tsx';
 import { useAgentNote, useAgentReply } from './api.ts';
 
 type Mode = 'reply' | 'note';
@@ -42,22 +40,11 @@ export function Composer({
   const reply = useAgentReply(ticketUuid);
   const note = useAgentNote(ticketUuid);
   const form = useRuleForm<ComposerValues>({ defaultValues: { body: '', status: 'WAITING_FOR_CUSTOMER' } });
-  const attachments = useChosenFiles();
-
-  const onSubmit = async ({ body, status: next }: ComposerValues) => {
-    if (attachments.problem) return;
-    const { files } = attachments;
-    try {
-      if (mode === 'reply') await reply.mutateAsync({ body, files, ...(next ? { status: next } : {}) });
-      else await note.mutateAsync({ body, files });
-    } catch (error) {
-      if (attachments.serverError(error)) return;
-      throw error;
-    }
-    form.reset({ body: '', status: form.getValues('status') });
-    attachments.clear();
-  };
   const busy = reply.isPending || note.isPending;
+  const onSend = ({ body, status: next }: ComposerValues, files: File[]) =>
+    mode === 'reply'
+      ? reply.mutateAsync({ body, files, ...(next ? { status: next } : {}) })
+      : note.mutateAsync({ body, files });
 
   return (
     <Paper
@@ -85,37 +72,30 @@ export function Composer({
           {t('supportAgent.notesOnly')}
         </Alert>
       )}
-      <RuleForm form={form} onSubmit={onSubmit} aria-labelledby="composer-title">
-        <Stack spacing={2}>
-          <FormTextField
-            name="body"
-            label={mode === 'reply' ? t('supportAgent.replyLabel') : t('supportAgent.noteLabel')}
-            helperText={mode === 'reply' ? t('supportAgent.replyHelp') : t('supportAgent.noteHelp')}
-            rules={`required|max:${TICKET_BODY_MAX}`}
-            multiline
-            minRows={4}
-          />
-          <AttachmentsField {...attachments.field} disabled={busy} />
-          <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ gap: 2, alignItems: { sm: 'center' } }}>
-            {mode === 'reply' && (
-              <FormSelect
-                name="status"
-                label={t('supportAgent.statusAfter')}
-                size="small"
-                sx={{ minWidth: 260 }}
-                options={[
-                  { value: '', label: t('supportAgent.keepStatus') },
-                  { value: 'WAITING_FOR_CUSTOMER', label: t('supportAgent.statuses.WAITING_FOR_CUSTOMER') },
-                  { value: 'SOLVED', label: t('supportAgent.statuses.SOLVED') },
-                ]}
-              />
-            )}
-            <Button type="submit" variant="contained" disabled={busy} sx={{ ml: { sm: 'auto' } }}>
-              {mode === 'reply' ? t('supportAgent.sendReply') : t('supportAgent.saveNote')}
-            </Button>
-          </Stack>
-        </Stack>
-      </RuleForm>
+      <MessageForm
+        form={form}
+        aria-labelledby="composer-title"
+        label={mode === 'reply' ? t('supportAgent.replyLabel') : t('supportAgent.noteLabel')}
+        helperText={mode === 'reply' ? t('supportAgent.replyHelp') : t('supportAgent.noteHelp')}
+        submitLabel={mode === 'reply' ? t('supportAgent.sendReply') : t('supportAgent.saveNote')}
+        busy={busy}
+        onSend={onSend}
+        extra={
+          mode === 'reply' && (
+            <FormSelect
+              name="status"
+              label={t('supportAgent.statusAfter')}
+              size="small"
+              sx={{ minWidth: 260 }}
+              options={[
+                { value: '', label: t('supportAgent.keepStatus') },
+                { value: 'WAITING_FOR_CUSTOMER', label: t('supportAgent.statuses.WAITING_FOR_CUSTOMER') },
+                { value: 'SOLVED', label: t('supportAgent.statuses.SOLVED') },
+              ]}
+            />
+          )
+        }
+      />
     </Paper>
   );
 }
