@@ -10,8 +10,8 @@ import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import { billedTo } from '../../invoicing/invoicing.ts';
 import { todayIn } from '../../invoicing/money.ts';
 import { readDetails, toDetails } from './billing.service.ts';
+import { bookPayment, isOpen, lockInvoice, outstanding } from './bookings.ts';
 import type { CardPayments } from './card-payments.ts';
-import { bookPayment, isOpen, lockInvoice, outstanding } from './staff.service.ts';
 
 /** Refuses (409) every card action while no card provider is configured. */
 export function requireCards(cards: CardPayments | null): CardPayments {

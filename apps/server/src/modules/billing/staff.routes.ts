@@ -1,21 +1,15 @@
 import { CAMT_MAX_BYTES, billingRoutes } from '@portal/contract';
 import type { ModuleDeps } from '../../http/route.ts';
-import {
-  assignPayment,
-  importPayments,
-  listPaymentImports,
-  listPayments,
-  listStaffInvoices,
-  markInvoicePaid,
-  voidInvoice,
-} from './staff.service.ts';
+import { importPayments, listPaymentImports } from './staff.imports.ts';
+import { listStaffInvoices, markInvoicePaid, voidInvoice } from './staff.invoices.ts';
+import { assignPayment, listPayments } from './staff.payments.ts';
 
 /** An upload's JSON carries the file in base64 (4 characters per 3 bytes), plus its name. */
 const CAMT_BODY_LIMIT = Math.ceil(CAMT_MAX_BYTES * 1.4) + 4096;
 
 /**
  * Payments, staff side, across accounts: bank file imports, the credits to handle, and invoices to find, mark paid
- * or void. The caller's user role decides (the service refuses below SUPPORT_MANAGER with 403).
+ * or void. The caller's user role decides (each service refuses below SUPPORT_MANAGER with 403, staff.access.ts).
  */
 export function registerBillingStaffRoutes({ db, route, invoicing }: ModuleDeps) {
   route(billingRoutes.importPayments, {
