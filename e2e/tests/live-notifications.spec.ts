@@ -17,7 +17,7 @@ import {
 // server of this journey's own (not the worker's shared one).
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
-/** The demo owner's user id (apps/server/src/db/demo-users.ts). */
+/** The demo owner's user id (apps/server/src/demo/users.ts). */
 const OWNER_UUID = '6f1c2b1e-0001-4000-8000-000000000001';
 /** Short-lived access tokens, so that the first stream's token expires during the journey. */
 const TOKEN_TTL_S = 10;
@@ -26,7 +26,6 @@ test.skip(
   !ADMIN_URL,
   'needs PostgreSQL: set TEST_DATABASE_URL to an admin connection that may create databases',
 );
-test.setTimeout(120_000);
 
 let server: PortalServer;
 let stop: () => Promise<void>;
