@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { decodeJwt } from 'jose';
 import { buildApp } from './app.ts';
-import { DEMO_PASSWORD, DEMO_USERS } from './db/demo-users.ts';
-import { CookieJar, freePort, localConfig, refresh, signIn } from './idp/test-support.ts';
+import { DEMO_PASSWORD, DEMO_USERS } from './demo/users.ts';
+import { CookieJar, freePort, localConfig, refresh, signIn } from './test/idp.ts';
 import { freshDatabase } from './test/api.ts';
 
 // The whole seam on one server: the embedded provider issues the token, the API verifies it with the

@@ -7,13 +7,15 @@ import type { JWTVerifyGetKey } from 'jose';
 import type { Config } from './config.ts';
 import { openDb, type Db } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
-import { seedDemoData } from './db/seed.ts';
 import { registerJsonBody, schemaController } from './http/input.ts';
 import { API_DESCRIPTION, SECURITY_SCHEMES, copyXsrfCookie, documentedSchema } from './http/openapi.ts';
 import { parseQuery } from './http/querystring.ts';
-import { createRouter, type AreaModule } from './http/route.ts';
+import { createRouter } from './http/route.ts';
+import type { AreaModule } from './modules/deps.ts';
 import './http/types.ts';
-import { getPublicJwks, registerIdentityProvider, seedDemoIdentities } from './idp/index.ts';
+import { seedDemoIdentities } from './demo/identities.ts';
+import { seedDemoData } from './demo/seed.ts';
+import { getPublicJwks, registerIdentityProvider, SIGN_IN_PATHS } from './idp/index.ts';
 import { JobRunner, type RunnerOptions } from './jobs/runner.ts';
 import { defineAuditPurge } from './audit/retention.ts';
 import { defineFailedJobPurge } from './jobs/retention.ts';
@@ -61,6 +63,16 @@ export function redactUrl(url: string): string {
   const params = new URLSearchParams(url.slice(queryStart + 1));
   for (const name of SECRET_QUERY_PARAMS) if (params.has(name)) params.set(name, '[redacted]');
   return `${url.slice(0, queryStart)}?${params.toString()}`;
+}
+
+declare module 'fastify' {
+  /** What buildApp decorates the instance with. */
+  interface FastifyInstance {
+    config: Config;
+    db: Db;
+    /** The jobs runner: areas enqueue work; tests `await app.jobs.drain()` to wait for the queue to empty. */
+    jobs: JobRunner;
+  }
 }
 
 export interface AppDeps {
@@ -181,7 +193,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   registerErrorHandler(app);
   registerJsonBody(app);
-  registerSecurityHeaders(app, config);
+  registerSecurityHeaders(app, config, SIGN_IN_PATHS);
   await registerCompression(app);
   await app.register(cookie);
   registerXsrf(app, config);

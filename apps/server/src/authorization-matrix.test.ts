@@ -5,8 +5,8 @@
 import crypto from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import { ABACLIK_CODE_ALPHABET } from '@portal/contract';
-import { DEMO_ACCOUNTS, DEMO_USERS } from './db/demo-users.ts';
-import { DEMO_BILLING_ADDRESS } from './db/seed-billing.ts';
+import { DEMO_ACCOUNTS, DEMO_USERS } from './demo/users.ts';
+import { DEMO_BILLING_ADDRESS } from './demo/billing.ts';
 import { describeApi, type DemoLogin, type TestApi } from './test/api.ts';
 import { allowStaff, insertTestAttachment, insertTestTicket } from './test/support-tickets.ts';
 

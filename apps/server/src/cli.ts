@@ -1,9 +1,9 @@
 // npm run db:migrate / npm run db:seed — against DATABASE_URL (default: PGlite under data/).
-import { ConfigError, loadConfig } from '../config.ts';
-import { openDb } from './client.ts';
-import { migrate } from './migrate.ts';
-import { seedDemoData } from './seed.ts';
-import { seedDemoIdentities } from '../idp/identities.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDb } from './db/client.ts';
+import { migrate } from './db/migrate.ts';
+import { seedDemoIdentities } from './demo/identities.ts';
+import { seedDemoData } from './demo/seed.ts';
 
 const command = process.argv[2];
 if (command !== 'migrate' && command !== 'seed') {

@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { apiRoutes, fullPath, type RouteDef } from '@portal/contract';
-import { DEMO_ACCOUNTS } from './db/demo-users.ts';
-import * as idp from './idp/test-support.ts';
+import { DEMO_ACCOUNTS } from './demo/users.ts';
+import * as idp from './test/idp.ts';
 import { describeApi } from './test/api.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 20);

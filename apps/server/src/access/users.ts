@@ -3,7 +3,6 @@ import crypto from 'node:crypto';
 import { DEFAULT_LANGUAGE, isLanguage, type Language, type UserRole } from '@portal/contract';
 import type { Queryable } from '../db/client.ts';
 import type { PortalUser } from '../http/types.ts';
-import { setIdentityName } from '../idp/identities.ts';
 
 export interface UserRow {
   uuid: string;
@@ -133,30 +132,4 @@ export async function provisionUser(q: Queryable, identity: TokenIdentity): Prom
     row = updated.rows[0] ?? row;
   }
   return toPortalUser(row);
-}
-
-/**
- * The name the user chose in the portal, stored. With the embedded sign-in service the user's identity there takes
- * it too, so its next token, its account endpoint and the portal agree; that makes it the provider's name as of
- * now (this process's clock, which issues the tokens), so tokens issued before carry no change. An external
- * provider keeps its own name.
- */
-export async function setOwnName(
-  q: Queryable,
-  user: PortalUser,
-  name: string,
-  options: { embeddedSignIn: boolean },
-): Promise<PortalUser> {
-  const { rows } = options.embeddedSignIn
-    ? await q.query<UserRow>(
-        `update users set name = $2, provider_name = $2, provider_name_at = $3, updated_at = now()
-          where uuid = $1 returning ${USER_COLUMNS}`,
-        [user.uuid, name, new Date()],
-      )
-    : await q.query<UserRow>(
-        `update users set name = $2, updated_at = now() where uuid = $1 returning ${USER_COLUMNS}`,
-        [user.uuid, name],
-      );
-  if (options.embeddedSignIn) await setIdentityName(q, user.subject, name);
-  return toPortalUser(rows[0]!);
 }

@@ -4,7 +4,7 @@
  * through the real app (authentication, access check, SQL with the sums per currency, serialisation), the first
  * page and filtered pages: p50 and p99 over 200 requests each (target p99 ≤ 20 ms for the first page).
  */
-import { DEMO_ACCOUNTS } from '../db/demo-users.ts';
+import { DEMO_ACCOUNTS } from '../demo/users.ts';
 import { TestApi } from '../test/api.ts';
 import { timed } from './logs.bench.ts';
 

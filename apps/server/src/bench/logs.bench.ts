@@ -15,7 +15,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { DEMO_ACCOUNTS, DEMO_USERS } from '../db/demo-users.ts';
+import { DEMO_ACCOUNTS, DEMO_USERS } from '../demo/users.ts';
 import { TestApi } from '../test/api.ts';
 
 const ROWS = 1_000_000;

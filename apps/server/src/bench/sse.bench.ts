@@ -11,7 +11,7 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { performance } from 'node:perf_hooks';
-import { DEMO_ACCOUNTS } from '../db/demo-users.ts';
+import { DEMO_ACCOUNTS } from '../demo/users.ts';
 import { createNotifier } from '../notifications/notifier.ts';
 import { TestApi } from '../test/api.ts';
 

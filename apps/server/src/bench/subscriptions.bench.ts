@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { TestApi } from '../test/api.ts';
-import type { ModuleDeps } from '../http/route.ts';
+import type { ModuleDeps } from '../modules/deps.ts';
 import { todayIn } from '../invoicing/money.ts';
 import { renewDueSubscriptions } from '../invoicing/subscription-renewal.ts';
 import { dueAccounts, invoiceSequences } from '../test/subscriptions.ts';

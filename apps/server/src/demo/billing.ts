@@ -7,8 +7,8 @@ import { findPlan } from '../invoicing/plans.ts';
 import { startTrial } from '../invoicing/subscription-start.ts';
 import { JobRunner } from '../jobs/runner.ts';
 import { createNotifier } from '../notifications/notifier.ts';
-import type { Db, Queryable } from './client.ts';
-import { DEMO_ACCOUNTS } from './demo-users.ts';
+import type { Db, Queryable } from '../db/client.ts';
+import { DEMO_ACCOUNTS } from './users.ts';
 
 // Demo subscriptions and invoices: Muster AG pays Professional yearly (two paid years, one open invoice for seats
 // added this month), Beispiel GmbH pays Standard monthly in euros and is past due, Neu Sàrl is trying the product.

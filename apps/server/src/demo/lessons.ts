@@ -1,5 +1,5 @@
 import type { Language } from '@portal/contract';
-import type { Queryable } from './client.ts';
+import type { Queryable } from '../db/client.ts';
 
 // The demo course: a short onboarding to the portal itself, offered to every account, in the four languages.
 

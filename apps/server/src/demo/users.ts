@@ -13,7 +13,7 @@ export interface DemoUser {
   emailVerified: boolean;
 }
 
-/** The demo logins (README "Demo logins"), one per role to try. Accounts and memberships are in seed.ts. */
+/** The demo logins (README "Demo logins"), one per role to try. Accounts and memberships are in accounts.ts. */
 export const DEMO_USERS = {
   owner: {
     id: '6f1c2b1e-0001-4000-8000-000000000001',
@@ -96,6 +96,9 @@ export const DEMO_USERS = {
     emailVerified: true,
   },
 } as const satisfies Record<string, DemoUser>;
+
+/** The name of a demo login (`owner`, `employee`…). */
+export type DemoLogin = keyof typeof DEMO_USERS;
 
 /** Fixed account ids, so links in docs and tests stay stable. */
 export const DEMO_ACCOUNTS = {

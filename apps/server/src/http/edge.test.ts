@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { InjectOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { apiRoutes, fullPath, type RouteDef } from '@portal/contract';
-import { DEMO_ACCOUNTS, DEMO_USERS } from '../db/demo-users.ts';
+import { DEMO_ACCOUNTS, DEMO_USERS } from '../demo/users.ts';
 import { invalidField } from './errors.ts';
 import { describeApi } from '../test/api.ts';
 import {

@@ -1,3 +1,5 @@
+import type { FastifyReply } from 'fastify';
+
 /** An error with an HTTP status and a stable code; the error handler turns it into the one error shape. */
 export class HttpError extends Error {
   constructor(
@@ -25,3 +27,8 @@ export const invalidField = (field: string, problem: string) =>
  */
 export const emailNotVerified = (message = 'Verify your email address first') =>
   new HttpError(403, 'EMAIL_NOT_VERIFIED', message);
+
+/** The plain 404 of a path outside the API and the web app, for every Accept (never the web app's page). */
+export function plainNotFound(reply: FastifyReply) {
+  return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+}

@@ -2,10 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { describe, expect, it } from 'vitest';
 import { accountParamOf, apiRoutes, defineRoute, Entity, ErrorBody, type RouteDef } from '@portal/contract';
-import { DEMO_ACCOUNTS, DEMO_USERS } from '../db/demo-users.ts';
+import { DEMO_ACCOUNTS, DEMO_USERS } from '../demo/users.ts';
 import { describeApi } from '../test/api.ts';
 import { allowStaff } from '../test/support-tickets.ts';
-import { createRouter, routeUrl, type AreaModule, type Hook } from './route.ts';
+import type { AreaModule } from '../modules/deps.ts';
+import { createRouter, routeUrl, type Hook } from './route.ts';
 
 const contractRoutes = Object.entries(apiRoutes as Record<string, RouteDef>);
 

@@ -12,15 +12,6 @@ import {
   type RouteParams,
   type RouteQuery,
 } from '@portal/contract';
-import type { Config } from '../config.ts';
-import type { Db } from '../db/client.ts';
-import type { FileStore } from '../files/files.ts';
-import type { JobRunner } from '../jobs/runner.ts';
-import type { Mailer } from '../mail/mailer.ts';
-import type { Invoicing } from '../invoicing/invoicing.ts';
-import type { LiveHub } from '../notifications/live.ts';
-import type { Notifier } from '../notifications/notifier.ts';
-import type { Secrets } from '../secrets/secrets.ts';
 import { checkRequestText } from './text.ts';
 import type { AccountAccess, PortalUser } from './types.ts';
 
@@ -157,28 +148,3 @@ export function createRouter(app: FastifyInstance, hooks: RouteHooks) {
 }
 
 export type Route = ReturnType<typeof createRouter>;
-
-/** What an area module gets to register its routes (app.ts passes the same to every module). */
-export interface ModuleDeps {
-  /** The server's configuration; an area reads its own section (`config.cloud`, `config.shop`). */
-  config: Config;
-  db: Db;
-  route: Route;
-  /** Mails of an area (invitations, transfers): rendered by the area in the recipient's language. */
-  mailer: Mailer;
-  /** Scheduled and queued work: an area defines its job kinds here once and enqueues them. */
-  jobs: JobRunner;
-  /** Seals secrets an area stores (cloud tokens, shop keys): `secrets.seal(value, '<table>:<row id>')`. */
-  secrets: Secrets;
-  /** Uploaded files of the account (logos, attachments): one store, in the database or a folder. */
-  files: FileStore;
-  /** Writes notifications (type key + parameters) in the transaction of the change that causes them. */
-  notifier: Notifier;
-  /** This instance's live notification streams (the notifications area's server-sent events). */
-  live: LiveHub;
-  /** Issues invoices (numbers, references, totals) for the subscriptions and billing areas; billing settings. */
-  invoicing: Invoicing;
-}
-
-/** An area module: registers its contract routes, e.g. `registerAccountsRoutes`. */
-export type AreaModule = (deps: ModuleDeps) => void;

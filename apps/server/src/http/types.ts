@@ -1,7 +1,4 @@
 import type { AccountRole, TwoFactorState, UserRole } from '@portal/contract';
-import type { Config } from '../config.ts';
-import type { Db } from '../db/client.ts';
-import type { JobRunner } from '../jobs/runner.ts';
 
 /** The portal user behind a verified access token (provisioned on first sight). */
 export interface PortalUser {
@@ -36,12 +33,6 @@ export interface AccountAccess {
 }
 
 declare module 'fastify' {
-  interface FastifyInstance {
-    config: Config;
-    db: Db;
-    /** The jobs runner: areas enqueue work; tests `await app.jobs.drain()` to wait for the queue to empty. */
-    jobs: JobRunner;
-  }
   interface FastifyRequest {
     /** Set by the authenticate hook on routes that need a token. */
     user: PortalUser | null;

@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { expect, it } from 'vitest';
-import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
+import { DEMO_PASSWORD, DEMO_USERS } from '../demo/users.ts';
 import { CLOUD_REALM_PATH, demoOrganizations } from './cloud-realm.ts';
 import {
   CookieJar,
@@ -11,7 +11,7 @@ import {
   request,
   signIn,
   type TestIdp,
-} from './test-support.ts';
+} from '../test/idp.ts';
 
 const CLIENT_ID = 'portal-cloud-connector';
 const SCOPE = 'openid profile email offline_access organizations';

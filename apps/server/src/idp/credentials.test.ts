@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
-import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
+import { DEMO_PASSWORD, DEMO_USERS } from '../demo/users.ts';
 import { endIdentitySessions } from './adapter.ts';
 import { changePassword } from './credentials.ts';
-import * as idp from './test-support.ts';
+import * as idp from '../test/idp.ts';
 
 idp.describeIdp('credentials changed', (ctx) => {
   it('ends every session and grant of the person: refresh tokens from before are refused', async () => {

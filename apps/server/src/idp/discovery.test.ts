@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
-import { DEMO_USERS } from '../db/demo-users.ts';
+import { DEMO_USERS } from '../demo/users.ts';
 import { IDP_CSP } from '../plugins/security-headers.ts';
 import { getPublicJwks } from './index.ts';
 import { createSecrets } from '../secrets/secrets.ts';
-import * as idp from './test-support.ts';
+import * as idp from '../test/idp.ts';
 
 idp.describeIdp('discovery', (ctx) => {
   it('seeds every demo identity once', async () => {

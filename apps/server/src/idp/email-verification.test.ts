@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
-import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
-import * as idp from './test-support.ts';
+import { DEMO_PASSWORD, DEMO_USERS } from '../demo/users.ts';
+import * as idp from '../test/idp.ts';
 
 idp.describeIdp('email verification', (ctx) => {
   describe('mails through SMTP', () => {

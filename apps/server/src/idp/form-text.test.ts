@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import * as idp from './test-support.ts';
+import * as idp from '../test/idp.ts';
 
 idp.describeIdp('text the sign-in forms refuse', (ctx) => {
   it('a form with a control character gets a localised page, and nothing is stored', async () => {

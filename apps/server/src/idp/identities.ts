@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '@portal/contract';
 import type { Db, Queryable } from '../db/client.ts';
-import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
 import { revokeActionTokens } from './action-tokens.ts';
 
 export interface Identity {
@@ -25,7 +24,7 @@ interface IdentityRow {
 }
 
 // Argon2id with the library's defaults (OWASP: m=19 MiB, t=2, p=1).
-const hashPassword = (password: string) => hash(password);
+export const hashPassword = (password: string) => hash(password);
 
 /** A hash to verify against when the email is unknown, so both cases cost the same time. */
 let dummyHash: Promise<string> | undefined;
@@ -147,25 +146,4 @@ export async function markEmailVerified(db: Queryable, id: string, email: string
     [id, email],
   );
   return rowCount > 0;
-}
-
-/** Idempotent: every demo login (db/demo-users.ts) with the demo password, its verified flag and language. */
-export async function seedDemoIdentities(db: Db): Promise<void> {
-  const users = Object.values(DEMO_USERS);
-  const { rows } = await db.query<{ id: string }>(
-    'select id from idp_identities where id = any($1::uuid[])',
-    [users.map((user) => user.id)],
-  );
-  const existing = new Set(rows.map((row) => row.id));
-  const missing = users.filter((user) => !existing.has(user.id));
-  if (missing.length === 0) return;
-  // One hash for all: they share the (public, demo-only) password anyway.
-  const passwordHash = await hashPassword(DEMO_PASSWORD);
-  for (const user of missing) {
-    await db.query(
-      `insert into idp_identities (id, email, name, password_hash, email_verified, locale)
-       values ($1, $2, $3, $4, $5, $6) on conflict do nothing`,
-      [user.id, user.email, user.name, passwordHash, user.emailVerified, user.language],
-    );
-  }
 }

@@ -5,7 +5,7 @@ import type { JobRunner } from '../jobs/runner.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { purgeExpired } from './adapter.ts';
 import { BruteForceGuard } from './brute-force.ts';
-import { registerCloudRealm } from './cloud-realm.ts';
+import { CLOUD_REALM_PATH, registerCloudRealm } from './cloud-realm.ts';
 import { mountProvider, parseForms, providerHandoff, refusesText, refuseText } from './mount.ts';
 import { registerInteractionRoutes } from './interactions.ts';
 import { refreshingLocalJwks } from '../plugins/authenticate.ts';
@@ -18,7 +18,12 @@ import { logoutByRefreshToken, logoutPreflight } from './token-logout.ts';
 import { REALM_PATH } from './views.ts';
 
 export { getPublicJwks, rotateSigningKeyIfDue } from './keys.ts';
-export { seedDemoIdentities } from './identities.ts';
+
+/**
+ * The path prefixes the sign-in service answers under: its own realm and the embedded cloud's, a sign-in service as
+ * well. Their responses carry the sign-in service's security headers (plugins/security-headers.ts).
+ */
+export const SIGN_IN_PATHS = [REALM_PATH, CLOUD_REALM_PATH] as const;
 
 declare module '../jobs/runner.ts' {
   interface JobKinds {

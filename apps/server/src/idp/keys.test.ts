@@ -4,12 +4,12 @@ import { decodeProtectedHeader, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
-import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
+import { DEMO_PASSWORD, DEMO_USERS } from '../demo/users.ts';
 import { createSecrets, parseSecretsKeys, SecretsError } from '../secrets/secrets.ts';
 import { freshDatabase } from '../test/api.ts';
 import type { Db } from '../db/client.ts';
 import { loadSecrets, readSecrets, rotateSigningKeyIfDue } from './keys.ts';
-import { CookieJar, freePort, localConfig, refresh, signIn, type TestIdp } from './test-support.ts';
+import { CookieJar, freePort, localConfig, refresh, signIn, type TestIdp } from '../test/idp.ts';
 
 const DAY = 86_400;
 const secretsKey = (id: string) => ({ id, key: crypto.randomBytes(32) });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
-import * as idp from './test-support.ts';
+import { DEMO_PASSWORD, DEMO_USERS } from '../demo/users.ts';
+import * as idp from '../test/idp.ts';
 
 idp.describeIdp('logout', (ctx) => {
   describe('authorization code flow', () => {

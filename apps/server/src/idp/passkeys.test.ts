@@ -1,11 +1,11 @@
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
-import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
+import { DEMO_PASSWORD, DEMO_USERS } from '../demo/users.ts';
 import { SoftAuthenticator, type CeremonyOptions } from '../test/soft-authenticator.ts';
 import { findIdentityById } from './identities.ts';
 import { registerPasskey, registrationOptions } from './passkeys.ts';
-import * as idp from './test-support.ts';
+import * as idp from '../test/idp.ts';
 
 /** The passkey options a page puts on its #kc-passkey button. */
 function buttonOptions(html: string): PublicKeyCredentialRequestOptionsJSON {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
+import { DEMO_PASSWORD, DEMO_USERS } from '../demo/users.ts';
 import { findIdentityByEmail, setPassword } from './identities.ts';
-import * as idp from './test-support.ts';
+import * as idp from '../test/idp.ts';
 
 idp.describeIdp('password reset', (ctx) => {
   /** Asks for a reset link on the forgot-password page, as the user would; returns the mailed link. */

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DEMO_USERS } from '../db/demo-users.ts';
+import { DEMO_USERS } from '../demo/users.ts';
 import type { Db } from '../db/client.ts';
 import { freshDatabase } from '../test/api.ts';
-import { seedDemoIdentities } from './index.ts';
-import * as idp from './test-support.ts';
+import { seedDemoIdentities } from '../demo/identities.ts';
+import * as idp from '../test/idp.ts';
 
 /** A mail server that is slow and refuses the first attempt (a temporary error), then takes the mail. */
 const SLOW_MS = 1500;

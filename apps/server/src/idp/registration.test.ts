@@ -2,9 +2,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import { USER_NAME_MAX } from '@portal/contract';
 import { newInvitationToken } from '../access/invitations.ts';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_USERS } from '../demo/users.ts';
 import { findIdentityByEmail } from './identities.ts';
-import * as idp from './test-support.ts';
+import * as idp from '../test/idp.ts';
 
 idp.describeIdp('registration', (ctx) => {
   /** Opens the registration page (prompt=create) of a PKCE authorization: the URL its form posts to. */

@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
-import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
+import { DEMO_PASSWORD, DEMO_USERS } from '../demo/users.ts';
 import { purgeExpired } from './adapter.ts';
 import { endOtherSessions, endOwnSession, listSessions } from './sessions.ts';
-import * as idp from './test-support.ts';
+import * as idp from '../test/idp.ts';
 
 const sessionOf = (accessToken: string) =>
   JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString()).sid as string;

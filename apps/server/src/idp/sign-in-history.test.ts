@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
-import * as idp from './test-support.ts';
+import { DEMO_PASSWORD, DEMO_USERS } from '../demo/users.ts';
+import * as idp from '../test/idp.ts';
 
 idp.describeIdp('sign-in history', (ctx) => {
   it('records a wrong password and a sign-in of a known identity, and nothing for an unknown address', async () => {

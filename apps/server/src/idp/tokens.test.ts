@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
-import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
+import { DEMO_PASSWORD, DEMO_USERS } from '../demo/users.ts';
 import { getPublicJwks } from './index.ts';
 import { createSecrets } from '../secrets/secrets.ts';
-import * as idp from './test-support.ts';
+import * as idp from '../test/idp.ts';
 
 idp.describeIdp('tokens', (ctx) => {
   describe('authorization code flow', () => {

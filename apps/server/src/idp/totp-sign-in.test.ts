@@ -1,9 +1,9 @@
 import { decodeJwt } from 'jose';
 import { generateSync } from 'otplib';
 import { beforeAll, expect, it } from 'vitest';
-import { DEMO_PASSWORD, DEMO_USERS } from '../db/demo-users.ts';
+import { DEMO_PASSWORD, DEMO_USERS } from '../demo/users.ts';
 import { createSecrets } from '../secrets/secrets.ts';
-import { answerSecondFactor, CookieJar, describeIdp, signIn, signInToSecondFactor } from './test-support.ts';
+import { answerSecondFactor, CookieJar, describeIdp, signIn, signInToSecondFactor } from '../test/idp.ts';
 import { newRecoveryCodes, newTotpSecret, startTotp, TOTP_PERIOD, useTotpStep } from './totp.ts';
 
 const owner = DEMO_USERS.owner;

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isLoopbackHost } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import { plainNotFound } from '../http/errors.ts';
 import { escapeHtml } from '../http/html.ts';
-import { plainNotFound } from '../plugins/error-handler.ts';
 
 interface OutboxRow {
   id: string;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
 import { createFileStore, type FileStore } from '../files/files.ts';
-import { startMailbox } from '../idp/test-support.ts';
+import { startMailbox } from '../test/idp.ts';
 import { JobRunner } from '../jobs/runner.ts';
 import { createMailer, registerDevMail } from './index.ts';
 

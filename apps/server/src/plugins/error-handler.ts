@@ -181,8 +181,3 @@ export function registerErrorHandler(app: FastifyInstance) {
 export function apiNotFound(reply: FastifyReply) {
   return send(reply, 404, { message: 'No such API route', code: 'NOT_FOUND' });
 }
-
-/** The plain 404 of a path outside the API and the web app, for every Accept (never the web app's page). */
-export function plainNotFound(reply: FastifyReply) {
-  return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
-}

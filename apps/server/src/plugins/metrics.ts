@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isLoopbackHost } from '../config.ts';
 import type { JobRunner } from '../jobs/runner.ts';
 import type { LiveHub } from '../notifications/live.ts';
-import { plainNotFound } from './error-handler.ts';
+import { plainNotFound } from '../http/errors.ts';
 
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 

@@ -1,6 +1,7 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
+import { SIGN_IN_PATHS } from '../idp/index.ts';
 import { TEST_SECRETS_KEYS } from '../test/api.ts';
 import { contentSecurityPolicy, IDP_CSP, registerSecurityHeaders } from './security-headers.ts';
 
@@ -12,7 +13,7 @@ async function appWithHeaders(publicUrl = 'http://127.0.0.1:8080') {
     SECRETS_KEYS: TEST_SECRETS_KEYS,
   });
   const app = Fastify({ logger: false });
-  registerSecurityHeaders(app, config);
+  registerSecurityHeaders(app, config, SIGN_IN_PATHS);
   app.get('/api/thing', async () => ({ ok: true }));
   app.get('/own-policy', async (_request, reply) =>
     reply.header('x-frame-options', 'SAMEORIGIN').send('framed by its own origin'),

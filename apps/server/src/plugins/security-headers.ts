@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
-import { CLOUD_REALM_PATH } from '../idp/cloud-realm.ts';
-import { REALM_PATH } from '../idp/views.ts';
 
 /** The Content-Security-Policy of the app: no inline or remote scripts, no framing. */
 export function contentSecurityPolicy(config: Config): string {
@@ -26,13 +24,8 @@ export function contentSecurityPolicy(config: Config): string {
 export const IDP_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-/** Where a path prefix needs other values: the sign-in service has its own policy and, as its links carry one-time keys, never sends a Referer. */
+/** Under the sign-in service's paths: its own policy and, as its links carry one-time keys, never a Referer. */
 const IDP_HEADERS = { 'Content-Security-Policy': IDP_CSP, 'Referrer-Policy': 'no-referrer' };
-const PREFIX_OVERRIDES: { prefix: string; headers: Record<string, string> }[] = [
-  { prefix: REALM_PATH, headers: IDP_HEADERS },
-  // The embedded cloud's realm is a sign-in service as well.
-  { prefix: CLOUD_REALM_PATH, headers: IDP_HEADERS },
-];
 
 const underPrefix = (url: string, prefix: string) =>
   url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`);
@@ -40,9 +33,14 @@ const underPrefix = (url: string, prefix: string) =>
 /**
  * Strict headers on every response: the one place that sets them. They go on the raw response when the request
  * arrives, so that hijacked replies (the identity provider writes its own) carry them too — onSend hooks never see
- * those. A route may still override one with reply.header.
+ * those. A route may still override one with reply.header. `signInPaths` are the path prefixes the sign-in service
+ * answers under (`SIGN_IN_PATHS` of idp/index.ts), which get its headers.
  */
-export function registerSecurityHeaders(app: FastifyInstance, config: Config) {
+export function registerSecurityHeaders(
+  app: FastifyInstance,
+  config: Config,
+  signInPaths: readonly string[],
+) {
   const headers: Record<string, string> = {
     'Content-Security-Policy': contentSecurityPolicy(config),
     'X-Content-Type-Options': 'nosniff',
@@ -55,10 +53,8 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config) {
     headers['Strict-Transport-Security'] = 'max-age=31536000; includeSubDomains';
   }
   const entries = Object.entries(headers);
-  const overrides = PREFIX_OVERRIDES.map(({ prefix, headers: override }) => ({
-    prefix,
-    entries: Object.entries({ ...headers, ...override }),
-  }));
+  const signIn = Object.entries({ ...headers, ...IDP_HEADERS });
+  const overrides = signInPaths.map((prefix) => ({ prefix, entries: signIn }));
   app.addHook('onRequest', async (request, reply) => {
     const chosen = overrides.find(({ prefix }) => underPrefix(request.url, prefix))?.entries ?? entries;
     for (const [name, value] of chosen) reply.raw.setHeader(name, value);

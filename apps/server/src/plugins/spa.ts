@@ -6,20 +6,15 @@ import fastifyStatic from '@fastify/static';
 import type { PublicConfig } from '@portal/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { escapeHtml } from '../http/html.ts';
-import { apiNotFound, plainNotFound } from './error-handler.ts';
+import { plainNotFound } from '../http/errors.ts';
+import { apiNotFound } from './error-handler.ts';
 
 const PLACEHOLDER = '<!--portal-config-->';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-/**
- * index.html with the public configuration as `<meta name="portal-config">` (the SPA reads only that), and the brand
- * colour as the browser's theme colour and as `--brand` for the loading indicator shown before the app starts.
- */
+/** index.html with the public configuration as `<meta name="portal-config">` (the SPA reads only that). */
 export function injectConfig(html: string, config: PublicConfig): string {
-  const color = escapeHtml(config.brandColor);
-  const meta =
-    `<meta name="portal-config" content="${escapeHtml(JSON.stringify(config))}" />` +
-    `<meta name="theme-color" content="${color}" /><style>:root{--brand:${color}}</style>`;
+  const meta = `<meta name="portal-config" content="${escapeHtml(JSON.stringify(config))}" />`;
   return html.includes(PLACEHOLDER)
     ? html.replace(PLACEHOLDER, meta)
     : html.replace('</head>', `${meta}</head>`);

@@ -2,7 +2,7 @@
 // decodes or folds to the same route are checked like the plain one, and the others find no route at all.
 import { expect, it } from 'vitest';
 import { apiRoutes, fullPath, type RouteDef } from '@portal/contract';
-import { DEMO_ACCOUNTS } from '../db/demo-users.ts';
+import { DEMO_ACCOUNTS } from '../demo/users.ts';
 import { describeApi } from '../test/api.ts';
 
 // A native app's routes carry no cookie and are exempt (their own tests call them without the header).

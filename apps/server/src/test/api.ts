@@ -16,11 +16,11 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { openDb, type Db } from '../db/client.ts';
-import { DEMO_USERS } from '../db/demo-users.ts';
-import type { AreaModule } from '../http/route.ts';
+import { DEMO_USERS } from '../demo/users.ts';
+import type { AreaModule } from '../modules/deps.ts';
 import { SecretLeakGuard } from './secret-leak-guard.ts';
 import { dropPostgres, pgliteSnapshot, postgresCopy, postgresUrl } from './snapshot.ts';
-import { seedDemoIdentities } from '../idp/identities.ts';
+import { seedDemoIdentities } from '../demo/identities.ts';
 
 export const TEST_ISSUER = 'http://idp.test/realms/portal';
 export const TEST_AUDIENCE = 'portal-api';

@@ -8,8 +8,9 @@ import type { Db } from '../db/client.ts';
 import { JobRunner, type RunnerOptions } from '../jobs/runner.ts';
 import { createMailer } from '../mail/mailer.ts';
 import { registerSecurityHeaders } from '../plugins/security-headers.ts';
-import { freshDatabase, type Backend } from '../test/api.ts';
-import { registerIdentityProvider, seedDemoIdentities } from './index.ts';
+import { freshDatabase, type Backend } from './api.ts';
+import { seedDemoIdentities } from '../demo/identities.ts';
+import { registerIdentityProvider, SIGN_IN_PATHS } from '../idp/index.ts';
 
 /**
  * Test helpers: a real listening server with the demo identities, a local SMTP server catching its mails and a
@@ -61,7 +62,7 @@ export async function startIdp(
   options.configure?.(config);
   const app = Fastify({ logger: false });
   // As in the app: the security headers of every response come from the one plugin.
-  registerSecurityHeaders(app, config);
+  registerSecurityHeaders(app, config, SIGN_IN_PATHS);
   // As in the app: mails go through a jobs runner, started with the server and stopped before it closes.
   const jobs = new JobRunner(db, options.jobs);
   app.addHook('onReady', () => jobs.start());

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import type { ModuleDeps } from '../http/route.ts';
+import type { ModuleDeps } from '../modules/deps.ts';
 import { TestApi } from './api.ts';
 
 const SECRET = 'shop-api-key-0123456789';

@@ -7,7 +7,9 @@ describe('the test database snapshot', () => {
     const sources = snapshotSources().map((file) => file.split(path.sep).join('/'));
     expect(sources).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/apps\/server\/src\/db\/seed\.ts$/),
+        expect.stringMatching(/apps\/server\/src\/demo\/seed\.ts$/),
+        expect.stringMatching(/apps\/server\/src\/demo\/lessons\.ts$/),
+        expect.stringMatching(/apps\/server\/src\/demo\/billing\.ts$/),
         expect.stringMatching(/apps\/server\/src\/db\/migrations\/001-portal\.sql$/),
         expect.stringMatching(/apps\/server\/src\/invoicing\/money\.ts$/),
         expect.stringMatching(/packages\/contract\/src\/common\.ts$/),

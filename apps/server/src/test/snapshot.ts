@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { openDb } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
-import { seedDemoData } from '../db/seed.ts';
+import { seedDemoData } from '../demo/seed.ts';
 
 const srcDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -42,12 +42,13 @@ function importedSources(entry: string, seen = new Set<string>()): Set<string> {
 }
 
 /**
- * What the snapshot is made of: the migrations (read as files) and every source the migration and the seed import,
- * wherever it lives (a changed money rule or demo text makes a new snapshot, not a stale copy).
+ * What the snapshot is made of: the migrations (read as files) and every source the migration and the seed
+ * (`demo/seed.ts`) import, wherever it lives (a changed money rule or demo text makes a new snapshot, not a stale
+ * copy).
  */
 export function snapshotSources(): string[] {
   const sources = new Set(sourcesIn(path.join(srcDir, 'db')));
-  for (const entry of ['db/migrate.ts', 'db/seed.ts']) {
+  for (const entry of ['db/migrate.ts', 'demo/seed.ts']) {
     for (const file of importedSources(path.join(srcDir, entry))) sources.add(file);
   }
   return [...sources].sort();

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { TERMS_VERSION } from '@portal/contract';
-import { DEMO_USERS } from '../db/demo-users.ts';
+import { DEMO_USERS } from '../demo/users.ts';
 import type { DemoLogin, TestApi } from './api.ts';
 
 /**

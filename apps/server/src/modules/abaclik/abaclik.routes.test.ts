@@ -7,7 +7,7 @@ import {
   type AbaclikActivationCode,
   type AbaclikPairing,
 } from '@portal/contract';
-import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
+import { DEMO_ACCOUNTS, DEMO_USERS } from '../../demo/users.ts';
 import { describeApi, type DemoLogin, type TestApi } from '../../test/api.ts';
 
 const MUSTER = DEMO_ACCOUNTS.muster;

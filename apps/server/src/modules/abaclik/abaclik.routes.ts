@@ -1,7 +1,7 @@
 import { abaclikRoutes } from '@portal/contract';
 import { bearerToken } from '../../http/bearer.ts';
 import { HttpError } from '../../http/errors.ts';
-import type { ModuleDeps } from '../../http/route.ts';
+import type { ModuleDeps } from '../deps.ts';
 import { LimitReached } from '../../limits/limits.ts';
 import {
   createCode,

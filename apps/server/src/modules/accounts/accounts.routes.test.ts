@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
+import { DEMO_ACCOUNTS, DEMO_USERS } from '../../demo/users.ts';
 import { describeApi } from '../../test/api.ts';
 import { allowStaff } from '../../test/support-tickets.ts';
 

@@ -1,5 +1,5 @@
 import { accountsRoutes } from '@portal/contract';
-import type { ModuleDeps } from '../../http/route.ts';
+import type { ModuleDeps } from '../deps.ts';
 import {
   beginMigration,
   createAccount,

@@ -1,6 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
-import { DEMO_ACCOUNTS } from '../../db/demo-users.ts';
-import type { ModuleDeps } from '../../http/route.ts';
+import { DEMO_ACCOUNTS } from '../../demo/users.ts';
+import type { ModuleDeps } from '../deps.ts';
 import { addDays, todayIn, withVat } from '../../invoicing/money.ts';
 import { describeApi, type DemoLogin, type TestApi } from '../../test/api.ts';
 import { startFakeStripe } from '../../test/fake-stripe.ts';

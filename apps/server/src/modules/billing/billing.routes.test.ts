@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
 import type { InvoiceSummary } from '@portal/contract';
-import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
-import { DEMO_BILLING_ADDRESS } from '../../db/seed-billing.ts';
-import type { ModuleDeps } from '../../http/route.ts';
+import { DEMO_ACCOUNTS, DEMO_USERS } from '../../demo/users.ts';
+import { DEMO_BILLING_ADDRESS } from '../../demo/billing.ts';
+import type { ModuleDeps } from '../deps.ts';
 import { addDays, todayIn, withVat } from '../../invoicing/money.ts';
 import { describeApi } from '../../test/api.ts';
 import { hasPdfToText, pdfToText } from '../../test/pdf-text.ts';

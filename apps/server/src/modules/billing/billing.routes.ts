@@ -1,7 +1,7 @@
 import { billingRoutes } from '@portal/contract';
 import { sendFile } from '../../files/files.ts';
 import { notFound } from '../../http/errors.ts';
-import type { ModuleDeps } from '../../http/route.ts';
+import type { ModuleDeps } from '../deps.ts';
 import { todayIn } from '../../invoicing/money.ts';
 import {
   chargeIssuedInvoice,

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { BankPayment, PaymentImport, StaffInvoice } from '@portal/contract';
 import { beforeAll, expect, it } from 'vitest';
-import { DEMO_ACCOUNTS } from '../../db/demo-users.ts';
+import { DEMO_ACCOUNTS } from '../../demo/users.ts';
 import { describeApi, type ApiRequest, type TestApi } from '../../test/api.ts';
 import { camtFile, insertTestInvoice, type TestCredit } from '../../test/invoices.ts';
 import { staffUser } from '../../test/support-tickets.ts';

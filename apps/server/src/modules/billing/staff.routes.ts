@@ -1,5 +1,5 @@
 import { CAMT_MAX_BYTES, billingRoutes } from '@portal/contract';
-import type { ModuleDeps } from '../../http/route.ts';
+import type { ModuleDeps } from '../deps.ts';
 import { importPayments, listPaymentImports } from './staff.imports.ts';
 import { listStaffInvoices, markInvoicePaid, voidInvoice } from './staff.invoices.ts';
 import { assignPayment, listPayments } from './staff.payments.ts';

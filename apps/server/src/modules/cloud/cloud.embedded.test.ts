@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_USERS } from '../../db/demo-users.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_USERS } from '../../demo/users.ts';
 import { demoOrganizations } from '../../idp/cloud-realm.ts';
 import {
   CookieJar,
@@ -13,7 +13,7 @@ import {
   request,
   signIn,
   type TestIdp,
-} from '../../idp/test-support.ts';
+} from '../../test/idp.ts';
 import { freshDatabase } from '../../test/api.ts';
 
 // The whole flow on one server in demo mode: the embedded cloud realm plays the cloud, and the server reaches it

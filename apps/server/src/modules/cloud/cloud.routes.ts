@@ -1,6 +1,6 @@
 import { cloudRoutes } from '@portal/contract';
 import { wholeList } from '../../db/paging.ts';
-import type { ModuleDeps } from '../../http/route.ts';
+import type { ModuleDeps } from '../deps.ts';
 import { createCloudClient } from './cloud.client.ts';
 import { createCloudService } from './cloud.service.ts';
 

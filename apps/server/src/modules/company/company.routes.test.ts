@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { LOGO_MAX_BYTES } from '@portal/contract';
-import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
+import { DEMO_ACCOUNTS, DEMO_USERS } from '../../demo/users.ts';
 import { describeApi } from '../../test/api.ts';
 
 const MUSTER = DEMO_ACCOUNTS.muster;

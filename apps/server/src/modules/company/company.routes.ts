@@ -1,6 +1,6 @@
 import { LOGO_MAX_BYTES, companyRoutes } from '@portal/contract';
 import { sendFile } from '../../files/files.ts';
-import type { ModuleDeps } from '../../http/route.ts';
+import type { ModuleDeps } from '../deps.ts';
 import { getProfile, readLogo, removeLogo, updateProfile, uploadLogo } from './company.service.ts';
 import {
   REMINDER_EVERY_MS,

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import type { LessonCourse, LessonDetail } from '@portal/contract';
-import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
-import { DEMO_LESSONS } from '../../db/seed-lessons.ts';
+import { DEMO_ACCOUNTS, DEMO_USERS } from '../../demo/users.ts';
+import { DEMO_LESSONS } from '../../demo/lessons.ts';
 import { describeApi, type DemoLogin, type TestApi } from '../../test/api.ts';
 import { allowStaff } from '../../test/support-tickets.ts';
 

@@ -1,5 +1,5 @@
 import { lessonsRoutes } from '@portal/contract';
-import type { ModuleDeps } from '../../http/route.ts';
+import type { ModuleDeps } from '../deps.ts';
 import { getCourse, getLesson, markOpened, readerLanguage, setCompletion } from './lessons.service.ts';
 
 /**

@@ -6,7 +6,7 @@ import { expect, it } from 'vitest';
 import type { LogEntry, LogsPage } from '@portal/contract';
 import { writeAudit } from '../../audit/audit.ts';
 import { purgeAuditLog } from '../../audit/retention.ts';
-import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
+import { DEMO_ACCOUNTS, DEMO_USERS } from '../../demo/users.ts';
 import type { PortalUser } from '../../http/types.ts';
 import { describeApi, type DemoLogin, type TestApi } from '../../test/api.ts';
 import { allowStaff } from '../../test/support-tickets.ts';

@@ -1,5 +1,5 @@
 import { isLanguage, logsRoutes, type Language } from '@portal/contract';
-import type { ModuleDeps } from '../../http/route.ts';
+import type { ModuleDeps } from '../deps.ts';
 import { logsCsv } from './logs.csv.ts';
 import { checkRange, exportFileName, listLogActors, listLogs, readLogBatches } from './logs.service.ts';
 

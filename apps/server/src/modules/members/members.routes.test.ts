@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
+import { DEMO_ACCOUNTS, DEMO_USERS } from '../../demo/users.ts';
 import { describeApi, type TestApi } from '../../test/api.ts';
 
 const base = (account: string = DEMO_ACCOUNTS.muster) => `/api/accounts/${account}/members/v1`;

@@ -5,7 +5,7 @@ import { answerInvitation } from '../../access/invitations.ts';
 import type { Config } from '../../config.ts';
 import { wholeList } from '../../db/paging.ts';
 import { notFound } from '../../http/errors.ts';
-import type { ModuleDeps } from '../../http/route.ts';
+import type { ModuleDeps } from '../deps.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { invitationMail } from './invitation-mail.ts';
 import {

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { beforeEach, expect, it } from 'vitest';
 import { NOTIFICATION_TYPES, TERMS_VERSION } from '@portal/contract';
-import { DEMO_USERS } from '../../db/demo-users.ts';
+import { DEMO_USERS } from '../../demo/users.ts';
 import { createTeam } from '../../test/team.ts';
 import { describeApi, type DemoLogin, type TestApi } from '../../test/api.ts';
 import { createNotifier } from '../../notifications/notifier.ts';

@@ -1,5 +1,5 @@
 import { notificationsRoutes } from '@portal/contract';
-import type { ModuleDeps } from '../../http/route.ts';
+import type { ModuleDeps } from '../deps.ts';
 import {
   getNotification,
   getPreferences,

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_REPLAY_MAX, LIVE_STREAMS_PER_USER } from '@portal/contract';
-import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
+import { DEMO_ACCOUNTS, DEMO_USERS } from '../../demo/users.ts';
 import { createNotifier } from '../../notifications/notifier.ts';
 import { describeApi, TestApi } from '../../test/api.ts';
 import { openStream, type ReceivedEvent, type TestStream } from '../../test/sse.ts';

@@ -2,7 +2,7 @@ import { decodeJwt } from 'jose';
 import { LIVE_EVENTS, LIVE_REPLAY_MAX, notificationsLiveRoutes } from '@portal/contract';
 import { bearerToken } from '../../http/bearer.ts';
 import { HttpError } from '../../http/errors.ts';
-import type { ModuleDeps } from '../../http/route.ts';
+import type { ModuleDeps } from '../deps.ts';
 import { notificationsAfter, type LiveEvent, type LiveSubscriber } from '../../notifications/live.ts';
 import { SSE_HEARTBEAT, SseWriter, sseEvent } from '../../notifications/sse.ts';
 

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { expect, it } from 'vitest';
-import { DEMO_USERS } from '../../db/demo-users.ts';
+import { DEMO_USERS } from '../../demo/users.ts';
 import { createTeam } from '../../test/team.ts';
 import { describeApi, type DemoLogin, type TestApi } from '../../test/api.ts';
 import { allowStaff } from '../../test/support-tickets.ts';

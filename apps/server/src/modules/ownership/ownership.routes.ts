@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { ownershipRoutes, type OwnershipTransfer } from '@portal/contract';
 import type { MailMessage } from '../../mail/mailer.ts';
-import type { ModuleDeps } from '../../http/route.ts';
+import type { ModuleDeps } from '../deps.ts';
 import { transferAnswerMail, transferOfferMail } from './ownership.mails.ts';
 import {
   acceptTransfer,

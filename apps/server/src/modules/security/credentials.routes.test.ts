@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, DEMO_USERS } from '../../db/demo-users.ts';
+import { DEMO_PASSWORD, DEMO_USERS } from '../../demo/users.ts';
 import { setPassword, verifyPassword } from '../../idp/identities.ts';
-import { STRONG_PASSWORD } from '../../idp/test-support.ts';
+import { STRONG_PASSWORD } from '../../test/idp.ts';
 import { describeApi, type TestApi } from '../../test/api.ts';
 
 const PASSWORD = '/api/users/v1/me/security/password';

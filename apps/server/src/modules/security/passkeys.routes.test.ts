@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { PASSKEYS_MAX, type Passkey } from '@portal/contract';
-import { DEMO_USERS } from '../../db/demo-users.ts';
+import { DEMO_USERS } from '../../demo/users.ts';
 import { describeApi, type DemoLogin, type TestApi } from '../../test/api.ts';
 import { SoftAuthenticator } from '../../test/soft-authenticator.ts';
 

@@ -2,7 +2,7 @@ import { securityRoutes } from '@portal/contract';
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { wholeList } from '../../db/paging.ts';
 import { invalidField } from '../../http/errors.ts';
-import type { ModuleDeps } from '../../http/route.ts';
+import type { ModuleDeps } from '../deps.ts';
 import {
   finishRegistration,
   listPasskeys,

@@ -1,5 +1,5 @@
 import { securityRoutes } from '@portal/contract';
-import type { ModuleDeps } from '../../http/route.ts';
+import type { ModuleDeps } from '../deps.ts';
 import { originOf } from '../../idp/email-change.ts';
 import {
   cancelOwnEmailChange,

@@ -1,6 +1,6 @@
 import type { AdapterPayload } from 'oidc-provider';
 import { describe, expect, it } from 'vitest';
-import { DEMO_USERS } from '../../db/demo-users.ts';
+import { DEMO_USERS } from '../../demo/users.ts';
 import { DbAdapter } from '../../idp/adapter.ts';
 import { recordSessionUse } from '../../idp/sessions.ts';
 import { describeApi, type TestApi } from '../../test/api.ts';

@@ -1,5 +1,5 @@
 import { securityRoutes } from '@portal/contract';
-import type { ModuleDeps } from '../../http/route.ts';
+import type { ModuleDeps } from '../deps.ts';
 import { endOthers, endSession, getSessions } from './sessions.service.ts';
 
 /** The person's own sign-in sessions: list them, sign one out, or all but this one. */

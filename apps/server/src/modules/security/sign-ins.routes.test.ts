@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_USERS } from '../../db/demo-users.ts';
+import { DEMO_USERS } from '../../demo/users.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 import { purgeSignIns, recordSignIn } from '../../idp/sign-in-history.ts';
 import { describeApi } from '../../test/api.ts';

@@ -1,6 +1,6 @@
 import { generateSync } from 'otplib';
 import { describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, DEMO_USERS } from '../../db/demo-users.ts';
+import { DEMO_PASSWORD, DEMO_USERS } from '../../demo/users.ts';
 import { describeApi, type TestApi } from '../../test/api.ts';
 import { TOTP_PERIOD } from '../../idp/totp.ts';
 

@@ -1,5 +1,5 @@
 import { securityRoutes } from '@portal/contract';
-import type { ModuleDeps } from '../../http/route.ts';
+import type { ModuleDeps } from '../deps.ts';
 import { confirmEnrolment, disableTotp, regenerateRecoveryCodes, startEnrolment } from './totp.service.ts';
 
 /** The authenticator app (TOTP) and its recovery codes; their answers are never cached (they hold secrets). */

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
+import { DEMO_ACCOUNTS, DEMO_USERS } from '../../demo/users.ts';
 import { TEST_SECRETS_KEYS, describeApi, type TestApi } from '../../test/api.ts';
 import { StandInShop } from '../../test/stand-in-shop.ts';
 import { createSecrets, parseSecretsKeys } from '../../secrets/secrets.ts';

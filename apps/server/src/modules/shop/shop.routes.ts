@@ -1,5 +1,5 @@
 import { shopRoutes } from '@portal/contract';
-import type { ModuleDeps } from '../../http/route.ts';
+import type { ModuleDeps } from '../deps.ts';
 import { createHttpShopAdapter } from './shop-adapter.ts';
 import {
   disconnectShop,

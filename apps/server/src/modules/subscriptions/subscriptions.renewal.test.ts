@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { DEMO_USERS } from '../../db/demo-users.ts';
+import { DEMO_USERS } from '../../demo/users.ts';
 import { todayIn } from '../../invoicing/money.ts';
 import { describeApi, type TestApi } from '../../test/api.ts';
 import { dueAccounts, invoiceSequences, runRenewals } from '../../test/subscriptions.ts';

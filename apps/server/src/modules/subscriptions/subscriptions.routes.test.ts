@@ -1,6 +1,6 @@
 import type { SubscriptionAction } from '@portal/contract';
 import { expect, it } from 'vitest';
-import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
+import { DEMO_ACCOUNTS, DEMO_USERS } from '../../demo/users.ts';
 import { addDays, periodEnd, todayIn } from '../../invoicing/money.ts';
 import { describeApi, type TestApi } from '../../test/api.ts';
 import { invoiceSequences, runRenewals, storeSubscription } from '../../test/subscriptions.ts';

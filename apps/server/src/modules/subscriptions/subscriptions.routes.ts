@@ -1,5 +1,5 @@
 import { subscriptionsRoutes } from '@portal/contract';
-import type { ModuleDeps } from '../../http/route.ts';
+import type { ModuleDeps } from '../deps.ts';
 import { todayIn } from '../../invoicing/money.ts';
 import type { Catalogue } from '../../invoicing/subscription-plan.ts';
 import { renewDueSubscriptions } from '../../invoicing/subscription-renewal.ts';

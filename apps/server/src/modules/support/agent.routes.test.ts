@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
-import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
+import { DEMO_ACCOUNTS, DEMO_USERS } from '../../demo/users.ts';
 import { describeApi, type ApiRequest, type TestApi } from '../../test/api.ts';
 import { ATTACHMENT_MAX_BYTES } from '@portal/contract';
 import { EXE, allowStaff, insertTestTicket, staffUser, uploadOf } from '../../test/support-tickets.ts';

@@ -1,7 +1,7 @@
 import { SUPPORT_BODY_LIMIT, supportAgentRoutes } from '@portal/contract';
 import { wholeList } from '../../db/paging.ts';
 import { sendFile } from '../../files/files.ts';
-import type { ModuleDeps } from '../../http/route.ts';
+import type { ModuleDeps } from '../deps.ts';
 import {
   addInternalNote,
   assignTicket,

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { expect, it } from 'vitest';
 import { ATTACHMENT_MAX_BYTES, type SupportTicketDetail } from '@portal/contract';
-import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
+import { DEMO_ACCOUNTS, DEMO_USERS } from '../../demo/users.ts';
 import { describeApi, type DemoLogin, type TestApi } from '../../test/api.ts';
 import { EXE, uploadOf as file } from '../../test/support-tickets.ts';
 

@@ -1,6 +1,6 @@
 import { SUPPORT_BODY_LIMIT, supportRoutes } from '@portal/contract';
 import { sendFile } from '../../files/files.ts';
-import type { ModuleDeps } from '../../http/route.ts';
+import type { ModuleDeps } from '../deps.ts';
 import {
   closeTicket,
   createTicket,

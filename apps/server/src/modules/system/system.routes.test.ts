@@ -61,8 +61,6 @@ describeApi(
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({
         productName: 'Acme Portal',
-        brandColor: '#d41130',
-        brandLogo: null,
         version: '2.6.0+test',
         environment: 'prod',
         sentryDsn: null,

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { expect, it } from 'vitest';
-import { DEMO_ACCOUNTS, DEMO_USERS } from '../../db/demo-users.ts';
+import { DEMO_ACCOUNTS, DEMO_USERS } from '../../demo/users.ts';
 import { describeApi, type DemoLogin } from '../../test/api.ts';
 
 describeApi('users API', (api) => {

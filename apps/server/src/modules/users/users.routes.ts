@@ -1,7 +1,7 @@
 import { usersRoutes } from '@portal/contract';
 import { wholeList } from '../../db/paging.ts';
 import { notFound } from '../../http/errors.ts';
-import type { ModuleDeps } from '../../http/route.ts';
+import type { ModuleDeps } from '../deps.ts';
 import { answerInvitation, leaveAccount, listMyAccounts, toUser, updateMe } from './users.service.ts';
 
 /** The signed-in user: the me resource, their accounts and their invitations. */

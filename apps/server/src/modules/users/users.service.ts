@@ -1,13 +1,40 @@
 import { DEFAULT_LANGUAGE, isLanguage, type Account, type UpdateMeBody, type User } from '@portal/contract';
 import { listAccountsOf } from '../../access/accounts.ts';
 import { answerInvitation as answerInvitationOf } from '../../access/invitations.ts';
-import { setOwnName, USER_COLUMNS, toPortalUser, type UserRow } from '../../access/users.ts';
+import { USER_COLUMNS, toPortalUser, type UserRow } from '../../access/users.ts';
 import { writeAudit } from '../../audit/audit.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Queryable } from '../../db/client.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import type { PortalUser } from '../../http/types.ts';
 import { cleanName } from '../../http/validation.ts';
+import { setIdentityName } from '../../idp/identities.ts';
+
+/**
+ * The name the user chose in the portal, stored. With the embedded sign-in service the user's identity there takes
+ * it too, so its next token, its account endpoint and the portal agree; that makes it the provider's name as of
+ * now (this process's clock, which issues the tokens), so tokens issued before carry no change. An external
+ * provider keeps its own name.
+ */
+async function setOwnName(
+  q: Queryable,
+  user: PortalUser,
+  name: string,
+  options: { embeddedSignIn: boolean },
+): Promise<PortalUser> {
+  const { rows } = options.embeddedSignIn
+    ? await q.query<UserRow>(
+        `update users set name = $2, provider_name = $2, provider_name_at = $3, updated_at = now()
+          where uuid = $1 returning ${USER_COLUMNS}`,
+        [user.uuid, name, new Date()],
+      )
+    : await q.query<UserRow>(
+        `update users set name = $2, updated_at = now() where uuid = $1 returning ${USER_COLUMNS}`,
+        [user.uuid, name],
+      );
+  if (options.embeddedSignIn) await setIdentityName(q, user.subject, name);
+  return toPortalUser(rows[0]!);
+}
 
 export function toUser(user: PortalUser): User {
   return {
