@@ -337,7 +337,6 @@ for (const colorScheme of ['light', 'dark'] as const) {
 testOnOwnServer(
   'cloud connection: connected, with its organisations and the disconnect dialog',
   async ({ page, own }) => {
-    testOnOwnServer.setTimeout(90_000);
     await signIn(page, own, DEMO.owner.email, '/deepcloud');
     await page.getByRole('button', { name: 'Mit DeepCloud verbinden' }).click();
     await page.locator('#username').waitFor();

@@ -3,7 +3,6 @@ import { DEMO, DEMO_ACCOUNTS, expect, signIn, test, watchNetwork } from '../fixt
 
 // AbaClik pairing as a member does it: the page shows a code, the journey plays the app (it reads the code from the
 // page and calls the app's API), the device appears, reports in, is revoked, and the app is refused from then on.
-test.setTimeout(90_000);
 
 const h1 = (page: Page, name: string) => page.getByRole('heading', { level: 1, name });
 

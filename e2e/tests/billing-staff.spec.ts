@@ -8,7 +8,6 @@ import { DEMO, expect, signIn, testOnOwnServer } from '../fixtures.ts';
 // invoice, sees it matched and the invoice paid, then uploads the same file again and is told it was imported
 // already, with nothing booked twice. The journey books payments, so it gets a server and database of its own.
 const test = testOnOwnServer;
-test.setTimeout(90_000);
 
 const TEMPLATE = fs.readFileSync(
   path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'camt054-template.xml'),

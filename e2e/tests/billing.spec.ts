@@ -81,7 +81,6 @@ test('an admin filters the invoices by status and year and downloads a PDF', asy
 testOnOwnServer(
   'an admin edits the billing address: bad input is refused on its fields, a good address is saved',
   async ({ page, own }) => {
-    testOnOwnServer.setTimeout(90_000);
     await signIn(page, own, DEMO.admin.email, '/billing');
     const card = page.getByRole('region', { name: 'Rechnungsadresse' });
     await expect(card).toContainText('8001 Zürich');

@@ -5,7 +5,6 @@ import { DEMO, expect, signIn, testOnOwnServer } from '../fixtures.ts';
 // replaces the logo; the owner schedules the account's deletion and the shell shows the date. Each journey changes
 // Muster AG, so each gets a server and database of its own.
 const test = testOnOwnServer;
-test.setTimeout(90_000);
 
 const PATH = '/settings/company-profile';
 // The smallest valid PNG (1×1 pixel).

@@ -106,8 +106,6 @@ async function expectSilentDashboard(
 }
 
 testOnOwnServer.describe('connecting and disconnecting', () => {
-  testOnOwnServer.setTimeout(120_000);
-
   testOnOwnServer(
     'the owner connects, sees the organisations; admin and employee see it; the owner disconnects',
     async ({ page, own, browser }) => {
@@ -183,8 +181,6 @@ test.describe('roles', () => {
 // Each refusal starts a real connect and signs in at the cloud, so the cloud hands out a real code: only the
 // browser's checks stand between it and a connection.
 test.describe('the callback refuses silently, leaving nothing stored', () => {
-  test.setTimeout(90_000);
-
   test('a tampered state', async ({ page, server }) => {
     const posts = watchExchanges(page);
     await signIn(page, server, DEMO.owner.email, '/deepcloud');

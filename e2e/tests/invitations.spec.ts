@@ -13,7 +13,6 @@ import {
 // Answering an invitation, on the invitations page, on the dashboard and in the shell's bar: the same hooks and texts. Each journey
 // answers employee@'s one pending invitation (Beispiel GmbH), so each gets a server and database of its own.
 const test = testOnOwnServer;
-test.setTimeout(90_000);
 
 const h1 = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 const accountSwitcher = (page: Page) => page.getByRole('button', { name: 'Konto wechseln' });

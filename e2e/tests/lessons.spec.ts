@@ -5,7 +5,6 @@ import { DEMO, DEMO_ACCOUNTS, expect, signIn, testOnOwnServer, watchNetwork } fr
 // continues, and the course resumes at the next lesson on a later visit; another account's course is not shown.
 // The journeys record progress, so each gets a server and database of its own.
 const test = testOnOwnServer;
-test.setTimeout(120_000);
 
 const h1 = (page: Page, name: string) => page.getByRole('heading', { level: 1, name });
 const lessonTitle = (page: Page, name: string) => page.getByRole('heading', { level: 2, name });

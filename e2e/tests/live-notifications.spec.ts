@@ -26,7 +26,6 @@ test.skip(
   !ADMIN_URL,
   'needs PostgreSQL: set TEST_DATABASE_URL to an admin connection that may create databases',
 );
-test.setTimeout(120_000);
 
 let server: PortalServer;
 let stop: () => Promise<void>;

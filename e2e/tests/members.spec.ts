@@ -5,7 +5,6 @@ import { callApi, DEMO, DEMO_ACCOUNTS, expect, signIn, testOnOwnServer, uniqueEm
 // registration into the account with the invited role; an employee can neither open the page nor call its API.
 // Invitations change demo data, so each journey gets a server and database of its own.
 const test = testOnOwnServer;
-test.setTimeout(120_000);
 
 const h1 = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 

@@ -3,7 +3,6 @@ import { DEMO, expect, signIn, testOnOwnServer } from '../fixtures.ts';
 
 // Reading, marking and archiving change the demo notifications: the journey gets a server and database of its own.
 const test = testOnOwnServer;
-test.setTimeout(120_000);
 
 const h1 = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 const badge = (page: Page) => page.getByTestId('inbox-badge').locator('.MuiBadge-badge');

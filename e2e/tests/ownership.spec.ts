@@ -10,7 +10,6 @@ import {
 
 // Handing Muster AG over and leaving it change the demo data: each journey gets a server and database of its own.
 const test = testOnOwnServer;
-test.setTimeout(120_000);
 
 const h1 = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 const accountSwitcher = (page: Page) => page.getByRole('button', { name: 'Konto wechseln' });

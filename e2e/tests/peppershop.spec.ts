@@ -7,7 +7,6 @@ import { DEMO, expect, signIn, test as shared, testOnOwnServer } from '../fixtur
 // because the journey's server runs with demo data), tests the connection, saves, syncs and sees the counts; a
 // wrong address gets its German error on the field; an employee cannot reach the page.
 const test = testOnOwnServer;
-test.setTimeout(90_000);
 
 const PATH = '/peppershop/config';
 const KEY = 'journey-shop-key-5678';

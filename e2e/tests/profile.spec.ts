@@ -4,7 +4,6 @@ import { DEMO, expect, expectLoginPage, fillLogin, signIn, testOnOwnServer } fro
 // The user's own name and the sign-in service. The rename journey changes admin@'s name, so it gets a server and
 // database of its own.
 const test = testOnOwnServer;
-test.setTimeout(90_000);
 
 const nameField = (page: Page) => page.getByRole('textbox', { name: 'Name', exact: true });
 

@@ -10,7 +10,6 @@ const { beispiel, muster } = DEMO_ACCOUNTS;
 testOnOwnServer(
   'the owner requires two-factor; a member without one is led to set it up and keeps her other account',
   async ({ page, own, browser }) => {
-    testOnOwnServer.setTimeout(120_000);
     await signIn(page, own, DEMO.inhaber.email, `/settings/company-profile?uuid=${beispiel.uuid}`);
     const card = page.getByRole('region', { name: 'Exigence à deux facteurs' });
     await expect(card).toContainText('Désactivée.');

@@ -6,7 +6,6 @@ import { DEMO, DEMO_ACCOUNTS, expect, signIn, testOnOwnServer, watchNetwork } fr
 // moves to Professional, sees what the change charges now, confirms it, and finds the prorated invoice with its
 // PDF on the billing page. It changes the subscription, so it runs on a server and database of its own.
 const test = testOnOwnServer;
-test.setTimeout(120_000);
 
 const h1 = (page: Page, name: string) => page.getByRole('heading', { level: 1, name });
 

@@ -13,7 +13,6 @@ import {
 // ends the customer's consent to open their account, and only the customer gives it again (decision 195). The
 // journeys change the demo tickets, so each gets a server and database of its own.
 const test = testOnOwnServer;
-test.setTimeout(90_000);
 
 const h1 = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 const SUBJECT = 'CSV-Export des Protokolls bricht ab';
@@ -109,7 +108,6 @@ test('an agent who solved the ticket gets the refusal when opening the account, 
   own,
 }) => {
   // Two people, two sign-ins and a look at the log.
-  test.setTimeout(120_000);
   const muster = DEMO_ACCOUNTS.muster.uuid;
   const refused = async () => {
     await page.goto(`/?uuid=${muster}`);

@@ -4,7 +4,6 @@ import { DEMO, expect, signIn, testOnOwnServer } from '../fixtures.ts';
 // confirmation and finds it in the list and its conversation; a file the picker cannot take is refused before
 // anything is sent. The journey adds a ticket to Muster AG, so it gets a server and database of its own.
 const test = testOnOwnServer;
-test.setTimeout(90_000);
 
 test('an employee opens a ticket with an attachment and finds it by its number', async ({ page, own }) => {
   await signIn(page, own, DEMO.employee.email, '/support');

@@ -306,6 +306,7 @@ export function loadConfig(env: Env = process.env): Config {
   const environment = env.ENVIRONMENT || 'prod';
   const loopback = isLoopbackHost(new URL(publicUrl).hostname);
   const demo = demoData(env, embedded, loopback);
+  const brand = brandConfig(env);
 
   return {
     port,
@@ -350,7 +351,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: env.METRICS_TOKEN || null,
     auditRetentionDays: auditRetentionDays(env.AUDIT_RETENTION_DAYS),
     support: supportInfo(env, publicUrl),
-    billing: billingConfig(env),
+    billing: billingConfig(env, brand),
     shop: shopConfig(env, demo),
     serveSourceMaps: environment !== 'prod',
     secrets: secretsKeys(env, loopback, demo),
@@ -359,7 +360,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     trustProxy: trustProxy(env.TRUST_PROXY),
     productName: env.PRODUCT_NAME || 'Portal',
-    brand: brandConfig(env),
+    brand,
     version: `${APP_VERSION}+${build}`,
     cloud: cloudConfig(env, publicUrl, embedded, demo),
     webDist: env.WEB_DIST || path.join(repoRoot, 'apps/web/dist'),

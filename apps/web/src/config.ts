@@ -1,9 +1,11 @@
-import type { PublicConfig } from '@portal/contract';
+import { DEFAULT_BRAND_COLOR, type PublicConfig } from '@portal/contract';
 
 // The runtime configuration the server writes into index.html (`<meta name="portal-config">`), typed by the
 // contract's PublicConfig (the same object GET /api/config answers with).
 const DEFAULTS: PublicConfig = {
   productName: 'Portal',
+  brandColor: DEFAULT_BRAND_COLOR,
+  brandLogo: null,
   version: __APP_VERSION__,
   environment: 'prod',
   sentryDsn: null,

@@ -7,6 +7,10 @@ import { defineRoute } from './route.ts';
  */
 export const PublicConfig = Type.Object({
   productName: Type.String(),
+  /** The primary colour (BRAND_COLOR, `#rrggbb`), the same in both themes; white text on it reaches 4.5:1. */
+  brandColor: Type.String(),
+  /** The logo's address on this server (`/brand/logo?v=…`, BRAND_LOGO), or null without one. */
+  brandLogo: Type.Union([Type.String(), Type.Null()]),
   /** Full served version, 2.6.0+<build>; the same string as /version.json. */
   version: Type.String(),
   environment: Type.String(),

@@ -2,6 +2,7 @@ import type { Plan, PostalAddress } from '@portal/contract';
 import type { VatRate } from '../invoicing/money.ts';
 import { DEFAULT_PLANS, loadPlansFile } from '../invoicing/plans.ts';
 import { isValidIban } from '../invoicing/reference.ts';
+import type { Brand } from './brand.ts';
 import { ConfigError, days, type Env } from './parse.ts';
 
 /** Who issues the invoices: printed on them and the creditor of their QR-bill. */
@@ -20,6 +21,8 @@ export interface BillingConfig {
   /** VAT rates with the day each applies from; a rate applies to the days of a period on or after that day. */
   vatRates: VatRate[];
   creditor: Creditor;
+  /** The product's brand on the invoice PDF: the same object as Config.brand (BRAND_COLOR, BRAND_LOGO). */
+  brand: Brand;
   /** Days from issue to due date. */
   paymentTermDays: number;
   /** Reminder mails go out this many days after the due date of an unpaid invoice, one per entry. */
@@ -38,7 +41,7 @@ export interface BillingConfig {
 }
 
 /** Billing settings; the provider's details default to a sample company so a local start issues complete invoices. */
-export function billingConfig(env: Env): BillingConfig {
+export function billingConfig(env: Env, brand: Brand): BillingConfig {
   let plans = DEFAULT_PLANS;
   if (env.PLANS_FILE) {
     try {
@@ -82,6 +85,7 @@ export function billingConfig(env: Env): BillingConfig {
       email: env.BILLING_EMAIL || 'billing@example.com',
       website: env.BILLING_WEBSITE || null,
     },
+    brand,
     paymentTermDays: days(env, 'BILLING_PAYMENT_TERM_DAYS', 30),
     reminderDays: reminderDays.sort((a, b) => a - b),
     pastDueBannerDays: days(env, 'BILLING_PAST_DUE_BANNER_DAYS', 14),

@@ -171,6 +171,7 @@ export function sendPage(reply: FastifyReply, html: string, status = 200) {
 export function createInteractionKit(app: FastifyInstance, deps: InteractionDeps): InteractionKit {
   const { provider, config, db, realm } = deps;
   const product = realm?.productName ?? config.productName;
+  const logo = realm ? null : (config.brand.logo?.path ?? null);
   const realmPath = realm?.path ?? REALM_PATH;
 
   /** Unsafe requests must come from our own pages (the interaction cookie is SameSite=Lax as well). */
@@ -243,7 +244,7 @@ export function createInteractionKit(app: FastifyInstance, deps: InteractionDeps
       return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
     },
 
-    pageContext: (locale, selfPath) => ({ locale, productName: product, selfPath }),
+    pageContext: (locale, selfPath) => ({ locale, productName: product, logo, selfPath }),
 
     pagePath: (call, page) => `${interactionPath(call.interaction.uid, realmPath)}${page}`,
 

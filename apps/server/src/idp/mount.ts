@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import { IncomingMessage } from 'node:http';
 import querystring from 'node:querystring';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
@@ -40,7 +40,7 @@ export function providerHandoff(provider: Provider, realmPath: string) {
   const callback = provider.callback();
   return (request: FastifyRequest, reply: FastifyReply, parsedBody?: unknown) => {
     reply.hijack();
-    const raw = request.raw as IncomingMessage & { originalUrl?: string; body?: unknown };
+    const raw = request.raw as IncomingMessage & { originalUrl?: string };
     raw.originalUrl = raw.url;
     // The provider reads scheme, host and client address from the forwarded headers (it runs in proxy mode); they
     // are replaced by what Fastify decided, which honours a forwarded header only from a proxy TRUST_PROXY trusts.
@@ -48,12 +48,35 @@ export function providerHandoff(provider: Provider, realmPath: string) {
     raw.headers['x-forwarded-host'] = request.host;
     raw.headers['x-forwarded-for'] = request.ip;
     raw.url = raw.url!.slice(realmPath.length) || '/';
-    // A body Fastify has read already: the provider takes it from `req.body` (it warns about that once).
-    if (parsedBody !== undefined) raw.body = parsedBody;
     // Its security headers are on the raw response already (plugins/security-headers.ts, when the request came in).
-    void callback(raw, reply.raw);
+    void callback(parsedBody === undefined ? raw : replay(raw, parsedBody), reply.raw);
     return reply;
   };
+}
+
+/**
+ * The request again, its body (read by Fastify for the text rule) as a fresh stream of the same text: the provider
+ * parses bodies itself, from the stream, and only warns when something else parsed them first.
+ */
+function replay(raw: IncomingMessage & { originalUrl?: string }, body: unknown): IncomingMessage {
+  const text =
+    typeof body === 'string' ? body : new URLSearchParams(body as Record<string, string>).toString();
+  const bytes = Buffer.from(text);
+  const again = Object.assign(new IncomingMessage(raw.socket), {
+    method: raw.method,
+    url: raw.url,
+    originalUrl: raw.originalUrl,
+    httpVersion: raw.httpVersion,
+    httpVersionMajor: raw.httpVersionMajor,
+    httpVersionMinor: raw.httpVersionMinor,
+    headers: { ...raw.headers, 'content-length': String(bytes.length) },
+    rawHeaders: raw.rawHeaders,
+    // Read in full already: ending this stream must not end the connection as an aborted request would.
+    complete: true,
+  });
+  again.push(bytes);
+  again.push(null);
+  return again;
 }
 
 /** Form bodies of a realm's own pages, parsed in the plugin scope `scope`. */

@@ -188,7 +188,11 @@ export function createProvider({ config, db, secrets, log }: ProviderDeps): Prov
     const locale = localeOf(ctx);
     const t = translator(locale);
     const home = homeLink(t, config.publicUrl, config.productName);
-    page(ctx, 200, render({ locale, productName: config.productName }, t, home));
+    page(
+      ctx,
+      200,
+      render({ locale, productName: config.productName, logo: config.brand.logo?.path }, t, home),
+    );
   };
 
   /** Logout without a confirmation page (as Keycloak): end the session, revoke its grants, go back. */
@@ -331,7 +335,7 @@ export function createProvider({ config, db, secrets, log }: ProviderDeps): Prov
     renderError: async (ctx, out, error) => {
       const locale = localeOf(ctx);
       const t = translator(locale);
-      const context = { locale, productName: config.productName };
+      const context = { locale, productName: config.productName, logo: config.brand.logo?.path };
       if (isWrongAddress(out)) {
         // The app was opened at another address than PUBLIC_URL (localhost vs 127.0.0.1): name the right one.
         const url = config.publicUrl;

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { brandPalette } from '@portal/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { Config } from '../config.ts';
@@ -19,6 +20,27 @@ const thirdPartyCookiesJs = `window.parent.postMessage('unsupported', '*');\n`;
 const thirdPartyCookiesHtml = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>3p-cookies</title>
 <script src="${RESOURCES_PATH}/3p-cookies.js"></script></head><body></body></html>`;
+
+/**
+ * The sign-in pages' colours from the configured brand colour (decision 207), after login.css's own: the header and
+ * buttons in the colour, hovered buttons and links in its darker shade, links on dark surfaces in its light tint.
+ */
+export function brandCss(color: string): string {
+  const palette = brandPalette(color);
+  return `
+/* The configured brand (BRAND_COLOR). */
+:root {
+  --primary: ${palette.main};
+  --primary-hover: ${palette.dark};
+  --link: ${palette.dark};
+}
+@media (prefers-color-scheme: dark) {
+  :root {
+    --link: ${palette.darkText};
+  }
+}
+`;
+}
 
 export interface KeycloakRouteDeps {
   config: Config;
@@ -142,8 +164,9 @@ export function registerKeycloakRoutes(
   app.get(FAVICON_PATH, async (_request, reply) =>
     reply.type('image/svg+xml').header('cache-control', 'public, max-age=3600').send(favicon),
   );
+  const css = loginCss + brandCss(config.brand.color);
   app.get(`${RESOURCES_PATH}/login.css`, async (_request, reply) =>
-    reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(loginCss),
+    reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(css),
   );
   registerPasskeyResources(app);
 }

@@ -14,6 +14,8 @@ const h = escapeHtml;
 export interface PageContext {
   locale: Language;
   productName: string;
+  /** The configured logo's address (BRAND_LOGO), shown beside the name in the header; none in the cloud realm. */
+  logo?: string | null;
   /** The page's own URL without query, for the language links. */
   selfPath?: string;
 }
@@ -63,7 +65,7 @@ ${ICON_LINK}
 </head>
 <body>
 <header class="kc-header">
-<p class="kc-brand">${h(ctx.productName)}</p>
+<p class="kc-brand">${ctx.logo ? `<img class="kc-logo" src="${h(ctx.logo)}" alt="">` : ''}${h(ctx.productName)}</p>
 ${languageNav(ctx, t)}
 </header>
 <main class="kc-card">

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MAIL_BRAND_COLOR, renderMail, type MailContent } from './layout.ts';
+import { DEFAULT_MAIL_BRAND, renderMail, type MailContent } from './layout.ts';
+
+const MAIL_BRAND_COLOR = DEFAULT_MAIL_BRAND.color;
 
 const content = (change: Partial<MailContent> = {}): MailContent => ({
   to: 'anna@example.com',
@@ -43,7 +45,10 @@ describe('mail layout', () => {
     );
     expect(html).toContain('>Einladung ansehen</a>');
     expect(html).toContain(`background:${MAIL_BRAND_COLOR}`);
-    expect(html).toContain(`color:${MAIL_BRAND_COLOR}">Portal</td>`);
+    expect(html).toContain(
+      `color:${MAIL_BRAND_COLOR}"><span style="vertical-align:middle">Portal</span></td>`,
+    );
+    expect(html).not.toContain('<img');
     expect(html).toContain('<p style="margin:0 0 16px">Erste Zeile<br>zweite Zeile</p>');
     expect(html).toContain('>— Portal</td>');
     expect(MAIL_BRAND_COLOR).toBe('#d41130');
@@ -86,7 +91,20 @@ describe('mail layout', () => {
   });
 
   it('refuses a colour that is not #rrggbb', () => {
-    expect(() => renderMail(content(), 'red;background:url(x)')).toThrow(/#rrggbb/);
-    expect(renderMail(content(), '#0A7D3B').html).toContain('background:#0A7D3B');
+    const brand = (color: string) => ({ color, logoUrl: null });
+    expect(() => renderMail(content(), brand('red;background:url(x)'))).toThrow(/#rrggbb/);
+    expect(renderMail(content(), brand('#0A7D3B')).html).toContain('background:#0A7D3B');
+  });
+
+  it("shows the brand's logo beside the name in the header, its address escaped", () => {
+    const { html, layout } = renderMail(content(), {
+      color: '#0b5cad',
+      logoUrl: 'https://portal.example/brand/logo?v=1&x="',
+    });
+    expect(html).toContain(
+      '<img src="https://portal.example/brand/logo?v=1&amp;x=&quot;" alt="" height="32"',
+    );
+    expect(html).toContain('color:#0b5cad"><img');
+    expect(layout).toEqual(content());
   });
 });

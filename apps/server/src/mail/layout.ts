@@ -1,6 +1,5 @@
-import type { Language } from '@portal/contract';
+import { DEFAULT_BRAND_COLOR, type Language } from '@portal/contract';
 import { escapeHtml } from '../http/html.ts';
-import type { MailMessage } from './mailer.ts';
 
 /**
  * The one layout of the product's mails: a header with the product's name in the brand colour, the greeting, the
@@ -9,8 +8,26 @@ import type { MailMessage } from './mailer.ts';
  * what its mail says (its words, in the recipient's language) and never writes markup.
  */
 
-/** The brand colour of the mails: the web's primary red (decision 034); white on it is 5.3:1. */
-export const MAIL_BRAND_COLOR = '#d41130';
+/**
+ * The brand of the mails: the configured primary colour (BRAND_COLOR, the web's; white on it 4.5:1 or more) and the
+ * absolute address of a PNG logo (BRAND_LOGO under PUBLIC_URL) shown beside the name in the header. The renderers
+ * render with the default; the mailer renders each mail again in the configured brand as it sends it (decision 207).
+ */
+export interface MailBrand {
+  color: string;
+  logoUrl: string | null;
+}
+
+export const DEFAULT_MAIL_BRAND: MailBrand = { color: DEFAULT_BRAND_COLOR, logoUrl: null };
+
+/** A rendered mail, with the content it was rendered from (the mailer renders it again in the configured brand). */
+export interface RenderedMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  layout: MailContent;
+}
 
 /** A link the reader is asked to follow: a button in HTML, "label: address" on one line in the text part. */
 export interface MailButton {
@@ -81,8 +98,16 @@ function blockHtml(block: MailBlock, color: string): string {
   return `<p style="margin:0 0 16px"><a href="${escapeHtml(block.url)}" style="color:${color}">${escapeHtml(block.url)}</a></p>`;
 }
 
+function headerHtml(product: string, brand: MailBrand): string {
+  const logo = brand.logoUrl
+    ? `<img src="${escapeHtml(brand.logoUrl)}" alt="" height="32" style="height:32px;max-width:160px;border:0;vertical-align:middle;margin-right:10px">`
+    : '';
+  return `${logo}<span style="vertical-align:middle">${escapeHtml(product)}</span>`;
+}
+
 /** The mail of `content` as text and HTML, in the layout every mail of the product shares. */
-export function renderMail(content: MailContent, color: string = MAIL_BRAND_COLOR): MailMessage {
+export function renderMail(content: MailContent, brand: MailBrand = DEFAULT_MAIL_BRAND): RenderedMail {
+  const { color } = brand;
   if (!/^#[0-9a-f]{6}$/i.test(color)) throw new Error(`mail brand colour ${color} is not #rrggbb`);
   const { to, language, product, greeting, body } = content;
   const subject = content.plainSubject ? content.subject : `${product}: ${content.subject}`;
@@ -98,7 +123,7 @@ export function renderMail(content: MailContent, color: string = MAIL_BRAND_COLO
 <body style="margin:0;padding:0;background:${PAGE_COLOR}">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:${PAGE_COLOR}"><tr><td align="center" style="padding:24px 12px">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:600px;background:#ffffff;border-top:4px solid ${color};border-radius:8px;font:15px/1.5 ${FONT};color:${TEXT_COLOR};text-align:left">
-<tr><td style="padding:20px 32px 4px;font-size:18px;font-weight:bold;color:${color}">${escapeHtml(product)}</td></tr>
+<tr><td style="padding:20px 32px 4px;font-size:18px;font-weight:bold;color:${color}">${headerHtml(product, brand)}</td></tr>
 <tr><td style="padding:16px 32px 8px">
 ${[...(greeting === undefined ? [] : [`<p style="margin:0 0 16px">${lines(greeting)}</p>`]), ...body.map((block) => blockHtml(block, color))].join('\n')}
 </td></tr>
@@ -108,5 +133,5 @@ ${[...(greeting === undefined ? [] : [`<p style="margin:0 0 16px">${lines(greeti
 </body>
 </html>
 `;
-  return { to, subject, text, html };
+  return { to, subject, text, html, layout: content };
 }

@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import type { FileStore } from '../files/files.ts';
 import type { JobRunner } from '../jobs/runner.ts';
+import { DEFAULT_MAIL_BRAND, renderMail, type MailBrand, type MailContent } from './layout.ts';
 
 /**
  * A file sent with a mail, by reference to the files store: the queued job stays small, and what is mailed is the
@@ -21,6 +22,8 @@ export interface MailMessage {
   text: string;
   html?: string;
   attachments?: MailAttachment[];
+  /** What renderMail rendered the HTML from: the mailer renders it again in the configured brand. */
+  layout?: MailContent;
 }
 
 declare module '../jobs/runner.ts' {
@@ -81,24 +84,35 @@ function createTransport(config: Pick<Config, 'smtpUrl' | 'mailFrom'>, db: Db, f
   };
 }
 
+/** The configured brand as the mails show it: the colour, and a PNG logo by its address (mail programs show no SVG). */
+function mailBrand(config: Partial<Pick<Config, 'brand' | 'publicUrl'>>): MailBrand {
+  if (!config.brand) return DEFAULT_MAIL_BRAND;
+  const { color, logo } = config.brand;
+  const png = logo?.contentType === 'image/png' && config.publicUrl;
+  return { color, logoUrl: png ? `${config.publicUrl}${logo.path}` : null };
+}
+
 /**
  * The mailer, and the job kind delivering its mails (registered on `jobs` here, once per runner). Delivery is at
- * least once: an instance stopping between handing the mail over and recording it may send it again.
+ * least once: an instance stopping between handing the mail over and recording it may send it again. A mail from
+ * renderMail goes out in the configured brand (colour and logo).
  */
 export function createMailer(
-  config: Pick<Config, 'smtpUrl' | 'mailFrom'>,
+  config: Pick<Config, 'smtpUrl' | 'mailFrom'> & Partial<Pick<Config, 'brand' | 'publicUrl'>>,
   db: Db,
   jobs: JobRunner,
   files?: FileStore,
 ): Mailer {
   const deliver = createTransport(config, db, files);
+  const brand = mailBrand(config);
   jobs.define('mail.send', {
     maxAttempts: MAIL_MAX_ATTEMPTS,
     handler: async ({ payload }) => deliver(payload),
   });
   return {
     async send(message, tx) {
-      const { to, subject, text, html, attachments } = message;
+      const { to, subject, text, attachments, layout } = message;
+      const html = layout ? renderMail(layout, brand).html : message.html;
       await jobs.enqueue(
         'mail.send',
         {

@@ -12,9 +12,15 @@ import { apiNotFound } from './error-handler.ts';
 const PLACEHOLDER = '<!--portal-config-->';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-/** index.html with the public configuration as `<meta name="portal-config">` (the SPA reads only that). */
+/**
+ * index.html with the public configuration as `<meta name="portal-config">` (the SPA reads only that), and the brand
+ * colour as the browser's theme colour and as `--brand` for the loading indicator shown before the app starts.
+ */
 export function injectConfig(html: string, config: PublicConfig): string {
-  const meta = `<meta name="portal-config" content="${escapeHtml(JSON.stringify(config))}" />`;
+  const color = escapeHtml(config.brandColor);
+  const meta =
+    `<meta name="portal-config" content="${escapeHtml(JSON.stringify(config))}" />` +
+    `<meta name="theme-color" content="${color}" /><style>:root{--brand:${color}}</style>`;
   return html.includes(PLACEHOLDER)
     ? html.replace(PLACEHOLDER, meta)
     : html.replace('</head>', `${meta}</head>`);

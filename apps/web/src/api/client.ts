@@ -123,8 +123,15 @@ export async function apiRequest<R extends RouteDef>(
   return (text ? JSON.parse(text) : undefined) as RouteResponse<R>;
 }
 
-/** A file the API serves (a logo, a document): its bytes as a Blob, typed by the server's Content-Type. */
-export async function apiFile<R extends RouteDef>(route: R, ...args: RequestArgs<R>): Promise<Blob> {
+/** A file the API serves: its bytes, typed by the server's Content-Type, and the name the server gives it. */
+export interface ApiFile {
+  blob: Blob;
+  /** From Content-Disposition; null when the server names none. */
+  fileName: string | null;
+}
+
+/** Fetches a file the API serves (a logo to show, a document to save); `useDownload` saves one. */
+export async function apiFile<R extends RouteDef>(route: R, ...args: RequestArgs<R>): Promise<ApiFile> {
   const input: RequestInput = args[0] ?? {};
   const response = await fetch(buildUrl<RouteDef>(route, input), {
     method: route.method,
@@ -133,5 +140,12 @@ export async function apiFile<R extends RouteDef>(route: R, ...args: RequestArgs
     signal: input.signal,
   });
   if (!response.ok) throw await toApiError(response);
-  return response.blob();
+  return { blob: await response.blob(), fileName: fileNameOf(response.headers.get('Content-Disposition')) };
+}
+
+/** The file name a Content-Disposition gives (RFC 6266: `filename*` first), or null. */
+function fileNameOf(disposition: string | null): string | null {
+  const utf8 = /filename\*=UTF-8''([^;]+)/i.exec(disposition ?? '');
+  if (utf8) return decodeURIComponent(utf8[1]!);
+  return /filename="([^"]+)"/i.exec(disposition ?? '')?.[1] ?? null;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildTheme, focusRingColor, PRIMARY_RED } from './theme.tsx';
+import { DEFAULT_BRAND_COLOR as PRIMARY_RED } from '@portal/contract';
+import { buildTheme, focusRingColor, primaryText } from './theme.tsx';
 
 function luminance(hex: string): number {
   const [r, g, b] = [1, 3, 5]
@@ -28,6 +29,17 @@ describe('theme contrast', () => {
     expect(contrast(PRIMARY_RED, light.palette.background.default)).toBeGreaterThanOrEqual(4.5);
     expect(contrast('#ff7a84', dark.palette.background.paper)).toBeGreaterThanOrEqual(4.5);
     expect(contrast('#ff7a84', dark.palette.background.default)).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('takes another brand colour into both themes, its text shades legible on their surfaces', () => {
+    for (const mode of ['light', 'dark'] as const) {
+      const theme = buildTheme(mode, 'de', 'Zeilen pro Seite', '#2f6db5');
+      expect(theme.palette.primary.main).toBe('#2f6db5');
+      for (const surface of [theme.palette.background.default, theme.palette.background.paper])
+        expect(contrast(primaryText(theme), surface), mode).toBeGreaterThanOrEqual(4.5);
+    }
+    expect(primaryText(buildTheme('light', 'de', ''))).toBe(PRIMARY_RED);
+    expect(primaryText(buildTheme('dark', 'de', ''))).toBe('#ff7a84');
   });
 
   it('meets 4.5:1 for the text on filled error buttons and for error texts, in both themes', () => {

@@ -3,18 +3,22 @@ import { ThemeProvider, createTheme, type Theme } from '@mui/material/styles';
 import CssBaseline from '@mui/material/CssBaseline';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { deDE, enUS, frFR, itIT } from '@mui/material/locale';
-import type { Language } from '@portal/contract';
+import { brandPalette, DEFAULT_BRAND_COLOR, type Language } from '@portal/contract';
+import { config } from '@/config.ts';
 
 export type ThemeMode = 'light' | 'dark' | 'auto';
 export const THEME_KEY = 'theme';
 
 /**
- * The brand red, the same in both themes. White text on it reaches 5.3:1. On dark surfaces the red
- * stays for fills and borders (≥ 3:1, WCAG non-text contrast); text drawn in the primary colour uses the lighter
- * tint there, which reaches 4.5:1 (see `primaryText`).
+ * The primary colour is the brand's (BRAND_COLOR from the server's configuration, default the product red), the same
+ * in both themes: white text on it reaches 4.5:1 (the server refuses to start otherwise). On dark surfaces it stays
+ * for fills and borders; text drawn in the primary colour uses the palette's text shades (`primaryText`), which
+ * reach 4.5:1 on light and 6:1 on dark surfaces (decisions 034 and 207).
  */
-export const PRIMARY_RED = '#d41130';
-export const PRIMARY_TINT = '#ff7a84';
+export function primaryText(theme: Pick<Theme, 'palette'>): string {
+  const palette = brandPalette(theme.palette.primary.main);
+  return theme.palette.mode === 'dark' ? palette.darkText : palette.lightText;
+}
 
 /**
  * The keyboard focus ring (WCAG 2.4.7): a 3 px outline 2 px outside the control, near-black in the light theme and
@@ -34,15 +38,21 @@ export function readThemeMode(): ThemeMode {
   return stored === 'light' || stored === 'dark' || stored === 'auto' ? stored : 'auto';
 }
 
-export function buildTheme(mode: 'light' | 'dark', language: Language, rowsPerPage: string): Theme {
+export function buildTheme(
+  mode: 'light' | 'dark',
+  language: Language,
+  rowsPerPage: string,
+  brandColor: string = DEFAULT_BRAND_COLOR,
+): Theme {
   const dark = mode === 'dark';
-  const primaryText = dark ? PRIMARY_TINT : PRIMARY_RED;
+  const brand = brandPalette(brandColor);
+  const textColor = dark ? brand.darkText : brand.lightText;
   const focusRing = { outline: `3px solid ${focusRingColor(mode)}`, outlineOffset: 2 };
   return createTheme(
     {
       palette: {
         mode,
-        primary: { main: PRIMARY_RED, contrastText: '#ffffff' },
+        primary: { main: brand.main, contrastText: '#ffffff' },
         secondary: { main: dark ? '#90a4ae' : '#455a64' },
         // The dark theme's lighter error red keeps error texts readable on dark surfaces; white on it reaches only
         // 3.7:1, so a filled error button (a destructive confirmation) writes in near-black there (5:1).
@@ -71,9 +81,9 @@ export function buildTheme(mode: 'light' | 'dark', language: Language, rowsPerPa
             '.skip-link:focus': {
               left: 8,
               background: dark ? '#1b1b1b' : '#ffffff',
-              color: primaryText,
+              color: textColor,
               borderRadius: 8,
-              outline: `2px solid ${primaryText}`,
+              outline: `2px solid ${textColor}`,
             },
           },
         },
@@ -83,16 +93,16 @@ export function buildTheme(mode: 'light' | 'dark', language: Language, rowsPerPa
             root: ({ ownerState }) => ({
               '&.Mui-focusVisible': focusRing,
               ...(ownerState.color === 'primary' && ownerState.variant !== 'contained'
-                ? { color: primaryText }
+                ? { color: textColor }
                 : {}),
             }),
           },
         },
         MuiListItemText: { styleOverrides: { primary: WRAP, secondary: WRAP } },
         MuiIconButton: { styleOverrides: { root: { '&.Mui-focusVisible': focusRing } } },
-        MuiLink: { styleOverrides: { root: { color: primaryText, textDecorationColor: 'currentColor' } } },
-        MuiFormLabel: { styleOverrides: { root: { '&.Mui-focused': { color: primaryText } } } },
-        MuiTab: { styleOverrides: { root: { '&.Mui-selected': { color: primaryText } } } },
+        MuiLink: { styleOverrides: { root: { color: textColor, textDecorationColor: 'currentColor' } } },
+        MuiFormLabel: { styleOverrides: { root: { '&.Mui-focused': { color: textColor } } } },
+        MuiTab: { styleOverrides: { root: { '&.Mui-selected': { color: textColor } } } },
       },
     },
     muiLocales[language],
@@ -108,20 +118,28 @@ interface ThemeModeValue {
 
 const ThemeModeContext = createContext<ThemeModeValue | null>(null);
 
-/** Light, dark or auto (stored under localStorage `theme`); auto follows the system live. */
+/**
+ * Light, dark or auto (stored under localStorage `theme`); auto follows the system live. The primary colour is the
+ * configured brand colour of this page load (`config().brandColor`) unless given.
+ */
 export function PortalThemeProvider({
   language,
   rowsPerPage,
+  brandColor = config().brandColor,
   children,
 }: {
   language: Language;
   rowsPerPage: string;
+  brandColor?: string;
   children: ReactNode;
 }) {
   const [mode, setModeState] = useState<ThemeMode>(readThemeMode);
   const systemDark = useMediaQuery('(prefers-color-scheme: dark)', { noSsr: true });
   const resolved = mode === 'auto' ? (systemDark ? 'dark' : 'light') : mode;
-  const theme = useMemo(() => buildTheme(resolved, language, rowsPerPage), [resolved, language, rowsPerPage]);
+  const theme = useMemo(
+    () => buildTheme(resolved, language, rowsPerPage, brandColor),
+    [resolved, language, rowsPerPage, brandColor],
+  );
 
   const setMode = useCallback((next: ThemeMode) => {
     localStorage.setItem(THEME_KEY, next);

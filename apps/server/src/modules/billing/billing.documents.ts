@@ -75,6 +75,7 @@ export async function invoiceDocument(
       invoice,
       language: brand.language,
       creditor: config.creditor,
+      brand: config.brand,
       companyName: brand.name,
       logo: logo ? { bytes: logo.content, contentType: logo.file.contentType } : null,
       plans: config.plans,

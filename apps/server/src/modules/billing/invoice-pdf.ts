@@ -10,10 +10,11 @@ import {
   type Language,
   type Plan,
   type PostalAddress,
+  DEFAULT_BRAND_COLOR,
 } from '@portal/contract';
 import PDFDocument from 'pdfkit';
 import { SwissQRBill } from 'swissqrbill/pdf';
-import type { Creditor } from '../../config.ts';
+import type { Brand, Creditor } from '../../config.ts';
 import { findPlan } from '../../invoicing/plans.ts';
 import { countryName, dayIn, fill, INVOICE_PDF_TEXTS, type InvoicePdfTexts } from './invoice-pdf.texts.ts';
 
@@ -28,6 +29,11 @@ export interface InvoicePdfInput {
   language: Language;
   /** The provider who issues the invoice and receives the payment: the QR-bill's creditor. */
   creditor: Creditor;
+  /**
+   * The product's brand (BRAND_COLOR, BRAND_LOGO): the provider's name and the title in its colour, a PNG logo above
+   * the provider's name (pdfkit embeds PNG and JPEG, not SVG: an SVG logo leaves the letterhead without one).
+   */
+  brand?: Brand;
   /** The account's company name and its logo from the company profile, which brand the document. */
   companyName: string;
   logo?: InvoiceLogo | null;
@@ -59,7 +65,8 @@ const BOLD = 'Helvetica-Bold';
 const INK = '#1b1f24';
 const MUTED = '#5b636e';
 const RULE = '#c9ced6';
-const ACCENT = '#1f3b5c';
+/** The brand logo's box above the provider's name. */
+const BRAND_LOGO_BOX: [number, number] = [45 * MM, 12 * MM];
 
 /** Table columns, left to right; the numbers are right-aligned. */
 const COLUMNS = {
@@ -204,9 +211,12 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
   const rule = (y: number, color = RULE, width = 0.6, from = LEFT) =>
     doc.moveTo(from, y).lineTo(RIGHT, y).lineWidth(width).strokeColor(color).stroke();
 
-  // Letterhead: the provider on the left, the account's logo on the right.
-  style(BOLD, 13, ACCENT);
-  let y = text(creditor.name, LEFT, TOP, { width: 95 * MM }) + 2;
+  // Letterhead: the brand's logo and the provider on the left, the account's logo on the right.
+  const accent = input.brand?.color ?? DEFAULT_BRAND_COLOR;
+  const brandLogo = drawBrandLogo(doc, input.brand);
+  style(BOLD, 13, accent);
+  let y =
+    text(creditor.name, LEFT, brandLogo ? TOP + BRAND_LOGO_BOX[1] + 3 * MM : TOP, { width: 95 * MM }) + 2;
   style(REGULAR, 8.5, MUTED);
   const providerLines = [
     streetLine(creditor.address),
@@ -243,7 +253,8 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
   if (billedTo.purchaseOrder) facts.push([t.purchaseOrder, billedTo.purchaseOrder]);
   if (invoice.relatedInvoice)
     facts.push([credit ? t.creditNoteFor : t.creditedBy, invoice.relatedInvoice.number]);
-  let factsY = ADDRESS_TOP;
+  // Below the letterhead (a brand logo makes it longer), beside the address.
+  let factsY = Math.max(ADDRESS_TOP, y + 4 * MM);
   const factsWidth = ADDRESS_LEFT - LEFT - LABEL_WIDTH - 6 * MM;
   for (const [label, value] of facts) {
     style(REGULAR, 8.5, MUTED);
@@ -253,7 +264,7 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
   }
 
   y = Math.max(addressY, factsY) + 10 * MM;
-  style(BOLD, 15, ACCENT);
+  style(BOLD, 15, accent);
   y = text(title, LEFT, y, { width: WIDTH }) + 4 * MM;
 
   // The lines.
@@ -374,6 +385,17 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
   return done;
 }
 
+/** The brand's PNG logo at the top left; false without one (or for an SVG, which the PDF library cannot embed). */
+function drawBrandLogo(doc: PDFKit.PDFDocument, brand: Brand | undefined): boolean {
+  if (brand?.logo?.contentType !== 'image/png') return false;
+  try {
+    doc.image(brand.logo.bytes, LEFT, TOP, { fit: BRAND_LOGO_BOX, valign: 'center' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function drawLogo(doc: PDFKit.PDFDocument, logo: InvoiceLogo | null | undefined): void {
   if (!logo || !['image/png', 'image/jpeg'].includes(logo.contentType)) return;
   const box: [number, number] = [55 * MM, 22 * MM];
@@ -413,7 +435,10 @@ function attachPaymentPart(doc: PDFKit.PDFDocument, input: InvoicePdfInput, t: I
   );
   if (doc.y > PAYMENT_PART_TOP - PERFORATION_GAP) {
     doc.addPage({ size: 'A4', margin: 0 });
-    doc.font(BOLD).fontSize(13).fillColor(ACCENT);
+    doc
+      .font(BOLD)
+      .fontSize(13)
+      .fillColor(input.brand?.color ?? DEFAULT_BRAND_COLOR);
     doc.text(printableText(creditor.name), LEFT, TOP, { width: WIDTH });
     doc.font(REGULAR).fontSize(10).fillColor(INK);
     doc.text(printableText(fill(t.paymentPartFor, { number: invoice.number })), LEFT, doc.y + 4, {

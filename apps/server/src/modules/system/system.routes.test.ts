@@ -61,6 +61,8 @@ describeApi(
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({
         productName: 'Acme Portal',
+        brandColor: '#d41130',
+        brandLogo: null,
         version: '2.6.0+test',
         environment: 'prod',
         sentryDsn: null,

@@ -1,12 +1,15 @@
 import { configRoutes, type PublicConfig } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
+import { BRAND_LOGO_PATH } from '../../config/brand.ts';
 import type { Db } from '../../db/client.ts';
 import type { Route } from '../../http/route.ts';
 
 export function publicConfig(config: Config): PublicConfig {
   return {
     productName: config.productName,
+    brandColor: config.brand.color,
+    brandLogo: config.brand.logo?.path ?? null,
     version: config.version,
     environment: config.environment,
     sentryDsn: config.sentryDsn,
@@ -22,7 +25,7 @@ const NO_CACHE = {
 
 const READY_TIMEOUT_MS = 2_000;
 
-/** Operational endpoints: version document, liveness, readiness, public configuration. */
+/** Operational endpoints: version document, liveness, readiness, public configuration, the brand's logo. */
 export function registerSystemRoutes(app: FastifyInstance, deps: { config: Config; db: Db; route: Route }) {
   const { config, db, route } = deps;
 
@@ -54,6 +57,18 @@ export function registerSystemRoutes(app: FastifyInstance, deps: { config: Confi
       clearTimeout(timer);
     }
   });
+
+  const { logo } = config.brand;
+  if (logo) {
+    app.get(BRAND_LOGO_PATH, { schema: { hide: true } }, async (_request, reply) => {
+      reply.type(logo.contentType).header('Cache-Control', 'public, max-age=86400');
+      // An SVG opened on its own is a document: it may run nothing and load nothing.
+      if (logo.contentType === 'image/svg+xml') {
+        reply.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+      }
+      return reply.send(logo.bytes);
+    });
+  }
 
   const body = publicConfig(config);
   route(configRoutes.getConfig, {

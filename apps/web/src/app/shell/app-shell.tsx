@@ -102,8 +102,25 @@ export function AppShell() {
             variant="h6"
             component={Link}
             to={href('dashboard')}
-            sx={{ color: 'inherit', textDecoration: 'none', fontWeight: 700, whiteSpace: 'nowrap' }}
+            sx={{
+              color: 'inherit',
+              textDecoration: 'none',
+              fontWeight: 700,
+              whiteSpace: 'nowrap',
+              display: 'flex',
+              alignItems: 'center',
+              gap: 1,
+            }}
           >
+            {/* The configured logo (BRAND_LOGO) beside the name, which stays the link's text. */}
+            {config().brandLogo && (
+              <Box
+                component="img"
+                src={config().brandLogo!}
+                alt=""
+                sx={{ height: 32, maxWidth: 120, objectFit: 'contain' }}
+              />
+            )}
             {config().productName}
           </Typography>
           <Box sx={{ flex: 1 }} />

@@ -11,7 +11,7 @@ import {
   type UpdateBillingDetailsBody,
 } from '@portal/contract';
 import { apiFile, apiRequest } from '@/api/client.ts';
-import { saveFile } from '@/api/save-file.ts';
+import { useDownload } from '@/api/use-download.ts';
 import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
 import { leavePageTo } from './leave-page.ts';
@@ -137,13 +137,9 @@ export function useRemoveCard(account: string) {
 
 /** Downloads an invoice's PDF (fetched with the session's token, then saved by the browser under its number). */
 export function useDownloadInvoicePdf(account: string) {
-  return useMutation({
-    mutationFn: async (invoice: { uuid: string; number: string }) => {
-      const blob = await apiFile(billingRoutes.getInvoicePdf, {
-        accountUuid: account,
-        params: { invoiceUuid: invoice.uuid },
-      });
-      saveFile(blob, `${invoice.number}.pdf`);
-    },
-  });
+  return useDownload(
+    (invoice: { uuid: string; number: string }) =>
+      apiFile(billingRoutes.getInvoicePdf, { accountUuid: account, params: { invoiceUuid: invoice.uuid } }),
+    (invoice) => `${invoice.number}.pdf`,
+  );
 }

@@ -232,7 +232,7 @@ describe('billing page', () => {
   it('downloads an invoice PDF from a button named after the invoice', async () => {
     const user = userEvent.setup();
     const pdf = new Blob(['%PDF-1.7'], { type: 'application/pdf' });
-    apiFile.mockResolvedValue(pdf);
+    apiFile.mockResolvedValue({ blob: pdf, fileName: null });
     await renderBilling();
     await user.click(screen.getByRole('button', { name: 'PDF der Rechnung 2025-000003 herunterladen' }));
     await waitFor(() => expect(saveFile).toHaveBeenCalledWith(pdf, '2025-000003.pdf'));

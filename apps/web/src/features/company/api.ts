@@ -40,7 +40,7 @@ export function companyLogoQuery(account: string, logo: CompanyProfile['logo']) 
   return queryOptions({
     queryKey: ['company', account, 'logo', logo?.updatedAt ?? null] as const,
     queryFn: async ({ signal }) =>
-      dataUrl(await apiFile(companyRoutes.getCompanyLogo, { accountUuid: account, signal })),
+      dataUrl((await apiFile(companyRoutes.getCompanyLogo, { accountUuid: account, signal })).blob),
     enabled: Boolean(logo),
     staleTime: Infinity,
   });

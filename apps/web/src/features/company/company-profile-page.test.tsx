@@ -23,7 +23,7 @@ const apiRequest = vi.fn();
 vi.mock('@/api/client.ts', async (original) => ({
   ...(await original<typeof ClientModule>()),
   apiRequest: (...args: unknown[]) => apiRequest(...args),
-  apiFile: () => Promise.resolve(new Blob(['<svg/>'], { type: 'image/svg+xml' })),
+  apiFile: () => Promise.resolve({ blob: new Blob(['<svg/>'], { type: 'image/svg+xml' }), fileName: null }),
 }));
 
 const PROFILE: CompanyProfile = {

@@ -35,7 +35,7 @@ import { href } from '@/app/href.ts';
 import { formatDate } from '@/i18n/format.ts';
 import { EmptyState } from '@/ui/empty-state.tsx';
 import { Page } from '@/ui/page.tsx';
-import { PRIMARY_RED, PRIMARY_TINT, focusRingColor } from '@/ui/theme.tsx';
+import { focusRingColor, primaryText } from '@/ui/theme.tsx';
 import { lessonCourseQuery, lessonQuery, useMarkLessonOpened, useSetLessonCompletion } from './api.ts';
 
 /** The lesson's text as the server rendered and sanitised it: typography that reads well in both themes. */
@@ -53,7 +53,7 @@ const contentSx: SxProps<Theme> = {
   '& li::marker': { color: 'text.secondary' },
   // Text in the brand colour uses its lighter tint on dark surfaces (contrast 4.5:1), as the theme's links do.
   '& a': {
-    color: (theme) => (theme.palette.mode === 'dark' ? PRIMARY_TINT : PRIMARY_RED),
+    color: primaryText,
     textDecoration: 'underline',
     textUnderlineOffset: '0.15em',
   },

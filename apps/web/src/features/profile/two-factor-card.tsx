@@ -21,6 +21,7 @@ import Typography from '@mui/material/Typography';
 import ContentCopy from '@mui/icons-material/ContentCopy';
 import Download from '@mui/icons-material/Download';
 import { ApiError } from '@/api/client.ts';
+import { saveFile } from '@/api/save-file.ts';
 import { DIALOG_MAX_WIDTH } from '@/ui/confirm.tsx';
 import { SectionCard } from '@/ui/section-card.tsx';
 import { useConfirmTotp, useDisableTotp, useRegenerateRecoveryCodes, useStartTotp } from './security-api.ts';
@@ -292,14 +293,9 @@ function CopyButton({ text, label }: { text: string; label: string }) {
 function RecoveryCodesView({ codes }: { codes: string[] }) {
   const { t } = useTranslation();
   const text = [t('security.totp.fileHeading'), '', ...codes, ''].join('\n');
-  const download = () => {
-    const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = t('security.totp.fileName');
-    link.click();
-    URL.revokeObjectURL(url);
-  };
+  // Made here, not downloaded: saved the way every downloaded file is.
+  const download = () =>
+    saveFile(new Blob([text], { type: 'text/plain;charset=utf-8' }), t('security.totp.fileName'));
   return (
     <Stack spacing={2}>
       <Alert severity="warning">{t('security.totp.codesText')}</Alert>

@@ -12,7 +12,7 @@ import {
   type TicketsQuery,
 } from '@portal/contract';
 import { apiFile, apiRequest } from '@/api/client.ts';
-import { saveFile } from '@/api/save-file.ts';
+import { useDownload } from '@/api/use-download.ts';
 import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
 
@@ -157,15 +157,14 @@ export function useSetConsent(account: string, ticketUuid: string) {
   });
 }
 
-/** Downloads an attachment (the API serves it as a download with its name). */
-export async function downloadAttachment(
-  account: string,
-  ticketUuid: string,
-  file: { uuid: string; fileName: string },
-) {
-  const blob = await apiFile(supportRoutes.getTicketAttachment, {
-    accountUuid: account,
-    params: { ticketUuid, fileUuid: file.uuid },
-  });
-  saveFile(blob, file.fileName);
+/** Downloads an attachment under its name. */
+export function useDownloadAttachment(account: string, ticketUuid: string) {
+  return useDownload(
+    (file: { uuid: string; fileName: string }) =>
+      apiFile(supportRoutes.getTicketAttachment, {
+        accountUuid: account,
+        params: { ticketUuid, fileUuid: file.uuid },
+      }),
+    (file) => file.fileName,
+  );
 }

@@ -16,10 +16,9 @@ import { formatDate, formatDateTime } from '@/i18n/format.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
 import { Page } from '@/ui/page.tsx';
 import { SectionCard } from '@/ui/section-card.tsx';
-import { useToast } from '@/ui/toast.tsx';
 import {
-  downloadAttachment,
   ticketQuery,
+  useDownloadAttachment,
   useCloseTicket,
   useReopenTicket,
   useReplyToTicket,
@@ -118,7 +117,6 @@ function StatusNotice({ ticket }: { ticket: SupportTicket }) {
 export default function TicketPage({ ticketUuid = '' }: { ticketUuid?: string }) {
   const { t } = useTranslation();
   const confirm = useConfirm();
-  const toast = useToast();
   const account = useCurrentAccountUuid();
   const detail = useQuery({
     ...ticketQuery(account, ticketUuid),
@@ -127,6 +125,7 @@ export default function TicketPage({ ticketUuid = '' }: { ticketUuid?: string })
   });
   const reopen = useReopenTicket(account, ticketUuid);
   const close = useCloseTicket(account, ticketUuid);
+  const download = useDownloadAttachment(account, ticketUuid);
   // Staff who opened the account read the ticket; they answer it from the support queue (the server refuses
   // their changes here).
   const staff = useCurrentAccount()?.accountRole === 'SUPPORT';
@@ -203,11 +202,8 @@ export default function TicketPage({ ticketUuid = '' }: { ticketUuid?: string })
         <Conversation
           side="customer"
           messages={messages}
-          onDownload={(file) => {
-            downloadAttachment(account, ticket.uuid, file).catch((error: unknown) =>
-              toast.error(error instanceof Error ? error.message : String(error)),
-            );
-          }}
+          onDownload={(file) => download.mutate(file)}
+          downloading={download.isPending}
         />
         {active && !staff && <ReplyForm account={account} ticket={ticket} />}
         {ticket.status !== 'CLOSED' && !active && !canReopen(ticket) && !staff && (

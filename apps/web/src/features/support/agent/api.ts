@@ -11,7 +11,7 @@ import {
   type TicketStatus,
 } from '@portal/contract';
 import { apiFile, apiRequest } from '@/api/client.ts';
-import { saveFile } from '@/api/save-file.ts';
+import { useDownload } from '@/api/use-download.ts';
 import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
 import { toUpload } from '../api.ts';
@@ -51,12 +51,11 @@ export const supportAgentsQuery = queryOptions({
 
 /** Downloads an attachment under its name (fetched with the session's token, then saved by the browser). */
 export function useDownloadAttachment(ticketUuid: string) {
-  return useMutation({
-    mutationFn: async ({ uuid, fileName }: { uuid: string; fileName: string }) => {
-      const params = { ticketUuid, fileUuid: uuid };
-      saveFile(await apiFile(supportAgentRoutes.agentAttachment, { params }), fileName);
-    },
-  });
+  return useDownload(
+    (file: { uuid: string; fileName: string }) =>
+      apiFile(supportAgentRoutes.agentAttachment, { params: { ticketUuid, fileUuid: file.uuid } }),
+    (file) => file.fileName,
+  );
 }
 
 /** After a change: the answer is the ticket as it is now; every queue page is read anew. */
