@@ -1,9 +1,19 @@
 import type { Page } from '@playwright/test';
-import { callApi, DEMO, DEMO_ACCOUNTS, expect, signIn, testOnOwnServer, uniqueEmail } from '../fixtures.ts';
+import {
+  callApi,
+  DEMO,
+  DEMO_ACCOUNTS,
+  expect,
+  signIn,
+  test as readOnly,
+  testOnOwnServer,
+  uniqueEmail,
+} from '../fixtures.ts';
 
 // Member management: an admin invites a person who has no user yet, the mail's link leads them through
 // registration into the account with the invited role; an employee can neither open the page nor call its API.
-// Invitations change demo data, so each journey gets a server and database of its own.
+// Invitations change demo data, so those journeys get a server and database of their own; the read-only one uses
+// the worker's.
 const test = testOnOwnServer;
 
 const h1 = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
@@ -93,23 +103,23 @@ test('an admin invites a new person, who registers through the mail and joins wi
   await expect(page.getByRole('row').filter({ hasText: email })).toContainText('Mitglied');
 });
 
-test('an employee cannot reach member management, and the server refuses its calls', async ({
-  page,
-  own,
-}) => {
-  await signIn(page, own, DEMO.employee.email, '/settings/user-management');
-  await page.waitForURL(`${own.url}/`);
-  await expect(h1(page, `Willkommen, ${DEMO.employee.name}`)).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Benutzerverwaltung' })).toHaveCount(0);
+readOnly(
+  'an employee cannot reach member management, and the server refuses its calls',
+  async ({ page, server: own }) => {
+    await signIn(page, own, DEMO.employee.email, '/settings/user-management');
+    await page.waitForURL(`${own.url}/`);
+    await expect(h1(page, `Willkommen, ${DEMO.employee.name}`)).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Benutzerverwaltung' })).toHaveCount(0);
 
-  const base = `/api/accounts/${DEMO_ACCOUNTS.muster.uuid}/members/v1`;
-  expect(await callApi(page, 'GET', `${base}/members`)).toBe(403);
-  expect(
-    await callApi(page, 'POST', `${base}/invitations`, { emails: ['x@example.org'], role: 'ADMIN' }),
-  ).toBe(403);
-  const outbox = await page.request.get('/dev/mail.json?to=x@example.org');
-  expect(((await outbox.json()) as { data: unknown[] }).data).toHaveLength(0);
-});
+    const base = `/api/accounts/${DEMO_ACCOUNTS.muster.uuid}/members/v1`;
+    expect(await callApi(page, 'GET', `${base}/members`)).toBe(403);
+    expect(
+      await callApi(page, 'POST', `${base}/invitations`, { emails: ['x@example.org'], role: 'ADMIN' }),
+    ).toBe(403);
+    const outbox = await page.request.get('/dev/mail.json?to=x@example.org');
+    expect(((await outbox.json()) as { data: unknown[] }).data).toHaveLength(0);
+  },
+);
 
 test('support staff under the customer’s consent see the members and the company but change nothing', async ({
   page,
