@@ -212,9 +212,8 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
     doc.moveTo(from, y).lineTo(RIGHT, y).lineWidth(width).strokeColor(color).stroke();
 
   // Letterhead: the brand's logo and the provider on the left, the account's logo on the right.
-  const accent = input.brand?.color ?? DEFAULT_BRAND_COLOR;
   const brandLogo = drawBrandLogo(doc, input.brand);
-  style(BOLD, 13, accent);
+  style(BOLD, 13, accentOf(input));
   let y =
     text(creditor.name, LEFT, brandLogo ? TOP + BRAND_LOGO_BOX[1] + 3 * MM : TOP, { width: 95 * MM }) + 2;
   style(REGULAR, 8.5, MUTED);
@@ -264,7 +263,7 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
   }
 
   y = Math.max(addressY, factsY) + 10 * MM;
-  style(BOLD, 15, accent);
+  style(BOLD, 15, accentOf(input));
   y = text(title, LEFT, y, { width: WIDTH }) + 4 * MM;
 
   // The lines.
@@ -385,6 +384,9 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
   return done;
 }
 
+/** The colour of the provider's name and the title: the brand's. */
+const accentOf = (input: InvoicePdfInput) => input.brand?.color ?? DEFAULT_BRAND_COLOR;
+
 /** The brand's PNG logo at the top left; false without one (or for an SVG, which the PDF library cannot embed). */
 function drawBrandLogo(doc: PDFKit.PDFDocument, brand: Brand | undefined): boolean {
   if (brand?.logo?.contentType !== 'image/png') return false;
@@ -435,10 +437,7 @@ function attachPaymentPart(doc: PDFKit.PDFDocument, input: InvoicePdfInput, t: I
   );
   if (doc.y > PAYMENT_PART_TOP - PERFORATION_GAP) {
     doc.addPage({ size: 'A4', margin: 0 });
-    doc
-      .font(BOLD)
-      .fontSize(13)
-      .fillColor(input.brand?.color ?? DEFAULT_BRAND_COLOR);
+    doc.font(BOLD).fontSize(13).fillColor(accentOf(input));
     doc.text(printableText(creditor.name), LEFT, TOP, { width: WIDTH });
     doc.font(REGULAR).fontSize(10).fillColor(INK);
     doc.text(printableText(fill(t.paymentPartFor, { number: invoice.number })), LEFT, doc.y + 4, {
