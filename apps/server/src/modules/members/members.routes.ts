@@ -9,16 +9,13 @@ import type { ModuleDeps } from '../deps.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { invitationMail } from './invitation-mail.ts';
 import {
-  getMember,
   invite,
-  listMembers,
   readInvitationLink,
-  removeMember,
   resendInvitation,
   revokeInvitation,
-  updateMember,
   type PendingMail,
-} from './members.service.ts';
+} from './invitations.service.ts';
+import { getMember, listMembers, removeMember, updateMember } from './members.service.ts';
 
 /** The link of an invitation mail: the invitation page with the one-time token and the invited address. */
 export function invitationLink(config: Pick<Config, 'publicUrl'>, mail: Pick<PendingMail, 'token' | 'to'>) {
