@@ -1,14 +1,12 @@
 import { shopRoutes } from '@portal/contract';
 import type { ModuleDeps } from '../deps.ts';
 import { createHttpShopAdapter } from './shop-adapter.ts';
+import { queueDueSyncs, runShopSyncJob, syncShopNow } from './shop-sync.ts';
 import {
   disconnectShop,
   getShopState,
-  queueDueSyncs,
   resealStaleKeys,
-  runShopSyncJob,
   saveShopConnection,
-  syncShopNow,
   testShopConnection,
   type ShopDeps,
 } from './shop.service.ts';

@@ -1,8 +1,9 @@
+// The account's online shop: its connection (address, sealed key, sync options), a test of address and key, and
+// disconnecting; the key is sealed again after a key change. The syncs themselves are in shop-sync.ts.
 import crypto from 'node:crypto';
 import {
   SHOP_KEY_PROBLEMS,
   SHOP_KEY_SHOWN,
-  SHOP_RECORD_KINDS,
   SHOP_SYNC_INTERVAL_MINUTES,
   SHOP_URL_PROBLEMS,
   isOtherShopHost,
@@ -11,7 +12,6 @@ import {
   type SaveShopBody,
   type ShopConnection,
   type ShopProblem,
-  type ShopRecordKind,
   type ShopState,
   type ShopSyncInterval,
   type ShopSyncStatus,
@@ -23,7 +23,6 @@ import type { ShopConfig } from '../../config.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import { HttpError, conflict } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
-import type { JobRunner } from '../../jobs/runner.ts';
 import { SecretsError, type Secrets } from '../../secrets/secrets.ts';
 import { ShopError, type HttpShopOptions, type ShopAdapter } from './shop-adapter.ts';
 import { ipLiteralOf, isReachableAddress } from './shop-address.ts';
@@ -40,10 +39,6 @@ export interface ShopDeps {
   adapter: ShopAdapterFactory;
 }
 
-/** A sync reads at most this many pages per kind, so a shop answering a cursor forever cannot keep it running. */
-const MAX_PAGES_PER_KIND = 10_000;
-
-export const syncJobKey = (accountUuid: string) => `shop.sync:${accountUuid}`;
 const keyPurpose = (uuid: string) => `shop_connections:${uuid}`;
 
 interface ConnectionRow {
@@ -79,19 +74,14 @@ type SettingsRow = Pick<
   | 'enabled'
 >;
 
-interface Counts {
+/** Records of each kind a sync brought in. */
+export interface Counts {
   products: number;
   orders: number;
   customers: number;
 }
 
-const COUNT_FIELD: Record<ShopRecordKind, keyof Counts> = {
-  PRODUCTS: 'products',
-  ORDERS: 'orders',
-  CUSTOMERS: 'customers',
-};
-
-async function readConnection(
+export async function readConnection(
   q: Queryable,
   accountUuid: string,
   lock = false,
@@ -146,7 +136,7 @@ function toConnection(row: ConnectionRow): ShopConnection {
   };
 }
 
-async function stateOf(q: Queryable, config: ShopConfig, accountUuid: string): Promise<ShopState> {
+export async function stateOf(q: Queryable, config: ShopConfig, accountUuid: string): Promise<ShopState> {
   const row = await readConnection(q, accountUuid);
   return { allowsLocalShops: config.allowLocalShops, connection: row ? toConnection(row) : null };
 }
@@ -300,7 +290,7 @@ export async function testShopConnection(
 }
 
 /** The stored key in plain text, for the request to the shop only. */
-function openKey(deps: ShopDeps, row: ConnectionRow): string {
+export function openKey(deps: ShopDeps, row: ConnectionRow): string {
   try {
     return deps.secrets.open(row.api_key_sealed, keyPurpose(row.uuid));
   } catch (error) {
@@ -309,38 +299,12 @@ function openKey(deps: ShopDeps, row: ConnectionRow): string {
   }
 }
 
-function adapterFor(deps: ShopDeps, url: string, apiKey: string): ShopAdapter {
+export function adapterFor(deps: ShopDeps, url: string, apiKey: string): ShopAdapter {
   return deps.adapter({
     url,
     apiKey,
     timeoutMs: deps.config.timeoutMs,
     allowLocal: deps.config.allowLocalShops,
-  });
-}
-
-/** Marks the connection QUEUED and queues its sync (once: a queued or running sync is not queued again). */
-async function queueSync(tx: Queryable, jobs: JobRunner, accountUuid: string): Promise<void> {
-  const id = await jobs.enqueue('shop.sync', { accountUuid }, { tx, uniqueKey: syncJobKey(accountUuid) });
-  if (id === null) return;
-  await tx.query(
-    `update shop_connections set last_sync_status = 'QUEUED', last_sync_started_at = now(),
-            last_sync_finished_at = null, last_sync_error = null, last_sync_counts = null
-      where account_uuid = $1`,
-    [accountUuid],
-  );
-}
-
-export async function syncShopNow(
-  deps: ShopDeps,
-  jobs: JobRunner,
-  access: AccountAccess,
-): Promise<ShopState> {
-  return deps.db.transaction(async (tx) => {
-    if (!(await readConnection(tx, access.accountUuid, true))) {
-      throw conflict('No shop is configured for this account');
-    }
-    await queueSync(tx, jobs, access.accountUuid);
-    return stateOf(tx, deps.config, access.accountUuid);
   });
 }
 
@@ -360,18 +324,6 @@ export async function disconnectShop(db: Db, user: PortalUser, access: AccountAc
       after: null,
     });
   });
-}
-
-/** Queues a sync for every connection whose time has come (the scheduler, once a minute). */
-export async function queueDueSyncs(db: Db, jobs: JobRunner): Promise<number> {
-  const { rows } = await db.query<{ account_uuid: string }>(
-    `select account_uuid from shop_connections where enabled and next_sync_at <= now() order by next_sync_at
-      limit 500`,
-  );
-  for (const { account_uuid } of rows) {
-    await db.transaction((tx) => queueSync(tx, jobs, account_uuid));
-  }
-  return rows.length;
 }
 
 /**
@@ -402,118 +354,4 @@ export async function resealStaleKeys(db: Db, secrets: Secrets): Promise<number>
     resealed += rowCount ?? 0;
   }
   return resealed;
-}
-
-/**
- * One sync of an account's shop: every chosen kind, page by page, each record upserted by its shop id (running
- * twice leaves the same records); records the shop no longer lists are removed once their kind was read in
- * full. A shop problem is recorded on the connection (the job itself succeeds: retrying would not help before
- * the next scheduled run); a disconnect meanwhile ends the run without bringing anything back.
- */
-export async function runShopSync(deps: ShopDeps, accountUuid: string): Promise<void> {
-  const { db } = deps;
-  const row = await readConnection(db, accountUuid);
-  if (!row) return;
-  const { rows: started } = await db.query<{ started_at: Date }>(
-    `update shop_connections set last_sync_status = 'RUNNING', last_sync_started_at = now(),
-            last_sync_finished_at = null, last_sync_error = null, last_sync_counts = null
-      where uuid = $1 returning last_sync_started_at as started_at`,
-    [row.uuid],
-  );
-  if (!started[0]) return;
-  const startedAt = started[0].started_at;
-  const counts: Counts = { products: 0, orders: 0, customers: 0 };
-  const chosen: Record<ShopRecordKind, boolean> = {
-    PRODUCTS: row.sync_products,
-    ORDERS: row.sync_orders,
-    CUSTOMERS: row.sync_customers,
-  };
-  let problem: ShopProblem | null = null;
-  try {
-    const apiKey = openKey(deps, row);
-    const adapter = adapterFor(deps, row.url, apiKey);
-    for (const kind of SHOP_RECORD_KINDS.filter((k) => chosen[k])) {
-      counts[COUNT_FIELD[kind]] = await syncKind(db, adapter, row.uuid, accountUuid, kind, startedAt);
-    }
-  } catch (error) {
-    if (!(error instanceof ShopError)) throw error;
-    problem = error.problem;
-  }
-  await db.query(
-    `update shop_connections set last_sync_status = $2, last_sync_finished_at = now(), last_sync_error = $3,
-            last_sync_counts = $4::jsonb,
-            next_sync_at = case when enabled and $5::int is not null
-                                then now() + make_interval(mins => $5::int) end
-      where uuid = $1`,
-    [
-      row.uuid,
-      problem ? 'FAILED' : 'OK',
-      problem,
-      JSON.stringify(counts),
-      SHOP_SYNC_INTERVAL_MINUTES[row.sync_interval],
-    ],
-  );
-}
-
-/**
- * The sync job: a run that fails for a reason other than the shop (the database) is retried by the runner; after
- * the last attempt the connection says FAILED, so the page does not wait for a sync that will never end.
- */
-export async function runShopSyncJob(
-  deps: ShopDeps,
-  accountUuid: string,
-  lastAttempt: boolean,
-): Promise<void> {
-  try {
-    await runShopSync(deps, accountUuid);
-  } catch (error) {
-    if (lastAttempt) {
-      await deps.db.query(
-        `update shop_connections set last_sync_status = 'FAILED', last_sync_finished_at = now(), last_sync_error = null
-          where account_uuid = $1 and last_sync_status in ('QUEUED', 'RUNNING')`,
-        [accountUuid],
-      );
-    }
-    throw error;
-  }
-}
-
-async function syncKind(
-  db: Db,
-  adapter: ShopAdapter,
-  connectionUuid: string,
-  accountUuid: string,
-  kind: ShopRecordKind,
-  startedAt: Date,
-): Promise<number> {
-  let cursor: string | null = null;
-  let count = 0;
-  for (let page = 0; page < MAX_PAGES_PER_KIND; page++) {
-    const page_ = await adapter.fetchPage(kind, cursor);
-    // One row per shop id, even when a page repeats one.
-    const items = [...new Map(page_.items.map((item) => [item.id, item])).values()];
-    const { nextCursor } = page_;
-    if (items.length) {
-      // Only while the connection still exists: a disconnect during the run leaves no records behind.
-      await db.query(
-        `insert into shop_records (account_uuid, kind, shop_id, data, synced_at)
-         select $1::uuid, $2, item.id, item.data, now()
-           from jsonb_to_recordset($3::jsonb) as item(id text, data jsonb)
-          where exists (select 1 from shop_connections where uuid = $4)
-         on conflict (account_uuid, kind, shop_id) do update set data = excluded.data, synced_at = now()`,
-        [accountUuid, kind, JSON.stringify(items), connectionUuid],
-      );
-      count += items.length;
-    }
-    cursor = nextCursor;
-    if (cursor === null) {
-      await db.query('delete from shop_records where account_uuid = $1 and kind = $2 and synced_at < $3', [
-        accountUuid,
-        kind,
-        startedAt,
-      ]);
-      return count;
-    }
-  }
-  throw new ShopError('NOT_A_SHOP');
 }
