@@ -9,7 +9,7 @@ import { HttpError, notFound } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import { billedTo } from '../../invoicing/invoicing.ts';
 import { todayIn } from '../../invoicing/money.ts';
-import { readDetails, toDetails } from './billing.service.ts';
+import { readDetails, toDetails } from './billing.details.ts';
 import { bookPayment, isOpen, lockInvoice, outstanding } from './bookings.ts';
 import type { CardPayments } from './card-payments.ts';
 

@@ -13,7 +13,8 @@ import {
 import { invoiceDocument } from './billing.documents.ts';
 import { invoiceMail } from './billing.mails.ts';
 import { OVERDUE_CHECK_EVERY_MS, checkOverdue } from './billing.overdue.ts';
-import { getDetails, getInvoice, getStatus, listInvoices, updateDetails } from './billing.service.ts';
+import { getDetails, updateDetails } from './billing.details.ts';
+import { getInvoice, getStatus, listInvoices } from './billing.service.ts';
 import { cardPaymentsFor } from './card-payments.ts';
 
 declare module '../../jobs/runner.ts' {
