@@ -3,19 +3,32 @@ import TablePagination from '@mui/material/TablePagination';
 
 /**
  * A list whose filters, page and page size live in the address, so a link, a reload and "back" keep them:
- * the current parameters, and `set(name, value)` to change one (empty removes it). A new filter starts at the
- * first page; the page itself is set with `keepPage`.
+ * the current parameters, `get(name)` to read one and `set(name, value)` to change one (empty removes it). A new
+ * filter starts at the first page; the page itself is set with `keepPage`. A second list on the same page names
+ * its parameters in a `scope` of its own (`coaches.page`).
  */
-export function useAddressParams() {
+export function useAddressParams(scope?: string) {
   const [params, setParams] = useSearchParams();
+  const key = (name: string) => (scope ? `${scope}.${name}` : name);
+  const get = (name: string) => params.get(key(name));
   const set = (name: string, value: string | number | undefined, keepPage = false) => {
     const next = new URLSearchParams(params);
-    if (value === undefined || value === '') next.delete(name);
-    else next.set(name, String(value));
-    if (!keepPage) next.delete('page');
+    if (value === undefined || value === '') next.delete(key(name));
+    else next.set(key(name), String(value));
+    if (!keepPage) next.delete(key('page'));
     setParams(next, { replace: true });
   };
-  return { params, set };
+  return { params, get, set };
+}
+
+/** The page (from 1) and page size an address names, each checked: else page 1 and `defaultSize`. */
+export function readPaging(get: (name: string) => string | null, sizes: number[], defaultSize: number) {
+  const page = Number(get('page'));
+  const pageSize = Number(get('pageSize'));
+  return {
+    page: Number.isInteger(page) && page > 0 ? page : 1,
+    pageSize: sizes.includes(pageSize) ? pageSize : defaultSize,
+  };
 }
 
 /** The footer of a list paged on the server: "Zeilen pro Seite", the rows shown of `total`, the arrows. */
@@ -53,14 +66,17 @@ export function AddressPagination({
   page,
   pageSize,
   sizes,
+  scope,
 }: {
   total: number;
   /** The page the address names, from 1. */
   page: number;
   pageSize: number;
   sizes: number[];
+  /** The list's scope in the address, as given to `useAddressParams`. */
+  scope?: string;
 }) {
-  const { set } = useAddressParams();
+  const { set } = useAddressParams(scope);
   return (
     <ServerPagination
       total={total}

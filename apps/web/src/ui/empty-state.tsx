@@ -4,7 +4,7 @@ import Paper from '@mui/material/Paper';
 import type SvgIcon from '@mui/material/SvgIcon';
 import Typography from '@mui/material/Typography';
 
-/** A centred card for "nothing here (yet)": an icon, a headline, a sentence and one way on. */
+/** A centred card for "nothing here (yet)": an icon, a headline, a sentence and one way on (each list's empty look). */
 export function EmptyState({
   icon: Icon,
   title,
@@ -13,8 +13,9 @@ export function EmptyState({
 }: {
   icon: typeof SvgIcon;
   title: string;
-  text: string;
-  action: { to: string; label: string };
+  text?: string;
+  /** The way on; none for a reader who may not take it. */
+  action?: { to: string; label: string } | false;
 }) {
   return (
     <Paper
@@ -32,10 +33,12 @@ export function EmptyState({
       <Typography component="p" variant="h6">
         {title}
       </Typography>
-      <Typography sx={{ color: 'text.secondary', maxWidth: 560 }}>{text}</Typography>
-      <Button component={RouterLink} to={action.to} variant="outlined" sx={{ mt: 1 }}>
-        {action.label}
-      </Button>
+      {text && <Typography sx={{ color: 'text.secondary', maxWidth: 560 }}>{text}</Typography>}
+      {action && (
+        <Button component={RouterLink} to={action.to} variant="outlined" sx={{ mt: 1 }}>
+          {action.label}
+        </Button>
+      )}
     </Paper>
   );
 }

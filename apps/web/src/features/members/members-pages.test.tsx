@@ -165,6 +165,32 @@ describe('members page', { timeout: 20_000 }, () => {
   });
 });
 
+describe('members paging in the address', { timeout: 20_000 }, () => {
+  it("reads each section's page from the address and writes the next one there", async () => {
+    const user = userEvent.setup();
+    const many = Array.from({ length: 10 }, (_, index) =>
+      member({ id: `m${index}`, name: `Person ${index}`, email: `p${index}@example.com` }),
+    );
+    answerLists(many, 35);
+    const { router } = await renderAt(
+      '/settings/user-management',
+      '/settings/user-management?page=2&pageSize=10&coaches.page=3',
+      <UserManagementPage />,
+    );
+    await screen.findByRole('table', { name: 'Mitglieder und Einladungen' });
+    const sections = apiRequest.mock.calls.map(([, input]) => input.query);
+    expect(sections).toContainEqual({ section: 'members', page: 2, pageSize: 10 });
+    expect(sections).toContainEqual({ section: 'coaches', page: 3, pageSize: 25 });
+    await user.click(screen.getAllByRole('button', { name: 'Zur nächsten Seite' })[0]!);
+    await waitFor(() => expect(router.state.location.search).toBe('?page=3&pageSize=10&coaches.page=3'));
+    expect(apiRequest.mock.calls.map(([, input]) => input.query)).toContainEqual({
+      section: 'members',
+      page: 3,
+      pageSize: 10,
+    });
+  });
+});
+
 describe('invite form', { timeout: 20_000 }, () => {
   it('turns comma-separated addresses into chips and sends them with the role', async () => {
     const user = userEvent.setup();

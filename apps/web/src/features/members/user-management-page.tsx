@@ -8,6 +8,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import PersonAddOutlined from '@mui/icons-material/PersonAddOutlined';
 import SupportAgentOutlined from '@mui/icons-material/SupportAgentOutlined';
+import type SvgIcon from '@mui/material/SvgIcon';
 import { useCurrentAccountUuid, useMayCall } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
 import { Page } from '@/ui/page.tsx';
@@ -17,15 +18,27 @@ import { MembersTable } from './members-table.tsx';
 const SECTIONS = [
   {
     section: 'members',
+    scope: undefined,
     title: 'members.membersTitle',
     empty: 'members.empty',
+    icon: PersonAddOutlined,
     roles: ['OWNER', 'ADMIN', 'EMPLOYEE'],
   },
-  { section: 'coaches', title: 'members.coachesTitle', empty: 'members.coachesEmpty', roles: [] },
+  {
+    section: 'coaches',
+    // The second list of the page keeps its search, filters and page apart in the address (coaches.page).
+    scope: 'coaches',
+    title: 'members.coachesTitle',
+    empty: 'members.coachesEmpty',
+    icon: SupportAgentOutlined,
+    roles: [],
+  },
 ] as const satisfies readonly {
   section: 'members' | 'coaches';
+  scope: string | undefined;
   title: ParseKeys;
   empty: ParseKeys;
+  icon: typeof SvgIcon;
   roles: readonly AccountRole[];
 }[];
 
@@ -71,10 +84,11 @@ export default function UserManagementPage() {
             <MembersTable
               account={account}
               section={section.section}
+              scope={section.scope}
               title={t(section.title)}
               titleId={`members-${section.section}`}
               roles={section.roles}
-              empty={t(section.empty)}
+              empty={{ icon: section.icon, title: t(section.empty) }}
             />
           </Paper>
         ))}

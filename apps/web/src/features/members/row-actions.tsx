@@ -1,0 +1,101 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import IconButton from '@mui/material/IconButton';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import MoreVert from '@mui/icons-material/MoreVert';
+import { membersRoutes, type Member } from '@portal/contract';
+import { useMayCall } from '@/api/session.ts';
+import { href } from '@/app/href.ts';
+import { useConfirm } from '@/ui/confirm.tsx';
+import { useRemoveMember, useResendInvitation, useRevokeInvitation } from './api.ts';
+
+/**
+ * A row's actions menu: resend or revoke an invitation; change a member's role or remove the member (never the
+ * owner, never oneself). Only what the caller may do shows; without any, no menu.
+ */
+export function RowActions({ member, account, label }: { member: Member; account: string; label: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const confirm = useConfirm();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const remove = useRemoveMember(account);
+  const resend = useResendInvitation(account);
+  const revoke = useRevokeInvitation(account);
+  const may = {
+    resend: useMayCall(membersRoutes.resendInvitation),
+    revoke: useMayCall(membersRoutes.revokeInvitation),
+    role: useMayCall(membersRoutes.updateMember),
+    remove: useMayCall(membersRoutes.removeMember),
+  };
+  const who = member.name || member.email;
+  const items: { key: keyof typeof may; label: string; run: () => void | Promise<void> }[] = [];
+
+  if (member.kind === 'INVITATION') {
+    items.push({ key: 'resend', label: t('members.actions.resend'), run: () => resend.mutate(member) });
+    items.push({
+      key: 'revoke',
+      label: t('members.actions.revoke'),
+      run: async () => {
+        const ok = await confirm({
+          title: t('members.revokeTitle'),
+          message: t('members.revokeMessage', { email: member.email }),
+          confirmLabel: t('members.actions.revoke'),
+          destructive: true,
+        });
+        if (ok) revoke.mutate(member);
+      },
+    });
+  } else if (member.role !== 'OWNER' && !member.isSelf) {
+    if (member.role !== 'DC') {
+      items.push({
+        key: 'role',
+        label: t('members.actions.changeRole'),
+        run: () => navigate(href('settings-user-management-form', { uuid: member.id })),
+      });
+    }
+    items.push({
+      key: 'remove',
+      label: t('members.actions.remove'),
+      run: async () => {
+        const ok = await confirm({
+          title: t('members.removeTitle'),
+          message: t('members.removeMessage', { name: who }),
+          confirmLabel: t('members.actions.remove'),
+          destructive: true,
+        });
+        if (ok) remove.mutate(member);
+      },
+    });
+  }
+  // Only what the caller may do (staff in a customer's account change nothing here).
+  const allowed = items.filter((item) => may[item.key]);
+  if (!allowed.length) return null;
+  const busy = remove.isPending || resend.isPending || revoke.isPending;
+  return (
+    <>
+      <IconButton
+        aria-label={t('members.actions.label', { name: label })}
+        aria-haspopup="menu"
+        disabled={busy}
+        onClick={(event) => setAnchor(event.currentTarget)}
+      >
+        <MoreVert />
+      </IconButton>
+      <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
+        {allowed.map((item) => (
+          <MenuItem
+            key={item.key}
+            onClick={() => {
+              setAnchor(null);
+              void item.run();
+            }}
+          >
+            {item.label}
+          </MenuItem>
+        ))}
+      </Menu>
+    </>
+  );
+}
