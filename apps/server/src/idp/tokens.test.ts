@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { DEMO_PASSWORD, DEMO_USERS } from '../demo/users.ts';
 import { getPublicJwks } from './index.ts';
@@ -34,6 +34,22 @@ idp.describeIdp('tokens', (ctx) => {
       );
       expect(foreign.status).toBe(400);
       expect(foreign.headers.get('location')).toBeNull();
+    });
+
+    it('lets the provider read the bodies it parses: a sign-in with a token request warns of nothing', async () => {
+      const warn = vi.spyOn(console, 'warn');
+      try {
+        const { tokens } = await idp.signIn(
+          ctx.idp,
+          new idp.CookieJar(),
+          DEMO_USERS.admin.email,
+          DEMO_PASSWORD,
+        );
+        expect(tokens.status).toBe(200);
+        expect(warn.mock.calls.flat().join('\n')).not.toMatch(/oidc-provider WARNING/);
+      } finally {
+        warn.mockRestore();
+      }
     });
 
     it('signs in through the form and issues a JWT access token for the API', async () => {
