@@ -12,6 +12,7 @@ export * from './support.ts';
 export * from './notifications-live.ts';
 export * from './support-agent.ts';
 export * from './billing.ts';
+export * from './billing-staff.ts';
 export * from './subscriptions.ts';
 export * from './cloud.ts';
 export * from './shop.ts';
@@ -33,6 +34,7 @@ import { supportRoutes } from './support.ts';
 import { notificationsLiveRoutes } from './notifications-live.ts';
 import { supportAgentRoutes } from './support-agent.ts';
 import { billingRoutes } from './billing.ts';
+import { billingStaffRoutes } from './billing-staff.ts';
 import { subscriptionsRoutes } from './subscriptions.ts';
 import { cloudRoutes } from './cloud.ts';
 import { shopRoutes } from './shop.ts';
@@ -54,6 +56,7 @@ export const apiRoutes = {
   ...notificationsLiveRoutes,
   ...supportAgentRoutes,
   ...billingRoutes,
+  ...billingStaffRoutes,
   ...subscriptionsRoutes,
   ...cloudRoutes,
   ...shopRoutes,

@@ -1,4 +1,4 @@
-import { CAMT_MAX_BYTES, billingRoutes } from '@portal/contract';
+import { CAMT_MAX_BYTES, billingStaffRoutes } from '@portal/contract';
 import type { ModuleDeps } from '../deps.ts';
 import { importPayments, listPaymentImports } from './staff.imports.ts';
 import { listStaffInvoices, markInvoicePaid, voidInvoice } from './staff.invoices.ts';
@@ -12,7 +12,7 @@ const CAMT_BODY_LIMIT = Math.ceil(CAMT_MAX_BYTES * 1.4) + 4096;
  * or void. The caller's user role decides (each service refuses below SUPPORT_MANAGER with 403, staff.access.ts).
  */
 export function registerBillingStaffRoutes({ db, route, invoicing }: ModuleDeps) {
-  route(billingRoutes.importPayments, {
+  route(billingStaffRoutes.importPayments, {
     bodyLimit: CAMT_BODY_LIMIT,
     handler: async (request, reply) => {
       const data = await importPayments(db, request.user, request.body);
@@ -21,31 +21,31 @@ export function registerBillingStaffRoutes({ db, route, invoicing }: ModuleDeps)
     },
   });
 
-  route(billingRoutes.listPaymentImports, {
+  route(billingStaffRoutes.listPaymentImports, {
     handler: async (request) => listPaymentImports(db, request.user, request.query),
   });
 
-  route(billingRoutes.listPayments, {
+  route(billingStaffRoutes.listPayments, {
     handler: async (request) => listPayments(db, request.user, request.query),
   });
 
-  route(billingRoutes.assignPayment, {
+  route(billingStaffRoutes.assignPayment, {
     handler: async (request) => ({
       data: await assignPayment(db, invoicing, request.user, request.params.paymentUuid, request.body),
     }),
   });
 
-  route(billingRoutes.listStaffInvoices, {
+  route(billingStaffRoutes.listStaffInvoices, {
     handler: async (request) => listStaffInvoices(db, request.user, request.query),
   });
 
-  route(billingRoutes.markInvoicePaid, {
+  route(billingStaffRoutes.markInvoicePaid, {
     handler: async (request) => ({
       data: await markInvoicePaid(db, invoicing, request.user, request.params.invoiceUuid, request.body),
     }),
   });
 
-  route(billingRoutes.voidInvoice, {
+  route(billingStaffRoutes.voidInvoice, {
     handler: async (request) => ({
       data: await voidInvoice(db, invoicing, request.user, request.params.invoiceUuid, request.body),
     }),

@@ -3,7 +3,7 @@
 // (meta.silentError); every change reads the lists anew, since one booking changes credits, imports and invoices.
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
-  billingRoutes,
+  billingStaffRoutes,
   type AssignPaymentBody,
   type MarkPaidBody,
   type PaymentsQuery,
@@ -28,7 +28,7 @@ async function toUpload(file: File): Promise<{ fileName: string; content: string
 export function paymentsQuery(query: PaymentsQuery) {
   return queryOptions({
     queryKey: [ROOT, 'payments', query],
-    queryFn: ({ signal }) => apiRequest(billingRoutes.listPayments, { query, signal }),
+    queryFn: ({ signal }) => apiRequest(billingStaffRoutes.listPayments, { query, signal }),
     placeholderData: keepPreviousData,
     staleTime: 0,
   });
@@ -37,7 +37,7 @@ export function paymentsQuery(query: PaymentsQuery) {
 export function importsQuery(query: PaymentsQuery) {
   return queryOptions({
     queryKey: [ROOT, 'imports', query],
-    queryFn: ({ signal }) => apiRequest(billingRoutes.listPaymentImports, { query, signal }),
+    queryFn: ({ signal }) => apiRequest(billingStaffRoutes.listPaymentImports, { query, signal }),
     placeholderData: keepPreviousData,
     staleTime: 0,
   });
@@ -46,7 +46,7 @@ export function importsQuery(query: PaymentsQuery) {
 export function staffInvoicesQuery(query: StaffInvoicesQuery) {
   return queryOptions({
     queryKey: [ROOT, 'invoices', query],
-    queryFn: ({ signal }) => apiRequest(billingRoutes.listStaffInvoices, { query, signal }),
+    queryFn: ({ signal }) => apiRequest(billingStaffRoutes.listStaffInvoices, { query, signal }),
     placeholderData: keepPreviousData,
     staleTime: 0,
   });
@@ -62,7 +62,7 @@ export function useImportPayments() {
   const changed = useChanged();
   return useMutation({
     mutationFn: async (file: File) =>
-      (await apiRequest(billingRoutes.importPayments, { body: { file: await toUpload(file) } })).data,
+      (await apiRequest(billingStaffRoutes.importPayments, { body: { file: await toUpload(file) } })).data,
     onSuccess: changed,
     meta: { silentError: true },
   });
@@ -72,7 +72,7 @@ export function useAssignPayment() {
   const changed = useChanged();
   return useMutation({
     mutationFn: async ({ paymentUuid, ...body }: AssignPaymentBody & { paymentUuid: string }) =>
-      (await apiRequest(billingRoutes.assignPayment, { params: { paymentUuid }, body })).data,
+      (await apiRequest(billingStaffRoutes.assignPayment, { params: { paymentUuid }, body })).data,
     onSuccess: changed,
     meta: { silentError: true },
   });
@@ -82,7 +82,7 @@ export function useMarkPaid() {
   const changed = useChanged();
   return useMutation({
     mutationFn: async ({ invoiceUuid, ...body }: MarkPaidBody & { invoiceUuid: string }) =>
-      (await apiRequest(billingRoutes.markInvoicePaid, { params: { invoiceUuid }, body })).data,
+      (await apiRequest(billingStaffRoutes.markInvoicePaid, { params: { invoiceUuid }, body })).data,
     onSuccess: changed,
     meta: { silentError: true },
   });
@@ -92,7 +92,7 @@ export function useVoidInvoice() {
   const changed = useChanged();
   return useMutation({
     mutationFn: async ({ invoiceUuid, reason }: { invoiceUuid: string; reason: string }) =>
-      (await apiRequest(billingRoutes.voidInvoice, { params: { invoiceUuid }, body: { reason } })).data,
+      (await apiRequest(billingStaffRoutes.voidInvoice, { params: { invoiceUuid }, body: { reason } })).data,
     onSuccess: changed,
     meta: { silentError: true },
   });

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
-import { billingRoutes, usersRoutes, type BankPayment } from '@portal/contract';
+import { billingStaffRoutes, usersRoutes, type BankPayment } from '@portal/contract';
 import type * as ClientModule from '@/api/client.ts';
 import { ApiError } from '@/api/errors.ts';
 import { queryKeys } from '@/api/session.ts';
@@ -61,7 +61,7 @@ beforeEach(() => {
 describe('payments page', { timeout: 20_000 }, () => {
   it('lists the credits to handle with the reason, and books one only with an invoice and a note', async () => {
     const queryClient = setup((route) =>
-      route === billingRoutes.listPayments ? list([UNMATCHED]) : list([]),
+      route === billingStaffRoutes.listPayments ? list([UNMATCHED]) : list([]),
     );
     await render(queryClient);
     const row = (await screen.findByText('Gebr. Müller')).closest('tr')!;
@@ -69,7 +69,7 @@ describe('payments page', { timeout: 20_000 }, () => {
     expect(within(row).getByText('Unbekannte Referenz')).toBeTruthy();
     expect(within(row).getByText('21 00000 00003 13947 14300 09017')).toBeTruthy();
     expect(apiRequest).toHaveBeenCalledWith(
-      billingRoutes.listPayments,
+      billingStaffRoutes.listPayments,
       expect.objectContaining({ query: { page: 1, pageSize: 25, status: 'TO_HANDLE' } }),
     );
 
@@ -83,12 +83,12 @@ describe('payments page', { timeout: 20_000 }, () => {
     await user.type(within(dialog).getByRole('textbox', { name: 'Notiz' }), 'Falsche Referenz');
     await user.click(within(dialog).getByRole('button', { name: 'Auf Rechnung buchen' }));
     expect(within(dialog).getByText('Bitte eine offene Rechnung wählen.')).toBeTruthy();
-    expect(apiRequest).not.toHaveBeenCalledWith(billingRoutes.assignPayment, expect.anything());
+    expect(apiRequest).not.toHaveBeenCalledWith(billingStaffRoutes.assignPayment, expect.anything());
   });
 
   it('says in its words why a file was refused', async () => {
     const queryClient = setup((route) => {
-      if (route === billingRoutes.importPayments) {
+      if (route === billingStaffRoutes.importPayments) {
         throw new ApiError(409, 'This file was already imported', 'ALREADY_IMPORTED', {
           file: 'camtAlreadyImported',
         });
@@ -105,7 +105,7 @@ describe('payments page', { timeout: 20_000 }, () => {
       await screen.findByText('Diese Datei wurde bereits importiert. Es wurde nichts erneut verbucht.'),
     ).toBeTruthy();
     expect(apiRequest).toHaveBeenCalledWith(
-      billingRoutes.importPayments,
+      billingStaffRoutes.importPayments,
       expect.objectContaining({ body: { file: { fileName: 'camt054.xml', content: btoa('<Document/>') } } }),
     );
   });
