@@ -13,7 +13,7 @@ import { createInteractionKit } from './interaction-kit.ts';
 import { loadSecrets } from './keys.ts';
 import { registerLoginFlow } from './login.ts';
 import { mountProvider, parseForms, providerHandoff } from './mount.ts';
-import { CODE_FLOW_CLIENT, identityClaims, realmCookies, ROUTES, SCOPE_CLAIMS } from './provider.ts';
+import { CODE_FLOW_CLIENT, identityClaims, realmCookies, ROUTES, SCOPE_CLAIMS } from './realm.ts';
 import { homeLink, messagePage } from './views.ts';
 
 /**

@@ -7,7 +7,7 @@ import type { Db } from '../db/client.ts';
 import { bearerToken } from '../http/bearer.ts';
 import { findIdentityById, type Identity } from './identities.ts';
 import { registerPasskeyResources } from './passkey-sign-in.ts';
-import { identityClaims, ROUTES } from './provider.ts';
+import { identityClaims, ROUTES } from './realm.ts';
 import { FAVICON_PATH, REALM_PATH, RESOURCES_PATH } from './views.ts';
 
 const loginCss = fs.readFileSync(new URL('./login.css', import.meta.url), 'utf8');

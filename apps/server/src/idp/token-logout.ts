@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Db } from '../db/client.ts';
-import { endSession, revokeGrant } from './provider.ts';
+import { endSession, revokeGrant } from './realm.ts';
 
 export interface TokenLogoutDeps {
   provider: Provider;
