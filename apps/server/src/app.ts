@@ -38,8 +38,8 @@ import { registerUsersRoutes } from './modules/users/users.routes.ts';
 import { registerBillingRoutes } from './modules/billing/billing.routes.ts';
 import { registerCompanyRoutes } from './modules/company/company.routes.ts';
 import { registerSupportRoutes } from './modules/support/support.routes.ts';
-import { registerCloudRoutes } from './modules/cloud/cloud.routes.ts';
-import { registerShopRoutes } from './modules/shop/shop.routes.ts';
+import { registerDeepcloudRoutes } from './modules/deepcloud/deepcloud.routes.ts';
+import { registerPeppershopRoutes } from './modules/peppershop/peppershop.routes.ts';
 import { registerAbaclikRoutes } from './modules/abaclik/abaclik.routes.ts';
 import { registerLessonsRoutes } from './modules/lessons/lessons.routes.ts';
 import { registerSecurityRoutes } from './modules/security/security.routes.ts';
@@ -105,8 +105,8 @@ const MODULES: AreaModule[] = [
   registerBillingRoutes,
   registerSubscriptionsRoutes,
   registerBillingStaffRoutes,
-  registerCloudRoutes,
-  registerShopRoutes,
+  registerDeepcloudRoutes,
+  registerPeppershopRoutes,
   registerAbaclikRoutes,
   registerLessonsRoutes,
   registerSecurityRoutes,

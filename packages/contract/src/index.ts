@@ -14,8 +14,8 @@ export * from './support-agent.ts';
 export * from './billing.ts';
 export * from './billing-staff.ts';
 export * from './subscriptions.ts';
-export * from './cloud.ts';
-export * from './shop.ts';
+export * from './deepcloud.ts';
+export * from './peppershop.ts';
 export * from './abaclik.ts';
 export * from './lessons.ts';
 export * from './security.ts';
@@ -36,8 +36,8 @@ import { supportAgentRoutes } from './support-agent.ts';
 import { billingRoutes } from './billing.ts';
 import { billingStaffRoutes } from './billing-staff.ts';
 import { subscriptionsRoutes } from './subscriptions.ts';
-import { cloudRoutes } from './cloud.ts';
-import { shopRoutes } from './shop.ts';
+import { deepcloudRoutes } from './deepcloud.ts';
+import { peppershopRoutes } from './peppershop.ts';
 import { abaclikRoutes } from './abaclik.ts';
 import { lessonsRoutes } from './lessons.ts';
 import { securityRoutes } from './security.ts';
@@ -58,8 +58,8 @@ export const apiRoutes = {
   ...billingRoutes,
   ...billingStaffRoutes,
   ...subscriptionsRoutes,
-  ...cloudRoutes,
-  ...shopRoutes,
+  ...deepcloudRoutes,
+  ...peppershopRoutes,
   ...abaclikRoutes,
   ...lessonsRoutes,
   ...securityRoutes,

@@ -8,7 +8,7 @@ import { seedDemoBilling } from './billing.ts';
 import { seedDemoLessons } from './lessons.ts';
 import { seedDemoLog } from './logs.ts';
 import { seedDemoNotifications } from './notifications.ts';
-import { seedDemoShop } from './shop.ts';
+import { seedDemoShop } from './peppershop.ts';
 import { seedDemoTickets } from './support.ts';
 import { DEMO_ACCOUNTS } from './users.ts';
 

@@ -5,7 +5,7 @@ import type { JobRunner } from '../jobs/runner.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { purgeExpired } from './adapter.ts';
 import { BruteForceGuard } from './brute-force.ts';
-import { CLOUD_REALM_PATH, registerCloudRealm } from './cloud-realm.ts';
+import { CLOUD_REALM_PATH, registerCloudRealm } from './deepcloud-realm.ts';
 import { mountProvider, parseForms, providerHandoff, refusesText, refuseText } from './mount.ts';
 import { registerInteractionRoutes } from './interactions.ts';
 import { refreshingLocalJwks } from '../plugins/authenticate.ts';

@@ -3,7 +3,7 @@ import type { Configuration } from 'oidc-provider';
 import type { Db } from '../db/client.ts';
 import type { Identity } from './identities.ts';
 
-// What the two realms of the sign-in service (the portal's, provider.ts, and the cloud's, cloud-realm.ts) share:
+// What the two realms of the sign-in service (the portal's, provider.ts, and the cloud's, deepcloud-realm.ts) share:
 // the endpoint names, the client shape, the claims, the cookies, and how grants and SSO sessions end.
 
 /** Keycloak's endpoint names under the realm, so keycloak-js (adapter mode) works unchanged. */

@@ -50,7 +50,7 @@ export const PAGE_LOADERS: Record<RouteName, RouteLoader> = {
   settings: null,
   'settings-company-profile': { page: () => import('@/features/company/company-profile-page.tsx') },
   'settings-user-management': { page: () => import('@/features/members/user-management-page.tsx') },
-  'settings-users': { page: () => import('@/features/profile/profile-page.tsx') },
+  'settings-users': { page: () => import('@/app/user-settings-page.tsx') },
   'settings-ownership': { page: () => import('@/features/ownership/ownership-page.tsx') },
   'settings-user-management-form': { page: () => import('@/features/members/member-form-page.tsx') },
   'settings-digital-coach-form': { page: () => import('@/features/members/digital-coach-form-page.tsx') },

@@ -1,6 +1,6 @@
 // The cloud area's data layer (see features/accounts/api.ts for the shape every area's api.ts follows).
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { cloudRoutes, type CloudAuthBody, type CloudConnection, type CloudState } from '@portal/contract';
+import { deepcloudRoutes, type CloudAuthBody, type CloudConnection, type CloudState } from '@portal/contract';
 import { apiRequest } from '@/api/client.ts';
 import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
@@ -18,7 +18,7 @@ export function cloudStateQuery(account: string) {
   return queryOptions({
     queryKey: keys.state(account),
     queryFn: async ({ signal }): Promise<CloudState> =>
-      (await apiRequest(cloudRoutes.getCloudState, { accountUuid: account, signal })).data,
+      (await apiRequest(deepcloudRoutes.getCloudState, { accountUuid: account, signal })).data,
     staleTime: 0,
     // The page shows a failure itself, with a retry.
     meta: { silentError: true },
@@ -33,7 +33,7 @@ export function cloudOrganizationsQuery(account: string, connection: string) {
   return queryOptions({
     queryKey: keys.organizations(account, connection),
     queryFn: async ({ signal }) =>
-      (await apiRequest(cloudRoutes.listCloudOrganizations, { accountUuid: account, signal })).data,
+      (await apiRequest(deepcloudRoutes.listCloudOrganizations, { accountUuid: account, signal })).data,
     staleTime: 0,
     // The list shows its own failure, with a retry.
     meta: { silentError: true },
@@ -52,7 +52,7 @@ export async function exchangeCloudCode(
   body: CloudAuthBody,
   attempt: string,
 ): Promise<CloudConnection> {
-  const { data: connection } = await apiRequest(cloudRoutes.connectCloud, {
+  const { data: connection } = await apiRequest(deepcloudRoutes.connectCloud, {
     accountUuid: account,
     body,
     headers: { 'Idempotency-Key': attempt },
@@ -66,7 +66,7 @@ export function useDisconnectCloud(account: string) {
   const queryClient = useQueryClient();
   const toast = useToast();
   return useMutation({
-    mutationFn: () => apiRequest(cloudRoutes.disconnectCloud, { accountUuid: account }),
+    mutationFn: () => apiRequest(deepcloudRoutes.disconnectCloud, { accountUuid: account }),
     onSuccess: async () => {
       queryClient.removeQueries({ queryKey: [...keys.all(account), 'organizations'] });
       await queryClient.invalidateQueries({ queryKey: keys.state(account) });

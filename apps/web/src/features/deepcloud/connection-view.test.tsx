@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
 import {
-  cloudRoutes,
+  deepcloudRoutes,
   type AccountRole,
   type CloudConnection,
   type CloudState,
@@ -88,7 +88,7 @@ beforeEach(() => {
 
 describe('cloud connection page', () => {
   it('says when no cloud is configured', async () => {
-    serve(new Map([[cloudRoutes.getCloudState, state(null, null)]]));
+    serve(new Map([[deepcloudRoutes.getCloudState, state(null, null)]]));
     await renderAs('OWNER');
     expect(await screen.findByText('Keine Cloud eingerichtet')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Mit DeepCloud verbinden' })).toBeNull();
@@ -96,7 +96,7 @@ describe('cloud connection page', () => {
 
   it('explains connecting, and an admin starts it for the current account', async () => {
     const user = userEvent.setup();
-    serve(new Map([[cloudRoutes.getCloudState, state(null)]]));
+    serve(new Map([[deepcloudRoutes.getCloudState, state(null)]]));
     startCloudConnect.mockReturnValue(new Promise(() => undefined));
     await renderAs('ADMIN');
     const connect = await screen.findByRole('button', { name: 'Mit DeepCloud verbinden' });
@@ -108,7 +108,7 @@ describe('cloud connection page', () => {
   });
 
   it('shows an employee who can connect instead of the button', async () => {
-    serve(new Map([[cloudRoutes.getCloudState, state(null)]]));
+    serve(new Map([[deepcloudRoutes.getCloudState, state(null)]]));
     await renderAs('EMPLOYEE');
     expect(await screen.findByText(/Rolle Administrator oder Inhaber/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Mit DeepCloud verbinden' })).toBeNull();
@@ -117,8 +117,8 @@ describe('cloud connection page', () => {
   it('shows the connection, who connected it and when, the cloud user, the scopes and the organisations', async () => {
     serve(
       new Map<RouteDef, unknown>([
-        [cloudRoutes.getCloudState, state(CONNECTION)],
-        [cloudRoutes.listCloudOrganizations, { data: ORGANIZATIONS, meta: { total: 2 } }],
+        [deepcloudRoutes.getCloudState, state(CONNECTION)],
+        [deepcloudRoutes.listCloudOrganizations, { data: ORGANIZATIONS, meta: { total: 2 } }],
       ]),
     );
     await renderAs('OWNER');
@@ -143,9 +143,9 @@ describe('cloud connection page', () => {
     let signal: AbortSignal | undefined;
     serve(
       new Map<RouteDef, unknown>([
-        [cloudRoutes.getCloudState, state(CONNECTION)],
+        [deepcloudRoutes.getCloudState, state(CONNECTION)],
         [
-          cloudRoutes.listCloudOrganizations,
+          deepcloudRoutes.listCloudOrganizations,
           (input: { signal?: AbortSignal }) => {
             signal = input.signal;
             return new Promise(() => undefined);
@@ -164,15 +164,15 @@ describe('cloud connection page', () => {
   it('says when the connection reaches no organisation, and offers a retry when reading them fails', async () => {
     const user = userEvent.setup();
     const answers = new Map<RouteDef, unknown>([
-      [cloudRoutes.getCloudState, state(CONNECTION)],
-      [cloudRoutes.listCloudOrganizations, new ApiError(502, 'cloud down', 'BAD_GATEWAY')],
+      [deepcloudRoutes.getCloudState, state(CONNECTION)],
+      [deepcloudRoutes.listCloudOrganizations, new ApiError(502, 'cloud down', 'BAD_GATEWAY')],
     ]);
     serve(answers);
     await renderAs('OWNER');
     expect(
       await screen.findByText('Die Organisationen konnten nicht von DeepCloud gelesen werden.'),
     ).toBeTruthy();
-    answers.set(cloudRoutes.listCloudOrganizations, { data: [], meta: { total: 0 } });
+    answers.set(deepcloudRoutes.listCloudOrganizations, { data: [], meta: { total: 0 } });
     await user.click(screen.getByRole('button', { name: 'Erneut versuchen' }));
     expect(
       await screen.findByText('Mit diesem DeepCloud-Zugang erreichen Sie keine Organisationen.'),
@@ -182,8 +182,8 @@ describe('cloud connection page', () => {
   it('warns when the connection needs reconnecting; an employee is told whom to ask and gets no actions', async () => {
     serve(
       new Map<RouteDef, unknown>([
-        [cloudRoutes.getCloudState, state({ ...CONNECTION, status: 'NEEDS_RECONNECT' })],
-        [cloudRoutes.listCloudOrganizations, { data: [], meta: { total: 0 } }],
+        [deepcloudRoutes.getCloudState, state({ ...CONNECTION, status: 'NEEDS_RECONNECT' })],
+        [deepcloudRoutes.listCloudOrganizations, { data: [], meta: { total: 0 } }],
       ]),
     );
     await renderAs('EMPLOYEE');
@@ -192,15 +192,15 @@ describe('cloud connection page', () => {
     expect(screen.queryByRole('button', { name: 'Neu verbinden' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Trennen' })).toBeNull();
     expect(screen.queryByRole('heading', { name: 'Organisationen' })).toBeNull();
-    expect(apiRequest).not.toHaveBeenCalledWith(cloudRoutes.listCloudOrganizations, expect.anything());
+    expect(apiRequest).not.toHaveBeenCalledWith(deepcloudRoutes.listCloudOrganizations, expect.anything());
   });
 
   it('disconnects only after confirming, then shows the account’s page', async () => {
     const user = userEvent.setup();
     const answers = new Map<RouteDef, unknown>([
-      [cloudRoutes.getCloudState, state(CONNECTION)],
-      [cloudRoutes.listCloudOrganizations, { data: ORGANIZATIONS, meta: { total: 2 } }],
-      [cloudRoutes.disconnectCloud, undefined],
+      [deepcloudRoutes.getCloudState, state(CONNECTION)],
+      [deepcloudRoutes.listCloudOrganizations, { data: ORGANIZATIONS, meta: { total: 2 } }],
+      [deepcloudRoutes.disconnectCloud, undefined],
     ]);
     serve(answers);
     const { router } = await renderAs('ADMIN', CONNECTION.uuid);
@@ -208,16 +208,16 @@ describe('cloud connection page', () => {
     const dialog = await screen.findByRole('dialog', { name: 'DeepCloud trennen?' });
     await user.click(within(dialog).getByRole('button', { name: 'Verbunden lassen' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(apiRequest).not.toHaveBeenCalledWith(cloudRoutes.disconnectCloud, { accountUuid: 'a1' });
+    expect(apiRequest).not.toHaveBeenCalledWith(deepcloudRoutes.disconnectCloud, { accountUuid: 'a1' });
     await user.click(screen.getByRole('button', { name: 'Trennen' }));
-    answers.set(cloudRoutes.getCloudState, state(null));
+    answers.set(deepcloudRoutes.getCloudState, state(null));
     await user.click(
       within(await screen.findByRole('dialog', { name: 'DeepCloud trennen?' })).getByRole('button', {
         name: 'Trennen',
       }),
     );
     await waitFor(() =>
-      expect(apiRequest).toHaveBeenCalledWith(cloudRoutes.disconnectCloud, { accountUuid: 'a1' }),
+      expect(apiRequest).toHaveBeenCalledWith(deepcloudRoutes.disconnectCloud, { accountUuid: 'a1' }),
     );
     await waitFor(() => expect(router.state.location.pathname).toBe('/deepcloud'));
   });
@@ -225,8 +225,8 @@ describe('cloud connection page', () => {
   it('says that a connection no longer exists and links to the current one', async () => {
     serve(
       new Map<RouteDef, unknown>([
-        [cloudRoutes.getCloudState, state(CONNECTION)],
-        [cloudRoutes.listCloudOrganizations, { data: [], meta: { total: 0 } }],
+        [deepcloudRoutes.getCloudState, state(CONNECTION)],
+        [deepcloudRoutes.listCloudOrganizations, { data: [], meta: { total: 0 } }],
       ]),
     );
     await renderAs('OWNER', 'c0ffee00-0000-4000-8000-00000000dead');
@@ -234,6 +234,6 @@ describe('cloud connection page', () => {
     expect(screen.getByRole('link', { name: 'Zur aktuellen Verbindung' }).getAttribute('href')).toBe(
       '/deepcloud',
     );
-    expect(apiRequest).not.toHaveBeenCalledWith(cloudRoutes.listCloudOrganizations, expect.anything());
+    expect(apiRequest).not.toHaveBeenCalledWith(deepcloudRoutes.listCloudOrganizations, expect.anything());
   });
 });

@@ -10,7 +10,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import CloudOffOutlined from '@mui/icons-material/CloudOffOutlined';
 import {
-  cloudRoutes,
+  deepcloudRoutes,
   type CloudAuthorization,
   type CloudConnection,
   type CloudState,
@@ -218,7 +218,7 @@ export function CloudConnectionView({ uuid }: { uuid?: string }) {
   const { t } = useTranslation();
   const account = useCurrentAccount();
   const query = useQuery({ ...cloudStateQuery(account?.uuid ?? ''), enabled: Boolean(account) });
-  const mayConnect = useMayCall(cloudRoutes.connectCloud);
+  const mayConnect = useMayCall(deepcloudRoutes.connectCloud);
   const title = uuid ? t('routes.deepcloudConnection') : t('routes.deepcloud');
 
   let content;

@@ -1,7 +1,7 @@
 // The shop area's data layer (see features/accounts/api.ts for the shape every area's api.ts follows): the shop
 // connection of the current account and the hooks that save, test, sync and disconnect it.
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { shopRoutes, type SaveShopBody, type ShopState, type TestShopBody } from '@portal/contract';
+import { peppershopRoutes, type SaveShopBody, type ShopState, type TestShopBody } from '@portal/contract';
 import { apiRequest } from '@/api/client.ts';
 import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
@@ -18,7 +18,7 @@ export function shopStateQuery(account: string) {
   return queryOptions({
     queryKey: stateKey(account),
     queryFn: async ({ signal }) =>
-      (await apiRequest(shopRoutes.getShopState, { accountUuid: account, signal })).data,
+      (await apiRequest(peppershopRoutes.getShopState, { accountUuid: account, signal })).data,
     // A sync runs on the server's jobs runner: its outcome is read again until it is known.
     refetchInterval: (query) => (syncing(query.state.data) ? SYNC_WATCH_MS : false),
     staleTime: 0,
@@ -36,7 +36,7 @@ export function useSaveShop(account: string) {
   const changed = useStateChanged(account);
   return useMutation({
     mutationFn: (body: SaveShopBody) =>
-      apiRequest(shopRoutes.saveShopConnection, { accountUuid: account, body }),
+      apiRequest(peppershopRoutes.saveShopConnection, { accountUuid: account, body }),
     meta: { silentError: true },
     onSuccess: ({ data }) => {
       changed(data);
@@ -49,7 +49,7 @@ export function useSaveShop(account: string) {
 export function useTestShop(account: string) {
   return useMutation({
     mutationFn: async (body: TestShopBody) =>
-      (await apiRequest(shopRoutes.testShopConnection, { accountUuid: account, body })).data,
+      (await apiRequest(peppershopRoutes.testShopConnection, { accountUuid: account, body })).data,
     meta: { silentError: true },
   });
 }
@@ -58,7 +58,7 @@ export function useSyncShop(account: string) {
   const toast = useToast();
   const changed = useStateChanged(account);
   return useMutation({
-    mutationFn: () => apiRequest(shopRoutes.syncShopNow, { accountUuid: account }),
+    mutationFn: () => apiRequest(peppershopRoutes.syncShopNow, { accountUuid: account }),
     onSuccess: ({ data }) => {
       changed(data);
       toast.success(later('peppershop.syncQueued'));
@@ -70,7 +70,7 @@ export function useDisconnectShop(account: string) {
   const toast = useToast();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiRequest(shopRoutes.disconnectShop, { accountUuid: account }),
+    mutationFn: () => apiRequest(peppershopRoutes.disconnectShop, { accountUuid: account }),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: stateKey(account) });
       toast.success(later('peppershop.disconnected'));

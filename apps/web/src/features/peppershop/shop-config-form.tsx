@@ -10,7 +10,7 @@ import Stack from '@mui/material/Stack';
 import {
   SHOP_API_KEY_MAX,
   SHOP_SYNC_INTERVALS,
-  shopRoutes,
+  peppershopRoutes,
   SHOP_URL_MAX,
   isOtherShopHost,
   shopKeyProblem,
@@ -128,8 +128,8 @@ export function ShopConfigForm({ account, state }: { account: string; state: Sho
   };
 
   // Staff in a customer's account see the configuration and may only test the stored connection.
-  const maySave = useMayCall(shopRoutes.saveShopConnection);
-  const mayTest = useMayCall(shopRoutes.testShopConnection);
+  const maySave = useMayCall(peppershopRoutes.saveShopConnection);
+  const mayTest = useMayCall(peppershopRoutes.testShopConnection);
   const testStored = async () => {
     setOutcome(null);
     setOutcome(await test.mutateAsync({ url: '', apiKey: '' }));

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { shopRoutes, type ShopState } from '@portal/contract';
+import { peppershopRoutes, type ShopState } from '@portal/contract';
 import type * as ClientModule from '@/api/client.ts';
 import { ApiError } from '@/api/errors.ts';
 import { accountQueryClient } from '@/testing/account-query-client.ts';
@@ -48,7 +48,7 @@ beforeEach(() => {
 async function renderShop(state: ShopState) {
   const queryClient = accountQueryClient(testAccount('a1', { name: 'Muster AG', accountRole: 'ADMIN' }));
   apiRequest.mockImplementation((route) =>
-    route === shopRoutes.getShopState
+    route === peppershopRoutes.getShopState
       ? Promise.resolve({ data: state })
       : Promise.reject(new Error('unexpected')),
   );
@@ -104,7 +104,7 @@ describe('shop configuration page', () => {
       expect((await screen.findByTestId('shop-test-result')).textContent).toBe(
         'Der Shop hat den API-Schlüssel abgelehnt. Prüfen Sie den Schlüssel.',
       );
-      expect(apiRequest).toHaveBeenLastCalledWith(shopRoutes.testShopConnection, {
+      expect(apiRequest).toHaveBeenLastCalledWith(peppershopRoutes.testShopConnection, {
         accountUuid: 'a1',
         body: { url: 'https://shop.muster.ch', apiKey: '' },
       });

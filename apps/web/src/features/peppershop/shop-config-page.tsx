@@ -7,7 +7,7 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { shopRoutes, type ShopConnection, type ShopSyncStatus } from '@portal/contract';
+import { peppershopRoutes, type ShopConnection, type ShopSyncStatus } from '@portal/contract';
 import { useCurrentAccountUuid, useMayCall } from '@/api/session.ts';
 import { formatDateTime, formatNumber } from '@/i18n/format.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
@@ -54,7 +54,7 @@ function Counts({ label, counts }: { label: string; counts: ShopConnection['reco
 function SyncStatus({ account, connection }: { account: string; connection: ShopConnection }) {
   const { t } = useTranslation();
   const sync = useSyncShop(account);
-  const maySync = useMayCall(shopRoutes.syncShopNow);
+  const maySync = useMayCall(peppershopRoutes.syncShopNow);
   const last = connection.lastSync;
   const busy = last?.status === 'QUEUED' || last?.status === 'RUNNING';
   return (
@@ -130,7 +130,7 @@ export default function ShopConfigPage() {
   const { t } = useTranslation();
   const account = useCurrentAccountUuid();
   const state = useQuery(shopStateQuery(account));
-  const mayDisconnect = useMayCall(shopRoutes.disconnectShop);
+  const mayDisconnect = useMayCall(peppershopRoutes.disconnectShop);
 
   let content: ReactNode;
   if (state.data) {

@@ -15,7 +15,7 @@ import type { SignInEntry } from '@portal/contract';
 import { formatDateTime } from '@/i18n/format.ts';
 import { DotChip } from '@/ui/dot-chip.tsx';
 import { SectionCard } from '@/ui/section-card.tsx';
-import { signInsQuery } from './security-api.ts';
+import { signInsQuery } from './api.ts';
 
 const OUTCOME_COLOR: Record<SignInEntry['outcome'], 'success' | 'error' | 'warning'> = {
   success: 'success',

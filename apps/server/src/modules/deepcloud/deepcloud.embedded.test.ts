@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_USERS } from '../../demo/users.ts';
-import { demoOrganizations } from '../../idp/cloud-realm.ts';
+import { demoOrganizations } from '../../idp/deepcloud-realm.ts';
 import {
   CookieJar,
   follow,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SHOP_TIMEOUT_MS } from '@portal/contract';
 import { testConfig } from '../../test/api.ts';
-import { isReachableAddress } from './shop-address.ts';
+import { isReachableAddress } from './peppershop-address.ts';
 
 describe('shop address rule', () => {
   it('reaches public unicast addresses only', () => {

@@ -10,7 +10,7 @@ import { testUser } from '@/testing/fixtures.ts';
 import { renderPage } from '@/testing/render.tsx';
 import { shownToasts, watchToasts } from '@/testing/toasts.ts';
 import { PortalThemeProvider } from '@/ui/theme.tsx';
-import { emailChangeQuery } from './security-api.ts';
+import { emailChangeQuery } from './api.ts';
 import { EmailCard } from './email-card.tsx';
 import { PasswordCard } from './password-card.tsx';
 

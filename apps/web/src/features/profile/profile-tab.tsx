@@ -3,8 +3,6 @@ import { useQuery } from '@tanstack/react-query';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import Tab from '@mui/material/Tab';
-import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { LANGUAGES, USER_NAME_MAX, type Account, type Language, type User } from '@portal/contract';
@@ -12,11 +10,8 @@ import { myAccountsQuery, useCurrentAccount, useMe } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
 import { FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
-import { Page } from '@/ui/page.tsx';
 import { LinkAlert, SectionCard } from '@/ui/section-card.tsx';
 import { NotificationPreferences } from './notification-preferences.tsx';
-import { SecurityTab } from './security-tab.tsx';
-import { useAddressParams } from '@/ui/address-pagination.tsx';
 import { useThemeMode } from '@/ui/theme.tsx';
 import { LANGUAGE_NAMES, useLanguage, useLeaveAccount, useSaveName } from './api.ts';
 
@@ -97,44 +92,11 @@ function LeaveAccount({ account }: { account: Account }) {
   );
 }
 
-/** The tabs of settings/users; the address keeps the open one (`?tab=security`), so a link can lead there. */
-const TABS = ['profile', 'security'] as const;
-type ProfileTab = (typeof TABS)[number];
-
 /**
- * /settings/users: the signed-in user's own settings. Tab "Profil": name, preferences (language, theme),
- * notifications and leaving the account; tab "Sicherheit": sign-in security (security-tab.tsx).
+ * The "Profil" tab of /settings/users (app/user-settings-page.tsx): name, preferences (language, theme),
+ * notifications and leaving the account.
  */
-export default function ProfilePage() {
-  const { t } = useTranslation();
-  const { params, set } = useAddressParams();
-  const tab: ProfileTab = params.get('tab') === 'security' ? 'security' : 'profile';
-  return (
-    <Page title={t('profile.title')}>
-      <Tabs
-        value={tab}
-        onChange={(_event, next: ProfileTab) => set('tab', next === 'profile' ? undefined : next)}
-        aria-label={t('profile.tabs.label')}
-        sx={{ mb: 3, borderBottom: 1, borderColor: 'divider' }}
-      >
-        {TABS.map((value) => (
-          <Tab
-            key={value}
-            value={value}
-            label={t(`profile.tabs.${value}`)}
-            id={`profile-tab-${value}`}
-            aria-controls={`profile-tabpanel-${value}`}
-          />
-        ))}
-      </Tabs>
-      <div role="tabpanel" id={`profile-tabpanel-${tab}`} aria-labelledby={`profile-tab-${tab}`}>
-        {tab === 'profile' ? <ProfileTabPanel /> : <SecurityTab />}
-      </div>
-    </Page>
-  );
-}
-
-function ProfileTabPanel() {
+export function ProfileTab() {
   const { t } = useTranslation();
   const me = useMe();
   const { language, setLanguage } = useLanguage();

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { ShopProblem, ShopRecordKind } from '@portal/contract';
-import { AddressRefused, checkedLookup, ipLiteralOf, isReachableAddress } from './shop-address.ts';
+import { AddressRefused, checkedLookup, ipLiteralOf, isReachableAddress } from './peppershop-address.ts';
 
 /** One record of the shop: its id there and what it answered about it. */
 export interface ShopItem {

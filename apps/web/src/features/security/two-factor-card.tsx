@@ -24,7 +24,7 @@ import { ApiError } from '@/api/client.ts';
 import { saveFile } from '@/api/save-file.ts';
 import { DIALOG_MAX_WIDTH } from '@/ui/confirm.tsx';
 import { SectionCard } from '@/ui/section-card.tsx';
-import { useConfirmTotp, useDisableTotp, useRegenerateRecoveryCodes, useStartTotp } from './security-api.ts';
+import { useConfirmTotp, useDisableTotp, useRegenerateRecoveryCodes, useStartTotp } from './api.ts';
 
 /** Fewer unused recovery codes than this: the card warns to make new ones. */
 const FEW_CODES = 4;

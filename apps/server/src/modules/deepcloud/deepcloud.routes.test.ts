@@ -8,7 +8,7 @@ import { createSecrets, parseSecretsKeys } from '../../secrets/secrets.ts';
 import { describeApi, TEST_SECRETS_KEYS, type TestApi } from '../../test/api.ts';
 import { FAKE_CLOUD_PERSON, FAKE_ORGANIZATIONS, startFakeCloud } from '../../test/fake-cloud.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
-import { createCloudService } from './cloud.service.ts';
+import { createCloudService } from './deepcloud.service.ts';
 
 const MUSTER = DEMO_ACCOUNTS.muster;
 const BEISPIEL = DEMO_ACCOUNTS.beispiel;

@@ -24,8 +24,8 @@ import type { Db, Queryable } from '../../db/client.ts';
 import { HttpError, conflict } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import { SecretsError, type Secrets } from '../../secrets/secrets.ts';
-import { ShopError, type HttpShopOptions, type ShopAdapter } from './shop-adapter.ts';
-import { ipLiteralOf, isReachableAddress } from './shop-address.ts';
+import { ShopError, type HttpShopOptions, type ShopAdapter } from './peppershop-adapter.ts';
+import { ipLiteralOf, isReachableAddress } from './peppershop-address.ts';
 import { iso } from '../../db/iso.ts';
 
 /** Builds the adapter for a shop (tests may put another in place). */

@@ -1,7 +1,7 @@
-import { shopRoutes } from '@portal/contract';
+import { peppershopRoutes } from '@portal/contract';
 import type { ModuleDeps } from '../deps.ts';
-import { createHttpShopAdapter } from './shop-adapter.ts';
-import { queueDueSyncs, runShopSyncJob, syncShopNow } from './shop-sync.ts';
+import { createHttpShopAdapter } from './peppershop-adapter.ts';
+import { queueDueSyncs, runShopSyncJob, syncShopNow } from './peppershop-sync.ts';
 import {
   disconnectShop,
   getShopState,
@@ -9,7 +9,7 @@ import {
   saveShopConnection,
   testShopConnection,
   type ShopDeps,
-} from './shop.service.ts';
+} from './peppershop.service.ts';
 
 declare module '../../jobs/runner.ts' {
   interface JobKinds {
@@ -27,7 +27,7 @@ const SCHEDULE_EVERY_MS = 60 * 1000;
  * The account's online shop (ADMIN and above): its address and sealed key, a connection test, the sync options,
  * syncs on the jobs runner (scheduled and "sync now") and disconnecting.
  */
-export function registerShopRoutes({ db, route, jobs, secrets, config }: ModuleDeps) {
+export function registerPeppershopRoutes({ db, route, jobs, secrets, config }: ModuleDeps) {
   const shop: ShopDeps = { db, secrets, config: config.shop, adapter: createHttpShopAdapter };
 
   // One sync per account at a time: the job's unique key holds it while queued or running, on every instance.
@@ -44,28 +44,28 @@ export function registerShopRoutes({ db, route, jobs, secrets, config }: ModuleD
     },
   });
 
-  route(shopRoutes.getShopState, {
+  route(peppershopRoutes.getShopState, {
     handler: async (request) => ({ data: await getShopState(db, config.shop, request.account) }),
   });
 
-  route(shopRoutes.saveShopConnection, {
+  route(peppershopRoutes.saveShopConnection, {
     handler: async (request) => ({
       data: await saveShopConnection(shop, request.user, request.account, request.body),
     }),
   });
 
-  route(shopRoutes.testShopConnection, {
+  route(peppershopRoutes.testShopConnection, {
     handler: async (request) => ({ data: await testShopConnection(shop, request.account, request.body) }),
   });
 
-  route(shopRoutes.syncShopNow, {
+  route(peppershopRoutes.syncShopNow, {
     handler: async (request, reply) => {
       reply.code(202);
       return { data: await syncShopNow(shop, jobs, request.account) };
     },
   });
 
-  route(shopRoutes.disconnectShop, {
+  route(peppershopRoutes.disconnectShop, {
     handler: async (request, reply) => {
       await disconnectShop(db, request.user, request.account);
       reply.code(204);

@@ -6,8 +6,8 @@ import { DEMO_ACCOUNTS, DEMO_USERS } from '../../demo/users.ts';
 import { TEST_SECRETS_KEYS, describeApi, type TestApi } from '../../test/api.ts';
 import { StandInShop } from '../../test/stand-in-shop.ts';
 import { createSecrets, parseSecretsKeys } from '../../secrets/secrets.ts';
-import { queueDueSyncs, runShopSyncJob } from './shop-sync.ts';
-import { resealStaleKeys, type ShopDeps } from './shop.service.ts';
+import { queueDueSyncs, runShopSyncJob } from './peppershop-sync.ts';
+import { resealStaleKeys, type ShopDeps } from './peppershop.service.ts';
 
 const MUSTER = DEMO_ACCOUNTS.muster;
 const BEISPIEL = DEMO_ACCOUNTS.beispiel;

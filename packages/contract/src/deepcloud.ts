@@ -89,7 +89,7 @@ const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 const ADMIN = { min: 'ADMIN', denied: 'Connecting the cloud needs the ADMIN role' } as const;
 const MEMBER = { min: 'EMPLOYEE' } as const;
 
-export const cloudRoutes = {
+export const deepcloudRoutes = {
   getCloudState: defineRoute({
     method: 'GET',
     path: '/deep-cloud/v1/connection',

@@ -28,7 +28,7 @@ import { FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
 import { formatDate } from '@/i18n/format.ts';
 import { DIALOG_MAX_WIDTH, useConfirm } from '@/ui/confirm.tsx';
 import { SectionCard } from '@/ui/section-card.tsx';
-import { passkeysQuery, useAddPasskey, useRemovePasskey, useRenamePasskey } from './security-api.ts';
+import { passkeysQuery, useAddPasskey, useRemovePasskey, useRenamePasskey } from './api.ts';
 
 /** What the add dialog says after the browser's prompt or the server refused: a quiet info or an error. */
 type Outcome = {

@@ -12,7 +12,7 @@ import { visuallyHidden } from '@/ui/visually-hidden.ts';
 import { EmailCard } from './email-card.tsx';
 import { PasskeysCard } from './passkeys-card.tsx';
 import { PasswordCard } from './password-card.tsx';
-import { securityOverviewQuery } from './security-api.ts';
+import { securityOverviewQuery } from './api.ts';
 import { SessionsCard } from './sessions-card.tsx';
 import { SignInHistoryCard } from './sign-in-history-card.tsx';
 import { TwoFactorCard } from './two-factor-card.tsx';

@@ -11,7 +11,7 @@ import { FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
 import { formatDateTime } from '@/i18n/format.ts';
 import { useToast } from '@/ui/toast.tsx';
 import { SectionCard } from '@/ui/section-card.tsx';
-import { emailChangeQuery, useCancelEmailChange, useRequestEmailChange } from './security-api.ts';
+import { emailChangeQuery, useCancelEmailChange, useRequestEmailChange } from './api.ts';
 import { CurrentPasswordField, SubmitButton, useSecurityFieldErrors } from './security-form-parts.tsx';
 
 interface EmailValues {

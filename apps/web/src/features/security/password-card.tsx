@@ -4,7 +4,7 @@ import Typography from '@mui/material/Typography';
 import { FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
 import { useToast } from '@/ui/toast.tsx';
 import { SectionCard } from '@/ui/section-card.tsx';
-import { useChangePassword } from './security-api.ts';
+import { useChangePassword } from './api.ts';
 import { CurrentPasswordField, SubmitButton, useSecurityFieldErrors } from './security-form-parts.tsx';
 
 interface PasswordValues {

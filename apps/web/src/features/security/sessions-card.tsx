@@ -18,7 +18,7 @@ import type { SignInSession } from '@portal/contract';
 import { formatDateTime, formatRelativeTime } from '@/i18n/format.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
 import { SectionCard } from '@/ui/section-card.tsx';
-import { sessionsQuery, useEndOtherSessions, useEndSession } from './security-api.ts';
+import { sessionsQuery, useEndOtherSessions, useEndSession } from './api.ts';
 
 const MOBILE_SYSTEMS = /^(iOS|Android|iPadOS)/;
 const notOnPhones = { display: { xs: 'none', sm: 'table-cell' } } as const;

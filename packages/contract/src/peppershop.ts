@@ -198,7 +198,7 @@ export type ShopTestResult = Type.Static<typeof ShopTestResult>;
 const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 const ADMIN = { min: 'ADMIN', denied: 'The shop configuration needs the ADMIN role' } as const;
 
-export const shopRoutes = {
+export const peppershopRoutes = {
   getShopState: defineRoute({
     method: 'GET',
     path: '/shop/v1/connection',

@@ -1,8 +1,8 @@
-import { cloudRoutes } from '@portal/contract';
+import { deepcloudRoutes } from '@portal/contract';
 import { wholeList } from '../../db/paging.ts';
 import type { ModuleDeps } from '../deps.ts';
-import { createCloudClient } from './cloud.client.ts';
-import { createCloudService } from './cloud.service.ts';
+import { createCloudClient } from './deepcloud.client.ts';
+import { createCloudService } from './deepcloud.service.ts';
 
 declare module '../../jobs/runner.ts' {
   interface JobKinds {
@@ -18,7 +18,7 @@ const REFRESH_AHEAD_MS = CLOUD_REFRESH_EVERY_MS + 60_000;
  * The account's cloud connection: its state, the code exchange that connects it, the organisations it reaches and
  * disconnecting. Tokens stay on the server; a job keeps them fresh.
  */
-export function registerCloudRoutes({ config, db, route, jobs, secrets, notifier }: ModuleDeps) {
+export function registerDeepcloudRoutes({ config, db, route, jobs, secrets, notifier }: ModuleDeps) {
   const client = config.cloud ? createCloudClient(config.cloud) : null;
   const cloud = createCloudService({ db, secrets, notifier, client });
 
@@ -31,11 +31,11 @@ export function registerCloudRoutes({ config, db, route, jobs, secrets, notifier
     },
   });
 
-  route(cloudRoutes.getCloudState, {
+  route(deepcloudRoutes.getCloudState, {
     handler: async (request) => ({ data: await cloud.getState(request.account) }),
   });
 
-  route(cloudRoutes.connectCloud, {
+  route(deepcloudRoutes.connectCloud, {
     idempotent: true,
     handler: async (request, reply) => {
       const connection = await cloud.connect(request.user, request.account, request.body, request.log);
@@ -44,7 +44,7 @@ export function registerCloudRoutes({ config, db, route, jobs, secrets, notifier
     },
   });
 
-  route(cloudRoutes.listCloudOrganizations, {
+  route(deepcloudRoutes.listCloudOrganizations, {
     handler: async (request, reply) => {
       // The caller going away before the answer (a closed tab, an aborted fetch) ends the call to the cloud too.
       const controller = new AbortController();
@@ -61,7 +61,7 @@ export function registerCloudRoutes({ config, db, route, jobs, secrets, notifier
     },
   });
 
-  route(cloudRoutes.disconnectCloud, {
+  route(deepcloudRoutes.disconnectCloud, {
     handler: async (request, reply) => {
       await cloud.disconnect(request.user, request.account, request.log);
       reply.code(204);

@@ -12,7 +12,7 @@ import { HttpError } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
 import type { Secrets } from '../../secrets/secrets.ts';
-import { CloudCallError, type CloudClient, type CloudTokens } from './cloud.client.ts';
+import { CloudCallError, type CloudClient, type CloudTokens } from './deepcloud.client.ts';
 import { iso } from '../../db/iso.ts';
 
 /** A logger of the request or the job: the cloud module never passes it a token. */

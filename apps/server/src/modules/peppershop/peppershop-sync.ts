@@ -11,8 +11,15 @@ import type { Db, Queryable } from '../../db/client.ts';
 import { conflict } from '../../http/errors.ts';
 import type { AccountAccess } from '../../http/types.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
-import { ShopError, type ShopAdapter } from './shop-adapter.ts';
-import { adapterFor, openKey, readConnection, stateOf, type Counts, type ShopDeps } from './shop.service.ts';
+import { ShopError, type ShopAdapter } from './peppershop-adapter.ts';
+import {
+  adapterFor,
+  openKey,
+  readConnection,
+  stateOf,
+  type Counts,
+  type ShopDeps,
+} from './peppershop.service.ts';
 
 /** A sync reads at most this many pages per kind, so a shop answering a cursor forever cannot keep it running. */
 const MAX_PAGES_PER_KIND = 10_000;

@@ -19,7 +19,7 @@ import { shownToasts, watchToasts } from '@/testing/toasts.ts';
 import { ConfirmProvider } from '@/ui/confirm.tsx';
 import { PortalThemeProvider } from '@/ui/theme.tsx';
 import { toast } from '@/ui/toast-store.ts';
-import ProfilePage from './profile-page.tsx';
+import UserSettingsPage from './user-settings-page.tsx';
 
 const apiRequest = vi.fn();
 vi.mock('@/api/client.ts', async (original) => ({
@@ -48,7 +48,7 @@ async function renderProfile(me: User = testUser(), accounts: Account[] = [], cu
     '/settings/users',
     <PortalThemeProvider language="de" rowsPerPage="">
       <ConfirmProvider>
-        <ProfilePage />
+        <UserSettingsPage />
       </ConfirmProvider>
     </PortalThemeProvider>,
     { queryClient },

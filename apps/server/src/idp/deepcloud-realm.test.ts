@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { expect, it } from 'vitest';
 import { DEMO_PASSWORD, DEMO_USERS } from '../demo/users.ts';
-import { CLOUD_REALM_PATH, demoOrganizations } from './cloud-realm.ts';
+import { CLOUD_REALM_PATH, demoOrganizations } from './deepcloud-realm.ts';
 import {
   CookieJar,
   describeIdp,
