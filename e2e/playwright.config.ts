@@ -7,8 +7,8 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: './tests',
   globalSetup: './global-setup.ts',
-  // Sized for a loaded 2-core machine: the journeys run beside the unit tests (`npm test`), and a journey that
-  // signs in several times took over a minute there. No retries: a flaky journey is fixed, not hidden.
+  // Sized for a slow 2-core machine: a journey that signs in several times took over a minute in CI. No retries: a
+  // flaky journey is fixed, not hidden.
   timeout: 120_000,
   expect: { timeout: 20_000 },
   fullyParallel: false,
@@ -18,7 +18,9 @@ export default defineConfig({
   use: {
     locale: 'de-DE',
     timezoneId: 'Europe/Zurich',
-    trace: 'retain-on-failure',
+    // Recording a trace cost about a third of Chromium's CPU time in every journey, failing or not; rerun a failing
+    // journey with `--trace retain-on-failure` to get one.
+    trace: 'off',
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
