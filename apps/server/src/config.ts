@@ -9,7 +9,7 @@ import { bool, ConfigError, positiveInteger, url, type Env } from './config/pars
 import { supportInfo } from './config/support.ts';
 
 export type { BillingConfig, Creditor } from './config/billing.ts';
-export type { Brand, BrandLogo } from './config/brand.ts';
+export type { Brand } from './config/brand.ts';
 export { ConfigError } from './config/parse.ts';
 
 /** The built-in app version; /version.json serves it with the build suffix (`2.6.0+<build>`). */

@@ -18,7 +18,7 @@ import { purgeSignIns } from './sign-in-history.ts';
 import { logoutByRefreshToken, logoutPreflight } from './token-logout.ts';
 import { REALM_PATH } from './views.ts';
 
-export { getPublicJwks, rotateSigningKeyIfDue } from './keys.ts';
+export { getPublicJwks } from './keys.ts';
 
 /**
  * The path prefixes the sign-in service answers under: its own realm and the embedded cloud's, a sign-in service as

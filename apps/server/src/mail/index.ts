@@ -1,2 +1,2 @@
-export { createMailer, type Mailer, type MailMessage } from './mailer.ts';
+export { createMailer } from './mailer.ts';
 export { registerDevMail } from './dev-mail.ts';

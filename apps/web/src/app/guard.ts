@@ -55,7 +55,7 @@ async function loadSession(queryClient: QueryClient): Promise<{ user: User; acco
 }
 
 /** The query parameter that tells the accounts page which account a staff user could not open. */
-export const NOT_OPENED_KEY = 'notOpened';
+const NOT_OPENED_KEY = 'notOpened';
 
 /**
  * Staff may open a customer's account by uuid (acting with account role SUPPORT, while the customer allows it):

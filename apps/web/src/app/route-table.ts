@@ -336,10 +336,6 @@ export type RouteEntry = RouteRow & { name: RouteName };
 
 export const ROUTES: readonly RouteEntry[] = TABLE;
 
-type AreaOf<Key> = Key extends `routes.${infer Area}` ? Area : never;
-/** The areas of the table's routes, named by their titles: `routes.billing` → `billing`. */
-export type RouteArea = AreaOf<RouteTableRow['titleKey']>;
-
 const byName = new Map<string, RouteEntry>(ROUTES.map((entry) => [entry.name, entry]));
 
 export function routeByName(name: RouteName): RouteEntry {

@@ -5,8 +5,7 @@ import { currentLanguage } from './i18n.ts';
 // The web's side of the one set of formatters in the contract (decision 201): the same functions the server's mails
 // and the invoice PDF use, with the interface language as the default. Money takes the API's minor units.
 
-export { formatAmount, formatMoney, formatReference, INTL_LOCALES } from '@portal/contract';
-export const WEEK_STARTS_ON = 1;
+export { formatMoney, formatReference, INTL_LOCALES } from '@portal/contract';
 
 type DateInput = string | number | Date;
 

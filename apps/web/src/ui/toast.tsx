@@ -1,8 +1,6 @@
 import { lazy, Suspense, useSyncExternalStore } from 'react';
 import { getToasts, subscribeToasts, toast } from './toast-store.ts';
 
-export type { ToastOptions } from './toast-store.ts';
-
 const ToastList = lazy(() => import('./toast-list.tsx'));
 
 /** `{ success(message, opts?), error(message, opts?) }` — toasts bottom-right, 5000 ms by default. */

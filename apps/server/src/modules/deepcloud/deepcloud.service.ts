@@ -436,5 +436,3 @@ export function createCloudService({ db, secrets, notifier, client }: CloudServi
     },
   };
 }
-
-export type CloudService = ReturnType<typeof createCloudService>;

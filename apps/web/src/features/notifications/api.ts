@@ -10,7 +10,7 @@ import { notificationKeys } from '@/api/notifications.ts';
 import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
 
-export { notificationKeys, unreadCountQuery } from '@/api/notifications.ts';
+export { unreadCountQuery } from '@/api/notifications.ts';
 
 /** A page of the inbox (unread first, then newest); the previous page stays on screen while the next loads. */
 export function notificationsQuery(accountUuid: string, query: NotificationsQuery) {
