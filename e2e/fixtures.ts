@@ -5,29 +5,26 @@ import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import pg from 'pg';
+import {
+  DEMO_ACCOUNT_NAMES,
+  DEMO_ACCOUNTS as SERVER_DEMO_ACCOUNTS,
+  DEMO_PASSWORD,
+  DEMO_USERS,
+} from '../apps/server/src/demo/users.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const DEMO_PASSWORD = 'Portal-Demo-2026';
+export { DEMO_PASSWORD };
 
-/** Demo logins and fixed account ids (apps/server/src/demo/users.ts; copied: e2e is its own TS project). */
-export const DEMO = {
-  owner: { email: 'owner@example.com', name: 'Olivia Owner' },
-  admin: { email: 'admin@example.com', name: 'Adrian Admin' },
-  employee: { email: 'employee@example.com', name: 'Emma Employee' },
-  coach: { email: 'coach@example.com', name: 'Conrad Coach' },
-  inhaber: { email: 'inhaber@example.com', name: 'Isabelle Inhaber' },
-  newowner: { email: 'newowner@example.com', name: 'Nora Neu' },
-  fresh: { email: 'fresh@example.com', name: 'Felix Frisch' },
-  unverified: { email: 'unverified@example.com', name: 'Uma Unverified' },
-  agent: { email: 'agent@example.com', name: 'Aaron Agent' },
-  billing: { email: 'billing@example.com', name: 'Bettina Buchhaltung' },
-} as const;
+/** The demo logins: the server's one list (apps/server/src/demo/users.ts). */
+export const DEMO = DEMO_USERS;
 
-export const DEMO_ACCOUNTS = {
-  muster: { uuid: '6f1c2b1e-0002-4000-8000-000000000001', name: 'Muster AG' },
-  beispiel: { uuid: '6f1c2b1e-0002-4000-8000-000000000002', name: 'Beispiel GmbH' },
-  neu: { uuid: '6f1c2b1e-0002-4000-8000-000000000003', name: 'Neu Sàrl' },
-} as const;
+/** The demo accounts: fixed ids and names, as the server seeds them. */
+export const DEMO_ACCOUNTS = Object.fromEntries(
+  Object.entries(SERVER_DEMO_ACCOUNTS).map(([key, uuid]) => [
+    key,
+    { uuid, name: DEMO_ACCOUNT_NAMES[key as keyof typeof DEMO_ACCOUNT_NAMES] },
+  ]),
+) as { [Key in keyof typeof SERVER_DEMO_ACCOUNTS]: { uuid: string; name: string } };
 
 export interface PortalServer {
   url: string;

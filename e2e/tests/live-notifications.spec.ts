@@ -17,8 +17,6 @@ import {
 // server of this journey's own (not the worker's shared one).
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
-/** The demo owner's user id (apps/server/src/demo/users.ts). */
-const OWNER_UUID = '6f1c2b1e-0001-4000-8000-000000000001';
 /** Short-lived access tokens, so that the first stream's token expires during the journey. */
 const TOKEN_TTL_S = 10;
 
@@ -58,10 +56,10 @@ async function notifyOwner(subject: string): Promise<string> {
     const { rows } = await client.query<{ id: string }>(
       `insert into notifications (account_uuid, user_uuid, type, params)
        values (null, $1, 'ticket.answered', $2::jsonb) returning id::text`,
-      [OWNER_UUID, JSON.stringify({ ticketUuid: crypto.randomUUID(), ticketNumber: 1, subject })],
+      [DEMO.owner.id, JSON.stringify({ ticketUuid: crypto.randomUUID(), ticketNumber: 1, subject })],
     );
     await client.query(`select pg_notify('portal_notifications', $1)`, [
-      JSON.stringify({ userUuid: OWNER_UUID, id: rows[0]!.id }),
+      JSON.stringify({ userUuid: DEMO.owner.id, id: rows[0]!.id }),
     ]);
     await client.query('commit');
     return rows[0]!.id;

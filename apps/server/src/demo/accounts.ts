@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { TERMS_VERSION, type AccountRole, type InvitationStatus, type Language } from '@portal/contract';
 import { writeAudit } from '../audit/audit.ts';
 import type { Queryable } from '../db/client.ts';
-import { DEMO_ACCOUNTS, DEMO_USERS, type DemoLogin } from './users.ts';
+import { DEMO_ACCOUNT_NAMES, DEMO_ACCOUNTS, DEMO_USERS, type DemoLogin } from './users.ts';
 
 interface DemoAccount {
   uuid: string;
@@ -43,7 +43,7 @@ const MUSTER_LOGO = `<?xml version="1.0" encoding="UTF-8"?>
 export const DEMO_ACCOUNT_DATA: DemoAccount[] = [
   {
     uuid: DEMO_ACCOUNTS.muster,
-    name: 'Muster AG',
+    name: DEMO_ACCOUNT_NAMES.muster,
     country: 'CH',
     preferredLanguage: 'de',
     termsAccepted: true,
@@ -73,7 +73,7 @@ export const DEMO_ACCOUNT_DATA: DemoAccount[] = [
   },
   {
     uuid: DEMO_ACCOUNTS.beispiel,
-    name: 'Beispiel GmbH',
+    name: DEMO_ACCOUNT_NAMES.beispiel,
     country: 'DE',
     preferredLanguage: 'de',
     termsAccepted: true,
@@ -88,7 +88,7 @@ export const DEMO_ACCOUNT_DATA: DemoAccount[] = [
   },
   {
     uuid: DEMO_ACCOUNTS.neu,
-    name: 'Neu Sàrl',
+    name: DEMO_ACCOUNT_NAMES.neu,
     country: 'CH',
     preferredLanguage: 'fr',
     termsAccepted: false,

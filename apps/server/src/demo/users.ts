@@ -106,3 +106,10 @@ export const DEMO_ACCOUNTS = {
   beispiel: '6f1c2b1e-0002-4000-8000-000000000002',
   neu: '6f1c2b1e-0002-4000-8000-000000000003',
 } as const;
+
+/** Their names (accounts.ts seeds them; the journeys find them on screen). */
+export const DEMO_ACCOUNT_NAMES = {
+  muster: 'Muster AG',
+  beispiel: 'Beispiel GmbH',
+  neu: 'Neu Sàrl',
+} as const satisfies Record<keyof typeof DEMO_ACCOUNTS, string>;
