@@ -5,18 +5,17 @@
 import type { ReactElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor } from '@testing-library/react';
-import type {
-  Account,
-  CompanyProfile,
-  Member,
-  ShopState,
-  SupportTicket,
-  TwoFactorPolicy,
-} from '@portal/contract';
+import type { Account, Member, SupportTicket } from '@portal/contract';
 import { storeAccountUuid } from '@/api/account-storage.ts';
 import { queryKeys, setCurrentAccountUuid } from '@/api/session.ts';
 import { accountQueryClient } from '@/testing/account-query-client.ts';
-import { testAccount, testUser } from '@/testing/fixtures.ts';
+import {
+  testAccount,
+  testCompanyProfile,
+  testShopState,
+  testTwoFactorPolicy,
+  testUser,
+} from '@/testing/fixtures.ts';
 import { renderPage } from '@/testing/render.tsx';
 import { ConfirmProvider } from '@/ui/confirm.tsx';
 import { PortalThemeProvider } from '@/ui/theme.tsx';
@@ -30,51 +29,18 @@ const BETA = testAccount('b-beta', { name: 'Beta AG', accountRole: 'ADMIN' });
 /** Each account's own word in its answers: the legal name, the shop's host, a member's name, a ticket's subject. */
 const WORD: Record<string, string> = { [ALPHA.uuid]: 'alpha', [BETA.uuid]: 'beta' };
 
-const POLICY: TwoFactorPolicy = {
-  enabled: false,
-  enabledAt: null,
-  enabledBy: null,
-  graceDays: 7,
-  graceUntil: null,
-  provider: 'embedded',
-  membersWithout: 0,
-};
+const POLICY = testTwoFactorPolicy({ membersWithout: 0 });
 
-function profile(word: string): CompanyProfile {
-  return {
+const profile = (word: string) =>
+  testCompanyProfile({
     legalName: `${word} company`,
-    street: 'Bahnhofstrasse 10',
-    postcode: '8001',
-    city: 'Zürich',
-    country: 'CH',
     uid: null,
-    vatNumber: null,
     billingEmail: null,
     phone: null,
     website: null,
-    logo: null,
-    updatedAt: '2026-11-01T10:00:00Z',
-  };
-}
+  });
 
-function shop(word: string): ShopState {
-  return {
-    allowsLocalShops: false,
-    connection: {
-      url: `https://${word}.shop.ch`,
-      apiKeyLastFour: '7421',
-      syncProducts: true,
-      syncOrders: true,
-      syncCustomers: false,
-      interval: 'HOURS_6',
-      enabled: true,
-      updatedAt: '2026-11-20T10:00:00Z',
-      nextSyncAt: null,
-      lastSync: null,
-      records: { products: 0, orders: 0, customers: 0 },
-    },
-  };
-}
+const shop = (word: string) => testShopState({ url: `https://${word}.shop.ch` });
 
 function member(word: string): Member {
   return {

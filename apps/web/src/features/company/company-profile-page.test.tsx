@@ -8,11 +8,10 @@ import {
   usersRoutes,
   type Account,
   type CompanyProfile,
-  type TwoFactorPolicy,
 } from '@portal/contract';
 import type * as ClientModule from '@/api/client.ts';
 import { ApiError } from '@/api/errors.ts';
-import { testAccount, testUser } from '@/testing/fixtures.ts';
+import { testAccount, testCompanyProfile, testTwoFactorPolicy, testUser } from '@/testing/fixtures.ts';
 import { accountQueryClient } from '@/testing/account-query-client.ts';
 import { renderPage } from '@/testing/render.tsx';
 import { shownToasts, watchToasts } from '@/testing/toasts.ts';
@@ -26,30 +25,8 @@ vi.mock('@/api/client.ts', async (original) => ({
   apiFile: () => Promise.resolve({ blob: new Blob(['<svg/>'], { type: 'image/svg+xml' }), fileName: null }),
 }));
 
-const PROFILE: CompanyProfile = {
-  legalName: 'Muster AG',
-  street: 'Bahnhofstrasse 10',
-  postcode: '8001',
-  city: 'Zürich',
-  country: 'CH',
-  uid: 'CHE-123.456.788',
-  vatNumber: null,
-  billingEmail: 'buchhaltung@example.com',
-  phone: '+41 44 123 45 67',
-  website: 'https://www.example.com',
-  logo: null,
-  updatedAt: '2026-11-01T10:00:00Z',
-};
-
-const POLICY: TwoFactorPolicy = {
-  enabled: false,
-  enabledAt: null,
-  enabledBy: null,
-  graceDays: 7,
-  graceUntil: null,
-  provider: 'embedded',
-  membersWithout: 1,
-};
+const PROFILE = testCompanyProfile();
+const POLICY = testTwoFactorPolicy();
 const PREVIEW = {
   data: [{ userUuid: 'u1', name: 'Emma Employee', email: 'employee@example.com', role: 'EMPLOYEE' }],
   meta: { total: 1, page: 1, pageSize: 10 },

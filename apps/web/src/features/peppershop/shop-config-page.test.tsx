@@ -5,7 +5,7 @@ import { peppershopRoutes, type ShopState } from '@portal/contract';
 import type * as ClientModule from '@/api/client.ts';
 import { ApiError } from '@/api/errors.ts';
 import { accountQueryClient } from '@/testing/account-query-client.ts';
-import { testAccount } from '@/testing/fixtures.ts';
+import { testAccount, testShopState } from '@/testing/fixtures.ts';
 import { renderPage } from '@/testing/render.tsx';
 import { watchToasts } from '@/testing/toasts.ts';
 import { ConfirmProvider } from '@/ui/confirm.tsx';
@@ -17,29 +17,17 @@ vi.mock('@/api/client.ts', async (original) => ({
   apiRequest: (...args: unknown[]) => apiRequest(...args),
 }));
 
-const CONNECTED: ShopState = {
-  allowsLocalShops: false,
-  connection: {
-    url: 'https://shop.muster.ch',
-    apiKeyLastFour: '7421',
-    syncProducts: true,
-    syncOrders: true,
-    syncCustomers: false,
-    interval: 'HOURS_6',
-    enabled: true,
-    updatedAt: '2026-11-20T10:00:00Z',
-    nextSyncAt: '2026-11-23T16:00:00Z',
-    lastSync: {
-      status: 'FAILED',
-      startedAt: '2026-11-23T09:00:00Z',
-      finishedAt: '2026-11-23T09:00:05Z',
-      error: 'TIMEOUT',
-      counts: { products: 1234, orders: 0, customers: 0 },
-    },
-    records: { products: 1234, orders: 56, customers: 0 },
+const CONNECTED = testShopState({
+  nextSyncAt: '2026-11-23T16:00:00Z',
+  lastSync: {
+    status: 'FAILED',
+    startedAt: '2026-11-23T09:00:00Z',
+    finishedAt: '2026-11-23T09:00:05Z',
+    error: 'TIMEOUT',
+    counts: { products: 1234, orders: 0, customers: 0 },
   },
-};
-
+  records: { products: 1234, orders: 56, customers: 0 },
+});
 beforeEach(() => {
   apiRequest.mockReset();
   watchToasts();
