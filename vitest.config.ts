@@ -19,7 +19,11 @@ export default defineConfig({
           isolate: false,
         },
       },
-      { extends: 'apps/web/vite.config.ts', test: { name: 'web', root: 'apps/web', environment: 'jsdom' } },
+      {
+        extends: 'apps/web/vite.config.ts',
+        // Page tests type and click through several steps: 5 s, Vitest's default, was too little on a loaded machine.
+        test: { name: 'web', root: 'apps/web', environment: 'jsdom', testTimeout: 15_000 },
+      },
     ],
   },
 });

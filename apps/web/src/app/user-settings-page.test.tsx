@@ -9,7 +9,7 @@ import {
   type Account,
   type User,
 } from '@portal/contract';
-import type * as ClientModule from '@/api/client.ts';
+import { apiRequest } from '@/testing/api-mock.ts';
 import { ApiError } from '@/api/errors.ts';
 import { notificationKeys } from '@/api/notifications.ts';
 import { queryKeys, setCurrentAccountUuid } from '@/api/session.ts';
@@ -21,11 +21,9 @@ import { PortalThemeProvider } from '@/ui/theme.tsx';
 import { toast } from '@/ui/toast-store.ts';
 import UserSettingsPage from './user-settings-page.tsx';
 
-const apiRequest = vi.fn();
-vi.mock('@/api/client.ts', async (original) => ({
-  ...(await original<typeof ClientModule>()),
-  apiRequest: (...args: unknown[]) => apiRequest(...args),
-}));
+vi.mock('@/api/client.ts', async (original) =>
+  (await import('@/testing/api-mock.ts')).mockedClient(original),
+);
 
 beforeEach(() => {
   apiRequest.mockReset();

@@ -2,17 +2,15 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import { billingRoutes, type Account, type BillingStatus } from '@portal/contract';
 import { storeAccountUuid } from '@/api/account-storage.ts';
-import type * as ClientModule from '@/api/client.ts';
+import { apiRequest } from '@/testing/api-mock.ts';
 import { createQueryClient } from '@/api/query-client.ts';
 import { testAccount } from '@/testing/fixtures.ts';
 import { renderPage } from '@/testing/render.tsx';
 import { PastDueBar } from './toolbars.tsx';
 
-const apiRequest = vi.fn();
-vi.mock('@/api/client.ts', async (original) => ({
-  ...(await original<typeof ClientModule>()),
-  apiRequest: (...args: unknown[]) => apiRequest(...args),
-}));
+vi.mock('@/api/client.ts', async (original) =>
+  (await import('@/testing/api-mock.ts')).mockedClient(original),
+);
 
 const PAST_DUE: BillingStatus = {
   pastDue: { since: '2026-10-15', invoices: 1, amounts: [{ currency: 'EUR', amountMinor: 5890 }] },

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { usersRoutes, type Account, type User, type UserRole } from '@portal/contract';
-import type * as ClientModule from '@/api/client.ts';
+import { apiRequest } from '@/testing/api-mock.ts';
 import type * as SessionModule from '@/api/session.ts';
 import { ApiError } from '@/api/errors.ts';
 import { messageFiles } from '@/testing/i18n.ts';
@@ -12,11 +12,9 @@ import { shownToasts, watchToasts } from '@/testing/toasts.ts';
 import AccountsPage from './accounts-page.tsx';
 import VerifyInvitePage from './verify-invite-page.tsx';
 
-const apiRequest = vi.fn();
-vi.mock('@/api/client.ts', async (original) => ({
-  ...(await original<typeof ClientModule>()),
-  apiRequest: (...args: unknown[]) => apiRequest(...args),
-}));
+vi.mock('@/api/client.ts', async (original) =>
+  (await import('@/testing/api-mock.ts')).mockedClient(original),
+);
 let accounts: Account[] = [];
 let userRole: UserRole = 'STANDARD';
 let emailVerified = true;

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type * as ClientModule from '@/api/client.ts';
+import { apiRequest } from '@/testing/api-mock.ts';
 import { accountsRoutes } from '@portal/contract';
 import { ApiError } from '@/api/errors.ts';
 import { testAccount } from '@/testing/fixtures.ts';
@@ -10,11 +10,9 @@ import { toast } from '@/ui/toast-store.ts';
 import { CreateAccountForm } from './create-account-form.tsx';
 import { renderPage } from '@/testing/render.tsx';
 
-const apiRequest = vi.fn();
-vi.mock('@/api/client.ts', async (original) => ({
-  ...(await original<typeof ClientModule>()),
-  apiRequest: (...args: unknown[]) => apiRequest(...args),
-}));
+vi.mock('@/api/client.ts', async (original) =>
+  (await import('@/testing/api-mock.ts')).mockedClient(original),
+);
 const invalidateSession = vi.fn(async () => {});
 vi.mock('@/api/session.ts', () => ({ useInvalidateSession: () => invalidateSession }));
 

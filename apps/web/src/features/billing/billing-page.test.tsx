@@ -13,7 +13,7 @@ import {
   type PostalAddress,
   type Subscription,
 } from '@portal/contract';
-import type * as ClientModule from '@/api/client.ts';
+import { apiRequest } from '@/testing/api-mock.ts';
 import { ApiError } from '@/api/errors.ts';
 import { testAccount } from '@/testing/fixtures.ts';
 import { accountQueryClient } from '@/testing/account-query-client.ts';
@@ -22,11 +22,9 @@ import { shownToasts, watchToasts } from '@/testing/toasts.ts';
 import { PortalThemeProvider } from '@/ui/theme.tsx';
 import BillingPage from './billing-page.tsx';
 
-const apiRequest = vi.fn();
 const apiFile = vi.fn();
 vi.mock('@/api/client.ts', async (original) => ({
-  ...(await original<typeof ClientModule>()),
-  apiRequest: (...args: unknown[]) => apiRequest(...args),
+  ...(await (await import('@/testing/api-mock.ts')).mockedClient(original)),
   apiFile: (...args: unknown[]) => apiFile(...args),
 }));
 const saveFile = vi.fn();

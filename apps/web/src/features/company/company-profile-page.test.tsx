@@ -9,7 +9,7 @@ import {
   type Account,
   type CompanyProfile,
 } from '@portal/contract';
-import type * as ClientModule from '@/api/client.ts';
+import { apiRequest } from '@/testing/api-mock.ts';
 import { ApiError } from '@/api/errors.ts';
 import { testAccount, testCompanyProfile, testTwoFactorPolicy, testUser } from '@/testing/fixtures.ts';
 import { accountQueryClient } from '@/testing/account-query-client.ts';
@@ -18,10 +18,8 @@ import { shownToasts, watchToasts } from '@/testing/toasts.ts';
 import { ConfirmProvider } from '@/ui/confirm.tsx';
 import CompanyProfilePage from './company-profile-page.tsx';
 
-const apiRequest = vi.fn();
 vi.mock('@/api/client.ts', async (original) => ({
-  ...(await original<typeof ClientModule>()),
-  apiRequest: (...args: unknown[]) => apiRequest(...args),
+  ...(await (await import('@/testing/api-mock.ts')).mockedClient(original)),
   apiFile: () => Promise.resolve({ blob: new Blob(['<svg/>'], { type: 'image/svg+xml' }), fileName: null }),
 }));
 

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
 import { usersRoutes, type Account, type RouteDef } from '@portal/contract';
 import { getStoredAccountUuids } from '@/api/account-storage.ts';
-import type * as ClientModule from '@/api/client.ts';
+import { apiRequest } from '@/testing/api-mock.ts';
 import { queryKeys } from '@/api/session.ts';
 import type * as SessionModule from '@/api/session.ts';
 import { renderPage } from '@/testing/render.tsx';
@@ -22,11 +22,9 @@ vi.mock('@/api/session.ts', async (original) => ({
   useCurrentAccount: () => current,
 }));
 
-const apiRequest = vi.fn();
-vi.mock('@/api/client.ts', async (original) => ({
-  ...(await original<typeof ClientModule>()),
-  apiRequest: (...args: unknown[]) => apiRequest(...args),
-}));
+vi.mock('@/api/client.ts', async (original) =>
+  (await import('@/testing/api-mock.ts')).mockedClient(original),
+);
 
 function serve(accounts: Account[]) {
   server = accounts;

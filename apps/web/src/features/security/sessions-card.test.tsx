@@ -3,17 +3,15 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
 import { securityRoutes, type SignInSession } from '@portal/contract';
-import type * as ClientModule from '@/api/client.ts';
+import { apiRequest } from '@/testing/api-mock.ts';
 import { renderPage } from '@/testing/render.tsx';
 import { ConfirmProvider } from '@/ui/confirm.tsx';
 import { PortalThemeProvider } from '@/ui/theme.tsx';
 import { SessionsCard } from './sessions-card.tsx';
 
-const apiRequest = vi.fn();
-vi.mock('@/api/client.ts', async (original) => ({
-  ...(await original<typeof ClientModule>()),
-  apiRequest: (...args: unknown[]) => apiRequest(...args),
-}));
+vi.mock('@/api/client.ts', async (original) =>
+  (await import('@/testing/api-mock.ts')).mockedClient(original),
+);
 const logout = vi.fn();
 vi.mock('@/auth/auth.ts', () => ({ logout: () => logout() }));
 

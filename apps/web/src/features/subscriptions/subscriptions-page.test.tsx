@@ -10,7 +10,7 @@ import {
   type Subscription,
   type SubscriptionPreview,
 } from '@portal/contract';
-import type * as ClientModule from '@/api/client.ts';
+import { apiRequest } from '@/testing/api-mock.ts';
 import { ApiError } from '@/api/errors.ts';
 import { queryKeys, setCurrentAccountUuid } from '@/api/session.ts';
 import { testAccount, testUser } from '@/testing/fixtures.ts';
@@ -18,11 +18,9 @@ import { renderPage } from '@/testing/render.tsx';
 import { shownToasts, watchToasts } from '@/testing/toasts.ts';
 import SubscriptionsPage from './subscriptions-page.tsx';
 
-const apiRequest = vi.fn();
-vi.mock('@/api/client.ts', async (original) => ({
-  ...(await original<typeof ClientModule>()),
-  apiRequest: (...args: unknown[]) => apiRequest(...args),
-}));
+vi.mock('@/api/client.ts', async (original) =>
+  (await import('@/testing/api-mock.ts')).mockedClient(original),
+);
 
 const price = (monthlyMinor: number, seatMonthlyMinor: number) => ({
   monthlyMinor,

@@ -8,7 +8,7 @@ import {
   type SupportTicketDetail,
 } from '@portal/contract';
 import { storeAccountUuid } from '@/api/account-storage.ts';
-import type * as ClientModule from '@/api/client.ts';
+import { apiRequest } from '@/testing/api-mock.ts';
 import { createQueryClient } from '@/api/query-client.ts';
 import { queryKeys, setCurrentAccountUuid } from '@/api/session.ts';
 import { testAccount } from '@/testing/fixtures.ts';
@@ -16,11 +16,9 @@ import { renderPage } from '@/testing/render.tsx';
 import { ConfirmProvider } from '@/ui/confirm.tsx';
 import TicketPage from './ticket-page.tsx';
 
-const apiRequest = vi.fn();
-vi.mock('@/api/client.ts', async (original) => ({
-  ...(await original<typeof ClientModule>()),
-  apiRequest: (...args: unknown[]) => apiRequest(...args),
-}));
+vi.mock('@/api/client.ts', async (original) =>
+  (await import('@/testing/api-mock.ts')).mockedClient(original),
+);
 
 const TICKET = 't0000000-0000-4000-8000-000000000001';
 

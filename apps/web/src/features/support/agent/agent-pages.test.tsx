@@ -11,7 +11,7 @@ import {
   type SupportMessage,
   type UserRole,
 } from '@portal/contract';
-import type * as ClientModule from '@/api/client.ts';
+import { apiRequest } from '@/testing/api-mock.ts';
 import { queryKeys } from '@/api/session.ts';
 import { testUser } from '@/testing/fixtures.ts';
 import { renderPage } from '@/testing/render.tsx';
@@ -19,11 +19,9 @@ import { PortalThemeProvider } from '@/ui/theme.tsx';
 import AgentTicketPage from './agent-ticket-page.tsx';
 import QueuePage from './queue-page.tsx';
 
-const apiRequest = vi.fn();
-vi.mock('@/api/client.ts', async (original) => ({
-  ...(await original<typeof ClientModule>()),
-  apiRequest: (...args: unknown[]) => apiRequest(...args),
-}));
+vi.mock('@/api/client.ts', async (original) =>
+  (await import('@/testing/api-mock.ts')).mockedClient(original),
+);
 
 /** Picks files in the composer's file picker. */
 function choose(files: File[]) {
