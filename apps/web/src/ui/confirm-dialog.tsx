@@ -19,12 +19,10 @@ export default function ConfirmDialog({
   open,
   options,
   onClose,
-  maxWidth,
 }: {
   open: boolean;
   options: ConfirmOptions;
   onClose: (confirmed: boolean) => void;
-  maxWidth: number;
 }) {
   const { t } = useTranslation();
   return (
@@ -33,7 +31,6 @@ export default function ConfirmDialog({
       onClose={() => onClose(false)}
       aria-labelledby="confirm-title"
       aria-describedby="confirm-message"
-      slotProps={{ paper: { sx: { maxWidth, width: '100%' } } }}
     >
       <DialogTitle id="confirm-title">{options.title}</DialogTitle>
       <DialogContent>

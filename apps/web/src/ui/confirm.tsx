@@ -19,9 +19,6 @@ type Confirm = (options: ConfirmOptions) => Promise<boolean>;
 
 const ConfirmContext = createContext<Confirm | null>(null);
 
-/** Dialogs are at most 500 px wide. */
-export const DIALOG_MAX_WIDTH = 500;
-
 /** Promise-based confirmation dialog used by every destructive action. */
 export function ConfirmProvider({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
@@ -48,7 +45,7 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
       {children}
       {options && (
         <Suspense fallback={null}>
-          <ConfirmDialog open={open} options={options} onClose={close} maxWidth={DIALOG_MAX_WIDTH} />
+          <ConfirmDialog open={open} options={options} onClose={close} />
         </Suspense>
       )}
     </ConfirmContext.Provider>

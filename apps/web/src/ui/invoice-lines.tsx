@@ -6,6 +6,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import type { InvoiceLine, InvoiceTotals } from '@portal/contract';
 import { formatDayRange, formatMoney, formatRate } from '@/i18n/format.ts';
+import { RowActionsCell } from './row-actions-cell.tsx';
 
 // Invoice lines and totals as the billing page's invoices and the subscriptions page's previews show them: the
 // same words for the same line, so a preview reads like the invoice that follows it. Every figure is the server's;
@@ -22,16 +23,26 @@ export function useLineText(planName: (code: string) => string): (line: InvoiceL
     });
 }
 
-/** A table's head row: one column heading each, numbers aligned right. */
-export function ColumnHeads({ columns }: { columns: { label: string; numeric?: boolean }[] }) {
+/** A table's head row: one column heading each, numbers aligned right, the row actions' column kept in view. */
+export function ColumnHeads({
+  columns,
+}: {
+  columns: { label: string; numeric?: boolean; actions?: boolean }[];
+}) {
   return (
     <TableHead>
       <TableRow>
-        {columns.map((column) => (
-          <TableCell key={column.label} scope="col" align={column.numeric ? 'right' : undefined}>
-            {column.label}
-          </TableCell>
-        ))}
+        {columns.map((column) =>
+          column.actions ? (
+            <RowActionsCell key={column.label} scope="col">
+              {column.label}
+            </RowActionsCell>
+          ) : (
+            <TableCell key={column.label} scope="col" align={column.numeric ? 'right' : undefined}>
+              {column.label}
+            </TableCell>
+          ),
+        )}
       </TableRow>
     </TableHead>
   );
@@ -83,9 +94,7 @@ export function LinesTable({
               )}
               {line.prorated && <> · {t('billing.lines.prorated')}</>}
             </TableCell>
-            <TableCell sx={{ whiteSpace: 'nowrap' }}>
-              {formatDayRange(line.periodStart, line.periodEnd, locale)}
-            </TableCell>
+            <TableCell>{formatDayRange(line.periodStart, line.periodEnd, locale)}</TableCell>
             <TableCell align="right">{formatRate(line.vatRateBp, locale)}</TableCell>
             <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
               {amount(line.netMinor)}

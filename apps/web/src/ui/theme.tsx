@@ -28,8 +28,15 @@ export function focusRingColor(mode: 'light' | 'dark'): string {
   return mode === 'dark' ? '#ffffff' : '#1b1b1b';
 }
 
-// Headings and list texts wrap a long unbroken word (a name, an address) instead of pushing the page sideways.
-const WRAP = { overflowWrap: 'anywhere' } as const;
+// Headings and list texts break at syllables in the page's language (`<html lang>`, set by i18n.ts) where the
+// browser knows them, and wrap a long unbroken word (a name, an address) instead of pushing the page sideways.
+const WRAP = { overflowWrap: 'anywhere', hyphens: 'auto' } as const;
+
+/** Dialogs are at most 500 px wide (SPEC); one that shows a table says `maxWidth="md"` and stays inside the viewport. */
+const DIALOG_MAX_WIDTH = 500;
+
+/** Below MUI's `sm` breakpoint (600 px) a screen is a phone: dialogs fill it. */
+const PHONE_QUERY = '(max-width:599.95px)';
 
 const muiLocales = { de: deDE, en: enUS, fr: frFR, it: itIT } satisfies Record<Language, object>;
 
@@ -43,6 +50,8 @@ export function buildTheme(
   language: Language,
   rowsPerPage: string,
   brandColor: string = DEFAULT_BRAND_COLOR,
+  /** A phone-sized screen ({@link PHONE_QUERY}): every dialog is full screen. */
+  phone = false,
 ): Theme {
   const dark = mode === 'dark';
   const brand = brandPalette(brandColor);
@@ -68,7 +77,8 @@ export function buildTheme(
         h1: WRAP,
         h2: WRAP,
         h3: WRAP,
-        h4: WRAP,
+        // The page titles: smaller on phones, so "Benutzerverwaltung" fits a 320 px screen as one word.
+        h4: { ...WRAP, [`@media ${PHONE_QUERY}`]: { fontSize: '1.5rem' } },
         h5: WRAP,
         h6: WRAP,
       },
@@ -88,6 +98,20 @@ export function buildTheme(
           },
         },
         MuiAppBar: { defaultProps: { enableColorOnDark: true } },
+        // Every dialog: full screen on a phone, else as wide as it may be (500 px, SPEC), or up to MUI's `md`
+        // (900 px, never more than the viewport) for one that shows a table and says `maxWidth="md"`.
+        MuiDialog: {
+          defaultProps: { fullWidth: true, fullScreen: phone },
+          styleOverrides: {
+            paper: ({ ownerState }) =>
+              !ownerState.fullScreen && (ownerState.maxWidth ?? 'sm') === 'sm'
+                ? { maxWidth: DIALOG_MAX_WIDTH }
+                : {},
+          },
+        },
+        // A table wider than its place scrolls in its container; the container holds what is positioned inside
+        // (a visually hidden column name), which would otherwise stick out and scroll the page sideways.
+        MuiTableContainer: { styleOverrides: { root: { position: 'relative' } } },
         MuiButton: {
           styleOverrides: {
             root: ({ ownerState }) => ({
@@ -107,7 +131,15 @@ export function buildTheme(
     },
     muiLocales[language],
     // After the locale, whose own wording it replaces (German: "Zeilen pro Seite").
-    { components: { MuiTablePagination: { defaultProps: { labelRowsPerPage: rowsPerPage } } } },
+    {
+      components: {
+        MuiTablePagination: {
+          defaultProps: { labelRowsPerPage: rowsPerPage },
+          // On a phone the size choice, the range and the arrows wrap to a second line instead of sticking out.
+          styleOverrides: { toolbar: { flexWrap: 'wrap', justifyContent: 'flex-end' } },
+        },
+      },
+    },
   );
 }
 
@@ -135,10 +167,11 @@ export function PortalThemeProvider({
 }) {
   const [mode, setModeState] = useState<ThemeMode>(readThemeMode);
   const systemDark = useMediaQuery('(prefers-color-scheme: dark)', { noSsr: true });
+  const phone = useMediaQuery(PHONE_QUERY, { noSsr: true });
   const resolved = mode === 'auto' ? (systemDark ? 'dark' : 'light') : mode;
   const theme = useMemo(
-    () => buildTheme(resolved, language, rowsPerPage, brandColor),
-    [resolved, language, rowsPerPage, brandColor],
+    () => buildTheme(resolved, language, rowsPerPage, brandColor, phone),
+    [resolved, language, rowsPerPage, brandColor, phone],
   );
 
   const setMode = useCallback((next: ThemeMode) => {

@@ -33,6 +33,8 @@ export function AccountSwitcher() {
           textAlign: 'left',
           border: '1px solid rgba(255,255,255,0.35)',
           maxWidth: { xs: 180, sm: 320 },
+          // It gives way first on a narrow phone (its texts end in "…"), so the user menu stays on screen at 320 px.
+          minWidth: 0,
           '&:hover': { bgcolor: 'rgba(255,255,255,0.12)' },
           '&:focus-visible': { outline: '2px solid #fff', outlineOffset: 2 },
         }}

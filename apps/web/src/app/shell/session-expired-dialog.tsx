@@ -6,7 +6,6 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { login } from '@/auth/auth.ts';
-import { DIALOG_MAX_WIDTH } from '@/ui/confirm.tsx';
 import type { IdlePhase } from '../idle.ts';
 
 /** Not dismissible by Escape or a click outside (no onClose): only its own button acts. */
@@ -14,12 +13,7 @@ export default function SessionExpiredDialog({ phase, onStay }: { phase: IdlePha
   const { t } = useTranslation();
   const expired = phase.kind === 'expired';
   return (
-    <Dialog
-      open
-      aria-labelledby="session-expiry-title"
-      aria-describedby="session-expiry-message"
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_MAX_WIDTH, width: '100%' } } }}
-    >
+    <Dialog open aria-labelledby="session-expiry-title" aria-describedby="session-expiry-message">
       <DialogTitle id="session-expiry-title">
         {expired ? t('shell.youHaveBeenLoggedOutTitle') : t('shell.youWillBeLoggedOutDueToInactivity')}
       </DialogTitle>

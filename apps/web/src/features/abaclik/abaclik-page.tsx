@@ -10,6 +10,7 @@ import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
+import TableContainer from '@mui/material/TableContainer';
 import QrCode2 from '@mui/icons-material/QrCode2';
 import { mayManageAllAbaclikDevices, type AbaclikDevice } from '@portal/contract';
 import { useCurrentAccount, useCurrentAccountUuid } from '@/api/session.ts';
@@ -101,7 +102,7 @@ export default function AbaclikPage() {
               </Typography>
             </Box>
           ) : (
-            <Box sx={{ overflowX: 'auto' }}>
+            <TableContainer>
               <DevicesTable
                 devices={rows}
                 caption={caption}
@@ -109,7 +110,7 @@ export default function AbaclikPage() {
                 onRevoke={(device) => void askRevoke(device)}
                 revoking={revoke.isPending}
               />
-            </Box>
+            </TableContainer>
           )}
           {total > 0 && (
             <ServerPagination

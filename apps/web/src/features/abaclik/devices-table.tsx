@@ -9,6 +9,7 @@ import Tooltip from '@mui/material/Tooltip';
 import LinkOff from '@mui/icons-material/LinkOff';
 import type { AbaclikDevice } from '@portal/contract';
 import { formatDateTime } from '@/i18n/format.ts';
+import { RowActionsCell } from '@/ui/row-actions-cell.tsx';
 
 const wide = { display: { xs: 'none', md: 'table-cell' } } as const;
 const notOnPhones = { display: { xs: 'none', sm: 'table-cell' } } as const;
@@ -41,7 +42,7 @@ export function DevicesTable({
           {withPerson && <TableCell>{t('abaclik.list.person')}</TableCell>}
           <TableCell sx={wide}>{t('abaclik.list.pairedAt')}</TableCell>
           <TableCell>{t('abaclik.list.lastSeen')}</TableCell>
-          <TableCell align="right">{t('abaclik.list.actions')}</TableCell>
+          <RowActionsCell>{t('abaclik.list.actions')}</RowActionsCell>
         </TableRow>
       </TableHead>
       <TableBody>
@@ -57,7 +58,7 @@ export function DevicesTable({
             )}
             <TableCell sx={{ ...wide, whiteSpace: 'nowrap' }}>{formatDateTime(device.pairedAt)}</TableCell>
             <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(device.lastSeenAt)}</TableCell>
-            <TableCell align="right">
+            <RowActionsCell>
               <Tooltip title={t('abaclik.revoke.action')}>
                 <IconButton
                   aria-label={t('abaclik.revoke.label', { name: device.name })}
@@ -68,7 +69,7 @@ export function DevicesTable({
                   <LinkOff fontSize="small" />
                 </IconButton>
               </Tooltip>
-            </TableCell>
+            </RowActionsCell>
           </TableRow>
         ))}
       </TableBody>

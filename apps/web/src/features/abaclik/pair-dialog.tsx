@@ -13,7 +13,6 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useCurrentAccountUuid } from '@/api/session.ts';
-import { DIALOG_MAX_WIDTH } from '@/ui/confirm.tsx';
 import { codeStatusQuery, useCreateActivationCode, useDevicesChanged } from './api.ts';
 
 /** Minutes and seconds left, `m:ss`. */
@@ -71,12 +70,7 @@ export function PairDialog({ onClose }: { onClose: () => void }) {
   const renew = () => mutate();
 
   return (
-    <Dialog
-      open
-      onClose={onClose}
-      aria-labelledby="pair-title"
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_MAX_WIDTH, width: '100%' } } }}
-    >
+    <Dialog open onClose={onClose} aria-labelledby="pair-title">
       <DialogTitle id="pair-title">{t('abaclik.pair.title')}</DialogTitle>
       <DialogContent>
         {create.isError ? (

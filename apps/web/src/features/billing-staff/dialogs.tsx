@@ -75,7 +75,6 @@ function FormDialog({
             event.preventDefault();
             onSubmit();
           },
-          sx: { maxWidth: 560, width: '100%' },
         } as object,
       }}
     >

@@ -13,6 +13,7 @@ import { useCurrentAccountUuid, useMayCall } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
 import { Page } from '@/ui/page.tsx';
 import { SectionCard } from '@/ui/section-card.tsx';
+import { TableBox } from '@/ui/table-box.tsx';
 import { billingDetailsQuery, subscriptionQuery } from './api.ts';
 import { AddressText, LinesTable, formatDay, formatMoney, usePlanName } from './amounts.tsx';
 import { BillingDetailsForm } from './billing-details-form.tsx';
@@ -22,6 +23,14 @@ import { PaymentMethodCard } from './payment-method-card.tsx';
 import { INVOICE_PARAM, InvoicesTable } from './invoices-table.tsx';
 
 /** The plan, its period and seats, what the next invoice will charge and when; changes happen on subscriptions. */
+// Two cards side by side on wide screens, stacked below. `minmax(0, …)`: a column never grows to fit a wide table
+// inside it (the next invoice's lines scroll in their own box instead of widening the page).
+const cardColumns = {
+  display: 'grid',
+  gap: 3,
+  gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 1fr) minmax(0, 2fr)' },
+} as const;
+
 function PlanCard({ subscription }: { subscription: Subscription | undefined }) {
   const { t, i18n } = useTranslation();
   const planName = usePlanName();
@@ -94,9 +103,9 @@ function NextInvoiceCard({ subscription }: { subscription: Subscription | undefi
           <Typography variant="body2" sx={{ color: 'text.secondary', mb: 1 }}>
             {t('billing.next.intro', { date: formatDay(upcoming.issuedOn, i18n.resolvedLanguage) })}
           </Typography>
-          <Box sx={{ overflowX: 'auto' }}>
+          <TableBox label={t('billing.next.title')}>
             <LinesTable lines={upcoming.lines} totals={upcoming.totals} label={t('billing.next.title')} />
-          </Box>
+          </TableBox>
         </>
       )}
     </SectionCard>
@@ -180,14 +189,14 @@ export default function BillingPage() {
     <Page title={t('routes.billing')}>
       <Typography sx={{ mb: 3, color: 'text.secondary' }}>{t('billing.intro')}</Typography>
       <Stack spacing={3}>
-        <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: '1fr 2fr' } }}>
+        <Box sx={cardColumns}>
           <PlanCard subscription={subscription.data} />
           <NextInvoiceCard subscription={subscription.data} />
         </Box>
         <SectionCard id="billing-invoices" title={t('billing.invoices.title')}>
           <InvoicesTable titleId="billing-invoices" />
         </SectionCard>
-        <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: '1fr 2fr' } }}>
+        <Box sx={cardColumns}>
           <PaymentMethodCard account={account} details={details.data} />
           <BillingAddressCard account={account} details={details.data} />
         </Box>

@@ -23,6 +23,7 @@ import {
 import { useCurrentAccount, useCurrentAccountUuid } from '@/api/session.ts';
 import { AddressPagination, useAddressParams } from '@/ui/address-pagination.tsx';
 import { FilterSelect } from '@/ui/filter-select.tsx';
+import { RowActionsCell } from '@/ui/row-actions-cell.tsx';
 import { invoicesQuery, useDownloadInvoicePdf } from './api.ts';
 import {
   ColumnHeads,
@@ -141,7 +142,12 @@ export function InvoicesTable({ titleId }: { titleId: string }) {
         direction={{ xs: 'column', md: 'row' }}
         sx={{ gap: 2, justifyContent: 'space-between', alignItems: { md: 'center' } }}
       >
-        <Stack component="search" aria-label={t('billing.invoices.filters')} direction="row" sx={{ gap: 2 }}>
+        <Stack
+          component="search"
+          aria-label={t('billing.invoices.filters')}
+          direction="row"
+          sx={{ gap: 2, flexWrap: 'wrap' }}
+        >
           <FilterSelect<InvoiceStatus | ''>
             label={t('billing.invoices.status')}
             value={query.status ?? ''}
@@ -175,7 +181,7 @@ export function InvoicesTable({ titleId }: { titleId: string }) {
               { label: t('billing.invoices.dueOn') },
               { label: t('billing.invoices.status') },
               { label: t('billing.invoices.total'), numeric: true },
-              { label: t('billing.invoices.pdf'), numeric: true },
+              { label: t('billing.invoices.pdf'), actions: true },
             ]}
           />
           <TableBody>
@@ -210,9 +216,9 @@ export function InvoicesTable({ titleId }: { titleId: string }) {
                 <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                   {formatMoney(invoice.totalMinor, invoice.currency)}
                 </TableCell>
-                <TableCell align="right" sx={{ py: 0 }}>
+                <RowActionsCell sx={{ py: 0 }}>
                   <PdfButton invoice={invoice} />
-                </TableCell>
+                </RowActionsCell>
               </TableRow>
             ))}
             {!rows.length && !isFetching && (

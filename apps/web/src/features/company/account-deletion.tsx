@@ -36,7 +36,6 @@ function DeleteAccountDialog({ account, onClose }: { account: Account; onClose: 
       onClose={onClose}
       aria-labelledby="delete-account-title"
       aria-describedby="delete-account-message"
-      slotProps={{ paper: { sx: { maxWidth: 500, width: '100%' } } }}
     >
       <form noValidate onSubmit={(event) => void submit(event).catch(() => undefined)}>
         <DialogTitle id="delete-account-title">

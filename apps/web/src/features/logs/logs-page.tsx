@@ -26,6 +26,8 @@ import { ACCOUNT_ROLES, LOGS_QUERY_MAX, hasLevel, isLanguage, type LogEntry } fr
 import { useCurrentAccount } from '@/api/session.ts';
 import { formatDateTime } from '@/i18n/format.ts';
 import { Page } from '@/ui/page.tsx';
+import { RowActionsCell } from '@/ui/row-actions-cell.tsx';
+import { visuallyHidden } from '@/ui/visually-hidden.ts';
 import { logActorsQuery, logsQuery, useExportLogs, type LogFilters } from './api.ts';
 import { LOG_ACTION_LABELS, actionLabel, changedFields, targetLabel, valueText } from './log-labels.ts';
 
@@ -120,7 +122,7 @@ function EntryRow({ entry, locale }: { entry: LogEntry; locale: string }) {
             {entry.browser ?? ''}
           </Typography>
         </TableCell>
-        <TableCell align="right">
+        <RowActionsCell>
           {changes > 0 && (
             <IconButton
               size="small"
@@ -132,7 +134,7 @@ function EntryRow({ entry, locale }: { entry: LogEntry; locale: string }) {
               {open ? <ExpandLess /> : <ExpandMore />}
             </IconButton>
           )}
-        </TableCell>
+        </RowActionsCell>
       </TableRow>
       <TableRow>
         <TableCell colSpan={6} sx={{ py: 0, ...(open ? {} : { borderBottom: 'none' }) }}>
@@ -267,11 +269,11 @@ export default function LogsPage() {
                   <TableCell scope="col">{t('logs.action')}</TableCell>
                   <TableCell scope="col">{t('logs.target')}</TableCell>
                   <TableCell scope="col">{t('logs.client')}</TableCell>
-                  <TableCell scope="col">
+                  <RowActionsCell scope="col">
                     <Box component="span" sx={visuallyHidden}>
                       {t('logs.changes')}
                     </Box>
-                  </TableCell>
+                  </RowActionsCell>
                 </TableRow>
               </TableHead>
               <TableBody>
@@ -304,15 +306,3 @@ export default function LogsPage() {
     </Page>
   );
 }
-
-const visuallyHidden = {
-  border: 0,
-  clip: 'rect(0 0 0 0)',
-  height: '1px',
-  margin: '-1px',
-  overflow: 'hidden',
-  padding: 0,
-  position: 'absolute',
-  whiteSpace: 'nowrap',
-  width: '1px',
-} as const;

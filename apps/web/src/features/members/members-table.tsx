@@ -28,6 +28,8 @@ import { EmptyState } from '@/ui/empty-state.tsx';
 import { FilterSelect } from '@/ui/filter-select.tsx';
 import { formatDate, formatDateTime } from '@/i18n/format.ts';
 import { DotChip } from '@/ui/dot-chip.tsx';
+import { RowActionsCell } from '@/ui/row-actions-cell.tsx';
+import { visuallyHidden } from '@/ui/visually-hidden.ts';
 import { membersQuery } from './api.ts';
 import { RowActions } from './row-actions.tsx';
 
@@ -38,16 +40,6 @@ const STATUS_COLOR: Record<MemberStatus, 'success' | 'secondary' | 'default'> = 
   EXPIRED: 'default',
 };
 const PAGE_SIZES = [10, 25, 50, MEMBERS_PAGE_SIZE_MAX];
-/** Read by screen readers, not shown (the actions column's heading). */
-const visuallyHidden = {
-  position: 'absolute',
-  // Strings: in `sx` the number 1 would mean 100%.
-  width: '1px',
-  height: '1px',
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 const oneOf = <T extends string>(list: readonly T[], value: string | null): T | undefined =>
   list.includes(value as T) ? (value as T) : undefined;
 
@@ -208,7 +200,8 @@ export function MembersTable({
           </Stack>
           <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
             {isFetching && <LinearProgress aria-label={t('members.loading')} sx={{ height: 2 }} />}
-            <Table size="small" aria-labelledby={titleId}>
+            {/* Eight columns: narrower gaps, so the table fits its box beside the navigation at 1280 px. */}
+            <Table size="small" aria-labelledby={titleId} sx={{ '& th, & td': { px: 1.5 } }}>
               <TableHead>
                 <TableRow>
                   <TableCell>{t('members.columns.name')}</TableCell>
@@ -218,11 +211,11 @@ export function MembersTable({
                   <TableCell>{t('members.columns.invitedBy')}</TableCell>
                   <TableCell>{t('members.columns.lastSignIn')}</TableCell>
                   <TableCell>{t('members.twoFactor.column')}</TableCell>
-                  <TableCell>
+                  <RowActionsCell>
                     <Box component="span" sx={visuallyHidden}>
                       {t('members.columns.actions')}
                     </Box>
-                  </TableCell>
+                  </RowActionsCell>
                 </TableRow>
               </TableHead>
               <TableBody>
@@ -269,9 +262,9 @@ function MemberRow({ member, account }: { member: Member; account: string }) {
       <TableCell>
         <TwoFactorCell value={member.hasTwoFactor} kind={member.kind} />
       </TableCell>
-      <TableCell align="right">
+      <RowActionsCell>
         <RowActions member={member} account={account} label={member.name || member.email} />
-      </TableCell>
+      </RowActionsCell>
     </TableRow>
   );
 }

@@ -42,6 +42,7 @@ import { useCurrentAccountUuid } from '@/api/session.ts';
 import { formatDateTime } from '@/i18n/format.ts';
 import { EmptyState } from '@/ui/empty-state.tsx';
 import { Page } from '@/ui/page.tsx';
+import { RowActionsCell } from '@/ui/row-actions-cell.tsx';
 import {
   notificationsQuery,
   unreadCountQuery,
@@ -184,9 +185,9 @@ function NotificationRow({ notification }: { notification: Notification }) {
       <TableCell sx={{ whiteSpace: 'nowrap', color: 'text.secondary' }}>
         {formatDateTime(notification.createdAt)}
       </TableCell>
-      <TableCell align="right">
+      <RowActionsCell>
         <RowActions notification={notification} label={view.title} />
-      </TableCell>
+      </RowActionsCell>
     </TableRow>
   );
 }
@@ -298,7 +299,7 @@ export default function InboxPage() {
                 </TableCell>
                 <TableCell>{t('notifications.columns.message')}</TableCell>
                 <TableCell>{t('notifications.columns.received')}</TableCell>
-                <TableCell align="right">{t('notifications.columns.actions')}</TableCell>
+                <RowActionsCell>{t('notifications.columns.actions')}</RowActionsCell>
               </TableRow>
             </TableHead>
             <TableBody>

@@ -26,7 +26,7 @@ import Key from '@mui/icons-material/Key';
 import { ApiError } from '@/api/errors.ts';
 import { FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
 import { formatDate } from '@/i18n/format.ts';
-import { DIALOG_MAX_WIDTH, useConfirm } from '@/ui/confirm.tsx';
+import { useConfirm } from '@/ui/confirm.tsx';
 import { SectionCard } from '@/ui/section-card.tsx';
 import { passkeysQuery, useAddPasskey, useRemovePasskey, useRenamePasskey } from './api.ts';
 
@@ -71,12 +71,7 @@ function AddPasskeyDialog({ defaultName, onClose }: { defaultName: string; onClo
   };
 
   return (
-    <Dialog
-      open
-      onClose={add.isPending ? undefined : onClose}
-      aria-labelledby="passkey-add-title"
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_MAX_WIDTH, width: '100%' } } }}
-    >
+    <Dialog open onClose={add.isPending ? undefined : onClose} aria-labelledby="passkey-add-title">
       <RuleForm form={form} onSubmit={onSubmit} aria-labelledby="passkey-add-title">
         <DialogTitle id="passkey-add-title">{t('security.passkeys.addTitle')}</DialogTitle>
         <DialogContent>
@@ -126,12 +121,7 @@ function RenamePasskeyDialog({ passkey, onClose }: { passkey: Passkey; onClose: 
   };
 
   return (
-    <Dialog
-      open
-      onClose={onClose}
-      aria-labelledby="passkey-rename-title"
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_MAX_WIDTH, width: '100%' } } }}
-    >
+    <Dialog open onClose={onClose} aria-labelledby="passkey-rename-title">
       <RuleForm form={form} onSubmit={onSubmit} aria-labelledby="passkey-rename-title">
         <DialogTitle id="passkey-rename-title">{t('security.passkeys.renameTitle')}</DialogTitle>
         <DialogContent>

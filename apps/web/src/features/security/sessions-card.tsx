@@ -8,6 +8,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
+import TableContainer from '@mui/material/TableContainer';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
@@ -18,6 +19,7 @@ import type { SignInSession } from '@portal/contract';
 import { formatDateTime, formatRelativeTime } from '@/i18n/format.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
 import { SectionCard } from '@/ui/section-card.tsx';
+import { RowActionsCell } from '@/ui/row-actions-cell.tsx';
 import { sessionsQuery, useEndOtherSessions, useEndSession } from './api.ts';
 
 const MOBILE_SYSTEMS = /^(iOS|Android|iPadOS)/;
@@ -81,7 +83,7 @@ export function SessionsCard() {
         {sessions.isPending && <Skeleton variant="rounded" height={96} />}
         {sessions.isError && <Alert severity="error">{t('security.sessions.loadError')}</Alert>}
         {sessions.isSuccess && (
-          <Box sx={{ overflowX: 'auto' }}>
+          <TableContainer>
             <Table
               size="small"
               aria-label={t('security.sessions.title')}
@@ -93,7 +95,7 @@ export function SessionsCard() {
                   <TableCell sx={notOnPhones}>{t('security.sessions.address')}</TableCell>
                   <TableCell sx={notOnPhones}>{t('security.sessions.started')}</TableCell>
                   <TableCell sx={notOnPhones}>{t('security.sessions.lastActive')}</TableCell>
-                  <TableCell align="right">{t('security.sessions.actions')}</TableCell>
+                  <RowActionsCell>{t('security.sessions.actions')}</RowActionsCell>
                 </TableRow>
               </TableHead>
               <TableBody>
@@ -135,7 +137,7 @@ export function SessionsCard() {
                       <TableCell sx={notOnPhones}>
                         <When value={session.lastActiveAt} />
                       </TableCell>
-                      <TableCell align="right">
+                      <RowActionsCell>
                         <Button
                           size="small"
                           color="error"
@@ -149,13 +151,13 @@ export function SessionsCard() {
                         >
                           {t('security.sessions.end')}
                         </Button>
-                      </TableCell>
+                      </RowActionsCell>
                     </TableRow>
                   );
                 })}
               </TableBody>
             </Table>
-          </Box>
+          </TableContainer>
         )}
         {sessions.isSuccess && sessions.data.meta.total > list.length && (
           <Typography variant="body2" sx={{ color: 'text.secondary' }}>

@@ -22,7 +22,6 @@ import ContentCopy from '@mui/icons-material/ContentCopy';
 import Download from '@mui/icons-material/Download';
 import { ApiError } from '@/api/client.ts';
 import { saveFile } from '@/api/save-file.ts';
-import { DIALOG_MAX_WIDTH } from '@/ui/confirm.tsx';
 import { SectionCard } from '@/ui/section-card.tsx';
 import { useConfirmTotp, useDisableTotp, useRegenerateRecoveryCodes, useStartTotp } from './api.ts';
 
@@ -148,7 +147,6 @@ function EnrolDialog({ onClose }: { onClose: () => void }) {
       // The recovery codes are shown once: the dialog closes from that step only with "Fertig".
       onClose={step === 2 ? undefined : onClose}
       aria-labelledby="totp-enrol-title"
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_MAX_WIDTH + 60, width: '100%' } } }}
     >
       <DialogTitle id="totp-enrol-title">{t('security.totp.enrolTitle')}</DialogTitle>
       <DialogContent>
@@ -351,12 +349,7 @@ function PasswordDialog({ kind, onClose }: { kind: 'disable' | 'regenerate'; onC
   };
 
   return (
-    <Dialog
-      open
-      onClose={codes ? undefined : onClose}
-      aria-labelledby={titleId}
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_MAX_WIDTH, width: '100%' } } }}
-    >
+    <Dialog open onClose={codes ? undefined : onClose} aria-labelledby={titleId}>
       <DialogTitle id={titleId}>
         {kind === 'disable' ? t('security.totp.disableTitle') : t('security.totp.regenerateTitle')}
       </DialogTitle>

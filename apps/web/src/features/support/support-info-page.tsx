@@ -18,6 +18,7 @@ import { currentLanguage } from '@/i18n/i18n.ts';
 import { INTL_LOCALES } from '@/i18n/format.ts';
 import { Page } from '@/ui/page.tsx';
 import { SectionCard } from '@/ui/section-card.tsx';
+import { TableBox } from '@/ui/table-box.tsx';
 import { supportInfoQuery } from './api.ts';
 
 /** ISO weekdays (1 = Monday) as the locale names them: "Montag–Freitag", or a list when they are not a run. */
@@ -85,26 +86,28 @@ export default function SupportInfoPage() {
             <Typography variant="body2" sx={{ color: 'text.secondary', mb: 1.5 }}>
               {t('support.info.responseIntro')}
             </Typography>
-            <Table size="small" aria-labelledby="support-response">
-              <TableHead>
-                <TableRow>
-                  <TableCell>{t('support.list.severity')}</TableCell>
-                  <TableCell>{t('support.info.meaning')}</TableCell>
-                  <TableCell align="right">{t('support.info.firstResponse')}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {SUPPORT_SEVERITIES.map((severity) => (
-                  <TableRow key={severity}>
-                    <TableCell>{t(`support.severities.${severity}`)}</TableCell>
-                    <TableCell>{t(`support.severityHelp.${severity}`)}</TableCell>
-                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                      {t('support.info.withinHours', { count: info.data.responseHours[severity] })}
-                    </TableCell>
+            <TableBox label={t('support.info.responseTimes')}>
+              <Table size="small" aria-labelledby="support-response">
+                <TableHead>
+                  <TableRow>
+                    <TableCell>{t('support.list.severity')}</TableCell>
+                    <TableCell>{t('support.info.meaning')}</TableCell>
+                    <TableCell align="right">{t('support.info.firstResponse')}</TableCell>
                   </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+                </TableHead>
+                <TableBody>
+                  {SUPPORT_SEVERITIES.map((severity) => (
+                    <TableRow key={severity}>
+                      <TableCell>{t(`support.severities.${severity}`)}</TableCell>
+                      <TableCell>{t(`support.severityHelp.${severity}`)}</TableCell>
+                      <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                        {t('support.info.withinHours', { count: info.data.responseHours[severity] })}
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </TableBox>
           </SectionCard>
           <div>
             <Button variant="contained" component={RouterLink} to={href('support-ticket')}>

@@ -6,6 +6,7 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
+import TableContainer from '@mui/material/TableContainer';
 import type { SupportTicket } from '@portal/contract';
 import { href } from '@/app/href.ts';
 import { formatDateTime } from '@/i18n/format.ts';
@@ -15,53 +16,55 @@ import { StatusChip } from './status-chip.tsx';
 export function TicketsTable({ tickets, caption }: { tickets: readonly SupportTicket[]; caption: string }) {
   const { t } = useTranslation();
   return (
-    <Table size="small" aria-label={caption}>
-      <TableHead>
-        <TableRow>
-          <TableCell>{t('support.list.number')}</TableCell>
-          <TableCell>{t('support.list.subject')}</TableCell>
-          <TableCell>{t('support.list.status')}</TableCell>
-          <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>
-            {t('support.list.category')}
-          </TableCell>
-          <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>
-            {t('support.list.severity')}
-          </TableCell>
-          <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>
-            {t('support.list.createdBy')}
-          </TableCell>
-          <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>
-            {t('support.list.lastActivity')}
-          </TableCell>
-        </TableRow>
-      </TableHead>
-      <TableBody>
-        {tickets.map((ticket) => (
-          <TableRow key={ticket.uuid} hover>
-            <TableCell sx={{ whiteSpace: 'nowrap' }}>{ticket.number}</TableCell>
-            <TableCell>
-              <Link component={RouterLink} to={href('support-ticket-detail', { ticketUuid: ticket.uuid })}>
-                {ticket.subject}
-              </Link>
-            </TableCell>
-            <TableCell>
-              <StatusChip status={ticket.status} />
+    <TableContainer>
+      <Table size="small" aria-label={caption}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{t('support.list.number')}</TableCell>
+            <TableCell>{t('support.list.subject')}</TableCell>
+            <TableCell>{t('support.list.status')}</TableCell>
+            <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>
+              {t('support.list.category')}
             </TableCell>
             <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>
-              {t(`support.categories.${ticket.category}.label`)}
-            </TableCell>
-            <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>
-              {t(`support.severities.${ticket.severity}`)}
+              {t('support.list.severity')}
             </TableCell>
             <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>
-              {ticket.createdBy?.name || t('support.detail.deletedUser')}
+              {t('support.list.createdBy')}
             </TableCell>
-            <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' }, whiteSpace: 'nowrap' }}>
-              {formatDateTime(ticket.lastMessageAt)}
+            <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>
+              {t('support.list.lastActivity')}
             </TableCell>
           </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+        </TableHead>
+        <TableBody>
+          {tickets.map((ticket) => (
+            <TableRow key={ticket.uuid} hover>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{ticket.number}</TableCell>
+              <TableCell>
+                <Link component={RouterLink} to={href('support-ticket-detail', { ticketUuid: ticket.uuid })}>
+                  {ticket.subject}
+                </Link>
+              </TableCell>
+              <TableCell>
+                <StatusChip status={ticket.status} />
+              </TableCell>
+              <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>
+                {t(`support.categories.${ticket.category}.label`)}
+              </TableCell>
+              <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>
+                {t(`support.severities.${ticket.severity}`)}
+              </TableCell>
+              <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>
+                {ticket.createdBy?.name || t('support.detail.deletedUser')}
+              </TableCell>
+              <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' }, whiteSpace: 'nowrap' }}>
+                {formatDateTime(ticket.lastMessageAt)}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
   );
 }

@@ -7,7 +7,6 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
 import { TERMS_VERSION } from '@portal/contract';
-import { DIALOG_MAX_WIDTH } from '@/ui/confirm.tsx';
 
 export type TermsKind = 'agb' | 'privacy';
 
@@ -23,13 +22,7 @@ export function TermsDialog({ kind, onClose }: { kind: TermsKind | null; onClose
   const shown = kind ?? 'agb';
   const sections = t(`terms.${shown}.sections`, { returnObjects: true }) as Section[];
   return (
-    <Dialog
-      open={kind !== null}
-      onClose={onClose}
-      aria-labelledby={titleId}
-      scroll="paper"
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_MAX_WIDTH } } }}
-    >
+    <Dialog open={kind !== null} onClose={onClose} aria-labelledby={titleId} scroll="paper">
       <DialogTitle id={titleId}>
         {t(`terms.${shown}.title`)}
         <Typography component="span" variant="body2" sx={{ display: 'block', color: 'text.secondary' }}>
