@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { securityRoutes, type Passkey } from '@portal/contract';
 import { apiRequest } from '@/testing/api-mock.ts';
@@ -60,6 +60,16 @@ describe('passkeys card', () => {
     expect((within(dialog).getByRole('textbox', { name: /^Name/ }) as HTMLInputElement).value).toBe(
       'Passkey 2',
     );
+  });
+
+  it('closes the dialog with Escape and gives the focus back to the button that opened it', async () => {
+    await renderCard();
+    const open = await screen.findByRole('button', { name: 'Passkey hinzufügen' });
+    await userEvent.click(open);
+    expect(screen.getByRole('dialog', { name: 'Passkey hinzufügen' })).toBeTruthy();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(document.activeElement).toBe(open);
   });
 
   it('takes a cancelled browser prompt quietly: an info in the dialog, no error toast', async () => {
