@@ -31,7 +31,10 @@ export function readPaging(get: (name: string) => string | null, sizes: number[]
   };
 }
 
-/** The footer of a list paged on the server: "Zeilen pro Seite", the rows shown of `total`, the arrows. */
+/**
+ * The footer of a list paged on the server: "Zeilen pro Seite", the rows shown of `total`, the arrows. An empty list
+ * has none: its empty state says so, and "0–0 von 0" would only repeat it (issue 23 item 12).
+ */
 export function ServerPagination({
   total,
   page,
@@ -47,6 +50,7 @@ export function ServerPagination({
   /** A new page, or a new page size (which starts again at page 1). */
   onChange: (page: number, pageSize: number) => void;
 }) {
+  if (total === 0) return null;
   return (
     <TablePagination
       component="div"
