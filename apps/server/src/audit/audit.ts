@@ -17,13 +17,15 @@ export interface AuditEntry {
   target: string;
   before?: unknown;
   after?: unknown;
+  /** When it happened: now unless given (the demo data dates its history). */
+  createdAt?: Date;
 }
 
 /** Appends to the audit log; call it inside the transaction of the change it records. */
 export async function writeAudit(q: Queryable, entry: AuditEntry): Promise<void> {
   await q.query(
-    `insert into audit_log (account_uuid, actor_uuid, client_address, user_agent, action, target, before, after)
-     values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb)`,
+    `insert into audit_log (account_uuid, actor_uuid, client_address, user_agent, action, target, before, after, created_at)
+     values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, coalesce($9::timestamptz, now()))`,
     [
       entry.accountUuid,
       entry.actor?.uuid ?? null,
@@ -34,6 +36,7 @@ export async function writeAudit(q: Queryable, entry: AuditEntry): Promise<void>
       entry.target,
       entry.before === undefined ? null : JSON.stringify(entry.before),
       entry.after === undefined ? null : JSON.stringify(entry.after),
+      entry.createdAt?.toISOString() ?? null,
     ],
   );
 }

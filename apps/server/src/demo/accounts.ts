@@ -31,6 +31,9 @@ interface DemoCompany {
   logoSvg: string;
 }
 
+/** A day in milliseconds. */
+const DAY = 86_400_000;
+
 /** A small logo drawn in code: a red rounded square with a white "M". */
 const MUSTER_LOGO = `<?xml version="1.0" encoding="UTF-8"?>
 <svg xmlns="http://www.w3.org/2000/svg" width="160" height="160" viewBox="0 0 160 160">
@@ -47,7 +50,8 @@ export const DEMO_ACCOUNT_DATA: DemoAccount[] = [
     country: 'CH',
     preferredLanguage: 'de',
     termsAccepted: true,
-    createdDaysAgo: 400,
+    // Inside the log's retention (400 days), before the demo log's 300 days of history (demo/logs.ts).
+    createdDaysAgo: 330,
     members: [
       { login: 'owner', role: 'OWNER' },
       { login: 'admin', role: 'ADMIN' },
@@ -132,7 +136,11 @@ async function seedAccount(tx: Queryable, account: DemoAccount, ids: Map<DemoLog
   // An existing account is left as the demo users changed it (accepted terms, cancelled deletion…).
   if (!created.rows.length) return;
   const at = (daysAgo: number) => `now() - make_interval(days => ${daysAgo})`;
+  // The history is dated as it happened: the account's creation first, then its members, terms and company, so
+  // "Konto erstellt" is the log's oldest entry (issue 23 item 12); a scheduled deletion 30 days before its date.
+  const dated = (daysAgo: number, minutes = 0) => new Date(Date.now() - daysAgo * DAY + minutes * 60_000);
   await writeAudit(tx, {
+    createdAt: dated(account.createdDaysAgo),
     accountUuid: account.uuid,
     actor: { uuid: owner },
     action: 'account.create',
@@ -160,6 +168,7 @@ async function seedAccount(tx: Queryable, account: DemoAccount, ids: Map<DemoLog
     );
     if (member.role !== 'OWNER') {
       await writeAudit(tx, {
+        createdAt: dated(account.createdDaysAgo - i, -1),
         accountUuid: account.uuid,
         actor: { uuid: owner },
         action: 'member.invite',
@@ -178,6 +187,7 @@ async function seedAccount(tx: Queryable, account: DemoAccount, ids: Map<DemoLog
         [account.uuid, kind, TERMS_VERSION, owner],
       );
       await writeAudit(tx, {
+        createdAt: dated(account.createdDaysAgo, 2),
         accountUuid: account.uuid,
         actor: { uuid: owner },
         action: 'account.terms.accept',
@@ -186,9 +196,11 @@ async function seedAccount(tx: Queryable, account: DemoAccount, ids: Map<DemoLog
       });
     }
   }
-  if (account.company) await seedCompany(tx, account.uuid, owner, account.company);
+  if (account.company)
+    await seedCompany(tx, account.uuid, owner, account.company, dated(account.createdDaysAgo, 5));
   if (account.deletionInDays !== undefined) {
     await writeAudit(tx, {
+      createdAt: dated(30 - account.deletionInDays),
       accountUuid: account.uuid,
       actor: { uuid: owner },
       action: 'account.deletion.schedule',
@@ -199,7 +211,13 @@ async function seedAccount(tx: Queryable, account: DemoAccount, ids: Map<DemoLog
   }
 }
 
-async function seedCompany(tx: Queryable, accountUuid: string, owner: string, company: DemoCompany) {
+async function seedCompany(
+  tx: Queryable,
+  accountUuid: string,
+  owner: string,
+  company: DemoCompany,
+  createdAt: Date,
+) {
   const logo = Buffer.from(company.logoSvg, 'utf8');
   const fileUuid = crypto.randomUUID();
   await tx.query(
@@ -224,6 +242,7 @@ async function seedCompany(tx: Queryable, accountUuid: string, owner: string, co
     ],
   );
   await writeAudit(tx, {
+    createdAt,
     accountUuid,
     actor: { uuid: owner },
     action: 'company.update',
@@ -252,6 +271,7 @@ async function seedInvitation(
   );
   if (!rows[0]) return;
   await writeAudit(tx, {
+    createdAt: new Date(Date.now() - invitation.sentDaysAgo * DAY),
     accountUuid,
     actor: { uuid: owner },
     action: 'member.invite',

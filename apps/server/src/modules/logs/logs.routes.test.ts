@@ -210,6 +210,16 @@ describeApi('logs API', (api) => {
     expect(await all(api, 'admin', 'q=%25')).toHaveLength(0);
   });
 
+  it("dates each demo account's creation before its other entries (issue 23 item 12)", async () => {
+    for (const account of Object.values(DEMO_ACCOUNTS)) {
+      const { rows } = await api.db.query<{ action: string }>(
+        'select action from audit_log where account_uuid = $1 order by created_at, id limit 1',
+        [account],
+      );
+      if (rows.length) expect(rows[0]!.action, account).toBe('account.create');
+    }
+  });
+
   it('refuses bad filters and cursors with 422, never a 500', async () => {
     for (const query of [
       'cursor=bm90LWEtY3Vyc29y',
