@@ -54,11 +54,28 @@ describe('dates', () => {
   it('writes an instant in Swiss time, whatever the machine’s time zone', () => {
     // 23:30 UTC on 31 October is already 1 November in Zurich (UTC+1 in winter).
     expect(formatDate('2027-10-31T23:30:00Z', 'de')).toBe('1. November 2027');
-    expect(formatDate('2027-10-31T23:30:00Z', 'fr')).toBe('1 novembre 2027');
+    expect(formatDate('2027-10-31T23:30:00Z', 'fr')).toBe('1er novembre 2027');
+    expect(formatDate('2027-11-02T12:00:00Z', 'fr')).toBe('2 novembre 2027');
     expect(formatDate('2027-10-31T23:30:00Z', 'it')).toBe('1 novembre 2027');
     expect(formatDate('2027-10-31T23:30:00Z', 'en')).toBe('1 November 2027');
     expect(formatDateTime('2027-11-01T10:05:00Z', 'de')).toBe('01.11.2027, 11:05');
     expect(formatDateTimeLong('2027-07-01T10:05:00Z', 'de')).toBe('1. Juli 2027 um 12:05');
+    expect(formatDateTimeLong('2027-07-01T10:05:00Z', 'fr')).toBe('1er juillet 2027 à 12:05');
+    expect(formatDateTimeLong('2027-03-09T23:05:00Z', 'it')).toBe('10 marzo 2027 alle 00:05');
+  });
+
+  // One date form per language on a page (issue 23 item 7): tables write the day in figures, with or without the
+  // time; running text writes it long, the day without a leading zero ("1 novembre", never "01 novembre").
+  it("writes a table's time in the figures of its days, in every language", () => {
+    expect(formatDateTime('2027-11-01T10:05:00Z', 'fr')).toBe('01.11.2027, 11:05');
+    expect(formatDateTime('2027-11-01T10:05:00Z', 'it')).toBe('01.11.2027, 11:05');
+    expect(formatDateTime('2027-11-01T10:05:00Z', 'en')).toBe('01/11/2027, 11:05');
+    for (const language of LANGUAGES) {
+      expect(
+        formatDateTime('2027-11-01T10:05:00Z', language).startsWith(formatShortDay('2027-11-01', language)),
+      ).toBe(true);
+      expect(formatDay('2027-11-05', language)).not.toMatch(/\b0\d/);
+    }
   });
 
   it('writes a calendar day as the day it names, long or in figures', () => {
@@ -73,7 +90,8 @@ describe('dates', () => {
 
   it('writes a period (its end not included) as its first and last day', () => {
     expect(formatPeriod('2026-11-01', '2026-12-01', 'de')).toBe('1.–30. November 2026');
-    expect(formatPeriod('2026-11-01', '2026-12-01', 'fr')).toBe('1–30 novembre 2026');
+    expect(formatPeriod('2026-11-01', '2026-12-01', 'fr')).toBe('1er–30 novembre 2026');
+    expect(formatPeriod('2026-11-01', '2026-12-01', 'it')).toBe('1–30 novembre 2026');
     expect(formatPeriod('2026-11-15', '2027-11-15', 'en')).toBe('15 November 2026 – 14 November 2027');
     expect(formatPeriod('2026-11-15', '2026-11-16', 'de')).toBe('15. November 2026');
     expect(formatShortPeriod('2026-11-01', '2026-12-01', 'it')).toBe('01.11.2026 – 30.11.2026');

@@ -9,7 +9,9 @@ import type { Language } from './common.ts';
 //   The result does not depend on the ICU version of Node or the browser.
 // - An instant (a timestamp) is shown in Swiss time (Europe/Zurich), whatever the time zone of the machine.
 // - A calendar day (YYYY-MM-DD: due dates, periods) is shown as the day it names, never moved by a time zone.
-// - Dates follow de-CH, fr-CH and it-CH ("1. November 2027", "01.11.2027"); English follows en-GB.
+// - Dates follow de-CH, fr-CH and it-CH ("1. November 2027", "1er novembre 2027", "01.11.2027"); English follows
+//   en-GB. One long form and one form in figures per language, built from Intl's figures only, so that no ICU
+//   version or browser writes "01 novembre" beside "1 novembre" or "1 nov. 2027" beside "01.11.2027".
 
 /** The time zone every instant is shown in: the portal's customers and its provider are in Switzerland. */
 export const TIME_ZONE = 'Europe/Zurich';
@@ -59,36 +61,126 @@ const DAY_MS = 86_400_000;
 /** The last day of a period given as its first day and the day after it (how periods are stored). */
 const lastDayOf = (end: string) => new Date(dayDate(end).getTime() - DAY_MS).toISOString().slice(0, 10);
 
-/** The date of an instant in Swiss time, long: "1. November 2027", "1 novembre 2027". */
-export function formatDate(value: Instant, language: Language): string {
-  return new Intl.DateTimeFormat(INTL_LOCALES[language], { dateStyle: 'long', timeZone: TIME_ZONE }).format(
-    toDate(value),
-  );
+/** Month names of each language, as dates in running text write them. */
+const MONTHS: Record<Language, string[]> = {
+  de: [
+    'Januar',
+    'Februar',
+    'März',
+    'April',
+    'Mai',
+    'Juni',
+    'Juli',
+    'August',
+    'September',
+    'Oktober',
+    'November',
+    'Dezember',
+  ],
+  fr: [
+    'janvier',
+    'février',
+    'mars',
+    'avril',
+    'mai',
+    'juin',
+    'juillet',
+    'août',
+    'septembre',
+    'octobre',
+    'novembre',
+    'décembre',
+  ],
+  it: [
+    'gennaio',
+    'febbraio',
+    'marzo',
+    'aprile',
+    'maggio',
+    'giugno',
+    'luglio',
+    'agosto',
+    'settembre',
+    'ottobre',
+    'novembre',
+    'dicembre',
+  ],
+  en: [
+    'January',
+    'February',
+    'March',
+    'April',
+    'May',
+    'June',
+    'July',
+    'August',
+    'September',
+    'October',
+    'November',
+    'December',
+  ],
+};
+
+/** The word between a long date and its time: "1. November 2027 um 11:05". */
+const AT: Record<Language, string> = { de: 'um', fr: 'à', it: 'alle', en: 'at' };
+
+/**
+ * The calendar day and the time of an instant in Swiss time ("2027-11-01", "11:05"): only Intl's figures, which are
+ * the same in every ICU version (its words and their order are not). One formatter, made once: a log export asks
+ * for a million of them.
+ */
+const swissClock = new Intl.DateTimeFormat('en-GB', {
+  timeZone: TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+function swissDayAndTime(value: Instant): { day: string; time: string } {
+  const parts: Record<string, string> = {};
+  for (const part of swissClock.formatToParts(toDate(value))) parts[part.type] = part.value;
+  return { day: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
 }
 
-/** Date and time of an instant in Swiss time, as tables show it: "01.11.2027, 11:05". */
+/**
+ * A calendar day (YYYY-MM-DD) long, one form per language, built without Intl so that every browser and Node write
+ * it alike: "1. November 2027", "1er novembre 2027" (French writes the first of a month as an ordinal), "1 novembre
+ * 2027", "1 November 2027". Never "01 novembre".
+ */
+function longDay(day: string, language: Language): string {
+  const [year, month, date] = day.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const name = MONTHS[language][month - 1]!;
+  if (language === 'de') return `${date}. ${name} ${year}`;
+  if (language === 'fr') return `${date === 1 ? '1er' : date} ${name} ${year}`;
+  return `${date} ${name} ${year}`;
+}
+
+/** The date of an instant in Swiss time, long: "1. November 2027", "1er novembre 2027". */
+export function formatDate(value: Instant, language: Language): string {
+  return longDay(swissDayAndTime(value).day, language);
+}
+
+/**
+ * Date and time of an instant in Swiss time, as tables show it: the day in figures as `formatShortDay` writes it, and
+ * the time: "01.11.2027, 11:05", "01/11/2027, 11:05" in English.
+ */
 export function formatDateTime(value: Instant, language: Language): string {
-  return new Intl.DateTimeFormat(INTL_LOCALES[language], {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: TIME_ZONE,
-  }).format(toDate(value));
+  const { day, time } = swissDayAndTime(value);
+  return `${formatShortDay(day, language)}, ${time}`;
 }
 
 /** Date and time of an instant in Swiss time, as a sentence in a mail uses it: "1. November 2027 um 11:05". */
 export function formatDateTimeLong(value: Instant, language: Language): string {
-  return new Intl.DateTimeFormat(INTL_LOCALES[language], {
-    dateStyle: 'long',
-    timeStyle: 'short',
-    timeZone: TIME_ZONE,
-  }).format(toDate(value));
+  const { day, time } = swissDayAndTime(value);
+  return `${longDay(day, language)} ${AT[language]} ${time}`;
 }
 
-/** A calendar day (YYYY-MM-DD), long: "1. November 2027". */
+/** A calendar day (YYYY-MM-DD), long: "1. November 2027", "1er novembre 2027". */
 export function formatDay(day: string, language: Language): string {
-  return new Intl.DateTimeFormat(INTL_LOCALES[language], { dateStyle: 'long', timeZone: 'UTC' }).format(
-    dayDate(day),
-  );
+  return longDay(day, language);
 }
 
 /** A calendar day (YYYY-MM-DD) in figures: "01.11.2027" in German, French and Italian, "01/11/2027" in English. */
@@ -106,7 +198,9 @@ export function formatPeriod(start: string, end: string, language: Language): st
   const first = start.slice(0, 10);
   if (first >= last) return formatDay(first, language);
   if (first.slice(0, 7) === last.slice(0, 7)) {
-    return `${Number(first.slice(8, 10))}${language === 'de' ? '.' : ''}–${formatDay(last, language)}`;
+    const date = Number(first.slice(8, 10));
+    const firstDate = language === 'de' ? `${date}.` : language === 'fr' && date === 1 ? '1er' : String(date);
+    return `${firstDate}–${formatDay(last, language)}`;
   }
   return `${formatDay(first, language)} – ${formatDay(last, language)}`;
 }
