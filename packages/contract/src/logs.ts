@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { DateTime, ErrorBody, Uuid } from './common.ts';
+import { LogSubject } from './log-texts.ts';
 import { defineRoute } from './route.ts';
 
 /** Entries per page of the log: the default, and the most the server answers. */
@@ -29,6 +30,8 @@ export const LogEntry = Type.Object({
   target: Type.Union([Type.String(), Type.Null()]),
   /** The user the target names (`user:<uuid>` or `member:<uuid>`), if any. */
   targetUser: Type.Union([LogPerson, Type.Null()]),
+  /** The target as people know it (shown with `logSubjectText`): never a raw id on the page. */
+  subject: LogSubject,
   /** Who acted; null for jobs and for entries whose actor was deleted. */
   actor: Type.Union([LogPerson, Type.Null()]),
   /** The actor acted as support staff (not a member of the account). */
@@ -53,6 +56,11 @@ const filterProperties = {
   from: Type.Optional(DateTime),
   to: Type.Optional(DateTime),
   q: Type.Optional(Type.String({ maxLength: LOGS_QUERY_MAX })),
+  /**
+   * The reader's language: the free text matches actions and targets as they are shown in it, and the export
+   * writes it. The caller's language by default.
+   */
+  lang: Type.Optional(Type.Enum(['de', 'en', 'fr', 'it'])),
 };
 
 export const LogsQuery = Type.Object(
@@ -66,14 +74,7 @@ export const LogsQuery = Type.Object(
 );
 export type LogsQuery = Type.Static<typeof LogsQuery>;
 
-export const LogsExportQuery = Type.Object(
-  {
-    ...filterProperties,
-    /** Language of the header row; the caller's language by default. */
-    lang: Type.Optional(Type.Enum(['de', 'en', 'fr', 'it'])),
-  },
-  { additionalProperties: false },
-);
+export const LogsExportQuery = Type.Object(filterProperties, { additionalProperties: false });
 export type LogsExportQuery = Type.Static<typeof LogsExportQuery>;
 
 /** A page of the log, newest first; `nextCursor` is null on the last page. */
@@ -129,7 +130,8 @@ export const logsRoutes = {
   exportLogs: defineRoute({
     method: 'GET',
     path: '/logs/v1/entries.csv',
-    summary: 'The filtered account log as CSV (UTF-8 with BOM), streamed',
+    summary:
+      'The filtered account log as CSV (UTF-8 with BOM; semicolons in de, fr and it, as Swiss Excel reads them, commas in en), streamed',
     tags: ['logs'],
     accountScoped: true,
     accountRole: { min: 'EMPLOYEE' },

@@ -13,6 +13,7 @@ const entry = (n: number): LogEntry => ({
   action: 'account.update',
   target: `account:${n}`,
   targetUser: null,
+  subject: { kind: 'account', id: null, ref: null, name: 'Muster AG' },
   actor: { uuid: '6f1c2b1e-0001-4000-8000-000000000001', name: 'Jörg Müller', email: 'j@example.com' },
   actorIsStaff: false,
   before: { name: 'A' },
@@ -56,59 +57,103 @@ describe('the log export', () => {
   it('writes every row as csv-stringify does (the library the export used before): same quoting, same bytes', () => {
     const cell = fc.oneof(
       fc.string({
-        unit: fc.constantFrom(',', '"', '\r', '\n', '\t', '=', '+', '-', '@', "'", ' ', 'a', 'ü', '😀'),
+        unit: fc.constantFrom(',', ';', '"', '\r', '\n', '\t', '=', '+', '-', '@', "'", ' ', 'a', 'ü', '😀'),
       }),
       fc.string({ unit: 'binary', maxLength: 20 }),
     );
     fc.assert(
-      fc.property(fc.array(cell, { minLength: 1, maxLength: 9 }), (cells) => {
-        expect(csvLine(cells)).toBe(stringify([cells], { cast: { string: neutraliseFormula } }));
+      fc.property(fc.array(cell, { minLength: 1, maxLength: 9 }), fc.constantFrom(',', ';'), (cells, sep) => {
+        expect(csvLine(cells, sep as ',' | ';')).toBe(
+          stringify([cells], { delimiter: sep, cast: { string: neutraliseFormula } }),
+        );
       }),
       { numRuns: 2_000 },
     );
   });
 
-  it('makes the whole file the same way: BOM, header, rows, also when there are no rows', async () => {
-    const entries = [entry(1), { ...entry(2), actor: null, before: null, target: '=cmd|"/c calc"!A0' }];
-    const expected = stringify(
-      entries.map((e) => [
-        e.createdAt,
-        e.actor?.name ?? '',
-        e.actor?.email ?? '',
-        e.action,
-        e.target ?? '',
-        e.before ? JSON.stringify(e.before) : '',
-        JSON.stringify(e.after),
-        e.clientAddress ?? '',
-        '',
-      ]),
+  it('makes the whole file the same way: BOM, header, rows in words and raw, also when there are no rows', async () => {
+    const entries = [
+      entry(1),
       {
-        bom: true,
-        header: true,
-        columns: [
-          'Time (UTC)',
-          'Person',
-          'Email',
-          'Action',
-          'Target',
-          'Before',
-          'After',
-          'IP address',
-          'Browser',
-        ],
-        cast: { string: neutraliseFormula },
+        ...entry(2),
+        actor: null,
+        before: null,
+        action: 'account.terms.accept',
+        target: 'terms:agb',
+        subject: { kind: 'terms', id: 'agb', ref: null, name: null },
       },
-    );
-    async function* twoBatches() {
+      {
+        ...entry(3),
+        action: 'x.unknown',
+        target: '=cmd|"/c calc"!A0',
+        subject: { kind: 'other', id: null, ref: null, name: '=cmd|"/c calc"!A0' },
+      },
+    ];
+    const words: Record<string, string[]> = {
+      en: [
+        'Account changed',
+        'Muster AG',
+        'Terms accepted',
+        'Terms and conditions',
+        'X unknown',
+        '=cmd|"/c calc"!A0',
+      ],
+      de: [
+        'Konto geändert',
+        'Muster AG',
+        'Bedingungen akzeptiert',
+        'Allgemeine Geschäftsbedingungen',
+        'X unknown',
+        '=cmd|"/c calc"!A0',
+      ],
+    };
+    const headers: Record<string, string[]> = {
+      en: 'Time,Person,Email,Action,Concerns,Before,After,IP address,Browser,Time (UTC),Action (key),Target (ID),Person (ID)'.split(
+        ',',
+      ),
+      de: 'Zeit,Person,E-Mail,Aktion,Betroffen,Vorher,Nachher,IP-Adresse,Browser,Zeit (UTC),Aktion (Schlüssel),Ziel (ID),Person (ID)'.split(
+        ',',
+      ),
+    };
+    async function* batches() {
       yield [entries[0]!];
       yield [];
-      yield [entries[1]!];
+      yield entries.slice(1);
     }
-    // Bytes, not decoded text: a decoder would drop the byte order mark.
-    expect((await buffer(logsCsv(twoBatches(), 'en'))).toString('utf8')).toBe(expected);
+    for (const [language, delimiter] of [
+      ['en', ','],
+      ['de', ';'],
+    ] as const) {
+      const expected = stringify(
+        entries.map((e, i) => [
+          language === 'en' ? '22/11/2026, 11:00' : '22.11.2026, 11:00',
+          e.actor?.name ?? '',
+          e.actor?.email ?? '',
+          words[language]![i * 2]!,
+          words[language]![i * 2 + 1]!,
+          e.before ? JSON.stringify(e.before) : '',
+          JSON.stringify(e.after),
+          e.clientAddress ?? '',
+          '',
+          e.createdAt,
+          e.action,
+          e.target ?? '',
+          e.actor?.uuid ?? '',
+        ]),
+        {
+          bom: true,
+          header: true,
+          delimiter,
+          columns: headers[language]!,
+          cast: { string: neutraliseFormula },
+        },
+      );
+      // Bytes, not decoded text: a decoder would drop the byte order mark.
+      expect((await buffer(logsCsv(batches(), language))).toString('utf8')).toBe(expected);
+    }
     async function* none() {}
-    expect((await buffer(logsCsv(none(), 'de'))).toString('utf8')).toBe(
-      '\uFEFFZeit (UTC),Person,E-Mail,Aktion,Ziel,Vorher,Nachher,IP-Adresse,Browser\n',
+    expect((await buffer(logsCsv(none(), 'it'))).toString('utf8')).toBe(
+      '\uFEFFOra;Persona;E-mail;Azione;Riguarda;Prima;Dopo;Indirizzo IP;Browser;Ora (UTC);Azione (chiave);Destinazione (ID);Persona (ID)\n',
     );
   });
 

@@ -1,23 +1,86 @@
 import { Readable } from 'node:stream';
-import type { Language, LogEntry } from '@portal/contract';
+import {
+  formatDateTime,
+  logActionText,
+  logSubjectText,
+  type Language,
+  type LogEntry,
+} from '@portal/contract';
 
-/** The header row of the export in each language, in column order. */
+/**
+ * The header row of the export in each language, in column order: first what the page shows (the time in Swiss
+ * time, the person, the action and what it concerns in words), then the raw values for machines.
+ */
 const HEADERS: Record<Language, string[]> = {
-  de: ['Zeit (UTC)', 'Person', 'E-Mail', 'Aktion', 'Ziel', 'Vorher', 'Nachher', 'IP-Adresse', 'Browser'],
-  en: ['Time (UTC)', 'Person', 'Email', 'Action', 'Target', 'Before', 'After', 'IP address', 'Browser'],
-  fr: ['Heure (UTC)', 'Personne', 'E-mail', 'Action', 'Cible', 'Avant', 'Après', 'Adresse IP', 'Navigateur'],
+  de: [
+    'Zeit',
+    'Person',
+    'E-Mail',
+    'Aktion',
+    'Betroffen',
+    'Vorher',
+    'Nachher',
+    'IP-Adresse',
+    'Browser',
+    'Zeit (UTC)',
+    'Aktion (Schlüssel)',
+    'Ziel (ID)',
+    'Person (ID)',
+  ],
+  en: [
+    'Time',
+    'Person',
+    'Email',
+    'Action',
+    'Concerns',
+    'Before',
+    'After',
+    'IP address',
+    'Browser',
+    'Time (UTC)',
+    'Action (key)',
+    'Target (ID)',
+    'Person (ID)',
+  ],
+  fr: [
+    'Heure',
+    'Personne',
+    'E-mail',
+    'Action',
+    'Concerne',
+    'Avant',
+    'Après',
+    'Adresse IP',
+    'Navigateur',
+    'Heure (UTC)',
+    'Action (clé)',
+    'Cible (ID)',
+    'Personne (ID)',
+  ],
   it: [
-    'Ora (UTC)',
+    'Ora',
     'Persona',
     'E-mail',
     'Azione',
-    'Destinazione',
+    'Riguarda',
     'Prima',
     'Dopo',
     'Indirizzo IP',
     'Browser',
+    'Ora (UTC)',
+    'Azione (chiave)',
+    'Destinazione (ID)',
+    'Persona (ID)',
   ],
 };
+
+/**
+ * The separator between cells: a semicolon in German, French and Italian, which Excel with Swiss (and most
+ * European) settings splits on when the file is opened; a comma in English (RFC 4180), as English settings expect.
+ */
+function csvSeparator(language: Language): ',' | ';' {
+  return language === 'en' ? ',' : ';';
+}
 
 /**
  * A spreadsheet runs a cell that starts with = + - @ (or a tab or carriage return before one) as a formula: such
@@ -33,34 +96,39 @@ function json(value: unknown): string {
   return value === null || value === undefined ? '' : JSON.stringify(value);
 }
 
-/** The cells of an entry's row, in the order of the header. */
-function row(entry: LogEntry): string[] {
+/** The cells of an entry's row, in the order of the header: the page's words, then the raw values. */
+function row(entry: LogEntry, language: Language): string[] {
   return [
-    entry.createdAt,
-    entry.actor?.name ?? '',
+    formatDateTime(entry.createdAt, language),
+    entry.actor ? entry.actor.name || entry.actor.email || '' : '',
     entry.actor?.email ?? '',
-    entry.action,
-    entry.targetUser?.email ?? entry.target ?? '',
+    logActionText(entry.action, language),
+    logSubjectText(entry.subject, language),
     json(entry.before),
     json(entry.after),
     entry.clientAddress ?? '',
     entry.browser ?? '',
+    entry.createdAt,
+    entry.action,
+    entry.target ?? '',
+    entry.actor?.uuid ?? '',
   ];
 }
 
-const NEEDS_QUOTES = /[",\r\n]/;
+const NEEDS_QUOTES: Record<',' | ';', RegExp> = { ',': /[",\r\n]/, ';': /[";\r\n]/ };
 
 /**
- * One row of the file (RFC 4180, as csv-stringify writes it with our settings): each cell's formula start
- * neutralised, then quoted when it holds a comma, a quote, a carriage return or a line feed, its quotes doubled;
- * cells separated by commas, the row ended by a line feed.
+ * One row of the file (RFC 4180 with the given separator, as csv-stringify writes it with our settings): each cell's
+ * formula start neutralised, then quoted when it holds the separator, a quote, a carriage return or a line feed, its
+ * quotes doubled; cells separated by the separator, the row ended by a line feed.
  */
-export function csvLine(cells: readonly string[]): string {
+export function csvLine(cells: readonly string[], separator: ',' | ';' = ','): string {
+  const needsQuotes = NEEDS_QUOTES[separator];
   let line = '';
   for (let i = 0; i < cells.length; i += 1) {
     const cell = neutraliseFormula(cells[i]!);
-    if (i > 0) line += ',';
-    line += NEEDS_QUOTES.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
+    if (i > 0) line += separator;
+    line += needsQuotes.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
   }
   return `${line}\n`;
 }
@@ -72,17 +140,19 @@ const CHUNK_CHARS = 32 * 1024;
 const BOM = '\uFEFF';
 
 /**
- * The log as CSV: UTF-8 with a byte order mark, a header row in `language`, one row per entry. Rows are made
+ * The log as CSV: UTF-8 with a byte order mark, a header row in `language`, one row per entry in its words, cells
+ * separated as a spreadsheet in that language expects (`csvSeparator`). Rows are made
  * only when the file's reader wants more (stream backpressure up to the client), so about one batch is in memory;
  * they go out in chunks of many rows, which keeps compression and the socket from paying a call per row.
  */
 export function logsCsv(batches: AsyncIterable<LogEntry[]>, language: Language): Readable {
   async function* chunks() {
     // The header goes out with the first rows, or alone when there are none.
-    let text = BOM + csvLine(HEADERS[language]);
+    const separator = csvSeparator(language);
+    let text = BOM + csvLine(HEADERS[language], separator);
     for await (const batch of batches) {
       for (const entry of batch) {
-        text += csvLine(row(entry));
+        text += csvLine(row(entry, language), separator);
         // Chunks stay below the size V8 keeps apart as a "large object" (collected only by a full collection),
         // so they go as young garbage.
         if (text.length >= CHUNK_CHARS) {

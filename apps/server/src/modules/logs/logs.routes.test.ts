@@ -220,6 +220,104 @@ describeApi('logs API', (api) => {
     }
   });
 
+  it('names what every entry concerns in words, never by a raw id or request line (issue 23 item 6)', async () => {
+    const entries = await all(api, 'admin');
+    // Every target the demo data writes has a readable subject.
+    expect(entries.filter((e) => e.subject.kind === 'other').map((e) => e.target)).toEqual([]);
+    expect(entries.find((e) => e.target === 'terms:agb')?.subject).toEqual({
+      kind: 'terms',
+      id: 'agb',
+      ref: null,
+      name: null,
+    });
+    expect(entries.find((e) => e.target === `account:${MUSTER}`)?.subject).toMatchObject({
+      kind: 'account',
+      name: 'Muster AG',
+    });
+    expect(entries.find((e) => e.target?.startsWith('GET /api/'))?.subject).toMatchObject({ kind: 'area' });
+    expect(entries.find((e) => e.target?.startsWith('invitation:'))?.subject).toMatchObject({
+      kind: 'invitation',
+      name: expect.stringContaining('@example.com'),
+    });
+  });
+
+  it("finds entries by what the table shows in the reader's language: action, target, invoice number, ticket subject (issue 23 item 6)", async () => {
+    const { rows: invoices } = await api.db.query<{ uuid: string; number: string }>(
+      'select uuid::text as uuid, number from invoices where account_uuid = $1 order by number limit 1',
+      [MUSTER],
+    );
+    const { rows: tickets } = await api.db.query<{ uuid: string; number: string; subject: string }>(
+      'select uuid::text as uuid, number::text as number, subject from support_tickets where account_uuid = $1 limit 1',
+      [MUSTER],
+    );
+    const invoice = invoices[0]!;
+    const ticket = tickets[0]!;
+    await api.db.transaction(async (tx) => {
+      for (const target of [`invoice:${invoice.uuid}`, `ticket:${ticket.uuid}`]) {
+        await writeAudit(tx, {
+          accountUuid: MUSTER,
+          actor: { uuid: DEMO_USERS.owner.id },
+          action: 'test.subject',
+          target,
+        });
+      }
+    });
+    const subjects = (await all(api, 'admin', 'action=test.subject')).map((e) => e.subject);
+    expect(subjects).toEqual([
+      { kind: 'ticket', id: ticket.uuid, ref: ticket.number, name: ticket.subject },
+      { kind: 'invoice', id: invoice.uuid, ref: invoice.number, name: null },
+    ]);
+
+    const search = async (q: string, lang = 'de') =>
+      all(api, 'admin', `q=${encodeURIComponent(q)}&lang=${lang}`);
+    // The action as shown: "Mitglied eingeladen", "Firmenangaben geändert"; in English "Member invited".
+    for (const [q, lang, action] of [
+      ['eingeladen', 'de', 'member.invite'],
+      ['Firmenangaben', 'de', 'company.update'],
+      ['invited', 'en', 'member.invite'],
+      ['invitato', 'it', 'member.invite'],
+    ] as const) {
+      const found = await search(q, lang);
+      expect(found.length, q).toBe(await count(api, 'action = $1', [action]));
+      expect(new Set(found.map((e) => e.action)), q).toEqual(new Set([action]));
+    }
+    // The target as shown: the terms by their name, what support opened by its area, the account by its name.
+    const terms = await search('Geschäftsbedingungen');
+    expect(terms.length).toBeGreaterThan(0);
+    expect(terms.every((e) => e.target === 'terms:agb' || e.action === 'account.terms.accept')).toBe(true);
+    expect((await search('Kontodaten')).some((e) => e.action === 'support.access')).toBe(true);
+    expect((await search('Conditions générales', 'fr')).map((e) => e.target)).toContain('terms:agb');
+    // Rows named by their number or name: the invoice's number, the ticket's subject; the kind's word alone.
+    expect((await search(invoice.number)).map((e) => e.target)).toContain(`invoice:${invoice.uuid}`);
+    expect((await search(ticket.subject.slice(0, 12))).map((e) => e.target)).toContain(
+      `ticket:${ticket.uuid}`,
+    );
+    expect((await search('Rechnung')).map((e) => e.target)).toContain(`invoice:${invoice.uuid}`);
+    expect((await search('Rechnung')).map((e) => e.target)).not.toContain(`ticket:${ticket.uuid}`);
+    // The words of another language find nothing of it ("Rechnung" is "Invoice" in English).
+    expect((await search('Rechnung', 'en')).map((e) => e.target)).not.toContain(`invoice:${invoice.uuid}`);
+  });
+
+  it('exports in the words of the page, with semicolons for Swiss Excel in German (issue 23 item 6)', async () => {
+    const res = await api.request('GET', `${base()}/entries.csv?action=account.terms.accept&lang=de`, {
+      as: 'admin',
+    });
+    expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    const rows = res.body
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\n')
+      .slice(1);
+    expect(rows.length).toBe(await count(api, `action = 'account.terms.accept'`));
+    const agb = rows.map((line) => line.split(';')).find((cells) => cells[11] === 'terms:agb')!;
+    expect(agb[0]).toMatch(/^\d\d\.\d\d\.\d{4}, \d\d:\d\d$/);
+    expect(agb[3]).toBe('Bedingungen akzeptiert');
+    expect(agb[4]).toBe('Allgemeine Geschäftsbedingungen');
+    expect(agb[9]).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(agb[10]).toBe('account.terms.accept');
+    expect(agb[12]).toBe(DEMO_USERS.owner.id);
+  });
+
   it('refuses bad filters and cursors with 422, never a 500', async () => {
     for (const query of [
       'cursor=bm90LWEtY3Vyc29y',
@@ -286,7 +384,7 @@ describeApi('logs API', (api) => {
         });
       }
     });
-    const res = await api.request('GET', `${base()}/entries.csv?action=test.formula&lang=en`, {
+    const res = await api.request('GET', `${base()}/entries.csv?action=test.formula&lang=de`, {
       as: 'admin',
     });
     expect(res.statusCode).toBe(200);
@@ -296,10 +394,10 @@ describeApi('logs API', (api) => {
     );
     expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     const lines = res.body.replace(/^\uFEFF/, '').split('\n');
-    expect(lines[0]).toBe('Time (UTC),Person,Email,Action,Target,Before,After,IP address,Browser');
     const rows = lines.slice(1, -1);
-    // Newest first; each formula start gets an apostrophe (quoted where the cell needs it).
-    expect(rows.map((line) => line.split(',')[4])).toEqual([
+    // Newest first; each formula start gets an apostrophe (quoted where the cell needs it), in the "Betroffen"
+    // column (the target as the page shows it, here the text itself) and the raw one.
+    expect(rows.map((line) => line.split(';')[4])).toEqual([
       '"\'\rCR"',
       "'\tTab",
       "'@SUM(A1)",
@@ -307,10 +405,17 @@ describeApi('logs API', (api) => {
       "'+1",
       expect.any(String),
     ]);
-    expect(rows[5]).toContain(',"\'=HYPERLINK(""http://evil.example"",""x"")",');
+    expect(rows[5]).toContain(';"\'=HYPERLINK(""http://evil.example"",""x"")";');
+    const english = await api.request('GET', `${base()}/entries.csv?action=test.formula&lang=en`, {
+      as: 'admin',
+    });
+    expect(english.body.replace(/^\uFEFF/, '').split('\n')[0]).toBe(
+      'Time,Person,Email,Action,Concerns,Before,After,IP address,Browser,Time (UTC),Action (key),Target (ID),Person (ID)',
+    );
+    // The caller's language by default (the demo admin's is German): semicolons, as Swiss Excel splits.
     const german = await api.request('GET', `${base()}/entries.csv?action=test.formula`, { as: 'admin' });
     expect(german.body.replace(/^\uFEFF/, '').split('\n')[0]).toBe(
-      'Zeit (UTC),Person,E-Mail,Aktion,Ziel,Vorher,Nachher,IP-Adresse,Browser',
+      'Zeit;Person;E-Mail;Aktion;Betroffen;Vorher;Nachher;IP-Adresse;Browser;Zeit (UTC);Aktion (Schlüssel);Ziel (ID);Person (ID)',
     );
   });
 
@@ -355,26 +460,28 @@ describeApi('logs API', (api) => {
       null,
     ]);
 
-    const served = await api.request('GET', `${base()}/entries.csv?lang=en`, { as: 'admin' });
+    const served = await api.request('GET', `${base()}/entries.csv?lang=de`, { as: 'admin' });
     expect(served.statusCode).toBe(200);
     const admin = { uuid: DEMO_USERS.admin.id } as PortalUser;
     const access = { accountUuid: MUSTER, role: 'ADMIN' as const, viaStaff: false };
     // The same database without its cursor, in small batches: the keyset way, across many batch boundaries.
     const keyset = { query: api.db.query.bind(api.db), exec: api.db.exec.bind(api.db) };
-    const file = await buffer(logsCsv(readLogBatches(keyset, admin, access, {}, 7), 'en'));
+    const file = await buffer(logsCsv(readLogBatches(keyset, admin, access, {}, 7), 'de'));
     expect(served.rawPayload.equals(file)).toBe(true);
 
-    // The file's target column is what the pages show: the named user's email, else the target itself.
+    // The file's "Betroffen" column is what the pages show: the named person, "Gelöschte Person", else the target
+    // itself; the raw target has its own column.
     const lines = served.body.split('\n');
     const everything = await all(api, 'admin');
     expect(lines.length - 2).toBe(everything.length);
-    const targets = lines.slice(1, -1).map((line) => line.split(',')[4]);
-    expect(targets.slice(0, 4)).toEqual([
+    const cells = lines.slice(1, 5).map((line) => line.split(';'));
+    expect(cells.map((row) => row[4])).toEqual([
       `user:${DEMO_USERS.coach.id}x`,
-      `user:${nobody}`,
-      DEMO_USERS.employee.email,
+      'Gelöschte Person',
+      DEMO_USERS.employee.name,
       `user:${'-'.repeat(36)}`,
     ]);
+    expect(cells[1]![11]).toBe(`user:${nobody}`);
   });
 
   it('gives the connection of the cursor back when the reader stops early, every time', async () => {

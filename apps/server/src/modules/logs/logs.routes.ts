@@ -1,7 +1,14 @@
-import { isLanguage, logsRoutes, type Language } from '@portal/contract';
+import { logsRoutes } from '@portal/contract';
 import type { ModuleDeps } from '../deps.ts';
 import { logsCsv } from './logs.csv.ts';
-import { checkRange, exportFileName, listLogActors, listLogs, readLogBatches } from './logs.service.ts';
+import {
+  checkRange,
+  exportFileName,
+  listLogActors,
+  listLogs,
+  readLogBatches,
+  readerLanguage,
+} from './logs.service.ts';
 
 /**
  * The account's audit log: pages, the actor filter's choices and the CSV export. Reading only: the log has no
@@ -18,10 +25,10 @@ export function registerLogsRoutes({ db, route }: ModuleDeps) {
 
   route(logsRoutes.exportLogs, {
     handler: async (request, reply) => {
-      const { lang, ...filters } = request.query;
       // Refused input must answer 422 before the first byte of the file is sent.
-      checkRange(filters);
-      const language: Language = lang ?? (isLanguage(request.user.language) ? request.user.language : 'de');
+      checkRange(request.query);
+      const language = readerLanguage(request.user, request.query.lang);
+      const filters = { ...request.query, lang: language };
       const name = await exportFileName(db, request.account);
       reply
         .type('text/csv; charset=utf-8')

@@ -3,12 +3,15 @@ import {
   LOGS_PAGE_SIZE,
   STAFF_USER_ROLES,
   hasLevel,
+  isLanguage,
   logTargetsFor,
   type LogEntry,
   type LogPerson,
   type LogsExportQuery,
   type LogsPage,
   type LogsQuery,
+  type LogSubject,
+  type Language,
 } from '@portal/contract';
 import type { Db, Queryable } from '../../db/client.ts';
 import {
@@ -21,8 +24,14 @@ import {
 import { invalidField } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
 import { shortBrowser } from '../../http/user-agent.ts';
+import { LogSubjects, subjectSearch } from './logs.subjects.ts';
 
 type Filters = Omit<LogsQuery, 'cursor' | 'pageSize'>;
+
+/** The language a log is read in: the one asked for, else the reader's, else German. */
+export function readerLanguage(user: PortalUser, lang?: Language): Language {
+  return lang ?? (isLanguage(user.language) ? user.language : 'de');
+}
 
 interface LogRow {
   id: string;
@@ -122,8 +131,11 @@ function whereOf(
     const p = params.contains(q);
     const origin = `(a.client_address ilike ${p} or a.user_agent ilike ${p})`;
     const shownOrigin = whole ? origin : `(a.actor_uuid = ${self} and ${origin})`;
+    // What the table shows (the action and target in the reader's language, the people, where from, the changed
+    // values) and the raw keys and ids the export's own columns hold.
+    const shown = subjectSearch(q, readerLanguage(user, filters.lang), params, p);
     conditions.push(
-      `(a.action ilike ${p} or a.target ilike ${p} or u.name ilike ${p} or u.email ilike ${p}
+      `(${shown.join(' or ')} or a.action ilike ${p} or a.target ilike ${p} or u.name ilike ${p} or u.email ilike ${p}
         or exists (select 1 from users tu where tu.uuid = ${TARGET_USER_SQL} and (tu.name ilike ${p} or tu.email ilike ${p}))
         or ${shownOrigin}
         or a.before::text ilike ${p} or a.after::text ilike ${p})`,
@@ -182,16 +194,19 @@ function person(uuid: string | null, name: string | null, email: string | null):
  */
 export function toEntry(
   row: LogRow,
+  subjects: LogSubjects,
   targetUser = person(row.target_uuid ?? null, row.target_name ?? null, row.target_email ?? null),
   origin = true,
 ): LogEntry {
   const userAgent = origin ? row.user_agent : null;
+  const subject: LogSubject = subjects.of(row.target, targetUser);
   return {
     id: row.id,
     createdAt: row.created_at,
     action: row.action,
     target: row.target,
     targetUser,
+    subject,
     actor: person(row.actor_uuid, row.actor_name, row.actor_email),
     actorIsStaff: row.actor_is_staff === true,
     before: row.before ?? null,
@@ -222,8 +237,10 @@ export async function listLogs(
   const rows = await readBatch(q, SELECT, user, access, filters, pageSize + 1, position);
   const page = keysetPage(rows, pageSize);
   const origin = showsOrigin(user, access);
+  const subjects = new LogSubjects(q, access.accountUuid);
+  await subjects.load(page.rows.map((row) => row.target));
   return {
-    data: page.rows.map((row) => toEntry(row, undefined, origin(row))),
+    data: page.rows.map((row) => toEntry(row, subjects, undefined, origin(row))),
     meta: { pageSize, nextCursor: page.nextCursor },
   };
 }
@@ -298,14 +315,16 @@ export async function* readLogBatches(
   db: Queryable & Pick<Db, 'cursor'>,
   user: PortalUser,
   access: AccountAccess,
-  filters: Omit<LogsExportQuery, 'lang'>,
+  filters: LogsExportQuery,
   batchSize = 1_000,
 ): AsyncGenerator<LogEntry[]> {
   const targets = new TargetUsers(db);
+  const subjects = new LogSubjects(db, access.accountUuid);
   const origin = showsOrigin(user, access);
   const entries = async (rows: LogRow[]) => {
     await targets.load(rows);
-    return rows.map((row) => toEntry(row, targets.of(row.target), origin(row)));
+    await subjects.load(rows.map((row) => row.target));
+    return rows.map((row) => toEntry(row, subjects, targets.of(row.target), origin(row)));
   };
   if (db.cursor) {
     const { sql, params } = logQuery(EXPORT_SELECT, user, access, filters);

@@ -1,95 +1,61 @@
-import type { TFunction } from 'i18next';
-import type { LogEntry } from '@portal/contract';
+import {
+  LOG_ACTION_TEXTS,
+  hasLevel,
+  ACCOUNT_ROLES,
+  logActionText,
+  logSubjectText,
+  readableLogKey,
+  type AccountRole,
+  type Language,
+  type LogEntry,
+} from '@portal/contract';
+import { href } from '@/app/href.ts';
 
-/**
- * The one table of action labels: each action key the server writes → its message key under `logs.actions` (in
- * all four locales). An area that writes a new action adds a line here and its text; an action missing here is
- * still shown, readably, from its key.
- */
-export const LOG_ACTION_LABELS = {
-  'account.create': 'account_create',
-  'account.update': 'account_update',
-  'account.delete': 'account_delete',
-  'account.deletion.schedule': 'account_deletion_schedule',
-  'account.deletion.cancel': 'account_deletion_cancel',
-  'account.migration.begin': 'account_migration_begin',
-  'account.terms.accept': 'account_terms_accept',
-  'company.update': 'company_update',
-  'company.logo.upload': 'company_logo_upload',
-  'company.logo.remove': 'company_logo_remove',
-  'company.two_factor_policy': 'company_two_factor_policy',
-  'shop.save': 'shop_save',
-  'shop.disconnect': 'shop_disconnect',
-  'member.invite': 'member_invite',
-  'member.role.change': 'member_role_change',
-  'member.remove': 'member_remove',
-  'member.leave': 'member_leave',
-  'invitation.accept': 'invitation_accept',
-  'invitation.decline': 'invitation_decline',
-  'invitation.resend': 'invitation_resend',
-  'invitation.revoke': 'invitation_revoke',
-  'ownership.transfer.start': 'ownership_transfer_start',
-  'ownership.transfer.accept': 'ownership_transfer_accept',
-  'ownership.transfer.decline': 'ownership_transfer_decline',
-  'ownership.transfer.cancel': 'ownership_transfer_cancel',
-  'support.access': 'support_access',
-  'support.ticket.create': 'support_ticket_create',
-  'support.ticket.reply': 'support_ticket_reply',
-  'support.ticket.reopen': 'support_ticket_reopen',
-  'support.ticket.close': 'support_ticket_close',
-  'support.ticket.consent': 'support_ticket_consent',
-  'support.consent.grant': 'support_consent_grant',
-  'support.consent.end': 'support_consent_end',
-  'support.agent.reply': 'support_agent_reply',
-  'support.agent.note': 'support_agent_note',
-  'support.agent.status': 'support_agent_status',
-  'support.agent.assign': 'support_agent_assign',
-  'subscription.change': 'subscription_change',
-  'subscription.cancel': 'subscription_cancel',
-  'subscription.resume': 'subscription_resume',
-  'billing.card.setup': 'billing_card_setup',
-  'billing.card.save': 'billing_card_save',
-  'billing.card.remove': 'billing_card_remove',
-  'billing.card.declined': 'billing_card_declined',
-  'cloud.connected': 'cloud_connected',
-  'cloud.disconnected': 'cloud_disconnected',
-  'user.update': 'user_update',
-  'abaclik.device-paired': 'abaclik_device_paired',
-  'abaclik.device-revoked': 'abaclik_device_revoked',
-} as const;
+// The log's words come from the contract's one table (log-texts.ts), which the server's search and CSV export read
+// too: what the table shows is what the search finds and the file says (decision 211).
 
-export type KnownLogAction = keyof typeof LOG_ACTION_LABELS;
+/** Every action key the log knows, for the action filter. */
+export const LOG_ACTIONS = Object.keys(LOG_ACTION_TEXTS);
 
-export function isKnownAction(action: string): action is KnownLogAction {
-  return Object.hasOwn(LOG_ACTION_LABELS, action);
+/** "ownership.transfer.start" → "Ownership transfer start": the key made readable when no text exists. */
+export const readableKey = readableLogKey;
+
+/** An action as the log shows it. */
+export function actionLabel(language: Language, action: string): string {
+  return logActionText(action, language);
 }
 
-/** "ownership.transfer.start" → "Ownership transfer start": the key made readable when no label exists. */
-export function readableKey(key: string): string {
-  const words = key
-    .split(/[._-]+/)
-    .filter(Boolean)
-    .join(' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
+/** What an entry acted on, as people know it: the person, "Rechnung 2026-0012", "Allgemeine Geschäftsbedingungen"… */
+export function targetLabel(language: Language, entry: LogEntry): string {
+  return logSubjectText(entry.subject, language);
 }
 
-export function actionLabel(t: TFunction, action: string): string {
-  return isKnownAction(action) ? t(`logs.actions.${LOG_ACTION_LABELS[action]}`) : readableKey(action);
-}
-
-const TARGET = /^([a-z_]+):([0-9a-fA-F-]{36})$/;
-
-/** What an entry acted on, for people: the user's name, "this account", or the kind and a short id. */
-export function targetLabel(t: TFunction, entry: LogEntry): string {
-  if (entry.targetUser) {
-    const { name, email } = entry.targetUser;
-    return name || email || t('logs.deletedUser');
+/** The page an entry's subject has, when the reader (with `role` in the account) may open it; else undefined. */
+export function targetLink(entry: LogEntry, role: AccountRole): string | undefined {
+  const { kind, id } = entry.subject;
+  const admin = hasLevel(ACCOUNT_ROLES, role, 'ADMIN');
+  switch (kind) {
+    case 'person':
+      return admin && id && entry.subject.name
+        ? href('settings-user-management-form', { uuid: id })
+        : undefined;
+    case 'invoice':
+      return admin && id ? href('billing', undefined, { invoice: id }) : undefined;
+    case 'ticket':
+      return id && entry.subject.ref ? href('support-ticket-detail', { ticketUuid: id }) : undefined;
+    case 'subscription':
+      return admin ? href('subscriptions') : undefined;
+    case 'logo':
+      return admin ? href('settings-company-profile') : undefined;
+    case 'shop':
+      return admin ? href('peppershop-config') : undefined;
+    case 'cloud':
+      return id && entry.subject.name ? href('deepcloud-connection', { uuid: id }) : undefined;
+    case 'invitation':
+      return admin ? href('settings-user-management') : undefined;
+    default:
+      return undefined;
   }
-  const target = entry.target ?? '';
-  const match = TARGET.exec(target);
-  if (match?.[1] === 'account') return t('logs.thisAccount');
-  if (match) return `${readableKey(match[1]!)} ${match[2]!.slice(0, 8)}`;
-  return target;
 }
 
 /** One changed field: its name and the value before and after (absent values are undefined). */

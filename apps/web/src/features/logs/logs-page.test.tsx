@@ -28,6 +28,7 @@ const entry = (id: number, patch: Partial<LogEntry> = {}): LogEntry => ({
   action: 'member.role.change',
   target: 'user:00000000-0000-4000-8000-000000000003',
   targetUser: { uuid: '00000000-0000-4000-8000-000000000003', name: 'Emma Employee', email: 'e@example.com' },
+  subject: { kind: 'person', id: '00000000-0000-4000-8000-000000000003', ref: null, name: 'Emma Employee' },
   actor: ADMIN,
   actorIsStaff: false,
   before: { role: 'EMPLOYEE', name: 'Emma' },
@@ -49,7 +50,32 @@ beforeEach(() => {
       if (!input.query?.cursor)
         return { data: [entry(3), entry(2)], meta: { pageSize: 2, nextCursor: 'next' } };
       return {
-        data: [entry(1, { action: 'ownership.transfer.frobnicate', before: null, after: null })],
+        data: [
+          entry(1, { action: 'ownership.transfer.frobnicate', before: null, after: null }),
+          entry(0, {
+            action: 'account.terms.accept',
+            target: 'terms:agb',
+            targetUser: null,
+            subject: { kind: 'terms', id: 'agb', ref: null, name: null },
+          }),
+          entry(-1, {
+            action: 'support.access',
+            target: 'GET /api/accounts/:accountUuid/billing/v1/invoices',
+            targetUser: null,
+            subject: { kind: 'area', id: 'billing', ref: null, name: null },
+          }),
+          entry(-2, {
+            action: 'support.ticket.create',
+            target: 'ticket:00000000-0000-4000-8000-000000000042',
+            targetUser: null,
+            subject: {
+              kind: 'ticket',
+              id: '00000000-0000-4000-8000-000000000042',
+              ref: '1042',
+              name: 'Drucker druckt nicht',
+            },
+          }),
+        ],
         meta: { pageSize: 2, nextCursor: null },
       };
     },
@@ -62,16 +88,35 @@ describe('the log page', () => {
     await renderPage('/logs', <LogsPage />);
     const table = await screen.findByRole('table', { name: 'Protokoll' });
     expect(within(table).getAllByText('Rolle geändert')).toHaveLength(2);
-    expect(within(table).getAllByText('Emma Employee')).toHaveLength(2);
+    // The person the entry concerns, linked to the member's page (the reader is an admin).
+    const people = within(table).getAllByRole('link', { name: 'Emma Employee' });
+    expect(people).toHaveLength(2);
+    expect(people[0]!.getAttribute('href')).toBe(
+      '/settings/user-management/user/00000000-0000-4000-8000-000000000003',
+    );
     expect(within(table).getAllByText('Chrome 131 · Windows')).toHaveLength(2);
     expect(screen.getByRole('status').textContent).toBe('2 Einträge angezeigt');
+    expect(apiRequest).toHaveBeenCalledWith(
+      logsRoutes.listLogs,
+      expect.objectContaining({ query: { cursor: undefined, lang: 'de' } }),
+    );
 
     await user.click(screen.getByRole('button', { name: 'Weitere laden' }));
     // An action without a label is shown from its key, never blank.
     expect(await within(table).findByText('Ownership transfer frobnicate')).toBeTruthy();
+    // What each entry concerns, in words: never a raw key or a request line (issue 23 item 6).
+    expect(within(table).getByText('Allgemeine Geschäftsbedingungen')).toBeTruthy();
+    expect(within(table).getByText('Abrechnung')).toBeTruthy();
+    expect(
+      within(table)
+        .getByRole('link', { name: 'Anfrage Nr. 1042: Drucker druckt nicht' })
+        .getAttribute('href'),
+    ).toBe('/support/tickets/00000000-0000-4000-8000-000000000042');
+    expect(table.textContent).not.toMatch(/terms:|GET \/api|ticket:|user:/);
+    // The reader's language goes with the query: the server's search matches the words shown in it.
     expect(apiRequest).toHaveBeenCalledWith(
       logsRoutes.listLogs,
-      expect.objectContaining({ query: { cursor: 'next' } }),
+      expect.objectContaining({ query: { cursor: 'next', lang: 'de' } }),
     );
     expect(screen.queryByRole('button', { name: 'Weitere laden' })).toBeNull();
 
@@ -93,7 +138,7 @@ describe('the log page', () => {
     expect(await screen.findByText('Keine Einträge passen zu diesen Filtern.')).toBeTruthy();
     expect(apiRequest).toHaveBeenCalledWith(
       logsRoutes.listLogs,
-      expect.objectContaining({ query: { action: 'support.access', cursor: undefined } }),
+      expect.objectContaining({ query: { action: 'support.access', lang: 'de', cursor: undefined } }),
     );
   });
 
@@ -119,7 +164,8 @@ describe('the log page', () => {
 describe('log labels', () => {
   it('makes unknown keys readable and lists changed fields only', () => {
     expect(readableKey('ownership.transfer.start')).toBe('Ownership transfer start');
-    expect(actionLabel(((key: string) => key) as never, 'x.y_z')).toBe('X y z');
+    expect(actionLabel('de', 'x.y_z')).toBe('X y z');
+    expect(actionLabel('it', 'member.invite')).toBe('Membro invitato');
     expect(changedFields({ a: 1, b: 2 }, { a: 1, b: 3, c: 'x' })).toEqual([
       { field: 'b', before: 2, after: 3 },
       { field: 'c', before: undefined, after: 'x' },

@@ -19,17 +19,27 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import Link from '@mui/material/Link';
 import Download from '@mui/icons-material/Download';
 import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
-import { ACCOUNT_ROLES, LOGS_QUERY_MAX, hasLevel, isLanguage, type LogEntry } from '@portal/contract';
+import {
+  ACCOUNT_ROLES,
+  LOGS_QUERY_MAX,
+  hasLevel,
+  isLanguage,
+  type AccountRole,
+  type Language,
+  type LogEntry,
+} from '@portal/contract';
+import { Link as RouterLink } from 'react-router';
 import { useCurrentAccount } from '@/api/session.ts';
 import { formatDateTime } from '@/i18n/format.ts';
 import { Page } from '@/ui/page.tsx';
 import { RowActionsCell } from '@/ui/row-actions-cell.tsx';
 import { visuallyHidden } from '@/ui/visually-hidden.ts';
 import { logActorsQuery, logsQuery, useExportLogs, type LogFilters } from './api.ts';
-import { LOG_ACTION_LABELS, actionLabel, changedFields, targetLabel, valueText } from './log-labels.ts';
+import { LOG_ACTIONS, actionLabel, changedFields, targetLabel, targetLink, valueText } from './log-labels.ts';
 
 /** Filters as the form holds them: dates as the date fields give them (YYYY-MM-DD, local days). */
 interface FormFilters {
@@ -59,12 +69,12 @@ function toQuery(form: FormFilters): LogFilters {
   };
 }
 
-function ChangeTable({ entry }: { entry: LogEntry }) {
+function ChangeTable({ entry, language }: { entry: LogEntry; language: Language }) {
   const { t } = useTranslation();
   const changes = changedFields(entry.before, entry.after);
   if (!changes.length) return <Typography variant="body2">{t('logs.noChanges')}</Typography>;
   return (
-    <Table size="small" aria-label={t('logs.changesOf', { action: actionLabel(t, entry.action) })}>
+    <Table size="small" aria-label={t('logs.changesOf', { action: actionLabel(language, entry.action) })}>
       <TableHead>
         <TableRow>
           <TableCell scope="col">{t('logs.field')}</TableCell>
@@ -89,7 +99,20 @@ function ChangeTable({ entry }: { entry: LogEntry }) {
   );
 }
 
-function EntryRow({ entry, locale }: { entry: LogEntry; locale: string }) {
+/** What the entry acted on, in words, linked to its page when the reader may open it. */
+function Target({ entry, language, role }: { entry: LogEntry; language: Language; role: AccountRole }) {
+  const text = targetLabel(language, entry);
+  const to = targetLink(entry, role);
+  return to ? (
+    <Link component={RouterLink} to={to}>
+      {text}
+    </Link>
+  ) : (
+    text
+  );
+}
+
+function EntryRow({ entry, locale, role }: { entry: LogEntry; locale: Language; role: AccountRole }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const detailsId = `log-entry-${entry.id}`;
@@ -114,8 +137,10 @@ function EntryRow({ entry, locale }: { entry: LogEntry; locale: string }) {
           )}
           {entry.actorIsStaff && <Chip size="small" label={t('logs.staff')} sx={{ mt: 0.5 }} />}
         </TableCell>
-        <TableCell>{actionLabel(t, entry.action)}</TableCell>
-        <TableCell sx={{ wordBreak: 'break-word' }}>{targetLabel(t, entry)}</TableCell>
+        <TableCell>{actionLabel(locale, entry.action)}</TableCell>
+        <TableCell sx={{ wordBreak: 'break-word' }}>
+          <Target entry={entry} language={locale} role={role} />
+        </TableCell>
         <TableCell>
           <Typography variant="body2">{entry.clientAddress ?? '—'}</Typography>
           <Typography variant="body2" sx={{ color: 'text.secondary' }} title={entry.userAgent ?? undefined}>
@@ -140,7 +165,7 @@ function EntryRow({ entry, locale }: { entry: LogEntry; locale: string }) {
         <TableCell colSpan={6} sx={{ py: 0, ...(open ? {} : { borderBottom: 'none' }) }}>
           <Collapse in={open} unmountOnExit>
             <Box id={detailsId} sx={{ py: 1.5, pl: { md: 2 } }}>
-              <ChangeTable entry={entry} />
+              <ChangeTable entry={entry} language={locale} />
             </Box>
           </Collapse>
         </TableCell>
@@ -162,7 +187,10 @@ export default function LogsPage() {
   const [form, setForm] = useState<FormFilters>(NO_FILTERS);
   const rangeError = form.from && form.to && form.from > form.to ? t('logs.rangeError') : '';
   // Typing in the search field does not fire a request per key; the list follows once React is idle.
-  const filters = toQuery(useDeferredValue(rangeError ? { ...form, from: '', to: '' } : form));
+  const filters = {
+    ...toQuery(useDeferredValue(rangeError ? { ...form, from: '', to: '' } : form)),
+    lang: language,
+  };
   const entries = useInfiniteQuery(logsQuery(account.uuid, filters));
   const actors = useQuery(logActorsQuery(account.uuid));
   const exportLogs = useExportLogs(account.uuid);
@@ -179,7 +207,7 @@ export default function LogsPage() {
           variant="outlined"
           startIcon={exportLogs.isPending ? <CircularProgress size={18} /> : <Download />}
           disabled={exportLogs.isPending || Boolean(rangeError)}
-          onClick={() => exportLogs.mutate({ ...filters, lang: language })}
+          onClick={() => exportLogs.mutate(filters)}
         >
           {t('logs.export')}
         </Button>
@@ -217,8 +245,7 @@ export default function LogsPage() {
           </TextField>
           <TextField select label={t('logs.action')} value={form.action} onChange={set('action')}>
             <MenuItem value="">{t('logs.anyAction')}</MenuItem>
-            {Object.keys(LOG_ACTION_LABELS)
-              .map((key) => ({ key, label: actionLabel(t, key) }))
+            {LOG_ACTIONS.map((key) => ({ key, label: actionLabel(language, key) }))
               .sort((a, b) => a.label.localeCompare(b.label, language))
               .map(({ key, label }) => (
                 <MenuItem key={key} value={key}>
@@ -278,7 +305,7 @@ export default function LogsPage() {
               </TableHead>
               <TableBody>
                 {rows.map((entry) => (
-                  <EntryRow key={entry.id} entry={entry} locale={language} />
+                  <EntryRow key={entry.id} entry={entry} locale={language} role={account.accountRole} />
                 ))}
               </TableBody>
             </Table>
