@@ -7,7 +7,6 @@ export * from './company.ts';
 export * from './members.ts';
 export * from './ownership.ts';
 export * from './logs.ts';
-export * from './log-texts.ts';
 export * from './notifications.ts';
 export * from './support.ts';
 export * from './notifications-live.ts';

@@ -1,25 +1,10 @@
-import Type from 'typebox';
 import type { Language } from './common.ts';
+import type { LogSubject } from './logs.ts';
 
 // The account log's words in the four languages, for the web (the table), the server (the free-text search matches
 // what the reader sees, and the CSV export writes it) alike: one table, so the three never disagree (decision 211).
-
-/**
- * What an entry acted on, readable: the server resolves the raw target (`invoice:<uuid>`, `terms:agb`, a request
- * line) to its kind, its id and the name people know it by (the invoice number, the ticket's subject, the person).
- */
-export const LogSubject = Type.Object({
-  /** person, account, terms, invoice, ticket, invitation, transfer, logo, file, shop, subscription, cloud,
-   *  migration, passkey, paymentImport, bankPayment, area (what support staff opened) or other. */
-  kind: Type.String(),
-  /** The id its page takes (a uuid), the terms' kind (agb, privacy), the area's key; null when none. */
-  id: Type.Union([Type.String(), Type.Null()]),
-  /** Its number as people quote it (invoice "2026-0012", ticket 1042); null when it has none. */
-  ref: Type.Union([Type.String(), Type.Null()]),
-  /** Its name from the data (a person's name or address, a ticket's subject, an account's name); null when none. */
-  name: Type.Union([Type.String(), Type.Null()]),
-});
-export type LogSubject = Type.Static<typeof LogSubject>;
+// Imported as `@portal/contract/log-texts`, not through the package's index: the web's first load (which imports the
+// index) stays without them, and only the logs page's chunk carries them.
 
 type Texts = Record<Language, string>;
 

@@ -1,6 +1,5 @@
 import Type from 'typebox';
 import { DateTime, ErrorBody, Uuid } from './common.ts';
-import { LogSubject } from './log-texts.ts';
 import { defineRoute } from './route.ts';
 
 /** Entries per page of the log: the default, and the most the server answers. */
@@ -18,6 +17,23 @@ export const LogPerson = Type.Object({
   email: Type.Union([Type.String(), Type.Null()]),
 });
 export type LogPerson = Type.Static<typeof LogPerson>;
+
+/**
+ * What an entry acted on, readable: the server resolves the raw target (`invoice:<uuid>`, `terms:agb`, a request
+ * line) to its kind, its id and the name people know it by (the invoice number, the ticket's subject, the person).
+ */
+export const LogSubject = Type.Object({
+  /** person, account, terms, invoice, ticket, invitation, transfer, logo, file, shop, subscription, cloud,
+   *  migration, passkey, paymentImport, bankPayment, area (what support staff opened) or other. */
+  kind: Type.String(),
+  /** The id its page takes (a uuid), the terms' kind (agb, privacy), the area's key; null when none. */
+  id: Type.Union([Type.String(), Type.Null()]),
+  /** Its number as people quote it (invoice "2026-0012", ticket 1042); null when it has none. */
+  ref: Type.Union([Type.String(), Type.Null()]),
+  /** Its name from the data (a person's name or address, a ticket's subject, an account's name); null when none. */
+  name: Type.Union([Type.String(), Type.Null()]),
+});
+export type LogSubject = Type.Static<typeof LogSubject>;
 
 /** One audit log entry as the log page shows it. */
 export const LogEntry = Type.Object({

@@ -93,13 +93,7 @@ export async function seedDemoLog(tx: Queryable, ids: Map<DemoLogin, string>) {
       null,
       { email: DEMO_USERS.unverified.email, resent: n % 3 },
     ],
-    () => [
-      'owner',
-      'account.terms.accept',
-      `account:${account}`,
-      null,
-      { kind: 'agb', version: TERMS_VERSION },
-    ],
+    () => ['owner', 'account.terms.accept', 'terms:agb', null, { kind: 'agb', version: TERMS_VERSION }],
   ];
   const count = 320;
   for (let n = 0; n < count; n += 1) {

@@ -1,11 +1,6 @@
 import { Readable } from 'node:stream';
-import {
-  formatDateTime,
-  logActionText,
-  logSubjectText,
-  type Language,
-  type LogEntry,
-} from '@portal/contract';
+import { formatDateTime, type Language, type LogEntry } from '@portal/contract';
+import { logActionText, logSubjectText } from '@portal/contract/log-texts';
 
 /**
  * The header row of the export in each language, in column order: first what the page shows (the time in Swiss

@@ -1,12 +1,10 @@
+import type { Language, LogPerson, LogSubject } from '@portal/contract';
 import {
   LOG_ACTION_TEXTS,
   LOG_AREA_WORDS,
   LOG_SUBJECT_WORDS,
   logTextContains,
-  type Language,
-  type LogPerson,
-  type LogSubject,
-} from '@portal/contract';
+} from '@portal/contract/log-texts';
 import type { Queryable } from '../../db/client.ts';
 import type { SqlParams } from '../../db/paging.ts';
 

@@ -1,14 +1,5 @@
-import {
-  LOG_ACTION_TEXTS,
-  hasLevel,
-  ACCOUNT_ROLES,
-  logActionText,
-  logSubjectText,
-  readableLogKey,
-  type AccountRole,
-  type Language,
-  type LogEntry,
-} from '@portal/contract';
+import { ACCOUNT_ROLES, hasLevel, type AccountRole, type Language, type LogEntry } from '@portal/contract';
+import { LOG_ACTION_TEXTS, logActionText, logSubjectText, readableLogKey } from '@portal/contract/log-texts';
 import { href } from '@/app/href.ts';
 
 // The log's words come from the contract's one table (log-texts.ts), which the server's search and CSV export read
