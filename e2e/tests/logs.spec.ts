@@ -36,6 +36,9 @@ test('an admin filters the log, reads a change and exports what the filters sele
     })
     .toBe(true);
 
+  // What each entry concerns reads as words: the person, never a key or a request line (issue 23 item 6).
+  await expect(page.getByRole('table', { name: 'Protokoll' })).not.toContainText(/user:|terms:|GET \/api/);
+
   // The change of the newest one, field by field.
   await entryRows(page).first().getByRole('button', { name: '1 Änderung anzeigen' }).click();
   const changes = page.getByRole('table', { name: 'Änderungen: Rolle geändert' });
@@ -57,10 +60,23 @@ test('an admin filters the log, reads a change and exports what the filters sele
     .replace(/^\uFEFF/, '')
     .trimEnd()
     .split('\n');
-  expect(lines[0]).toBe('Zeit (UTC),Person,E-Mail,Aktion,Ziel,Vorher,Nachher,IP-Adresse,Browser');
+  // Semicolons, as Swiss Excel splits a row; the page's words, then the raw values.
+  expect(lines[0]).toBe(
+    'Zeit;Person;E-Mail;Aktion;Betroffen;Vorher;Nachher;IP-Adresse;Browser;Zeit (UTC);Aktion (Schlüssel);Ziel (ID);Person (ID)',
+  );
   // The file holds what the table shows.
   await expect(entryRows(page)).toHaveCount(lines.length - 1);
-  expect(lines.slice(1).every((line) => line.includes(',member.role.change,'))).toBe(true);
+  expect(
+    lines
+      .slice(1)
+      .every((line) => line.includes(';Rolle geändert;') && line.includes(';member.role.change;')),
+  ).toBe(true);
+
+  // The date filters show and take the German form, whatever the browser's language (issue 23 item 7).
+  const from = page.getByRole('group', { name: 'Von' });
+  await from.getByRole('spinbutton').first().click();
+  await page.keyboard.type('01012020');
+  await expect(from).toContainText('01.01.2020');
 });
 
 test('an employee sees only the entries in which they act or are concerned', async ({ page, server }) => {

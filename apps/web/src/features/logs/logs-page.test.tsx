@@ -142,12 +142,27 @@ describe('the log page', () => {
     );
   });
 
-  it('refuses an end date before the start date', async () => {
+  it('takes dates in the form of the interface language and refuses an end date before the start date', async () => {
     const user = userEvent.setup();
     await renderPage('/logs', <LogsPage />);
     await screen.findByRole('table', { name: 'Protokoll' });
-    await user.type(screen.getByLabelText('Von'), '2026-11-20');
-    await user.type(screen.getByLabelText('Bis'), '2026-11-10');
+    const from = screen.getByRole('group', { name: 'Von' });
+    // German: day, month, year with points (issue 23 item 7); the browser's own date field wrote mm/dd/yyyy.
+    expect(from.textContent).toContain('TT.MM.JJJJ');
+    await user.click(within(from).getAllByRole('spinbutton')[0]!);
+    await user.keyboard('20112026');
+    await waitFor(() =>
+      expect(apiRequest).toHaveBeenCalledWith(
+        logsRoutes.listLogs,
+        expect.objectContaining({
+          query: expect.objectContaining({ from: new Date(2026, 10, 20).toISOString() }),
+        }),
+      ),
+    );
+    expect(from.textContent).toContain('20.11.2026');
+    const to = screen.getByRole('group', { name: 'Bis' });
+    await user.click(within(to).getAllByRole('spinbutton')[0]!);
+    await user.keyboard('10112026');
     await waitFor(() => expect(screen.getByText('Das Enddatum liegt vor dem Startdatum.')).toBeTruthy());
     expect(screen.getByRole('button', { name: 'Als CSV exportieren' }).hasAttribute('disabled')).toBe(true);
   });

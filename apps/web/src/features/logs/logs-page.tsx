@@ -39,6 +39,7 @@ import { Page } from '@/ui/page.tsx';
 import { RowActionsCell } from '@/ui/row-actions-cell.tsx';
 import { visuallyHidden } from '@/ui/visually-hidden.ts';
 import { logActorsQuery, logsQuery, useExportLogs, type LogFilters } from './api.ts';
+import { DayField, DayFields } from './day-field.tsx';
 import { LOG_ACTIONS, actionLabel, changedFields, targetLabel, targetLink, valueText } from './log-labels.ts';
 
 /** Filters as the form holds them: dates as the date fields give them (YYYY-MM-DD, local days). */
@@ -225,7 +226,12 @@ export default function LogsPage() {
           sx={{
             display: 'grid',
             gap: 2,
-            gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', lg: '2fr 1.5fr 1.5fr 1fr 1fr' },
+            // The date fields need room for "20.11.2026" beside their clear and calendar buttons.
+            gridTemplateColumns: {
+              xs: '1fr',
+              sm: '1fr 1fr',
+              lg: '2fr 1.5fr 1.5fr minmax(13rem, 1fr) minmax(13rem, 1fr)',
+            },
           }}
         >
           <TextField
@@ -253,22 +259,22 @@ export default function LogsPage() {
                 </MenuItem>
               ))}
           </TextField>
-          <TextField
-            label={t('logs.from')}
-            type="date"
-            value={form.from}
-            onChange={set('from')}
-            slotProps={{ inputLabel: { shrink: true } }}
-          />
-          <TextField
-            label={t('logs.to')}
-            type="date"
-            value={form.to}
-            onChange={set('to')}
-            error={Boolean(rangeError)}
-            helperText={rangeError || undefined}
-            slotProps={{ inputLabel: { shrink: true } }}
-          />
+          <DayFields language={language}>
+            <DayField
+              language={language}
+              label={t('logs.from')}
+              value={form.from}
+              onChange={(day) => setForm({ ...form, from: day })}
+            />
+            <DayField
+              language={language}
+              label={t('logs.to')}
+              value={form.to}
+              onChange={(day) => setForm({ ...form, to: day })}
+              error={Boolean(rangeError)}
+              helperText={rangeError || undefined}
+            />
+          </DayFields>
         </Box>
         {filtered && (
           <Button size="small" sx={{ mt: 1 }} onClick={() => setForm(NO_FILTERS)}>
