@@ -1,5 +1,4 @@
-// Answering the user's own pending invitations: the invitations page, the dashboard and the shell's invitation bar
-// all use these hooks, so the answer, its toast and the refetch of the session data are the same everywhere.
+// Answering the user's own pending invitations: the invitations page and the dashboard both use these hooks, so the answer, its toast and the refetch of the session data are the same everywhere.
 import { useTranslation } from 'react-i18next';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
@@ -41,11 +40,8 @@ function useAnswerInvitation(answer: 'accept' | 'decline', then?: Then) {
   });
 }
 
-/**
- * Accepts a pending invitation. Used by the shell's invitation bar (the account is already the selected one);
- * `then` is what the caller does afterwards.
- */
-export function useAcceptInvitation(then?: Then) {
+/** Accepts a pending invitation; `then` is what the caller does afterwards. */
+function useAcceptInvitation(then?: Then) {
   return useAnswerInvitation('accept', then);
 }
 

@@ -183,7 +183,7 @@ describe('guard loader', () => {
     localStorage.clear();
     const again = setup('/');
     await settle(again.router);
-    expect(where(again.router)).toBe('/accounts');
+    expect(where(again.router)).toBe('/support/queue');
     expect(sessionStorage.getItem('accountUuid')).toBeNull();
 
     // An account the server does not open for staff (unknown, or the customer does not allow it) is said on the

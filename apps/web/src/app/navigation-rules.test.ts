@@ -192,12 +192,18 @@ describe('default account selection', () => {
     selectDefaultAccount({ accounts, query: new URLSearchParams(query), stored, external })?.uuid ?? null;
 
   it('1. takes uuid from the URL', () => {
-    expect(select([pending, accepted, owned], 'uuid=pen', { session: 'acc', local: 'acc' })).toBe('pen');
+    expect(select([pending, accepted, owned], 'uuid=acc', { session: 'own', local: 'own' })).toBe('acc');
+  });
+
+  it('never takes a pending invitation, whoever names it (decision 213)', () => {
+    expect(select([pending, accepted, owned], 'uuid=pen', { session: 'acc', local: 'acc' })).toBe('acc');
+    expect(select([pending, accepted], '', { session: 'pen', local: 'pen' })).toBe('acc');
+    expect(select([pending, accepted], 'app_instance_uuid=pen')).toBe('acc');
   });
 
   it('1. takes app_instance_uuid from the URL; uuid wins over it', () => {
     expect(select([pending, accepted, owned], 'app_instance_uuid=acc')).toBe('acc');
-    expect(select([pending, accepted, owned], 'app_instance_uuid=acc&uuid=pen')).toBe('pen');
+    expect(select([pending, accepted, owned], 'app_instance_uuid=acc&uuid=own')).toBe('own');
   });
 
   it('1. ignores a URL uuid not in the list and continues with step 2', () => {
@@ -210,7 +216,7 @@ describe('default account selection', () => {
   });
 
   it('2. takes the stored account, session before local', () => {
-    expect(select([pending, accepted, owned], '', { session: 'pen', local: 'acc' })).toBe('pen');
+    expect(select([pending, accepted, owned], '', { session: 'own', local: 'acc' })).toBe('own');
     expect(select([pending, accepted, owned], '', { session: null, local: 'acc' })).toBe('acc');
   });
 
@@ -229,9 +235,9 @@ describe('default account selection', () => {
     expect(select([pending, accepted, accepted2])).toBe('acc');
   });
 
-  it('5. takes the first account', () => {
+  it('selects nothing when every account is a pending invitation', () => {
     const pending2 = account('pen2', 'ADMIN', { invitationStatus: 'PENDING' });
-    expect(select([pending, pending2])).toBe('pen');
+    expect(select([pending, pending2])).toBeNull();
   });
 
   it('selects nothing without accounts', () => {
@@ -270,10 +276,25 @@ describe('before every navigation', () => {
     expect(guard(path, { accounts: [] })).toMatchObject({ kind: 'allow', account: null });
   });
 
-  it('3. counts pending invitations as accounts', () => {
+  it('3. counts pending invitations as accounts: their one page is the invitation (decision 213)', () => {
     const pending = account('p1', 'EMPLOYEE', { invitationStatus: 'PENDING' });
-    expect(guard('/', { accounts: [pending] })).toMatchObject({ kind: 'allow', account: pending });
-    expect(guard('/onboarding', { accounts: [pending] })).toEqual({ kind: 'redirect', to: '/' });
+    for (const path of ['/', '/inbox', '/support', '/logs', '/onboarding']) {
+      expect(guard(path, { accounts: [pending] })).toEqual({ kind: 'redirect', to: '/invite/verify' });
+    }
+    expect(guard('/invite/verify', { accounts: [pending] })).toMatchObject({ kind: 'allow', account: null });
+    expect(guard('/accounts', { accounts: [pending] })).toMatchObject({ kind: 'allow', account: null });
+  });
+
+  it('3b. a route naming a pending invitation by uuid leads to the invitation, not into the account', () => {
+    const pending = account('p1', 'EMPLOYEE', { invitationStatus: 'PENDING' });
+    const member = account('m1', 'EMPLOYEE');
+    expect(guard('/inbox?uuid=p1', { accounts: [member, pending] })).toEqual({
+      kind: 'redirect',
+      to: '/invite/verify',
+    });
+    expect(
+      guard('/inbox', { accounts: [member, pending], stored: { session: 'p1', local: 'p1' } }),
+    ).toMatchObject({ kind: 'allow', account: member });
   });
 
   it('3. lets staff without accounts open their own settings', () => {
@@ -282,10 +303,22 @@ describe('before every navigation', () => {
     });
   });
 
-  it('3. never sends staff to onboarding', () => {
-    expect(guard('/', { accounts: [], role: 'SUPPORT_AGENT' })).toEqual({
-      kind: 'redirect',
-      to: '/accounts',
+  // Issue 23 item 11: agent@ and billing@ landed on "Sie gehören noch zu keinem Konto" with "Konto erstellen".
+  it.each([
+    ['SUPPORT', '/support/queue'],
+    ['SUPPORT_AGENT', '/support/queue'],
+    ['SUPPORT_MANAGER', '/billing/payments'],
+    ['PORTAL_ADMIN', '/support/queue'],
+  ] as const)('3. never sends staff to onboarding: %s lands on %s', (role, to) => {
+    expect(guard('/', { accounts: [], role })).toEqual({ kind: 'redirect', to });
+    expect(guard('/inbox', { accounts: [], role })).toEqual({ kind: 'redirect', to });
+    // Their work page itself needs no account, so the landing ends there.
+    expect(guard(to, { accounts: [], role })).toMatchObject({ kind: 'allow' });
+  });
+
+  it('3. lands a staff member with an account of their own in it', () => {
+    expect(guard('/', { accounts: [account('a1')], role: 'SUPPORT_AGENT' })).toMatchObject({
+      kind: 'allow',
     });
   });
 

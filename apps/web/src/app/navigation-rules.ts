@@ -1,6 +1,7 @@
 import { matchRoutes } from 'react-router';
 import {
   ACCOUNT_ROLES,
+  BILLING_STAFF_ROLE,
   STAFF_READS_AS,
   USER_ROLES,
   hasAcceptedTerms,
@@ -112,10 +113,14 @@ export interface SelectionInput {
   external?: readonly Account[];
 }
 
+/** An account whose invitation is accepted: only such an account can be the current one (issue 23 item 5). */
+export const isMember = (account: Account) => account.invitationStatus === 'ACCEPTED';
+
 /**
  * Default account selection, first match wins: the URL's account, the stored one (this tab before this browser),
- * the first the user owns, the first accepted, the first. A uuid not in the pool is ignored; staff add the
- * accounts they opened by uuid to the pool.
+ * the first the user owns, the first accepted. Only accepted accounts (and, for staff, the accounts they opened by
+ * uuid) are candidates: a pending invitation is never the current account, its one page is the invitation
+ * (decision 213). A uuid not in the pool is ignored.
  */
 export function selectDefaultAccount({
   accounts,
@@ -123,7 +128,8 @@ export function selectDefaultAccount({
   stored,
   external = [],
 }: SelectionInput): Account | null {
-  const pool = [...accounts, ...external];
+  const members = accounts.filter(isMember);
+  const pool = [...members, ...external];
   const find = (uuid: string | null) => (uuid ? pool.find((account) => account.uuid === uuid) : undefined);
   return (
     // 1. uuid (winning over app_instance_uuid) from the URL
@@ -132,13 +138,20 @@ export function selectDefaultAccount({
     find(stored.session) ??
     find(stored.local) ??
     // 3. the (first) account the user owns
-    accounts.find((account) => account.isOwner) ??
-    // 4. the first accepted one
-    accounts.find((account) => account.invitationStatus === 'ACCEPTED') ??
-    // 5. the first one
-    accounts[0] ??
+    members.find((account) => account.isOwner) ??
+    // 4. the first accepted one (SPEC's step 5, "the first one", would be a pending invitation: decision 213)
+    members[0] ??
     null
   );
+}
+
+/**
+ * Where staff without an account of their own work, and land after sign-in (SPEC-DECISIONS 37): billing staff on
+ * the payments page, the other staff roles on the support queue. Null for everyone else.
+ */
+export function staffWorkRoute(userRole: UserRole): RouteName | null {
+  if (!isStaffRole(userRole)) return null;
+  return userRole === BILLING_STAFF_ROLE ? 'billing-payments' : 'support-queue';
 }
 
 export function canAccess(access: AccessRule, accountRole: AccountRole | null, userRole: UserRole): boolean {
@@ -176,10 +189,22 @@ export function decideNavigation(input: GuardInput): GuardDecision {
   const external = input.external ?? [];
   // 2. (user role level and language are applied by the caller from `user`)
 
-  // 3. A route that needs an account, and the user has none: onboarding. Staff are never sent there; they
-  //    open accounts by uuid from the account list.
+  // 3. A route that needs an account, and the user has none: onboarding. Staff are never sent there: they land
+  //    on their work page (SPEC-DECISIONS 37) and open customers' accounts by uuid from the account list.
   if (access.needsAccount && accounts.length === 0 && external.length === 0) {
-    return { kind: 'redirect', to: isStaff(user) ? href('accounts') : href('onboarding') };
+    return { kind: 'redirect', to: href(staffWorkRoute(user.userRole) ?? 'onboarding') };
+  }
+  // 3b. A pending invitation is never the current account: its one page is the invitation (decision 213). A route
+  //     that names one by uuid, or a user whose only accounts are pending invitations, goes there.
+  const named = new URLSearchParams(target.search);
+  const namedUuid = named.get('uuid') ?? named.get('app_instance_uuid');
+  const onlyInvited = accounts.length > 0 && !accounts.some(isMember) && external.length === 0;
+  const namesInvitation = accounts.some((account) => account.uuid === namedUuid && !isMember(account));
+  if (
+    (access.needsAccount && (onlyInvited || namesInvitation)) ||
+    (access.refuseWithAccount && onlyInvited)
+  ) {
+    return { kind: 'redirect', to: href('invite-verify') };
   }
 
   // 4. The default account, and with it the account role level.

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Divider from '@mui/material/Divider';
 import InputAdornment from '@mui/material/InputAdornment';
@@ -32,6 +32,7 @@ export default function AccountMenu({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const [query, setQuery] = useState('');
   const shown = useMemo(() => {
     const needle = query.trim().toLocaleLowerCase();
@@ -93,7 +94,9 @@ export default function AccountMenu({
             selected={selected}
             onClick={() => {
               onClose();
-              if (!selected) switchAccount(account.uuid);
+              // A pending invitation is never the current account: its one page is the invitation (decision 213).
+              if (account.invitationStatus !== 'ACCEPTED') void navigate(href('invite-verify'));
+              else if (!selected) switchAccount(account.uuid);
             }}
           >
             <ListItemIcon>{selected && <Check fontSize="small" />}</ListItemIcon>

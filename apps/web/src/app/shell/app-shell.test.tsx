@@ -90,20 +90,4 @@ describe('application shell', () => {
     const nav = screen.getByRole('navigation', { name: 'Hauptnavigation' });
     expect(within(nav).queryByRole('link', { name: 'Inhaberschaft' })).toBeNull();
   });
-
-  it('offers to answer a pending invitation', async () => {
-    renderShell(
-      [
-        account('p1', 'Beispiel GmbH', {
-          accountRole: 'EMPLOYEE',
-          isOwner: false,
-          invitationStatus: 'PENDING',
-        }),
-      ],
-      'p1',
-    );
-    expect(await screen.findByText('Sie wurden zum Konto «Beispiel GmbH» eingeladen.')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Annehmen' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Ablehnen' })).toBeTruthy();
-  });
 });

@@ -20,7 +20,6 @@ import { SideNav, visibleNavItems } from './side-nav.tsx';
 import {
   AccountDeletionBar,
   EmailVerificationBar,
-  InvitationBar,
   NewVersionBar,
   PastDueBar,
   StaffAccessBar,
@@ -131,7 +130,6 @@ export function AppShell() {
       <EmailVerificationBar />
       <AccountDeletionBar account={account} />
       <PastDueBar account={account} />
-      <InvitationBar account={account} />
       <TwoFactorBar account={account} />
       <StaffAccessBar account={account} />
       <Box sx={{ display: 'flex', flex: 1 }}>

@@ -2,7 +2,7 @@ import type { ReactElement } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { accountsRoutes, usersRoutes, type Account } from '@portal/contract';
+import { accountsRoutes, type Account } from '@portal/contract';
 import { apiRequest } from '@/testing/api-mock.ts';
 import { ApiError } from '@/api/errors.ts';
 import { createQueryClient } from '@/api/query-client.ts';
@@ -11,7 +11,7 @@ import { testAccount } from '@/testing/fixtures.ts';
 import { renderPage } from '@/testing/render.tsx';
 import { shownToasts, watchToasts } from '@/testing/toasts.ts';
 import { toast } from '@/ui/toast-store.ts';
-import { AccountDeletionBar, InvitationBar } from './toolbars.tsx';
+import { AccountDeletionBar } from './toolbars.tsx';
 
 vi.mock('@/api/client.ts', async (original) =>
   (await import('@/testing/api-mock.ts')).mockedClient(original),
@@ -19,10 +19,6 @@ vi.mock('@/api/client.ts', async (original) =>
 const confirm = vi.fn(async () => true);
 vi.mock('@/ui/confirm.tsx', () => ({ useConfirm: () => confirm }));
 
-const pending = testAccount('7a0d3c52-5a38-4c7e-9d0a-0f7d1b2c3e41', {
-  name: 'Beispiel GmbH',
-  invitationStatus: 'PENDING',
-});
 const scheduled = testAccount('2b7c9e14-8f0a-4d55-b1e3-6a9f2c4d8e70', {
   name: 'Muster AG',
   accountRole: 'OWNER',
@@ -43,41 +39,6 @@ beforeEach(() => {
   sessionStorage.clear();
   localStorage.clear();
   watchToasts();
-});
-
-describe('invitation bar', () => {
-  it('accepts with the same texts as the invitations page, busy until done', async () => {
-    const user = userEvent.setup();
-    let answer: (value: unknown) => void = () => undefined;
-    apiRequest.mockReturnValue(new Promise((resolve) => (answer = resolve)));
-    await render(<InvitationBar account={pending} />, [pending]);
-    expect(await screen.findByText('Sie wurden zum Konto «Beispiel GmbH» eingeladen.')).toBeTruthy();
-    await user.click(screen.getByRole('button', { name: 'Annehmen' }));
-    expect(apiRequest).toHaveBeenCalledWith(usersRoutes.acceptInvitation, { params: { id: pending.uuid } });
-    expect((screen.getByRole('button', { name: 'Ablehnen' }) as HTMLButtonElement).disabled).toBe(true);
-    answer({ data: { ...pending, invitationStatus: 'ACCEPTED' } });
-    await waitFor(() =>
-      expect(shownToasts('success')).toContain('Sie sind jetzt Mitglied von Beispiel GmbH.'),
-    );
-    await waitFor(() =>
-      expect((screen.getByRole('button', { name: 'Ablehnen' }) as HTMLButtonElement).disabled).toBe(false),
-    );
-  });
-
-  it('declines after confirmation, forgets the stored account and goes to the dashboard', async () => {
-    const user = userEvent.setup();
-    sessionStorage.setItem('accountUuid', pending.uuid);
-    apiRequest.mockResolvedValue(undefined);
-    const { router } = await render(<InvitationBar account={pending} />, [pending]);
-    await user.click(await screen.findByRole('button', { name: 'Ablehnen' }));
-    expect(confirm).toHaveBeenCalledWith(
-      expect.objectContaining({ title: 'Einladung ablehnen?', destructive: true }),
-    );
-    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
-    expect(apiRequest).toHaveBeenCalledWith(usersRoutes.declineInvitation, { params: { id: pending.uuid } });
-    expect(sessionStorage.getItem('accountUuid')).toBeNull();
-    expect(shownToasts('success')).toContain('Die Einladung zu Beispiel GmbH wurde abgelehnt.');
-  });
 });
 
 describe('account deletion bar', () => {

@@ -1,14 +1,12 @@
 import { lazy, Suspense, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { Link as RouterLink } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Button from '@mui/material/Button';
 import { ACCOUNT_ROLES, hasLevel, type Account } from '@portal/contract';
-import { clearStoredAccountUuid } from '@/api/account-storage.ts';
 import { rememberCurrentPage, tokenClaims } from '@/auth/auth.ts';
 import { useVerifyEmailHref } from '@/auth/use-verify-email-href.ts';
 import { useCancelDeletion } from '@/api/account-deletion.ts';
-import { useAcceptInvitation, useDeclineInvitation } from '@/api/invitations.ts';
 import { billingStatusQuery } from '@/features/billing/api.ts';
 import { formatDate, formatDay, formatMoney } from '@/i18n/format.ts';
 import { href } from '../href.ts';
@@ -101,47 +99,6 @@ export function AccountDeletionBar({ account }: { account: Account | null }) {
       }
     >
       {t('shell.accountWillBeDeletedAfter', { date })}
-    </Bar>
-  );
-}
-
-/**
- * The selected account is a pending invitation (its data is served only once accepted): offer to accept or
- * decline it. Declining forgets the stored account and goes to the dashboard, where the guard selects another.
- */
-export function InvitationBar({ account }: { account: Account | null }) {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const accept = useAcceptInvitation();
-  const { decline, isPending: declining } = useDeclineInvitation(async () => {
-    clearStoredAccountUuid();
-    await navigate(href('dashboard'), { replace: true });
-  });
-  if (!account || account.invitationStatus !== 'PENDING') return null;
-  const busy = accept.isPending || declining;
-
-  return (
-    <Bar
-      severity="info"
-      action={
-        <>
-          <Button color="inherit" size="small" disabled={busy} onClick={() => void decline(account)}>
-            {t('invite.decline')}
-          </Button>
-          <Button
-            color="inherit"
-            size="small"
-            variant="outlined"
-            disabled={busy}
-            onClick={() => accept.mutate(account)}
-            sx={{ ml: 1 }}
-          >
-            {t('invite.accept')}
-          </Button>
-        </>
-      }
-    >
-      {t('invite.pending', { name: account.name })}
     </Bar>
   );
 }
