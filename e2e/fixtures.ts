@@ -259,7 +259,10 @@ export async function expectLoginPage(page: Page, server: PortalServer): Promise
 /** Opens `path` in the portal and signs in as `email`, ending on the portal page. */
 export async function signIn(page: Page, server: PortalServer, email: string, pathname = '/'): Promise<void> {
   await page.goto(`${server.url}${pathname}`);
-  await page.locator('#username').waitFor();
+  await page.locator('#username').waitFor({ state: 'attached' });
+  // An invitation link's page offers the existing login second, folded (decision 214): "Ich habe schon ein Login".
+  const existing = page.locator('#kc-existing:not([open]) > summary');
+  if (await existing.count()) await existing.click();
   await fillLogin(page, email);
   await page.waitForURL(
     (url) =>

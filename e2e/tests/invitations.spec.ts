@@ -100,9 +100,21 @@ test('an invitee who registers from the mailed link lands on the invitation with
   const context = await browser.newContext();
   const invitee = await context.newPage();
   await invitee.goto(link);
+  // Issue 23 item 4: the link's page names the invitation (decision 214), registering first, the login second.
+  await expect(h1(invitee, `Einladung zu ${muster.name}`)).toBeVisible();
+  await expect(invitee.locator('#kc-invitation')).toHaveText(
+    `${DEMO.admin.name} lädt Sie ein, dem Konto «${muster.name}» als Mitarbeiter/in beizutreten.`,
+  );
+  await expect(invitee.getByText(`Die Einladung gilt für ${email}.`)).toBeVisible();
+  await expect(invitee.locator('#username')).toBeHidden();
+  await invitee.getByText('Ich habe schon ein Login').click();
   await expect(invitee.locator('#username')).toHaveValue(email);
-  await invitee.locator('#kc-registration').click();
+  await invitee.getByRole('link', { name: 'Registrieren' }).click();
+  await expect(invitee.locator('#kc-invitation')).toHaveText(
+    `Sie registrieren sich für die Einladung zum Konto «${muster.name}».`,
+  );
   await expect(invitee.locator('#email')).toHaveValue(email);
+  await expect(invitee.locator('#email')).toHaveAttribute('readonly', '');
   await invitee.locator('#firstName').fill('Irene');
   await invitee.locator('#lastName').fill('Invitee');
   await invitee.locator('#password').fill('Another-Secret-2026');
@@ -113,6 +125,14 @@ test('an invitee who registers from the mailed link lands on the invitation with
   await invitee.waitForURL((url) => url.origin === own.url && url.pathname === '/invite/verify');
   await expect(invitee.getByRole('heading', { level: 2, name: muster.name })).toBeVisible();
   await expect(invitee.getByText('Bitte bestätigen Sie Ihre E-Mail-Adresse.')).toHaveCount(0);
+  // Issue 23 item 5: with only this pending invitation, no account page is offered, and none opens (decision 213).
+  const nav = invitee.getByRole('navigation', { name: 'Hauptnavigation' });
+  for (const item of ['Posteingang', 'Support', 'Protokoll', 'Übersicht']) {
+    await expect(nav.getByRole('link', { name: item, exact: true })).toHaveCount(0);
+  }
+  await invitee.goto(`${own.url}/inbox`);
+  await invitee.waitForURL(`${own.url}/invite/verify`);
+  await expect(invitee.getByRole('heading', { level: 2, name: muster.name })).toBeVisible();
   await invitee.getByRole('button', { name: `Einladung zu ${muster.name} annehmen` }).click();
   await invitee.waitForURL(`${own.url}/?uuid=${muster.uuid}`);
   await expect(accountSwitcher(invitee)).toHaveText(/Muster AG.*Mitarbeiter/);

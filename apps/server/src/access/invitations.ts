@@ -50,17 +50,42 @@ export function closedReason(
 
 export type InvitationKey = { token: string } | { accountUuid: string };
 
+/** What the sign-in page shows of an open invitation to the holder of its link (decision 214). */
+export interface OpenInvitation {
+  email: string;
+  accountName: string;
+  inviterName: string | null;
+  role: AccountRole;
+}
+
 /**
- * The address an open invitation (pending, not expired) was mailed to, by its link's token; null for any other
- * token. Registering through that link proves this address (decision 193).
+ * An open invitation (pending, not expired, its account not past deletion) by its link's token, for the sign-in
+ * page that the link leads a person without a session to; null for any other token. The token is the only key:
+ * nothing is read by address or account, so the page shows nothing to someone who does not hold the link.
  */
-export async function openInvitationAddress(q: Queryable, token: string): Promise<string | null> {
+export async function openInvitationByToken(q: Queryable, token: string): Promise<OpenInvitation | null> {
   if (!token) return null;
-  const { rows } = await q.query<{ email: string }>(
-    `select email from invitations where token_hash = $1 and status = 'PENDING' and expires_at > now()`,
+  const { rows } = await q.query<{
+    email: string;
+    account_name: string;
+    inviter_name: string | null;
+    role: AccountRole;
+  }>(
+    `select i.email, a.name as account_name, inv.name as inviter_name, i.role
+       from invitations i join accounts a on a.uuid = i.account_uuid
+       left join users inv on inv.uuid = i.invited_by
+      where i.token_hash = $1 and i.status = 'PENDING' and i.expires_at > now()
+        and (a.available_until is null or a.available_until > now())`,
     [hashInvitationToken(token)],
   );
-  return rows[0]?.email ?? null;
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    email: row.email,
+    accountName: row.account_name,
+    inviterName: row.inviter_name?.trim() || null,
+    role: row.role,
+  };
 }
 
 /**

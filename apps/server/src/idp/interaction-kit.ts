@@ -8,6 +8,7 @@ import {
   type PasswordHint,
   type PasswordOwner,
 } from '../access/password-policy.ts';
+import { openInvitationByToken, type OpenInvitation } from '../access/invitations.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { acceptText, containsForbiddenText } from '../http/text.ts';
@@ -287,4 +288,18 @@ export function createInteractionKit(app: FastifyInstance, deps: InteractionDeps
     },
   };
   return kit;
+}
+
+/**
+ * The open invitation whose link this sign-in started from: the web app passes the link's token as the
+ * authorization parameter `invitation` (decision 193). Null without one, or for a token that is unknown, used,
+ * withdrawn or expired: the pages then show nothing of it (decision 214).
+ */
+export async function invitationOf(
+  kit: InteractionKit,
+  call: InteractionCall,
+): Promise<OpenInvitation | null> {
+  const { invitation } = call.interaction.params;
+  if (typeof invitation !== 'string' || !invitation) return null;
+  return openInvitationByToken(kit.deps.db, invitation);
 }

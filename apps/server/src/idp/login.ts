@@ -1,10 +1,10 @@
 import { formatWait } from './i18n.ts';
 import { findIdentityByEmail, verifyPassword } from './identities.ts';
-import { field, type InteractionCall, type InteractionKit } from './interaction-kit.ts';
+import { field, invitationOf, type InteractionCall, type InteractionKit } from './interaction-kit.ts';
 import { passkeyLoginSection, registerPasskeyLogin } from './passkey-sign-in.ts';
 import { awaitSecondFactor, finishSignIn, hasSecondFactor, secondFactorsOf } from './second-factor.ts';
 import { recordSignIn, type SignInOutcome } from './sign-in-history.ts';
-import { loginPage, type Alert } from './views.ts';
+import { invitationLoginPage, loginPage, type Alert } from './views.ts';
 
 /**
  * Sign-in with email and password. Failures lock the identity and the client address for a while (growing with
@@ -20,16 +20,16 @@ export function registerLoginFlow(kit: InteractionKit) {
   ) {
     const { login_hint: hint } = call.interaction.params;
     const passkey = await passkeyLoginSection(kit, call);
+    // A sign-in that started from an open invitation's link names the invitation (decision 214).
+    const invitation = await invitationOf(kit, call);
+    const username = extra.username ?? (typeof hint === 'string' ? hint : undefined);
     return kit.sendInteractionPage(
       call,
       '/login',
       (ctx, links) =>
-        loginPage(ctx, {
-          links,
-          username: extra.username ?? (typeof hint === 'string' ? hint : undefined),
-          alert: extra.alert,
-          passkey,
-        }),
+        invitation
+          ? invitationLoginPage(ctx, { links, invitation, username, alert: extra.alert, passkey })
+          : loginPage(ctx, { links, username, alert: extra.alert, passkey }),
       extra.status,
     );
   }

@@ -334,7 +334,7 @@ idp.describeIdp('registration', (ctx) => {
         invitation: token,
         kc_locale: 'en',
       });
-      const link = /id="kc-registration" href="([^"]+)"/.exec(login)![1]!.replace(/&amp;/g, '&');
+      const link = /id="kc-registration"[^>]*href="([^"]+)"/.exec(login)![1]!.replace(/&amp;/g, '&');
       const page = await idp.request(new URL(link, ctx.idp.base).href, jar);
       const html = await page.text();
       expect(html).toMatch(new RegExp(`id="email"[^>]*value="${hint}"`));
@@ -384,16 +384,92 @@ idp.describeIdp('registration', (ctx) => {
       expect(rows).toEqual([{ status: 'PENDING' }]);
     });
 
-    it('leaves another address typed at registration unverified: it gets the verification mail', async () => {
-      const token = await invitation('ivo.invited@example.com');
+    // Issue 23 item 4 (decision 214): the mailed link opened a bare "Bei Ihrem Konto anmelden" page.
+    it('opens a sign-in page that names the account, the inviter and the role, with registering first', async () => {
+      const email = 'irma.invited@example.com';
+      const token = await invitation(email);
+      await ctx.db.query(
+        `update invitations set invited_by = (select uuid from users where email = $1) where email = $2`,
+        [DEMO_USERS.owner.email, email],
+      );
+      const owner = await ctx.db.query<{ name: string }>('select name from users where email = $1', [
+        DEMO_USERS.owner.email,
+      ]);
+      const html = await idp.openLoginPage(ctx.idp, new idp.CookieJar(), {
+        invitation: token,
+        login_hint: email,
+        kc_locale: 'de',
+      });
+      expect(html).toContain('<h1 id="kc-page-title">Einladung zu Muster AG</h1>');
+      expect(html).toContain(
+        `${owner.rows[0]!.name} lädt Sie ein, dem Konto «Muster AG» als Administrator/in beizutreten.`,
+      );
+      expect(html).toContain(`Die Einladung gilt für ${email}.`);
+      // "Registrieren" comes first; the existing login is the second way, closed until asked for.
+      expect(html.indexOf('id="kc-registration"')).toBeLessThan(html.indexOf('id="kc-existing"'));
+      expect(html).toMatch(
+        /<details id="kc-existing"[^>]*>\s*<summary[^>]*>Ich habe schon ein Login<\/summary>/,
+      );
+      expect(html).not.toMatch(/<details id="kc-existing"[^>]*\bopen/);
+      expect(html).toMatch(new RegExp(`id="username"[^>]*value="${email}"`));
+    });
+
+    it('keeps the existing login open after a failed attempt, with its error', async () => {
+      const email = 'ilka.invited@example.com';
+      const token = await invitation(email);
+      const jar = new idp.CookieJar();
+      const html = await idp.openLoginPage(ctx.idp, jar, { invitation: token, kc_locale: 'en' });
+      const action = new URL(idp.formAction(html, 'kc-form-login'), ctx.idp.base).href;
+      const failed = await idp.request(action, jar, { form: { username: email, password: 'wrong' } });
+      const page = await failed.text();
+      expect(page).toContain('Invitation to Muster AG');
+      expect(page).toMatch(/<details id="kc-existing"[^>]*\bopen/);
+      expect(page).toContain('Invalid email or password.');
+    });
+
+    it('shows nothing of an invitation whose link is used, withdrawn, expired or unknown', async () => {
+      for (const state of ['used', 'revoked', 'expired', 'unknown'] as const) {
+        const email = `inge.${state}@example.com`;
+        const token = state === 'unknown' ? 'B'.repeat(43) : await invitation(email, state);
+        const html = await idp.openLoginPage(ctx.idp, new idp.CookieJar(), {
+          invitation: token,
+          kc_locale: 'de',
+        });
+        expect(html, state).toContain('Bei Ihrem Konto anmelden');
+        expect(html, state).not.toContain('Muster AG');
+        expect(html, state).not.toContain('kc-existing');
+      }
+    });
+
+    // Decision 214: the invitation's registration shows the invited address fixed, and the server holds to it.
+    it('registers the invited address whatever the form posts, and shows it fixed', async () => {
+      const invited = 'ivo.invited@example.com';
+      const token = await invitation(invited);
       const other = 'ivo.other@example.com';
       const jar = new idp.CookieJar();
-      const action = await registerFromLink(jar, idp.pkce().challenge, token, 'ivo.invited@example.com');
-      const sent = await idp.request(action, jar, { form: form(other) });
-      expect(sent.status).toBe(200);
-      expect(await sent.text()).toContain(`We have sent an email to ${other}.`);
-      expect((await findIdentityByEmail(ctx.db, other))?.emailVerified).toBe(false);
-      expect(await mailsTo(other)).toHaveLength(1);
+      const { verifier, challenge } = idp.pkce();
+      const action = await registerFromLink(jar, challenge, token, invited);
+      const done = await idp.follow(ctx.idp, await idp.request(action, jar, { form: form(other) }), jar);
+      const code = idp.fragmentOf(done).get('code');
+      const tokens = await idp.exchangeCode(ctx.idp, code!, verifier);
+      expect(decodeJwt(tokens.body.access_token!)).toMatchObject({ email: invited, email_verified: true });
+      expect(await findIdentityByEmail(ctx.db, other)).toBeUndefined();
+      expect(await mailsTo(other)).toEqual([]);
+    });
+
+    it('names the account on the registration page and keeps the invited address read-only', async () => {
+      const email = 'iris.invited@example.com';
+      const token = await invitation(email);
+      const jar = new idp.CookieJar();
+      const login = await idp.openLoginPage(ctx.idp, jar, {
+        invitation: token,
+        login_hint: 'someone.else@example.com',
+        kc_locale: 'de',
+      });
+      const link = /id="kc-registration"[^>]*href="([^"]+)"/.exec(login)![1]!.replace(/&amp;/g, '&');
+      const html = await (await idp.request(new URL(link, ctx.idp.base).href, jar)).text();
+      expect(html).toContain('Sie registrieren sich für die Einladung zum Konto «Muster AG».');
+      expect(html).toMatch(new RegExp(`id="email"[^>]*value="${email}"[^>]*readonly`));
     });
 
     it('proves nothing with a used, withdrawn or expired invitation, or a token that is no invitation', async () => {

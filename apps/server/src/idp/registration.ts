@@ -1,5 +1,4 @@
 import { USER_NAME_MAX } from '@portal/contract';
-import { openInvitationAddress } from '../access/invitations.ts';
 import { PASSWORD_MIN_LENGTH } from '../access/password-policy.ts';
 import { formatWait, type Translate } from './i18n.ts';
 import {
@@ -9,7 +8,13 @@ import {
   isValidEmail,
   type Identity,
 } from './identities.ts';
-import { field, passwordError, type InteractionCall, type InteractionKit } from './interaction-kit.ts';
+import {
+  field,
+  invitationOf,
+  passwordError,
+  type InteractionCall,
+  type InteractionKit,
+} from './interaction-kit.ts';
 import { sendActionMail, sendRegistrationAttemptMail } from './mails.ts';
 import { finishSignIn } from './second-factor.ts';
 import { messagePage, registerPage, type RegisterValues } from './views.ts';
@@ -18,23 +23,6 @@ type RegisterErrors = NonNullable<Parameters<typeof registerPage>[1]['errors']>;
 
 function hintedValues(hint: unknown): RegisterValues | undefined {
   return typeof hint === 'string' && hint.includes('@') ? { email: hint } : undefined;
-}
-
-/**
- * Whether the registration proves its address by the invitation link it started from: the authorization request
- * carried the token (`invitation`) of an open invitation, and the address typed is exactly the invited one. That
- * link was mailed to the address, so it proves the mailbox as a verification mail would (decision 193). Any other
- * address, or a token that is unknown, used, withdrawn or expired, proves nothing.
- */
-async function provedByInvitation(
-  kit: InteractionKit,
-  call: InteractionCall,
-  email: string,
-): Promise<boolean> {
-  const { invitation } = call.interaction.params;
-  if (typeof invitation !== 'string' || !invitation) return false;
-  const invited = await openInvitationAddress(kit.deps.db, invitation);
-  return invited !== null && invited === email.trim().toLowerCase();
 }
 
 /** Length in characters (code points), as the API's schemas count it. */
@@ -73,10 +61,12 @@ function nameErrors(t: Translate, firstName: string, lastName: string): Register
 export function registerRegistrationFlow(kit: InteractionKit) {
   const { db, guard, config } = kit.deps;
 
-  function show(
+  async function show(
     call: InteractionCall,
     extra: { values?: RegisterValues; errors?: RegisterErrors; status?: number } = {},
   ) {
+    // Through an open invitation's link: the page names its account and the address is the invited one (214).
+    const invitation = await invitationOf(kit, call);
     return kit.sendInteractionPage(
       call,
       '/register',
@@ -87,6 +77,7 @@ export function registerRegistrationFlow(kit: InteractionKit) {
           values: extra.values ?? hintedValues(call.interaction.params.login_hint),
           errors: extra.errors,
           passwordMin: PASSWORD_MIN_LENGTH,
+          invitation: invitation ?? undefined,
         }),
       extra.status,
     );
@@ -107,10 +98,13 @@ export function registerRegistrationFlow(kit: InteractionKit) {
 
   kit.interactionRoute('POST', '/register', async (call) => {
     const { request, locale, t, interaction } = call;
+    // Through an open invitation's link the address is the invited one, whatever the form posts: the page shows it
+    // fixed, and registering with it proves it, as the mailed link does (decisions 193 and 214).
+    const invitation = await invitationOf(kit, call);
     const values = {
       firstName: field(request.body, 'firstName').trim(),
       lastName: field(request.body, 'lastName').trim(),
-      email: field(request.body, 'email').trim(),
+      email: invitation?.email ?? field(request.body, 'email').trim(),
     };
     const password = field(request.body, 'password');
     const confirm = field(request.body, 'password-confirm');
@@ -146,7 +140,7 @@ export function registerRegistrationFlow(kit: InteractionKit) {
     }
 
     // Both paths hash the password and try the insert; a registered address ends at its unique index.
-    const proved = await provedByInvitation(kit, call, values.email);
+    const proved = invitation !== null;
     let identity: Identity | undefined;
     try {
       identity = await createIdentity(db, {

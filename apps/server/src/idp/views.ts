@@ -1,4 +1,4 @@
-import { LANGUAGES, type Language } from '@portal/contract';
+import { LANGUAGES, type AccountRole, type Language } from '@portal/contract';
 import { escapeHtml } from '../http/html.ts';
 import { languageName, translator, type Translate } from './i18n.ts';
 
@@ -111,15 +111,14 @@ ${hintId ? `<p id="${hintId}" class="kc-hint">${h(o.hint!)}</p>` : ''}${
 
 export const localeInput = (locale: Language) => `<input type="hidden" name="kc_locale" value="${locale}">`;
 
-export function loginPage(
-  ctx: PageContext,
-  o: { links: FlowLinks; username?: string; alert?: Alert; passkey?: string },
+/** The sign-in form (address and password), its "forgot password" link and the passkey section. */
+function loginForm(
+  t: Translate,
+  o: { links: FlowLinks; username?: string; alert?: Alert; passkey?: string; locale: Language },
 ): string {
-  const t = translator(ctx.locale);
   const failed = o.alert?.kind === 'error';
-  const body = `${alertHtml(o.alert)}
-<form id="kc-form-login" method="post" action="${h(o.links.action)}" novalidate>
-${localeInput(ctx.locale)}
+  return `<form id="kc-form-login" method="post" action="${h(o.links.action)}" novalidate>
+${localeInput(o.locale)}
 ${field({
   id: 'username',
   label: t('email'),
@@ -140,9 +139,67 @@ ${field({
 ${o.links.forgot ? `<p class="kc-row"><a id="kc-forgot-password" href="${h(o.links.forgot)}">${h(t('forgotPassword'))}</a></p>` : ''}
 <button id="kc-login" name="login" type="submit" class="kc-button">${h(t('signIn'))}</button>
 </form>
-${o.passkey ?? ''}
+${o.passkey ?? ''}`;
+}
+
+export function loginPage(
+  ctx: PageContext,
+  o: { links: FlowLinks; username?: string; alert?: Alert; passkey?: string },
+): string {
+  const t = translator(ctx.locale);
+  const body = `${alertHtml(o.alert)}
+${loginForm(t, { ...o, locale: ctx.locale })}
 ${o.links.register ? `<p class="kc-alt">${h(t('newUser'))} <a id="kc-registration" href="${h(o.links.register)}">${h(t('register'))}</a></p>` : ''}`;
   return layout(ctx, t('loginTitle'), body);
+}
+
+/** An open invitation as the sign-in pages show it to the holder of its link. */
+export interface InvitationView {
+  email: string;
+  accountName: string;
+  inviterName: string | null;
+  role: AccountRole;
+}
+
+/** "Anna Muster lädt Sie ein, dem Konto «Muster AG» als Administrator/in beizutreten." */
+function invitationIntro(t: Translate, invitation: InvitationView): string {
+  const vars = { account: invitation.accountName, role: t(`role${invitation.role}`) };
+  return invitation.inviterName
+    ? t('inviteIntro', { ...vars, inviter: invitation.inviterName })
+    : t('inviteIntroNoInviter', vars);
+}
+
+/**
+ * The sign-in page a mailed invitation link leads to (decision 214): it names the account, the inviter and the role,
+ * offers registering with the invited address first, and signing in with an existing login second (opened without
+ * script; open at once after a failed attempt).
+ */
+export function invitationLoginPage(
+  ctx: PageContext,
+  o: {
+    links: FlowLinks;
+    invitation: InvitationView;
+    username?: string;
+    alert?: Alert;
+    passkey?: string;
+  },
+): string {
+  const t = translator(ctx.locale);
+  const { invitation } = o;
+  const signingIn = Boolean(o.alert);
+  const register = o.links.register
+    ? `<p class="kc-detail">${h(t('inviteRegisterHint', { product: ctx.productName }))}</p>
+<p><a id="kc-registration" class="kc-button kc-button-link kc-button-wide" href="${h(o.links.register)}">${h(t('register'))}</a></p>`
+    : '';
+  const body = `<p id="kc-invitation">${h(invitationIntro(t, invitation))}</p>
+<p class="kc-detail">${h(t('inviteAddress', { email: invitation.email }))}</p>
+${register}
+<details id="kc-existing" class="kc-secondary-form kc-existing"${signingIn || !o.links.register ? ' open' : ''}>
+<summary class="kc-button kc-button-secondary">${h(t('inviteExisting'))}</summary>
+${alertHtml(o.alert)}
+${loginForm(t, { ...o, username: o.username ?? invitation.email, locale: ctx.locale })}
+</details>`;
+  return layout(ctx, t('inviteTitle', { account: invitation.accountName }), body);
 }
 
 /**
@@ -170,19 +227,25 @@ export function registerPage(
     values?: RegisterValues;
     errors?: Partial<Record<'firstName' | 'lastName' | 'email' | 'password' | 'password-confirm', string>>;
     passwordMin: number;
+    /** Registering through an invitation link: its account is named, and the address is the invited one, fixed. */
+    invitation?: InvitationView;
   },
 ): string {
   const t = translator(ctx.locale);
   const errors = o.errors ?? {};
-  const values = o.values ?? {};
+  const { invitation } = o;
+  const values = invitation ? { ...o.values, email: invitation.email } : (o.values ?? {});
   const firstError = (['firstName', 'lastName', 'email', 'password', 'password-confirm'] as const).find(
     (key) => errors[key],
   );
-  const body = `<form id="kc-register-form" method="post" action="${h(o.links.action)}" novalidate>
+  const note = invitation
+    ? `<p id="kc-invitation">${h(t('inviteRegisterNote', { account: invitation.accountName }))}</p>\n`
+    : '';
+  const body = `${note}<form id="kc-register-form" method="post" action="${h(o.links.action)}" novalidate>
 ${localeInput(ctx.locale)}
 ${field({ id: 'firstName', label: t('firstName'), value: values.firstName, autocomplete: 'given-name', error: errors.firstName, autofocus: !firstError || firstError === 'firstName' })}
 ${field({ id: 'lastName', label: t('lastName'), value: values.lastName, autocomplete: 'family-name', error: errors.lastName, autofocus: firstError === 'lastName' })}
-${field({ id: 'email', label: t('email'), type: 'email', value: values.email, autocomplete: 'email', error: errors.email, autofocus: firstError === 'email', extra: 'autocapitalize="none" spellcheck="false"' })}
+${field({ id: 'email', label: t('email'), type: 'email', value: values.email, autocomplete: 'email', error: errors.email, autofocus: firstError === 'email', ...(invitation ? { hint: t('inviteEmailFixed'), extra: 'readonly autocapitalize="none" spellcheck="false"' } : { extra: 'autocapitalize="none" spellcheck="false"' }) })}
 ${field({ id: 'password', label: t('password'), type: 'password', autocomplete: 'new-password', error: errors.password, hint: t('passwordHint', { min: o.passwordMin }), autofocus: firstError === 'password' })}
 ${field({ id: 'password-confirm', label: t('passwordConfirm'), type: 'password', autocomplete: 'new-password', error: errors['password-confirm'], autofocus: firstError === 'password-confirm' })}
 <button id="kc-register" type="submit" class="kc-button">${h(t('register'))}</button>
