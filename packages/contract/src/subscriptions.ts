@@ -135,6 +135,14 @@ export const SubscriptionPreview = Type.Object({
   charge: Type.Union([Type.Object({ lines: Type.Array(InvoiceLine), totals: InvoiceTotals }), Type.Null()]),
   /** The recurring invoice after the change: from when, and its totals; null when nothing recurs (cancelled, free). */
   recurring: Type.Union([Type.Object({ from: IsoDate, totals: InvoiceTotals }), Type.Null()]),
+  /**
+   * A change that is no upgrade (a lower plan, or the same plan with no more seats) but recurs at more per year than
+   * staying: both yearly net prices, so the page can say so (`costlierThanStaying`); null otherwise.
+   */
+  costsMoreThanStaying: Type.Union([
+    Type.Object({ currentYearlyNetMinor: Type.Integer(), newYearlyNetMinor: Type.Integer() }),
+    Type.Null(),
+  ]),
   subscription: Subscription,
 });
 export type SubscriptionPreview = Type.Static<typeof SubscriptionPreview>;
@@ -170,6 +178,52 @@ export function recurringNetMinor(
   return period === 'MONTHLY'
     ? price.monthlyMinor + extra * price.seatMonthlyMinor
     : price.yearlyMinor + extra * price.seatYearlyMinor;
+}
+
+type PlanChoice = { planCode: string; billingPeriod: BillingPeriod; seats: number };
+
+/** A plan's price for a year at `seats`: twelve months, or the yearly price. */
+function yearlyNetMinor(plan: Plan, currency: Currency, choice: PlanChoice): number {
+  const amount = recurringNetMinor(plan, currency, choice.billingPeriod, choice.seats);
+  return choice.billingPeriod === 'MONTHLY' ? amount * 12 : amount;
+}
+
+/**
+ * Whether a change that is no upgrade costs more per year than staying (issue 23 item 10): a lower plan (its
+ * seats dearer than the current plan's), or the same plan with no more seats (monthly instead of yearly). Both
+ * yearly net prices, or null. The server puts it into the preview; the page says it from there.
+ */
+export function costlierThanStaying(
+  plans: readonly Plan[],
+  currency: Currency,
+  current: PlanChoice,
+  wanted: PlanChoice,
+): { currentYearlyNetMinor: number; newYearlyNetMinor: number } | null {
+  const from = plans.find((plan) => plan.code === current.planCode);
+  const to = plans.find((plan) => plan.code === wanted.planCode);
+  if (!from || !to) return null;
+  const noUpgrade = to.rank < from.rank || (to.code === from.code && wanted.seats <= current.seats);
+  if (!noUpgrade) return null;
+  const currentYearlyNetMinor = yearlyNetMinor(from, currency, current);
+  const newYearlyNetMinor = yearlyNetMinor(to, currency, wanted);
+  return newYearlyNetMinor > currentYearlyNetMinor ? { currentYearlyNetMinor, newYearlyNetMinor } : null;
+}
+
+/**
+ * The seats a plan change proposes: the fewest that hold the members and open invitations (never below the plan's
+ * included seats, which cost nothing extra); what the account bought beyond its plan stays only on an upgrade;
+ * never more than the plan allows (issue 23 item 10).
+ */
+export function proposedSeats(
+  plans: readonly Plan[],
+  current: { planCode: string; seats: number; seatsInUse: number },
+  target: Plan,
+): number {
+  const from = plans.find((plan) => plan.code === current.planCode);
+  const upgrade = !from || target.rank > from.rank;
+  const kept = upgrade && from && current.seats > from.includedSeats ? current.seats : 0;
+  const seats = Math.max(current.seatsInUse, target.includedSeats, kept);
+  return target.maxSeats === null ? seats : Math.min(seats, target.maxSeats);
 }
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ErrorBody };

@@ -349,6 +349,41 @@ describeApi('subscriptions API', (api) => {
     expect(rows.map((row) => Number(row.net_minor))).toEqual([4900 + 900]);
   });
 
+  // Issue 23 item 10: "Zu Standard wechseln" with Professional's 22 seats recurred at more than staying, unsaid.
+  it('says in the preview when a change that is no upgrade costs more per year than staying', async () => {
+    const account = await freshAccount();
+    const start = addDays(today(), -10);
+    await storeSubscription(api, account, {
+      plan: 'PROFESSIONAL',
+      period: 'YEARLY',
+      seats: 22,
+      status: 'ACTIVE',
+      start,
+      end: periodEnd(start, 'YEARLY', Number(start.slice(8, 10))),
+    });
+    const professional = 129000 + 7 * 7000;
+    const dearer = (await preview(change('STANDARD', 22, 'YEARLY'), account)).json().data;
+    expect(dearer.costsMoreThanStaying).toEqual({
+      currentYearlyNetMinor: professional,
+      newYearlyNetMinor: 49000 + 17 * 9000,
+    });
+    // The fewest seats the members need (the page proposes them) cost less: nothing to say.
+    expect(
+      (await preview(change('STANDARD', 5, 'YEARLY'), account)).json().data.costsMoreThanStaying,
+    ).toBeNull();
+    // Monthly on the same plan costs twelve months instead of ten.
+    expect(
+      (await preview(change('PROFESSIONAL', 22, 'MONTHLY'), account)).json().data.costsMoreThanStaying,
+    ).toEqual({
+      currentYearlyNetMinor: professional,
+      newYearlyNetMinor: (12900 + 7 * 700) * 12,
+    });
+    // An upgrade costs more by its nature: more seats are not flagged.
+    expect(
+      (await preview(change('PROFESSIONAL', 30, 'YEARLY'), account)).json().data.costsMoreThanStaying,
+    ).toBeNull();
+  });
+
   it('ends a cancelled subscription on the free plan without an invoice; a paid plan then starts anew', async () => {
     const account = await freshAccount();
     await midPeriod(account, 10);

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  ConfirmSubscriptionBody,
-  PlanCatalogue,
-  Subscription,
-  SubscriptionAction,
-  SubscriptionPreview,
+import {
+  costlierThanStaying,
+  type ConfirmSubscriptionBody,
+  type PlanCatalogue,
+  type Subscription,
+  type SubscriptionAction,
+  type SubscriptionPreview,
 } from '@portal/contract';
 import { writeAudit } from '../../audit/audit.ts';
 import type { Db, Queryable } from '../../db/client.ts';
@@ -117,16 +118,24 @@ export function getSubscription(
 }
 
 function previewOf(
+  state: SubscriptionState,
+  action: SubscriptionAction,
   planned: PlannedAction,
   extra: { seatsInUse: number; pastDue: boolean; updatedAt: Date },
   catalogue: Catalogue,
 ): SubscriptionPreview {
   const next = renewal(planned.after, catalogue);
+  const wanted = planned.after.pending ?? planned.after;
+  // Staying is a price only for a paid subscription that runs on (not cancelled, not on the free plan).
+  const staying = action.action === 'CHANGE' && state.status !== 'CANCELLED';
   return {
     effective: planned.effective,
     effectiveOn: planned.effectiveOn,
     charge: planned.charge ? { lines: planned.charge.lines, totals: planned.charge.totals } : null,
     recurring: next.charge ? { from: planned.after.periodEnd, totals: next.charge.totals } : null,
+    costsMoreThanStaying: staying
+      ? costlierThanStaying(catalogue.plans, state.currency, state, wanted)
+      : null,
     subscription: present(planned.after, extra, catalogue),
   };
 }
@@ -141,7 +150,7 @@ export function previewSubscription(
   return db.transaction(async (tx) => {
     const { state, extra } = await load(tx, access.accountUuid, context, false);
     const planned = planAction(state, action, context.today, context.catalogue, extra.seatsInUse);
-    return previewOf(planned, { ...extra, updatedAt: new Date() }, context.catalogue);
+    return previewOf(state, action, planned, { ...extra, updatedAt: new Date() }, context.catalogue);
   });
 }
 

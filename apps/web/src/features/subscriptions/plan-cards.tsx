@@ -13,28 +13,26 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import CheckOutlined from '@mui/icons-material/CheckOutlined';
-import { BILLING_PERIODS, type BillingPeriod, type Plan, type Subscription } from '@portal/contract';
+import {
+  BILLING_PERIODS,
+  proposedSeats,
+  type BillingPeriod,
+  type Plan,
+  type Subscription,
+} from '@portal/contract';
 import { formatDay, formatMoney } from '@/i18n/format.ts';
 import { SectionCard } from '@/ui/section-card.tsx';
 import type { Flow } from './action-dialog.tsx';
 
-/**
- * The seats a plan change starts with: what the account bought beyond its plan's included seats stays; otherwise
- * the new plan's included seats; never fewer than in use, never more than the plan allows.
- */
-export function seatsForPlan(subscription: Subscription, current: Plan | undefined, plan: Plan): number {
-  const bought = current && subscription.seats > current.includedSeats ? subscription.seats : 0;
-  const seats = Math.max(subscription.seatsInUse, plan.includedSeats, bought);
-  return plan.maxSeats === null ? seats : Math.min(seats, plan.maxSeats);
-}
-
 function PlanCard({
+  plans,
   plan,
   current,
   period,
   subscription,
   onAction,
 }: {
+  plans: readonly Plan[];
   plan: Plan;
   current: Plan | undefined;
   period: BillingPeriod;
@@ -48,6 +46,8 @@ function PlanCard({
   const price = plan.prices[currency];
   const per = t(`subscriptions.per.${period}`);
   const isCurrent = plan.code === subscription.planCode && subscription.status !== 'CANCELLED';
+  // "Aktueller Plan" only on the tab of the period the subscription runs on: a yearly plan is not current monthly.
+  const isCurrentHere = isCurrent && period === subscription.billingPeriod;
   const pending = subscription.pendingChange;
   const scheduled = pending?.planCode === plan.code && pending.billingPeriod === period ? pending : null;
   const tooSmall = plan.maxSeats !== null && plan.maxSeats < subscription.seatsInUse;
@@ -62,7 +62,7 @@ function PlanCard({
       kind: 'change',
       plan,
       period,
-      seats: isCurrent ? subscription.seats : seatsForPlan(subscription, current, plan),
+      seats: isCurrent ? subscription.seats : proposedSeats(plans, subscription, plan),
       title:
         isCurrent && period === subscription.billingPeriod
           ? t('subscriptions.plans.keep', { plan: plan.name })
@@ -81,7 +81,7 @@ function PlanCard({
         display: 'flex',
         flexDirection: 'column',
         gap: 1.5,
-        ...(isCurrent && { borderColor: 'primary.main', borderWidth: 2 }),
+        ...(isCurrentHere && { borderColor: 'primary.main', borderWidth: 2 }),
       }}
     >
       <Stack
@@ -91,7 +91,7 @@ function PlanCard({
         <Typography id={nameId} component="h3" variant="h6" sx={{ fontWeight: 600 }}>
           {plan.name}
         </Typography>
-        {isCurrent && <Chip size="small" color="primary" label={t('subscriptions.plans.currentPlan')} />}
+        {isCurrentHere && <Chip size="small" color="primary" label={t('subscriptions.plans.currentPlan')} />}
       </Stack>
       <div>
         <Typography component="p" variant="h5" sx={{ fontWeight: 600 }}>
@@ -201,6 +201,7 @@ export function PlanCards({
         {sorted.map((plan) => (
           <PlanCard
             key={plan.code}
+            plans={plans}
             plan={plan}
             current={current}
             period={period}

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import Alert from '@mui/material/Alert';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Plan, SubscriptionPreview } from '@portal/contract';
@@ -23,8 +24,18 @@ export function PreviewDetails({
   const locale = i18n.resolvedLanguage;
   const after = preview.subscription.pendingChange ?? preview.subscription;
   const effectiveOn = formatDay(preview.effectiveOn, locale);
+  const dearer = preview.costsMoreThanStaying;
+  const currency = preview.subscription.currency;
   return (
     <Stack spacing={2}>
+      {dearer && (
+        <Alert severity="warning">
+          {t('subscriptions.preview.costsMore', {
+            new: formatMoney(dearer.newYearlyNetMinor, currency),
+            current: formatMoney(dearer.currentYearlyNetMinor, currency),
+          })}
+        </Alert>
+      )}
       <Typography>
         {preview.effective === 'NOW'
           ? t('subscriptions.preview.effectiveNow', { date: effectiveOn })

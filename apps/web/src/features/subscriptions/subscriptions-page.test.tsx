@@ -115,6 +115,7 @@ function upgradePreview(totalMinor: number): SubscriptionPreview {
       totals: totals(totalMinor),
     },
     recurring: { from: '2026-12-01', totals: totals(13945) },
+    costsMoreThanStaying: null,
     subscription: { ...SUBSCRIPTION, planCode: 'PROFESSIONAL', seats: 15 },
   };
 }
@@ -184,6 +185,57 @@ describe('subscriptions page', () => {
     await user.click(screen.getByRole('button', { name: 'Jährlich' }));
     expect(within(professional).getByText(chf("CHF 1'290.00"))).toBeTruthy();
     expect(within(standard).getByRole('button', { name: 'Zur jährlichen Abrechnung wechseln' })).toBeTruthy();
+  });
+
+  // Issue 23 items 9 and 10: a yearly Professional was "Aktueller Plan" on the monthly tab, and "Zu Standard
+  // wechseln" proposed its 22 seats, which cost more than staying, unsaid.
+  it('marks the current plan on its own period only, and proposes the fewest seats on a downgrade', async () => {
+    const user = userEvent.setup();
+    const yearly: Subscription = {
+      ...SUBSCRIPTION,
+      planCode: 'PROFESSIONAL',
+      billingPeriod: 'YEARLY',
+      seats: 22,
+      seatsInUse: 4,
+      currentPeriodStart: '2026-11-01',
+      currentPeriodEnd: '2027-11-01',
+    };
+    const downgrade: SubscriptionPreview = {
+      effective: 'PERIOD_END',
+      effectiveOn: '2027-11-01',
+      charge: null,
+      recurring: { from: '2027-11-01', totals: totals(52969) },
+      costsMoreThanStaying: { currentYearlyNetMinor: 178000, newYearlyNetMinor: 202000 },
+      subscription: {
+        ...yearly,
+        pendingChange: {
+          planCode: 'STANDARD',
+          billingPeriod: 'YEARLY',
+          seats: 22,
+          effectiveOn: '2027-11-01',
+        },
+      },
+    };
+    serveWith(yearly, [[subscriptionsRoutes.previewSubscription, { data: downgrade }]]);
+    await renderAsAdmin();
+    const professional = await screen.findByRole('article', { name: 'Professional' });
+    expect(within(professional).getByText('Aktueller Plan')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Monatlich' }));
+    expect(within(professional).queryByText('Aktueller Plan')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Jährlich' }));
+
+    await user.click(screen.getByRole('button', { name: 'Zu Standard wechseln' }));
+    const dialog = await screen.findByRole('dialog');
+    const seats = within(dialog).getByRole('spinbutton', { name: /Anzahl Benutzer/ }) as HTMLInputElement;
+    expect(seats.value).toBe('5');
+    await user.clear(seats);
+    await user.type(seats, '22');
+    await user.click(within(dialog).getByRole('button', { name: 'Weiter zur Vorschau' }));
+    expect(
+      await within(dialog).findByText(
+        chf("Dieser Wechsel kostet mehr, als beim jetzigen Plan zu bleiben: CHF 2'020.00 statt CHF 1'780.00"),
+      ),
+    ).toBeTruthy();
   });
 
   it('writes a German account’s euros as Swiss customers read them', async () => {
