@@ -183,6 +183,14 @@ export function formatDay(day: string, language: Language): string {
   return longDay(day, language);
 }
 
+/**
+ * The last day of a period given as the day after it (how periods and a trial's end are stored), long: a
+ * subscription whose period ends on 2027-11-01 runs up to "31. Oktober 2027" (issue 23 item 9).
+ */
+export function formatLastDay(end: string, language: Language): string {
+  return formatDay(lastDayOf(end), language);
+}
+
 /** A calendar day (YYYY-MM-DD) in figures: "01.11.2027" in German, French and Italian, "01/11/2027" in English. */
 export function formatShortDay(day: string, language: Language): string {
   const [year, month, date] = day.slice(0, 10).split('-');

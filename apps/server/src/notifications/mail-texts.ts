@@ -118,7 +118,7 @@ export const TEXTS: Record<Language, LanguageTexts> = {
       ],
       'invoice.overdue': (p) => [
         `Rechnung ${p.invoice} ist überfällig`,
-        `Die Rechnung ${p.invoice} für ${p.account} war am ${p.due} fällig und ist noch nicht bezahlt. Bitte begleichen Sie sie mit dem QR-Einzahlungsschein im PDF.`,
+        `Die Rechnung ${p.invoice} für ${p.account} war am ${p.due} fällig und ist noch nicht bezahlt. Bitte begleichen Sie sie mit der QR-Rechnung im PDF.`,
       ],
       'cloud.needs_reconnect': (p) => [
         `Die Cloud-Verbindung muss neu hergestellt werden`,

@@ -24,6 +24,9 @@ export const formatDateTime = (value: DateInput, locale?: string) =>
 /** A calendar day (YYYY-MM-DD, e.g. an invoice's due day), long: "1. November 2027". */
 export const formatDay = (isoDate: string, locale?: string) => format.formatDay(isoDate, languageOf(locale));
 
+/** The last day of a period given as the day after it (a subscription's period end): "31. Oktober 2027". */
+export const formatLastDay = (end: string, locale?: string) => format.formatLastDay(end, languageOf(locale));
+
 /** A calendar day in figures, as tables show it: "01.11.2027". */
 export const formatShortDay = (isoDate: string, locale?: string) =>
   format.formatShortDay(isoDate, languageOf(locale));

@@ -32,7 +32,7 @@ const TEXTS: Record<Language, Texts> = {
     reminderBody:
       'die Rechnung {number} für {account} über {amount} war am {dueOn} fällig. Offen sind noch {open}. Falls Sie sie bereits bezahlt haben, betrachten Sie diese Erinnerung bitte als gegenstandslos.',
     howToPay:
-      'Bezahlen Sie bitte mit dem QR-Einzahlungsschein auf der letzten Seite der PDF-Rechnung (in Ihrer Banking-App scannen) oder per Überweisung auf {iban} mit der Referenz unten.',
+      'Bezahlen Sie bitte mit der QR-Rechnung auf der letzten Seite der PDF-Rechnung (in Ihrer Banking-App scannen) oder per Überweisung auf {iban} mit der Referenz unten.',
     reference: 'Referenz',
     closing: 'Freundliche Grüsse',
   },

@@ -285,6 +285,26 @@ describeApi('notifications API', (api) => {
     ).toBe(422);
   });
 
+  // Issue 23 item 9: the inbox read "Für einem Konto wurde eine Rechnung … ausgestellt".
+  it("names an account's notification's account when its parameters do not (as its mail does)", async () => {
+    const account = await team(api, { owner: 'OWNER' });
+    const { rows } = await api.db.query<{ name: string }>('select name from accounts where uuid = $1', [
+      account.uuid,
+    ]);
+    const [issued] = await insert(api, 'owner', account.uuid, [{ type: 'invoice.issued' }]);
+    await api.db.query(`update notifications set params = params - 'accountName' where uuid = $1`, [issued]);
+    const [personal] = await insert(api, 'owner', null, [{ type: 'member.removed' }]);
+    const res = await api.request('GET', `${inbox(account.uuid)}/notifications`, { as: 'owner' });
+    const byUuid = new Map(
+      res.json().data.map((n: { uuid: string; params: Record<string, unknown> }) => [n.uuid, n.params]),
+    );
+    expect(byUuid.get(issued)).toMatchObject({ accountName: rows[0]!.name });
+    // Its own name (a personal one names the account it was about) is kept.
+    expect(byUuid.get(personal)).toMatchObject({ accountName: 'X' });
+    const one = await api.request('GET', `${inbox(account.uuid)}/notifications/${issued}`, { as: 'owner' });
+    expect(one.json().data.params.accountName).toBe(rows[0]!.name);
+  });
+
   it("answers 404 for another user's and another account's notification, for reading and changing", async () => {
     const account = await team(api, { owner: 'OWNER', admin: 'ADMIN' });
     const other = await team(api, { owner: 'OWNER' });

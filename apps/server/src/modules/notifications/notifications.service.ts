@@ -23,9 +23,11 @@ interface NotificationRow {
   created_at: Date;
   read_at: Date | null;
   archived_at: Date | null;
+  account_name: string | null;
 }
 
-const COLUMNS = 'n.uuid, n.type, n.params, n.account_uuid, n.created_at, n.read_at, n.archived_at';
+const COLUMNS = `n.uuid, n.type, n.params, n.account_uuid, n.created_at, n.read_at, n.archived_at,
+  (select a.name from accounts a where a.uuid = n.account_uuid) as account_name`;
 
 /**
  * The caller's notifications in one account ($1 user, $2 account): the account's notifications addressed to them
@@ -36,11 +38,17 @@ const MINE = `n.user_uuid = $1 and (n.account_uuid = $2 or n.account_uuid is nul
 /** The inbox: the caller's notifications that are not archived (the only ones the unread count counts). */
 const INBOX = `${MINE} and n.archived_at is null`;
 
+/**
+ * A notification as the API gives it. An account's notification names its account (`accountName`, as its mail
+ * does) when its parameters do not: the inbox said "Für einem Konto wurde eine Rechnung … ausgestellt" (issue 23
+ * item 9).
+ */
 function toNotification(row: NotificationRow): Notification {
+  const named = row.account_name !== null && row.params.accountName === undefined;
   return {
     uuid: row.uuid,
     type: row.type,
-    params: row.params,
+    params: named ? { ...row.params, accountName: row.account_name } : row.params,
     accountUuid: row.account_uuid,
     createdAt: new Date(row.created_at).toISOString(),
     readAt: row.read_at ? new Date(row.read_at).toISOString() : null,

@@ -13,6 +13,7 @@ import { plansQuery } from './api.ts';
 export {
   formatDay,
   formatDayRange,
+  formatLastDay,
   formatMoney,
   formatReference,
   formatShortDay,

@@ -383,7 +383,7 @@ describe('paying by card', () => {
   it('shows nothing about cards without a card provider', async () => {
     await renderBilling();
     const method = screen.getByRole('region', { name: 'Zahlungsart' });
-    expect(await within(method).findByText('Rechnung mit QR-Rechnung')).toBeTruthy();
+    expect(await within(method).findByText('QR-Rechnung per E-Mail')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Karte hinterlegen' })).toBeNull();
     expect(screen.queryByText(/Karte/)).toBeNull();
   });
@@ -452,9 +452,7 @@ describe('paying by card', () => {
     expect(form.getByRole('combobox', { name: /^Zahlungsart/ }).textContent).toBe('Kreditkarte');
     await user.click(screen.getByRole('button', { name: 'Karte entfernen' }));
     await waitFor(() =>
-      expect(form.getByRole('combobox', { name: /^Zahlungsart/ }).textContent).toBe(
-        'Rechnung mit QR-Rechnung',
-      ),
+      expect(form.getByRole('combobox', { name: /^Zahlungsart/ }).textContent).toBe('QR-Rechnung per E-Mail'),
     );
   });
 });

@@ -15,7 +15,7 @@ import { Page } from '@/ui/page.tsx';
 import { SectionCard } from '@/ui/section-card.tsx';
 import { TableBox } from '@/ui/table-box.tsx';
 import { billingDetailsQuery, subscriptionQuery } from './api.ts';
-import { AddressText, LinesTable, formatDay, formatMoney, usePlanName } from './amounts.tsx';
+import { AddressText, LinesTable, formatDay, formatLastDay, formatMoney, usePlanName } from './amounts.tsx';
 import { BillingDetailsForm } from './billing-details-form.tsx';
 import { InvoiceDialog } from './invoice-dialog.tsx';
 import { Loading } from './loading.tsx';
@@ -58,12 +58,12 @@ function PlanCard({ subscription }: { subscription: Subscription | undefined }) 
           <Typography>{t('billing.plan.seats', { count: subscription.seats })}</Typography>
           {subscription.trialEndsOn && subscription.status === 'TRIALING' && (
             <Typography>
-              {t('billing.plan.trialEnds', { date: formatDay(subscription.trialEndsOn, locale) })}
+              {t('billing.plan.trialEnds', { date: formatLastDay(subscription.trialEndsOn, locale) })}
             </Typography>
           )}
           {subscription.cancelAtPeriodEnd && (
             <Alert severity="warning" sx={{ width: '100%' }}>
-              {t('billing.plan.endsOn', { date: formatDay(subscription.currentPeriodEnd, locale) })}
+              {t('billing.plan.endsOn', { date: formatLastDay(subscription.currentPeriodEnd, locale) })}
             </Alert>
           )}
           {subscription.upcoming ? (

@@ -7,8 +7,18 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
+import type { NotificationType } from '@portal/contract';
 import { notificationPreferencesQuery, useUpdateNotificationPreferences } from '@/api/notifications.ts';
 import { SectionCard } from '@/ui/section-card.tsx';
+
+/**
+ * The always-mailed types whose mail carries a link to answer (accept or decline); the owner's acceptance of an
+ * offered ownership is mailed too, but there is nothing to answer (issue 23 item 9).
+ */
+const ANSWERED_FROM_MAIL: readonly NotificationType[] = [
+  'invitation.received',
+  'ownership.transfer_requested',
+];
 
 /**
  * Which notification types also come by email: one switch per type, saved as it is switched. Notifications always
@@ -37,7 +47,12 @@ export function NotificationPreferences() {
                   <Typography id={`notification-type-${type}`}>{label}</Typography>
                   {fixed && (
                     <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-                      {t('notifications.preferences.fixed')}
+                      {/* Only an invitation and an offered ownership are answered from their mail's link. */}
+                      {t(
+                        ANSWERED_FROM_MAIL.includes(type)
+                          ? 'notifications.preferences.fixed'
+                          : 'notifications.preferences.fixedNotice',
+                      )}
                     </Typography>
                   )}
                 </div>

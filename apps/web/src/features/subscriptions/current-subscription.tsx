@@ -6,7 +6,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Plan, Subscription } from '@portal/contract';
 import { href } from '@/app/href.ts';
-import { formatDay, formatDayRange, formatMoney } from '@/i18n/format.ts';
+import { formatDay, formatDayRange, formatLastDay, formatMoney } from '@/i18n/format.ts';
 import { DotChip } from '@/ui/dot-chip.tsx';
 import { Fact, FactList } from '@/ui/fact.tsx';
 import { SectionCard } from '@/ui/section-card.tsx';
@@ -26,9 +26,9 @@ function StatusChip({ subscription }: { subscription: Subscription }) {
   const locale = i18n.resolvedLanguage;
   const label =
     subscription.cancelAtPeriodEnd && subscription.status !== 'CANCELLED'
-      ? t('subscriptions.status.endsOn', { date: formatDay(subscription.currentPeriodEnd, locale) })
+      ? t('subscriptions.status.endsOn', { date: formatLastDay(subscription.currentPeriodEnd, locale) })
       : t(`subscriptions.status.${subscription.status}`, {
-          date: subscription.trialEndsOn ? formatDay(subscription.trialEndsOn, locale) : '',
+          date: subscription.trialEndsOn ? formatLastDay(subscription.trialEndsOn, locale) : '',
         });
   const color = subscription.cancelAtPeriodEnd ? 'warning' : STATUS_COLORS[subscription.status];
   return <DotChip color={color} label={label} />;
@@ -118,7 +118,7 @@ export function CurrentSubscription({
             }
           >
             {t('subscriptions.current.cancelAtPeriodEnd', {
-              date: formatDay(subscription.currentPeriodEnd, locale),
+              date: formatLastDay(subscription.currentPeriodEnd, locale),
             })}
             {subscription.cancelReason &&
               ` ${t('subscriptions.current.cancelReason', {

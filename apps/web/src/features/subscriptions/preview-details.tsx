@@ -3,7 +3,7 @@ import Alert from '@mui/material/Alert';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Plan, SubscriptionPreview } from '@portal/contract';
-import { formatDay, formatMoney } from '@/i18n/format.ts';
+import { formatDay, formatLastDay, formatMoney } from '@/i18n/format.ts';
 import { LinesTable } from '@/ui/invoice-lines.tsx';
 import { planName } from './labels.ts';
 
@@ -43,7 +43,7 @@ export function PreviewDetails({
       </Typography>
       <Typography sx={{ fontWeight: 600 }}>
         {cancelling
-          ? t('subscriptions.preview.afterCancel', { date: effectiveOn })
+          ? t('subscriptions.preview.afterCancel', { date: formatLastDay(preview.effectiveOn, locale) })
           : t('subscriptions.preview.after', {
               plan: planName(plans, after.planCode),
               period: t(`subscriptions.periods.${after.billingPeriod}`),

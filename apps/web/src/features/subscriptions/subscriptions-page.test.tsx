@@ -238,6 +238,24 @@ describe('subscriptions page', () => {
     ).toBeTruthy();
   });
 
+  // Issue 23 item 9: a cancellation said "endet am 1. November 2027" beside a period ending 31. Oktober 2027.
+  it('names the last day of service of a cancelled subscription, as the period shows it', async () => {
+    serveWith({
+      ...SUBSCRIPTION,
+      planCode: 'PROFESSIONAL',
+      billingPeriod: 'YEARLY',
+      currentPeriodStart: '2026-11-01',
+      currentPeriodEnd: '2027-11-01',
+      cancelAtPeriodEnd: true,
+      cancelReason: null,
+    });
+    await renderAsAdmin();
+    expect(await screen.findByText('1. November 2026 – 31. Oktober 2027')).toBeTruthy();
+    expect(screen.getByText('Endet am 31. Oktober 2027')).toBeTruthy();
+    expect(screen.getByText(/Gekündigt: Das Abonnement endet am 31\. Oktober 2027\./)).toBeTruthy();
+    expect(screen.queryByText(/1\. November 2027/)).toBeNull();
+  });
+
   it('writes a German account’s euros as Swiss customers read them', async () => {
     serveWith({ ...SUBSCRIPTION, currency: 'EUR' });
     await renderAsAdmin('DE');
@@ -393,7 +411,7 @@ describe('subscriptions page', () => {
       accountUuid: 'a1',
       body: { action: { action: 'CANCEL', reason: 'UNUSED', comment: null }, expectedChargeMinor: 0 },
     });
-    expect(await screen.findByText(/Gekündigt: Das Abonnement endet am 1\. Dezember 2026\./)).toBeTruthy();
+    expect(await screen.findByText(/Gekündigt: Das Abonnement endet am 30\. November 2026\./)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Kündigung zurücknehmen' })).toBeTruthy();
   });
 
@@ -427,7 +445,7 @@ describe('subscriptions page', () => {
       planCode: 'PROFESSIONAL',
       seats: 15,
       status: 'TRIALING',
-      trialEndsOn: '2026-11-30',
+      trialEndsOn: '2026-12-01',
       pendingChange: { planCode: 'STANDARD', billingPeriod: 'MONTHLY', seats: 5, effectiveOn: '2026-12-01' },
     };
     serveWith(waiting, [
