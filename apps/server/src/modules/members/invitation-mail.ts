@@ -73,10 +73,10 @@ const TEXTS: Record<Language, MailTexts> = {
     },
   },
   it: {
-    subject: (account) => (account ? `Invito a ${account}` : 'Invito a un conto'),
+    subject: (account) => (account ? `Invito a ${account}` : 'Invito a un account'),
     greeting: 'Buongiorno',
     intro: (inviter, account, role) =>
-      `${inviter ?? 'Qualcuno'} la invita a unirsi ${account ? `al conto «${account}»` : 'a un conto'} come ${role}.`,
+      `${inviter ?? 'Qualcuno'} la invita a unirsi ${account ? `all’account «${account}»` : 'a un account'} come ${role}.`,
     noteFrom: (inviter) => (inviter ? `Messaggio di ${inviter}:` : 'Messaggio:'),
     action: 'Vedi l’invito',
     validity: `Il link è valido ${INVITATION_VALID_DAYS} giorni e può essere usato una sola volta.`,

@@ -36,11 +36,14 @@ export function PreviewDetails({
           })}
         </Alert>
       )}
-      <Typography>
-        {preview.effective === 'NOW'
-          ? t('subscriptions.preview.effectiveNow', { date: effectiveOn })
-          : t('subscriptions.preview.effectivePeriodEnd', { date: effectiveOn })}
-      </Typography>
+      {/* A cancellation says its last day below; "from 1 December" beside "ends on 30 November" would confuse. */}
+      {!cancelling && (
+        <Typography>
+          {preview.effective === 'NOW'
+            ? t('subscriptions.preview.effectiveNow', { date: effectiveOn })
+            : t('subscriptions.preview.effectivePeriodEnd', { date: effectiveOn })}
+        </Typography>
+      )}
       <Typography sx={{ fontWeight: 600 }}>
         {cancelling
           ? t('subscriptions.preview.afterCancel', { date: formatLastDay(preview.effectiveOn, locale) })

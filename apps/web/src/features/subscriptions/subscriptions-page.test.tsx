@@ -401,9 +401,8 @@ describe('subscriptions page', () => {
     await user.click(within(dialog).getByRole('combobox', { name: /Grund der Kündigung/ }));
     await user.click(await screen.findByRole('option', { name: 'Wird nicht genutzt' }));
     await user.click(within(dialog).getByRole('button', { name: 'Weiter zur Vorschau' }));
-    expect(
-      await within(dialog).findByText('Gilt ab dem Ende der laufenden Periode, am 1. Dezember 2026.'),
-    ).toBeTruthy();
+    expect(await within(dialog).findByText('Das Abonnement endet am 30. November 2026.')).toBeTruthy();
+    expect(within(dialog).queryByText(/1\. Dezember 2026/)).toBeNull();
     expect(within(dialog).getByText('Jetzt wird nichts verrechnet.')).toBeTruthy();
     await user.click(within(dialog).getByRole('button', { name: 'Kündigung bestätigen' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
