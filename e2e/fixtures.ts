@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -256,14 +257,81 @@ export async function expectLoginPage(page: Page, server: PortalServer): Promise
   expect(url.pathname).toMatch(/^\/realms\/portal\//);
 }
 
-/** Opens `path` in the portal and signs in as `email`, ending on the portal page. */
+/** The web app's client, scopes and callback (apps/web/src/auth/auth.ts), for a sign-in made outside the app. */
+const WEB_CLIENT = {
+  clientId: 'portal',
+  scope: 'profile email portal accounts support',
+  callbackPath: '/oauthcb',
+};
+
+/** Where the web app keeps its tokens (apps/web/src/auth/tokens.ts): a reload restores the session from there. */
+const TOKEN_KEYS = { access: 'kc-token', refresh: 'kc-refreshToken', id: 'kc-idToken' };
+
+/**
+ * Signs in as `email` and opens `pathname` in the portal. The sign-in is the provider's real code flow with PKCE
+ * (its login form posted, the code exchanged) made over HTTP with the page's cookies and user agent (page.request),
+ * and the tokens go where the app keeps them, so the app starts signed in as after a reload. Through Chromium the
+ * same sign-in loaded the app twice and the login page once; the login form itself is the subject of the sign-in
+ * journeys (fillLogin).
+ */
 export async function signIn(page: Page, server: PortalServer, email: string, pathname = '/'): Promise<void> {
+  const verifier = crypto.randomBytes(48).toString('base64url');
+  const redirectUri = `${server.url}${WEB_CLIENT.callbackPath}`;
+  const authorize = new URL('/realms/portal/protocol/openid-connect/auth', server.url);
+  authorize.search = new URLSearchParams({
+    client_id: WEB_CLIENT.clientId,
+    redirect_uri: redirectUri,
+    response_type: 'code',
+    response_mode: 'fragment',
+    scope: `openid ${WEB_CLIENT.scope}`,
+    state: crypto.randomUUID(),
+    nonce: crypto.randomUUID(),
+    code_challenge: crypto.createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+  }).toString();
+  const loginPage = await (await page.request.get(authorize.href)).text();
+  const action = /<form id="kc-form-login" method="post" action="([^"]+)"/.exec(loginPage)?.[1];
+  if (!action) throw new Error(`no login form for ${email}:\n${loginPage.slice(0, 400)}`);
+  let response = await page.request.post(new URL(action.replaceAll('&amp;', '&'), server.url).href, {
+    form: { username: email, password: DEMO_PASSWORD },
+    maxRedirects: 0,
+  });
+  // Inside the provider (its resume step), follow; the first redirect out of it carries the code to the app.
+  let location = new URL(response.headers().location ?? '', server.url);
+  while (response.status() >= 300 && response.status() < 400 && location.pathname.startsWith('/realms/')) {
+    response = await page.request.get(location.href, { maxRedirects: 0 });
+    location = new URL(response.headers().location ?? '', server.url);
+  }
+  const code = new URLSearchParams(location.hash.slice(1)).get('code');
+  if (!code) throw new Error(`no code for ${email} (status ${response.status()}): ${await response.text()}`);
+  const tokens = await page.request.post(
+    new URL('/realms/portal/protocol/openid-connect/token', server.url).href,
+    {
+      form: {
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        redirect_uri: redirectUri,
+        client_id: WEB_CLIENT.clientId,
+      },
+    },
+  );
+  expect(tokens.status()).toBe(200);
+  const { access_token, refresh_token, id_token } = (await tokens.json()) as Record<string, string>;
+  // sessionStorage belongs to the tab and the origin: written on a page of the origin that is not the app.
+  await page.goto(`${server.url}/readyz`);
+  await page.evaluate(
+    ({ keys, values }) => {
+      sessionStorage.setItem(keys.access, values.access_token);
+      sessionStorage.setItem(keys.refresh, values.refresh_token);
+      sessionStorage.setItem(keys.id, values.id_token);
+    },
+    {
+      keys: TOKEN_KEYS,
+      values: { access_token: access_token!, refresh_token: refresh_token!, id_token: id_token! },
+    },
+  );
   await page.goto(`${server.url}${pathname}`);
-  await page.locator('#username').waitFor({ state: 'attached' });
-  // An invitation link's page offers the existing login second, folded (decision 214): "Ich habe schon ein Login".
-  const existing = page.locator('#kc-existing:not([open]) > summary');
-  if (await existing.count()) await existing.click();
-  await fillLogin(page, email);
   await page.waitForURL(
     (url) =>
       url.origin === server.url &&
