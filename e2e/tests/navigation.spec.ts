@@ -116,9 +116,10 @@ test('agent@ (staff) is never sent to onboarding and opens a consenting account 
   page,
   server,
 }) => {
+  // Staff without an account of their own land where they work: the support queue (decision 213).
   await signIn(page, server, DEMO.agent.email, '/');
-  await page.waitForURL((url) => url.pathname === '/accounts');
-  await expect(h1(page, 'Konten')).toBeVisible();
+  await page.waitForURL((url) => url.pathname === '/support/queue');
+  await expect(h1(page, 'Support-Warteschlange')).toBeVisible();
 
   const muster = DEMO_ACCOUNTS.muster;
   await page.goto(`/?uuid=${muster.uuid}`);

@@ -50,8 +50,9 @@ export const DEMO_ACCOUNT_DATA: DemoAccount[] = [
     country: 'CH',
     preferredLanguage: 'de',
     termsAccepted: true,
-    // Inside the log's retention (400 days), before the demo log's 300 days of history (demo/logs.ts).
-    createdDaysAgo: 330,
+    // Before its first invoice (demo/billing.ts: the yearly period that began 12 months before this month's first,
+    // at most 396 days ago), inside the log's retention of 400 days, so "Konto erstellt" is its oldest entry.
+    createdDaysAgo: 398,
     members: [
       { login: 'owner', role: 'OWNER' },
       { login: 'admin', role: 'ADMIN' },
