@@ -69,22 +69,22 @@ export const DEMO_LESSONS: DemoLesson[] = [
 > Conseil : attribuez le plus petit rôle qui suffit au travail. Vous pouvez le modifier à tout moment.`,
       },
       it: {
-        title: 'Conti e membri',
-        content: `Un **conto** rappresenta la vostra azienda nel portale. Fatture, richieste e impostazioni appartengono sempre a un conto; potete essere membri di più conti e passare dall’uno all’altro nella barra in alto.
+        title: 'Account e membri',
+        content: `Un **account** rappresenta la sua azienda nel portale. Fatture, richieste e impostazioni appartengono sempre a un account; può essere membro di più account e passare dall’uno all’altro nella barra in alto.
 
 ## Ruoli
 
 - **Titolare:** ha tutti i diritti, accetta le CG e può trasferire la titolarità.
 - **Amministratore:** gestisce i membri, il profilo aziendale e la fatturazione.
-- **Collaboratore:** lavora con i dati del conto ma non modifica le impostazioni.
+- **Collaboratore:** lavora con i dati dell’account ma non modifica le impostazioni.
 
 ## Invitare qualcuno
 
-1. Aprite **Impostazioni › Gestione utenti**.
-2. Scegliete «Invita membri», inserite l’indirizzo e-mail e scegliete il ruolo.
+1. Apra **Impostazioni › Gestione utenti**.
+2. Scelga «Invita membri», inserisca l’indirizzo e-mail e scelga il ruolo.
 3. La persona riceve un invito e compare nell’elenco non appena l’ha accettato.
 
-> Consiglio: assegnate il ruolo più piccolo che basta per il lavoro. Potete modificarlo in qualsiasi momento.`,
+> Consiglio: assegni il ruolo più piccolo che basta per il lavoro. Può modificarlo in qualsiasi momento.`,
       },
     },
   },
@@ -157,22 +157,22 @@ La référence (par exemple \`21 00000 00003 13947 14300 09017\`) attribue autom
       },
       it: {
         title: 'Fatturazione e QR-fattura',
-        content: `In **Fatturazione** amministratori e titolare trovano ogni fattura del conto con importo, scadenza e stato. Gli importi sono in franchi, per esempio CHF 1'234.50.
+        content: `In **Fatturazione** amministratori e titolare trovano ogni fattura dell’account con importo, scadenza e stato. Gli importi sono in franchi, per esempio CHF 1'234.50.
 
 ## Pagare con la QR-fattura
 
 Ogni fattura è un PDF con una **sezione pagamento con codice QR**:
 
-1. Aprite la fattura e scaricate il PDF.
-2. Scansionate il codice QR con l’app della vostra banca o caricate il PDF nell’e-banking.
-3. Controllate importo e riferimento, poi autorizzate il pagamento.
+1. Apra la fattura e scarichi il PDF.
+2. Scansioni il codice QR con l’app della sua banca o carichi il PDF nell’e-banking.
+3. Controlli importo e riferimento, poi autorizzi il pagamento.
 
-Il riferimento (per esempio \`21 00000 00003 13947 14300 09017\`) abbina automaticamente il pagamento alla fattura: non modificatelo.
+Il riferimento (per esempio \`21 00000 00003 13947 14300 09017\`) abbina automaticamente il pagamento alla fattura: non lo modifichi.
 
 ## Buono a sapersi
 
 - Le fatture sono segnate come «Pagata» non appena arriva il pagamento.
-- Prima della scadenza ricevete un promemoria per e-mail.
+- Prima della scadenza riceve un promemoria per e-mail.
 
 [einfach-zahlen.ch](https://www.einfach-zahlen.ch) spiega la QR-fattura nel dettaglio.`,
       },
@@ -232,19 +232,19 @@ La touche <kbd>Tab</kbd> atteint chaque champ du formulaire, <kbd>Entrée</kbd> 
       },
       it: {
         title: 'Richieste al supporto',
-        content: `Se qualcosa non funziona, scriveteci tramite **Supporto › Crea richiesta**. Ogni richiesta riceve un numero con cui vedete tutta la conversazione.
+        content: `Se qualcosa non funziona, ci scriva tramite **Supporto › Crea richiesta**. Ogni richiesta riceve un numero con cui vede tutta la conversazione.
 
 ## Una buona richiesta
 
 - Un oggetto breve e chiaro, per esempio «Fattura 2026-0042 addebitata due volte».
-- Che cosa avete fatto, che cosa vi aspettavate e che cosa è successo.
+- Che cosa ha fatto, che cosa si aspettava e che cosa è successo.
 - Uno screenshot o un file in allegato, se aiuta.
 
 ## Accesso per il supporto
 
-Potete permettere al supporto di aprire il vostro conto finché la richiesta è aperta. Ogni accesso compare nel **Registro** e ritirate il consenso con un clic.
+Può permettere al supporto di aprire il suo account finché la richiesta è aperta. Ogni accesso compare nel **Registro** e può ritirare il consenso con un clic.
 
-Con <kbd>Tab</kbd> raggiungete ogni campo del modulo, con <kbd>Invio</kbd> lo inviate.`,
+Con <kbd>Tab</kbd> raggiunge ogni campo del modulo, con <kbd>Invio</kbd> lo invia.`,
       },
     },
   },
@@ -302,19 +302,19 @@ Con <kbd>Tab</kbd> raggiungete ogni campo del modulo, con <kbd>Invio</kbd> lo in
       },
       it: {
         title: 'Integrazioni',
-        content: `In **Integrazioni** collegate il vostro conto agli altri prodotti del fornitore. Possono configurarle amministratori e titolare.
+        content: `In **Integrazioni** collega il suo account agli altri prodotti del fornitore. Possono configurarle amministratori e titolare.
 
-## Che cosa potete collegare
+## Che cosa può collegare
 
-- **DeepCloud:** archiviare documenti e giustificativi nel cloud; vi accedete e autorizzate l’accesso.
+- **DeepCloud:** archiviare documenti e giustificativi nel cloud; vi accede e autorizza l’accesso.
 - **Negozio online:** sincronizzare prodotti, ordini e clienti; la chiave API è salvata cifrata e non viene mai più mostrata.
-- **AbaClik:** abbinate l’app di rilevazione del tempo con un codice monouso valido 10 minuti.
+- **AbaClik:** abbinare l’app di rilevazione del tempo con un codice monouso valido 10 minuti.
 
 ## Collegare in sicurezza
 
-1. Controllate l’indirizzo prima di inserire credenziali.
-2. Provate la connessione dopo averla configurata.
-3. Scollegate ciò che non vi serve più; le chiavi salvate vengono cancellate.`,
+1. Controlli l’indirizzo prima di inserire credenziali.
+2. Provi la connessione dopo averla configurata.
+3. Scolleghi ciò che non le serve più; le chiavi salvate vengono cancellate.`,
       },
     },
   },
@@ -378,19 +378,19 @@ L’[Office fédéral de la cybersécurité](https://www.ncsc.admin.ch) publie d
       },
       it: {
         title: 'Sicurezza',
-        content: `Il vostro conto è sicuro quanto gli accessi dei suoi membri. Alcune abitudini proteggono molto.
+        content: `Il suo account è sicuro quanto gli accessi dei suoi membri. Alcune abitudini proteggono molto.
 
 ## Accesso
 
-- Scegliete una password lunga che non usate altrove; un gestore di password aiuta.
-- Non condividete mai il vostro accesso: invitate piuttosto i colleghi come membri.
-- Disconnettetevi sui dispositivi condivisi. Dopo una lunga inattività il portale vi disconnette da solo.
+- Scelga una password lunga che non usa altrove; un gestore di password aiuta.
+- Non condivida mai il suo accesso: inviti piuttosto i colleghi come membri.
+- Si disconnetta sui dispositivi condivisi. Dopo una lunga inattività il portale la disconnette da solo.
 
 ## Riconoscere il sospetto
 
-- Il portale non vi chiede mai la password per e-mail.
+- Il portale non le chiede mai la password per e-mail.
 - Nel **Registro** gli amministratori vedono chi ha modificato che cosa e quando.
-- Bloccate lo schermo quando lasciate la postazione: su Windows con <kbd>Windows</kbd> + <kbd>L</kbd>, su Mac con <kbd>Ctrl</kbd> + <kbd>Cmd</kbd> + <kbd>Q</kbd>.
+- Blocchi lo schermo quando lascia la postazione: su Windows con <kbd>Windows</kbd> + <kbd>L</kbd>, su Mac con <kbd>Ctrl</kbd> + <kbd>Cmd</kbd> + <kbd>Q</kbd>.
 
 L’[Ufficio federale della cibersicurezza](https://www.ncsc.admin.ch) pubblica avvisi e consigli aggiornati.`,
       },

@@ -150,7 +150,7 @@ idp.describeIdp('login', (ctx) => {
         const third = await attempt('nobody-3@example.com');
         expect(third.status).toBe(429);
         expect(await third.text()).toContain(
-          'Troppi tentativi di accesso non riusciti. Riprova tra 1 minuto.',
+          'Troppi tentativi di accesso non riusciti. Riprovi tra 1 minuto.',
         );
       } finally {
         await strict.app.close();

@@ -55,18 +55,18 @@ const fr: PasskeyMessages = {
 
 const it: PasskeyMessages = {
   passkeySecondFactor: 'Conferma con una passkey',
-  passkeySecondFactorIntro: 'Conferma l’accesso con una delle tue passkey.',
+  passkeySecondFactorIntro: 'Confermi l’accesso con una delle sue passkey.',
   passkeySignIn: 'Accedi con una passkey',
   passkeyOr: 'oppure',
-  passkeyFailed: 'Non è stato possibile verificare la passkey. Riprova.',
+  passkeyFailed: 'Non è stato possibile verificare la passkey. Riprovi.',
   passkeyCancelled: 'L’accesso con la passkey è stato annullato.',
   mailPasskeySubject: 'Nuova passkey aggiunta',
-  mailPasskeyBody: 'è stata aggiunta una nuova passkey al tuo account {product}.',
+  mailPasskeyBody: 'è stata aggiunta una nuova passkey al suo account {product}.',
   mailPasskeyName: 'Nome: {name}',
   mailPasskeyTime: 'Data e ora: {time}',
   mailPasskeyBrowser: 'Browser: {browser}',
   mailPasskeyNotYou:
-    'Non sei stato tu? Rimuovi la passkey in Impostazioni › Utenti › Sicurezza e cambia la password:',
+    'Non è stato lei? Rimuova la passkey in Impostazioni › Utenti › Sicurezza e cambi la password:',
 };
 
 export const PASSKEY_TEXTS = { de, en, fr, it };

@@ -132,7 +132,7 @@ idp.describeIdp('registration', (ctx) => {
         'This password is too easy to guess. Repeated characters or words are easy to guess.',
       );
       const italian = await (await idp.request(action, jar, { form: form('WendyWeakling1', 'it') })).text();
-      expect(italian).toContain('La password non deve contenere il tuo nome.');
+      expect(italian).toContain('La password non deve contenere il suo nome.');
       const { rows } = await ctx.db.query('select 1 from idp_identities where email = $1', [owner.email]);
       expect(rows).toHaveLength(0);
 

@@ -206,7 +206,7 @@ const TEXTS: Record<Language, Texts> = {
       },
       emailChangeRequested: {
         subject: 'Confermi il suo nuovo indirizzo e-mail',
-        body: 'Desidera cambiare l’indirizzo e-mail del suo account {product} in {email}. Apra questo link per completare la modifica:',
+        body: 'desidera cambiare l’indirizzo e-mail del suo account {product} in {email}. Apra questo link per completare la modifica:',
         notYou: 'Se non l’ha richiesto, ignori questa e-mail; non verrà modificato nulla.',
       },
       emailChangeNotice: {
