@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/**
+ * Where the product's texts live (as in swiss-german.test.ts): the web app, the sign-in pages, the mails, the
+ * invoice PDF, the demo course and the contract. Tests and fixtures are data, not the product's texts.
+ */
+const ROOTS = ['apps/web/src', 'apps/server/src', 'packages/contract/src'];
+const TEXT_FILE = /\.(ts|tsx|json)$/;
+const DATA_FILE = /\.(test|fixtures)\.(ts|tsx)$/;
+
+function sources(): string[] {
+  const files: string[] = [];
+  for (const root of ROOTS) {
+    for (const entry of fs.readdirSync(path.join(repo, root), { recursive: true, withFileTypes: true })) {
+      if (entry.isFile() && TEXT_FILE.test(entry.name) && !DATA_FILE.test(entry.name))
+        files.push(path.join(entry.parentPath, entry.name));
+    }
+  }
+  return files;
+}
+
+/**
+ * The Italian product addresses the reader with "lei" ("Acceda al suo account", "Non è stato lei?"), as the web
+ * app does: never "tu" ("il tuo", "ti", "hai", "puoi", "Non sei stato tu?") nor "voi" ("il vostro", "potete").
+ * Buttons keep the short imperative ("Accedi", "Salva"), which this does not look at. "vi" stays allowed: it is
+ * also "there" ("Non vi ha più accesso").
+ */
+const INFORMAL =
+  /\b(?:tuo|tua|tuoi|tue|ti|hai|puoi|vuoi|vostro|vostra|vostri|vostre|voi|potete|avete)\b|\b[Nn]on sei\b|\b[Ss]ei stat[oa]\b/;
+/** The customer's account is "l'account" everywhere, never "il conto" (a bank account may be "conto bancario"). */
+const CONTO =
+  /\b(?:il|un|del|al|nel|dal|sul|questo|suo|mio|proprio|altro) conto\b(?! bancario| postale)|\bconti\b|\bConto\b/;
+
+describe('Italian in one register and one word (issue 23 item 9)', () => {
+  it('says "lei" and "account" in every text of the web app, the sign-in pages, the mails and the PDFs', () => {
+    const files = sources();
+    for (const place of [
+      'apps/web/src/i18n/locales/it/messages.json',
+      'apps/web/src/i18n/locales/it/validation.json',
+      'apps/server/src/idp/i18n.ts',
+      'apps/server/src/idp/passkey-texts.ts',
+      'apps/server/src/idp/security-mails.ts',
+      'apps/server/src/notifications/mail-texts.ts',
+      'apps/server/src/modules/billing/invoice-pdf.texts.ts',
+      'apps/server/src/demo/lessons.ts',
+    ]) {
+      expect(files).toContain(path.join(repo, place));
+    }
+    const offending = files.flatMap((file) =>
+      fs
+        .readFileSync(file, 'utf8')
+        .split('\n')
+        .flatMap((line, i) => {
+          const found = INFORMAL.exec(line) ?? CONTO.exec(line);
+          return found ? [`${path.relative(repo, file)}:${i + 1}: ${found[0]}`] : [];
+        }),
+    );
+    expect(offending).toEqual([]);
+  });
+});
