@@ -208,7 +208,7 @@ idp.describeIdp('login', (ctx) => {
         { headers: { accept: 'text/html' } },
       );
       expect(signOut.status).toBe(400);
-      expect(await signOut.text()).toContain(`L’accesso funziona solo se apri Portal all’indirizzo ${url}.`);
+      expect(await signOut.text()).toContain(`L’accesso funziona solo se apre Portal all’indirizzo ${url}.`);
     });
   });
 });
