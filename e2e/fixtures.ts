@@ -332,6 +332,12 @@ export async function signIn(page: Page, server: PortalServer, email: string, pa
     },
   );
   await page.goto(`${server.url}${pathname}`);
+  // The app starts by renewing the tokens it finds (keycloak-js' init). Until it has stored the renewed ones, a
+  // navigation would cut the renewal off and leave it holding a refresh token the provider already took back.
+  await page.waitForFunction(({ key, seeded }) => sessionStorage.getItem(key) !== seeded, {
+    key: TOKEN_KEYS.refresh,
+    seeded: refresh_token!,
+  });
   await page.waitForURL(
     (url) =>
       url.origin === server.url &&
