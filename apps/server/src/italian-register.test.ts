@@ -1,28 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-
-/**
- * Where the product's texts live (as in swiss-german.test.ts): the web app, the sign-in pages, the mails, the
- * invoice PDF, the demo course and the contract. Tests and fixtures are data, not the product's texts.
- */
-const ROOTS = ['apps/web/src', 'apps/server/src', 'packages/contract/src'];
-const TEXT_FILE = /\.(ts|tsx|json)$/;
-const DATA_FILE = /\.(test|fixtures)\.(ts|tsx)$/;
-
-function sources(): string[] {
-  const files: string[] = [];
-  for (const root of ROOTS) {
-    for (const entry of fs.readdirSync(path.join(repo, root), { recursive: true, withFileTypes: true })) {
-      if (entry.isFile() && TEXT_FILE.test(entry.name) && !DATA_FILE.test(entry.name))
-        files.push(path.join(entry.parentPath, entry.name));
-    }
-  }
-  return files;
-}
+import { productTextFiles, repo } from './test/product-texts.ts';
 
 /**
  * The Italian product addresses the reader with "lei" ("Acceda al suo account", "Non è stato lei?"), as the web
@@ -38,7 +17,7 @@ const CONTO =
 
 describe('Italian in one register and one word (issue 23 item 9)', () => {
   it('says "lei" and "account" in every text of the web app, the sign-in pages, the mails and the PDFs', () => {
-    const files = sources();
+    const files = productTextFiles();
     for (const place of [
       'apps/web/src/i18n/locales/it/messages.json',
       'apps/web/src/i18n/locales/it/validation.json',
