@@ -16,7 +16,7 @@ const de = {
   mailPasskeyTime: 'Zeitpunkt: {time}',
   mailPasskeyBrowser: 'Browser: {browser}',
   mailPasskeyNotYou:
-    'Waren Sie das nicht? Entfernen Sie den Passkey unter Einstellungen › Benutzer › Sicherheit und ändern Sie Ihr Passwort:',
+    'Waren Sie das nicht? Entfernen Sie den Passkey unter «Mein Profil › Sicherheit» und ändern Sie Ihr Passwort:',
 };
 
 export type PasskeyMessages = typeof de;
@@ -34,7 +34,7 @@ const en: PasskeyMessages = {
   mailPasskeyTime: 'Time: {time}',
   mailPasskeyBrowser: 'Browser: {browser}',
   mailPasskeyNotYou:
-    'Was this not you? Remove the passkey under Settings › Users › Security and change your password:',
+    'Was this not you? Remove the passkey under “My profile › Security” and change your password:',
 };
 
 const fr: PasskeyMessages = {
@@ -50,7 +50,7 @@ const fr: PasskeyMessages = {
   mailPasskeyTime: 'Date : {time}',
   mailPasskeyBrowser: 'Navigateur : {browser}',
   mailPasskeyNotYou:
-    'Ce n’était pas vous ? Supprimez la clé d’accès sous Paramètres › Utilisateurs › Sécurité et changez votre mot de passe :',
+    'Ce n’était pas vous ? Supprimez la clé d’accès sous « Mon profil › Sécurité » et changez votre mot de passe :',
 };
 
 const it: PasskeyMessages = {
@@ -66,7 +66,7 @@ const it: PasskeyMessages = {
   mailPasskeyTime: 'Data e ora: {time}',
   mailPasskeyBrowser: 'Browser: {browser}',
   mailPasskeyNotYou:
-    'Non è stato lei? Rimuova la passkey in Impostazioni › Utenti › Sicurezza e cambi la password:',
+    'Non è stato lei? Rimuova la passkey in «Il mio profilo › Sicurezza» e cambi la password:',
 };
 
 export const PASSKEY_TEXTS = { de, en, fr, it };

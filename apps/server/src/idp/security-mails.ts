@@ -67,7 +67,7 @@ const TEXTS: Record<Language, Texts> = {
         subject: 'Änderung Ihrer E-Mail-Adresse angefordert',
         body: 'für Ihr Konto bei {product} wurde angefordert, die E-Mail-Adresse zu {email} zu ändern. Die Änderung gilt erst, wenn der Link in der E-Mail an die neue Adresse geöffnet wird.',
         notYou:
-          'Waren Sie das nicht? Melden Sie sich an, brechen Sie die Änderung unter «Einstellungen › Sicherheit» ab und ändern Sie Ihr Passwort.',
+          'Waren Sie das nicht? Melden Sie sich an, brechen Sie die Änderung unter «Mein Profil › Sicherheit» ab und ändern Sie Ihr Passwort.',
       },
       emailChanged: {
         subject: 'Ihre E-Mail-Adresse wurde geändert',
@@ -84,7 +84,7 @@ const TEXTS: Record<Language, Texts> = {
         subject: 'Anmeldung mit einem neuen Browser',
         body: 'bei Ihrem Konto bei {product} hat sich jemand mit einem Browser angemeldet, den Sie bisher nicht verwendet haben.',
         notYou:
-          'Waren Sie das nicht? Ändern Sie Ihr Passwort sofort und beenden Sie unter «Einstellungen › Sicherheit» die anderen Sitzungen.',
+          'Waren Sie das nicht? Ändern Sie Ihr Passwort sofort und beenden Sie unter «Mein Profil › Sicherheit» die anderen Sitzungen.',
       },
     },
     when: 'Zeitpunkt',
@@ -117,7 +117,7 @@ const TEXTS: Record<Language, Texts> = {
         subject: 'Change of your email address requested',
         body: 'a change of the email address of your {product} account to {email} was requested. It applies only once the link in the email to the new address is opened.',
         notYou:
-          'Was this not you? Sign in, cancel the change under "Settings › Security" and change your password.',
+          'Was this not you? Sign in, cancel the change under “My profile › Security” and change your password.',
       },
       emailChanged: {
         subject: 'Your email address was changed',
@@ -133,7 +133,7 @@ const TEXTS: Record<Language, Texts> = {
         subject: 'Sign-in from a new browser',
         body: 'someone signed in to your {product} account with a browser you have not used before.',
         notYou:
-          'Was this not you? Change your password at once and end the other sessions under "Settings › Security".',
+          'Was this not you? Change your password at once and end the other sessions under “My profile › Security”.',
       },
     },
     when: 'Time',
@@ -164,7 +164,7 @@ const TEXTS: Record<Language, Texts> = {
         subject: 'Modification de votre adresse e-mail demandée',
         body: 'il a été demandé de remplacer l’adresse e-mail de votre compte {product} par {email}. La modification ne s’applique qu’une fois le lien de l’e-mail envoyé à la nouvelle adresse ouvert.',
         notYou:
-          'Ce n’était pas vous ? Connectez-vous, annulez la modification sous « Paramètres › Sécurité » et changez votre mot de passe.',
+          'Ce n’était pas vous ? Connectez-vous, annulez la modification sous « Mon profil › Sécurité » et changez votre mot de passe.',
       },
       emailChanged: {
         subject: 'Votre adresse e-mail a été modifiée',
@@ -180,7 +180,7 @@ const TEXTS: Record<Language, Texts> = {
         subject: 'Connexion depuis un nouveau navigateur',
         body: 'quelqu’un s’est connecté à votre compte {product} avec un navigateur que vous n’aviez pas encore utilisé.',
         notYou:
-          'Ce n’était pas vous ? Changez immédiatement votre mot de passe et fermez les autres sessions sous « Paramètres › Sécurité ».',
+          'Ce n’était pas vous ? Changez immédiatement votre mot de passe et fermez les autres sessions sous « Mon profil › Sécurité ».',
       },
     },
     when: 'Date',
@@ -213,7 +213,7 @@ const TEXTS: Record<Language, Texts> = {
         subject: 'Richiesta la modifica del suo indirizzo e-mail',
         body: 'è stato richiesto di cambiare l’indirizzo e-mail del suo account {product} in {email}. La modifica vale solo quando viene aperto il link nell’e-mail inviata al nuovo indirizzo.',
         notYou:
-          'Non è stato lei? Acceda, annulli la modifica in «Impostazioni › Sicurezza» e cambi la password.',
+          'Non è stato lei? Acceda, annulli la modifica in «Il mio profilo › Sicurezza» e cambi la password.',
       },
       emailChanged: {
         subject: 'Il suo indirizzo e-mail è stato modificato',
@@ -229,7 +229,7 @@ const TEXTS: Record<Language, Texts> = {
         subject: 'Accesso da un nuovo browser',
         body: 'qualcuno ha effettuato l’accesso al suo account {product} con un browser che finora non aveva usato.',
         notYou:
-          'Non è stato lei? Cambi subito la password e chiuda le altre sessioni in «Impostazioni › Sicurezza».',
+          'Non è stato lei? Cambi subito la password e chiuda le altre sessioni in «Il mio profilo › Sicurezza».',
       },
     },
     when: 'Data e ora',

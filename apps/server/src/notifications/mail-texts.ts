@@ -37,7 +37,7 @@ export const TEXTS: Record<Language, LanguageTexts> = {
   de: {
     greeting: (name) => (name === undefined ? 'Guten Tag' : `Guten Tag ${name}`),
     action: 'Im Portal öffnen',
-    why: 'Sie erhalten diese E-Mail, weil Sie sie für diese Art von Mitteilung eingeschaltet haben. Sie können das in Ihrem Profil unter «Mitteilungen» ändern.',
+    why: 'Sie erhalten diese E-Mail, weil Sie sie für diese Art von Mitteilung eingeschaltet haben. Sie können das unter «Mein Profil» im Abschnitt «Mitteilungen per E-Mail» ändern.',
     someone: 'Jemand',
     account: (account) => (account === undefined ? 'einem Konto' : `«${account}»`),
     roles: {
@@ -94,7 +94,7 @@ export const TEXTS: Record<Language, LanguageTexts> = {
       ],
       'account.two_factor_required': (p) => [
         `${p.account} verlangt die Zwei-Faktor-Authentifizierung`,
-        `Für ${p.account} brauchen Sie ab dem ${p.date} einen zweiten Faktor. Richten Sie unter «Benutzereinstellungen › Sicherheit» eine Authenticator-App oder einen Passkey ein; ohne ist das Konto danach nicht mehr zugänglich. Ihre anderen Konten sind davon nicht betroffen.`,
+        `Für ${p.account} brauchen Sie ab dem ${p.date} einen zweiten Faktor. Richten Sie unter «Mein Profil › Sicherheit» eine Authenticator-App oder einen Passkey ein; ohne ist das Konto danach nicht mehr zugänglich. Ihre anderen Konten sind davon nicht betroffen.`,
       ],
       'terms.to_accept': (p) => [
         `Neue Version ${p.kind} zu akzeptieren`,
@@ -114,15 +114,15 @@ export const TEXTS: Record<Language, LanguageTexts> = {
       ],
       'invoice.issued': (p) => [
         `Neue Rechnung ${p.invoice}`,
-        `Für ${p.account} wurde die Rechnung ${p.invoice} ausgestellt, zahlbar bis ${p.due}. Sie finden sie mit dem PDF unter «Abrechnung».`,
+        `Für ${p.account} wurde die Rechnung ${p.invoice} ausgestellt, zahlbar bis ${p.due}. Sie finden sie mit dem PDF unter «Rechnungen».`,
       ],
       'invoice.overdue': (p) => [
         `Rechnung ${p.invoice} ist überfällig`,
         `Die Rechnung ${p.invoice} für ${p.account} war am ${p.due} fällig und ist noch nicht bezahlt. Bitte begleichen Sie sie mit der QR-Rechnung im PDF.`,
       ],
       'cloud.needs_reconnect': (p) => [
-        `Die Cloud-Verbindung muss neu hergestellt werden`,
-        `Die Cloud hat die Verbindung von ${p.account} nicht mehr angenommen. Bitte verbinden Sie das Konto unter «Cloud-Verbindung» neu; bis dahin sind die Organisationen der Cloud nicht erreichbar.`,
+        `DeepCloud muss neu verbunden werden`,
+        `DeepCloud hat die Verbindung von ${p.account} nicht mehr angenommen. Bitte verbinden Sie das Konto unter «DeepCloud» neu; bis dahin sind die Organisationen nicht erreichbar.`,
       ],
     },
     unknown: ['Neue Mitteilung', 'Im Portal wartet eine neue Mitteilung auf Sie.'],
@@ -130,7 +130,7 @@ export const TEXTS: Record<Language, LanguageTexts> = {
   en: {
     greeting: (name) => (name === undefined ? 'Hello' : `Hello ${name}`),
     action: 'Open in the portal',
-    why: 'You receive this email because you switched it on for this kind of notification. You can change that in your profile under “Notifications”.',
+    why: 'You receive this email because you switched it on for this kind of notification. You can change that under “My profile” in the section “Notifications by email”.',
     someone: 'Someone',
     account: (account) => (account === undefined ? 'an account' : `“${account}”`),
     roles: { EMPLOYEE: 'employee', ADMIN: 'administrator', DC: 'digital coach', OWNER: 'owner' },
@@ -178,7 +178,7 @@ export const TEXTS: Record<Language, LanguageTexts> = {
       ],
       'account.two_factor_required': (p) => [
         `${p.account} requires two-factor authentication`,
-        `From ${p.date}, ${p.account} requires a second factor. Set up an authenticator app or a passkey under “User settings › Security”; without one the account is no longer accessible after that date. Your other accounts are not affected.`,
+        `From ${p.date}, ${p.account} requires a second factor. Set up an authenticator app or a passkey under “My profile › Security”; without one the account is no longer accessible after that date. Your other accounts are not affected.`,
       ],
       'terms.to_accept': (p) => [
         `New ${p.kind} to accept`,
@@ -198,15 +198,15 @@ export const TEXTS: Record<Language, LanguageTexts> = {
       ],
       'invoice.issued': (p) => [
         `New invoice ${p.invoice}`,
-        `Invoice ${p.invoice} was issued for ${p.account}, payable by ${p.due}. You find it with its PDF under "Billing".`,
+        `Invoice ${p.invoice} was issued for ${p.account}, payable by ${p.due}. You find it with its PDF under “Billing”.`,
       ],
       'invoice.overdue': (p) => [
         `Invoice ${p.invoice} is overdue`,
         `Invoice ${p.invoice} for ${p.account} was due on ${p.due} and is not paid yet. Please pay it with the QR-bill in the PDF.`,
       ],
       'cloud.needs_reconnect': (p) => [
-        `The cloud connection needs to be renewed`,
-        `The cloud no longer accepts the connection of ${p.account}. Please connect the account again under “Cloud connection”; until then the cloud’s organisations cannot be reached.`,
+        `DeepCloud needs to be connected again`,
+        `DeepCloud no longer accepts the connection of ${p.account}. Please connect the account again under “DeepCloud”; until then its organisations cannot be reached.`,
       ],
     },
     unknown: ['New notification', 'A new notification is waiting for you in the portal.'],
@@ -214,7 +214,7 @@ export const TEXTS: Record<Language, LanguageTexts> = {
   fr: {
     greeting: (name) => (name === undefined ? 'Bonjour' : `Bonjour ${name}`),
     action: 'Ouvrir dans le portail',
-    why: 'Vous recevez cet e-mail parce que vous l’avez activé pour ce type de notification. Vous pouvez le modifier dans votre profil sous « Notifications ».',
+    why: 'Vous recevez cet e-mail parce que vous l’avez activé pour ce type de notification. Vous pouvez le modifier sous « Mon profil », dans la section « Notifications par e-mail ».',
     someone: 'Quelqu’un',
     account: (account) => (account === undefined ? 'un compte' : `« ${account} »`),
     roles: {
@@ -271,7 +271,7 @@ export const TEXTS: Record<Language, LanguageTexts> = {
       ],
       'account.two_factor_required': (p) => [
         `${p.account} exige l’authentification à deux facteurs`,
-        `À partir du ${p.date}, ${p.account} exige un deuxième facteur. Configurez une application d’authentification ou une clé d’accès sous « Paramètres utilisateur › Sécurité » ; sans cela, le compte ne sera plus accessible après cette date. Vos autres comptes ne sont pas concernés.`,
+        `À partir du ${p.date}, ${p.account} exige un deuxième facteur. Configurez une application d’authentification ou une clé d’accès sous « Mon profil › Sécurité » ; sans cela, le compte ne sera plus accessible après cette date. Vos autres comptes ne sont pas concernés.`,
       ],
       'terms.to_accept': (p) => [
         `Nouvelle version ${p.kind} à accepter`,
@@ -298,8 +298,8 @@ export const TEXTS: Record<Language, LanguageTexts> = {
         `La facture ${p.invoice} pour ${p.account} était payable le ${p.due} et n’est pas encore réglée. Veuillez la payer avec la QR-facture du PDF.`,
       ],
       'cloud.needs_reconnect': (p) => [
-        `La connexion au cloud doit être rétablie`,
-        `Le cloud n’accepte plus la connexion de ${p.account}. Veuillez reconnecter le compte sous « Connexion au cloud » ; d’ici là, les organisations du cloud ne sont pas accessibles.`,
+        `DeepCloud doit être reconnecté`,
+        `DeepCloud n’accepte plus la connexion de ${p.account}. Veuillez reconnecter le compte sous « DeepCloud » ; d’ici là, les organisations ne sont pas accessibles.`,
       ],
     },
     unknown: ['Nouvelle notification', 'Une nouvelle notification vous attend dans le portail.'],
@@ -307,7 +307,7 @@ export const TEXTS: Record<Language, LanguageTexts> = {
   it: {
     greeting: (name) => (name === undefined ? 'Buongiorno' : `Buongiorno ${name}`),
     action: 'Apri nel portale',
-    why: 'Riceve questa e-mail perché l’ha attivata per questo tipo di notifica. Può modificarlo nel suo profilo alla voce «Notifiche».',
+    why: 'Riceve questa e-mail perché l’ha attivata per questo tipo di notifica. Può modificarlo in «Il mio profilo», nella sezione «Notifiche via e-mail».',
     someone: 'Qualcuno',
     account: (account) => (account === undefined ? 'un account' : `«${account}»`),
     roles: {
@@ -364,7 +364,7 @@ export const TEXTS: Record<Language, LanguageTexts> = {
       ],
       'account.two_factor_required': (p) => [
         `${p.account} richiede l’autenticazione a due fattori`,
-        `Dal ${p.date}, ${p.account} richiede un secondo fattore. Configuri un’app di autenticazione o una passkey in «Impostazioni utente › Sicurezza»; senza, dopo tale data l’account non sarà più accessibile. Gli altri account non sono interessati.`,
+        `Dal ${p.date}, ${p.account} richiede un secondo fattore. Configuri un’app di autenticazione o una passkey in «Il mio profilo › Sicurezza»; senza, dopo tale data l’account non sarà più accessibile. Gli altri account non sono interessati.`,
       ],
       'terms.to_accept': (p) => [
         `Nuova versione ${p.kind} da accettare`,
@@ -391,8 +391,8 @@ export const TEXTS: Record<Language, LanguageTexts> = {
         `La fattura ${p.invoice} per ${p.account} era in scadenza il ${p.due} e non è ancora pagata. La paghi con la QR-fattura nel PDF.`,
       ],
       'cloud.needs_reconnect': (p) => [
-        `Il collegamento al cloud deve essere ripristinato`,
-        `Il cloud non accetta più il collegamento di ${p.account}. Colleghi di nuovo l’account in «Collegamento al cloud»; fino ad allora le organizzazioni del cloud non sono raggiungibili.`,
+        `DeepCloud deve essere ricollegato`,
+        `DeepCloud non accetta più il collegamento di ${p.account}. Colleghi di nuovo l’account in «DeepCloud»; fino ad allora le organizzazioni non sono raggiungibili.`,
       ],
     },
     unknown: ['Nuova notifica', 'Una nuova notifica la attende nel portale.'],
