@@ -133,7 +133,7 @@ export const TEXTS: Record<Language, LanguageTexts> = {
     why: 'You receive this email because you switched it on for this kind of notification. You can change that under “My profile” in the section “Notifications by email”.',
     someone: 'Someone',
     account: (account) => (account === undefined ? 'an account' : `“${account}”`),
-    roles: { EMPLOYEE: 'employee', ADMIN: 'administrator', DC: 'digital coach', OWNER: 'owner' },
+    roles: { EMPLOYEE: 'employee', ADMIN: 'administrator', DC: 'Digital Coach', OWNER: 'owner' },
     kinds: { agb: 'terms', privacy: 'privacy policy', all: 'terms and privacy policy' },
     types: {
       'invitation.received': (p) => [
@@ -220,7 +220,7 @@ export const TEXTS: Record<Language, LanguageTexts> = {
     roles: {
       EMPLOYEE: 'collaborateur/trice',
       ADMIN: 'administrateur/trice',
-      DC: 'coach numérique',
+      DC: 'Digital Coach',
       OWNER: 'propriétaire',
     },
     kinds: {
@@ -313,7 +313,7 @@ export const TEXTS: Record<Language, LanguageTexts> = {
     roles: {
       EMPLOYEE: 'collaboratore/trice',
       ADMIN: 'amministratore/trice',
-      DC: 'coach digitale',
+      DC: 'Digital Coach',
       OWNER: 'titolare',
     },
     kinds: {

@@ -50,7 +50,7 @@ const TEXTS: Record<Language, MailTexts> = {
     roles: {
       EMPLOYEE: 'employee',
       ADMIN: 'administrator',
-      DC: 'digital coach',
+      DC: 'Digital Coach',
       OWNER: 'owner',
       SUPPORT: 'support',
     },
@@ -67,7 +67,7 @@ const TEXTS: Record<Language, MailTexts> = {
     roles: {
       EMPLOYEE: 'collaborateur/trice',
       ADMIN: 'administrateur/trice',
-      DC: 'coach numérique',
+      DC: 'Digital Coach',
       OWNER: 'propriétaire',
       SUPPORT: 'support',
     },
@@ -84,7 +84,7 @@ const TEXTS: Record<Language, MailTexts> = {
     roles: {
       EMPLOYEE: 'collaboratore/trice',
       ADMIN: 'amministratore/trice',
-      DC: 'coach digitale',
+      DC: 'Digital Coach',
       OWNER: 'titolare',
       SUPPORT: 'supporto',
     },

@@ -89,7 +89,7 @@ describe('notification texts', () => {
       await tFor('it'),
       notification('invitation.received', { accountName: 'Neu Sàrl', invitedBy: '', role: 'DC' }, null),
     );
-    expect(personal.body).toBe('Qualcuno la invita a unirsi all’account «Neu Sàrl» come coach digitale.');
+    expect(personal.body).toBe('Qualcuno la invita a unirsi all’account «Neu Sàrl» come Digital Coach.');
     expect(personal.to).toBe('/accounts');
   });
 
