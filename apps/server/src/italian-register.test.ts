@@ -11,12 +11,14 @@ import { productTextFiles, repo } from './test/product-texts.ts';
  */
 const INFORMAL =
   /\b(?:tuo|tua|tuoi|tue|ti|hai|puoi|vuoi|vostro|vostra|vostri|vostre|voi|potete|avete)\b|\b[Nn]on sei\b|\b[Ss]ei stat[oa]\b/;
+/** A greeting addresses anyone: "Le diamo il benvenuto", never the masculine-only "Benvenuto" (nor "Benvenuti"). */
+const MASCULINE_GREETING = /\bBenvenut[oi]\b/;
 /** The customer's account is "l'account" everywhere, never "il conto" (a bank account may be "conto bancario"). */
 const CONTO =
   /\b(?:il|un|del|al|nel|dal|sul|questo|suo|mio|proprio|altro) conto\b(?! bancario| postale)|\bconti\b|\bConto\b/;
 
 describe('Italian in one register and one word (issue 23 item 9)', () => {
-  it('says "lei" and "account" in every text of the web app, the sign-in pages, the mails and the PDFs', () => {
+  it('says "lei" and "account", and greets anyone, in every text of the web app, the sign-in pages, the mails and the PDFs', () => {
     const files = productTextFiles();
     for (const place of [
       'apps/web/src/i18n/locales/it/messages.json',
@@ -35,7 +37,7 @@ describe('Italian in one register and one word (issue 23 item 9)', () => {
         .readFileSync(file, 'utf8')
         .split('\n')
         .flatMap((line, i) => {
-          const found = INFORMAL.exec(line) ?? CONTO.exec(line);
+          const found = INFORMAL.exec(line) ?? CONTO.exec(line) ?? MASCULINE_GREETING.exec(line);
           return found ? [`${path.relative(repo, file)}:${i + 1}: ${found[0]}`] : [];
         }),
     );
