@@ -70,7 +70,7 @@ describe('notification texts', () => {
       }),
     );
     expect(ticket.title).toBe('Réponse à la demande n° 1042');
-    expect(ticket.body).toBe('Le support a répondu à votre demande « Facture <manquante> ».');
+    expect(ticket.body).toBe('Le support a répondu à votre demande « Facture <manquante> ».');
     expect(ticket.to).toBe('/support/tickets/t-1?uuid=a1');
 
     const invoice = notificationView(
