@@ -119,8 +119,8 @@ const de = {
   invalidCharacters:
     'Das Formular enthält Zeichen, die nicht erlaubt sind (Steuer- oder Textrichtungszeichen). Bitte gehen Sie zurück und korrigieren Sie Ihre Eingabe.',
   tooManyMails: 'Bitte warten Sie eine Minute, bevor Sie eine weitere E-Mail anfordern.',
-  mailGreeting: 'Hallo {name},',
-  mailGreetingNoName: 'Hallo,',
+  mailGreeting: 'Guten Tag {name},',
+  mailGreetingNoName: 'Guten Tag,',
   mailVerifySubject: 'Bestätigen Sie Ihre E-Mail-Adresse',
   mailVerifyBody: 'bitte bestätigen Sie Ihre E-Mail-Adresse für {product}, indem Sie diesen Link öffnen:',
   mailVerifyAction: 'E-Mail-Adresse bestätigen',

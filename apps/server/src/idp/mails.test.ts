@@ -30,25 +30,25 @@ describe('user text in mails', () => {
     for (const part of [text, html!, subject]) {
       expect(part.toLowerCase()).not.toMatch(/evil|win now|mail me/);
     }
-    expect(text.split('\n')[0]).toBe('Hallo,');
+    expect(text.split('\n')[0]).toBe('Guten Tag,');
     // The mail's own link is still there.
     expect(text).toContain(LINK);
   });
 
   it('keeps an ordinary name, escapes it in the HTML part and shortens a long one', () => {
-    expect(mail('Anna Muster').text.split('\n')[0]).toBe('Hallo Anna Muster,');
+    expect(mail('Anna Muster').text.split('\n')[0]).toBe('Guten Tag Anna Muster,');
     expect(mail('Dr. Anna Müller-Lüdenscheid').text.split('\n')[0]).toBe(
-      'Hallo Dr. Anna Müller-Lüdenscheid,',
+      'Guten Tag Dr. Anna Müller-Lüdenscheid,',
     );
     const tagged = mail('<b>Anna<i> & "Co"');
-    expect(tagged.html).toContain('Hallo &lt;b&gt;Anna&lt;i&gt; &amp; &quot;Co&quot;,');
+    expect(tagged.html).toContain('Guten Tag &lt;b&gt;Anna&lt;i&gt; &amp; &quot;Co&quot;,');
     expect(tagged.html).not.toContain('<b>Anna');
     const long = mail(`Anna ${'Muster'.repeat(30)}`).text.split('\n')[0]!;
-    expect(long.length).toBeLessThanOrEqual('Hallo ,'.length + 60);
+    expect(long.length).toBeLessThanOrEqual('Guten Tag ,'.length + 60);
     expect(long).toMatch(/…,$/);
   });
 
   it('never puts the address in the greeting when the name is empty', () => {
-    expect(mail('').text.split('\n')[0]).toBe('Hallo,');
+    expect(mail('').text.split('\n')[0]).toBe('Guten Tag,');
   });
 });

@@ -60,7 +60,7 @@ export interface MailContent {
   subject: string;
   /** The subject as given, without the product's name (a billing mail names its provider itself). */
   plainSubject?: boolean;
-  /** The first line ("Hallo Anna,"); a mail without one starts with its body. */
+  /** The first line ("Guten Tag Anna,"); a mail without one starts with its body. */
   greeting?: string;
   body: MailBlock[];
   /** The closing lines ("\n" between them); "— {product}" unless given. */
