@@ -42,12 +42,12 @@ function importedSources(entry: string, seen = new Set<string>()): Set<string> {
 }
 
 /**
- * What the snapshot is made of: the migrations (read as files) and every source the migration and the seed
- * (`demo/seed.ts`) import, wherever it lives (a changed money rule or demo text makes a new snapshot, not a stale
+ * What the snapshot is made of: this file, the migrations (read as files) and every source the migration and the
+ * seed (`demo/seed.ts`) import, wherever it lives (a changed money rule or demo text makes a new snapshot, not a stale
  * copy).
  */
 export function snapshotSources(): string[] {
-  const sources = new Set(sourcesIn(path.join(srcDir, 'db')));
+  const sources = new Set([...sourcesIn(path.join(srcDir, 'db')), fileURLToPath(import.meta.url)]);
   for (const entry of ['db/migrate.ts', 'demo/seed.ts']) {
     for (const file of importedSources(path.join(srcDir, entry))) sources.add(file);
   }
@@ -66,7 +66,7 @@ function snapshotKey(): string {
 export async function pgliteSnapshot(): Promise<Blob> {
   const file = path.join(os.tmpdir(), `portal-test-db-${snapshotKey()}.tar`);
   if (fs.existsSync(file)) return new Blob([fs.readFileSync(file)]);
-  const db = await openDb('memory://');
+  const db = await openDb('memory://', { walSegmentMb: 1 });
   await migrate(db);
   await seedDemoData(db);
   const dump = await db.dumpDataDir!();
