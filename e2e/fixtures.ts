@@ -233,6 +233,20 @@ const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
 export async function expectAccessibleInBothThemes(page: Page, include?: string): Promise<void> {
   for (const colorScheme of ['dark', 'light'] as const) {
     await page.emulateMedia({ colorScheme });
+    // The app follows the system's scheme when it re-renders: wait until the background has turned, then until the
+    // colours' transitions have ended.
+    await expect
+      .poll(
+        () =>
+          page.evaluate(() => {
+            const [r, g, b] = getComputedStyle(document.body)
+              .backgroundColor.match(/\d+(\.\d+)?/g)!
+              .map(Number) as [number, number, number];
+            return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255 < 0.2;
+          }),
+        { message: `the ${colorScheme} theme's background` },
+      )
+      .toBe(colorScheme === 'dark');
     await page.waitForFunction(() =>
       document
         .getAnimations()
