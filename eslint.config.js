@@ -78,6 +78,8 @@ export default tseslint.config(
       'portal/boundaries': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+      // French texts put a no-break space before : ; ? ! and inside « », in strings and in text templates alike.
+      'no-irregular-whitespace': ['error', { skipStrings: true, skipTemplates: true }],
     },
   },
   {

@@ -1,6 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Invoice } from '@portal/contract';
+import { MESSAGES as IDP_MESSAGES } from './idp/i18n.ts';
+import { PASSKEY_TEXTS } from './idp/passkey-texts.ts';
+import { emailChangePageTexts, securityMail } from './idp/security-mails.ts';
+import { invoiceMail, TEXTS as BILLING_MAIL_TEXTS } from './modules/billing/billing.mails.ts';
+import { INVOICE_PDF_TEXTS } from './modules/billing/invoice-pdf.texts.ts';
+import { invitationMail, TEXTS as INVITATION_MAIL_TEXTS } from './modules/members/invitation-mail.ts';
+import {
+  ANSWER_TEXTS as OWNERSHIP_ANSWER_TEXTS,
+  TEXTS as OWNERSHIP_OFFER_TEXTS,
+} from './modules/ownership/ownership.mails.ts';
+import { TEXTS as NOTIFICATION_TEXTS } from './notifications/mail-texts.ts';
 import { productTextFiles, repo } from './test/product-texts.ts';
 
 /** Every line of the product's texts that matches, as "file:line: match". */
@@ -22,5 +34,115 @@ describe('one word for one thing in every language (issue 23 item 9)', () => {
     expect(offending(/Digital coach|'digital coach'|[Cc]oachs? numériques?|[Cc]oach digital[ei]/)).toEqual(
       [],
     );
+  });
+});
+
+/**
+ * French puts a non-breaking space before ':' (U+00A0), before ';' '?' '!' (the narrow U+202F) and inside « » — as
+ * the web's texts do (apps/web/src/i18n/wording.test.ts) — so a mail or sign-in page never starts a line with '?'
+ * or '»'. A plain space there, or none, is loose; a URL's "https://" and a time's "11:00" are no colon.
+ */
+const LOOSE_FRENCH =
+  /[^\S\u00a0\u202f][:;?!»]|«[^\S\u00a0\u202f]|[^\s\u00a0\u202f:/][;?!»]|[^\s\u00a0\u202f:/\d]:(?!\/\/)|«[^\s\u00a0\u202f]/;
+
+/** A stand-in for any parameter of a text function: a name, an account, a parameter object ("X" everywhere). */
+const ANY: unknown = new Proxy(
+  {},
+  { get: (_, key) => (key === Symbol.toPrimitive ? () => 'X' : key === 'then' ? undefined : 'X') },
+);
+
+/** Every text of a table, as [path, text]; a text function is called with stand-ins for its parameters. */
+function tableTexts(node: unknown, at: string): [string, string][] {
+  if (typeof node === 'string') return [[at, node]];
+  if (typeof node === 'function')
+    return tableTexts((node as (...args: unknown[]) => unknown)(ANY, ANY, ANY), `${at}()`);
+  if (node && typeof node === 'object')
+    return Object.entries(node).flatMap(([key, value]) => tableTexts(value, `${at}.${key}`));
+  return [];
+}
+
+/** The French tables of the server's texts: the sign-in pages and their mails, the areas' mails, the invoice PDF. */
+const FRENCH_TABLES: Record<string, unknown> = {
+  'idp/i18n.ts': IDP_MESSAGES.fr,
+  'idp/passkey-texts.ts': PASSKEY_TEXTS.fr,
+  'idp/security-mails.ts': emailChangePageTexts('fr'),
+  'notifications/mail-texts.ts': NOTIFICATION_TEXTS.fr,
+  'modules/billing/billing.mails.ts': BILLING_MAIL_TEXTS.fr,
+  'modules/billing/invoice-pdf.texts.ts': INVOICE_PDF_TEXTS.fr,
+  'modules/members/invitation-mail.ts': INVITATION_MAIL_TEXTS.fr,
+  'modules/ownership/ownership.mails.ts': [
+    OWNERSHIP_OFFER_TEXTS.fr,
+    OWNERSHIP_ANSWER_TEXTS.ACCEPTED.fr,
+    OWNERSHIP_ANSWER_TEXTS.DECLINED.fr,
+  ],
+};
+/** Files with a French table that are no text of a page, a mail or the PDF: the demo's course, CSV headers, file names. */
+const NOT_PROSE = [
+  'demo/lessons.ts',
+  'modules/logs/logs.csv.ts',
+  'modules/billing/billing.documents.ts',
+  'modules/billing/invoice-pdf.ts',
+];
+
+const looseFrench = (texts: [string, string][]) =>
+  texts.filter(([, text]) => LOOSE_FRENCH.test(text)).map(([at, text]) => `${at}: ${text}`);
+
+describe('French typography in the mails, the sign-in pages and the invoice PDF (issue 23 item 9)', () => {
+  it('puts a non-breaking space before : ; ? ! and inside « » in every French text of the server', () => {
+    expect(
+      looseFrench(Object.entries(FRENCH_TABLES).flatMap(([file, table]) => tableTexts(table, file))),
+    ).toEqual([]);
+  });
+
+  it('reads every file of the server that has a French table', () => {
+    const server = path.join(repo, 'apps/server/src');
+    const withFrench = productTextFiles()
+      .filter(
+        (file) => file.startsWith(server) && /\bfr: [{[]|\bconst fr\b/.test(fs.readFileSync(file, 'utf8')),
+      )
+      .map((file) => path.relative(server, file).split(path.sep).join('/'));
+    expect(withFrench.filter((file) => !(file in FRENCH_TABLES) && !NOT_PROSE.includes(file))).toEqual([]);
+  });
+
+  it('keeps the spacing where the code joins a label and its value', () => {
+    const identity = { email: 'a@example.com', name: 'Anna', locale: 'fr' as const };
+    const origin = {
+      at: new Date('2026-11-27T10:00:00Z'),
+      browser: 'Firefox 133 · Linux',
+      address: '192.0.2.1',
+    };
+    const security = securityMail('emailChangeRequested', identity, origin, 'Portal', {
+      email: 'b@example.com',
+      link: 'https://portal.example/link',
+    });
+    const invitation = invitationMail({
+      to: 'a@example.com',
+      language: 'fr',
+      accountName: 'Muster AG',
+      inviterName: 'Max',
+      role: 'ADMIN',
+      note: 'Bienvenue',
+      link: 'https://portal.example/invite',
+      product: 'Portal',
+    });
+    const invoice = invoiceMail({
+      to: 'a@example.com',
+      language: 'fr',
+      invoice: {
+        number: '2026-000123',
+        kind: 'INVOICE',
+        currency: 'CHF',
+        dueOn: '2026-12-01',
+        totalMinor: 162150,
+        paidMinor: 0,
+        reference: '000000000000000020260001233',
+      } as Invoice,
+      accountName: 'Muster AG',
+      creditor: { name: 'Portal AG', iban: 'CH4431999123000889012' },
+    });
+    const lines = [security, invitation, invoice].flatMap((mail, i) =>
+      [mail.subject, ...mail.text.split('\n')].map((line): [string, string] => [`mail ${i}`, line]),
+    );
+    expect(looseFrench(lines)).toEqual([]);
   });
 });

@@ -290,8 +290,8 @@ const fr: Messages = {
   email: 'E-mail',
   password: 'Mot de passe',
   signIn: 'Se connecter',
-  forgotPassword: 'Mot de passe oublié ?',
-  newUser: 'Nouvel utilisateur ?',
+  forgotPassword: 'Mot de passe oublié ?',
+  newUser: 'Nouvel utilisateur ?',
   register: 'Créer un compte',
   invalidCredentials: 'Adresse e-mail ou mot de passe invalide.',
   lockedOut: 'Trop de tentatives de connexion échouées. Veuillez réessayer dans {wait}.',
@@ -305,17 +305,17 @@ const fr: Messages = {
   lastName: 'Nom',
   passwordConfirm: 'Confirmer le mot de passe',
   passwordHint:
-    'Au moins {min} caractères ; ni un mot de passe courant, ni votre nom, ni votre adresse e-mail.',
-  haveAccount: 'Vous avez déjà un compte ?',
+    'Au moins {min} caractères ; ni un mot de passe courant, ni votre nom, ni votre adresse e-mail.',
+  haveAccount: 'Vous avez déjà un compte ?',
   inviteTitle: 'Invitation à {account}',
-  inviteIntro: '{inviter} vous invite à rejoindre le compte « {account} » en tant que {role}.',
-  inviteIntroNoInviter: 'Vous êtes invité·e à rejoindre le compte « {account} » en tant que {role}.',
+  inviteIntro: '{inviter} vous invite à rejoindre le compte « {account} » en tant que {role}.',
+  inviteIntroNoInviter: 'Vous êtes invité·e à rejoindre le compte « {account} » en tant que {role}.',
   inviteAddress: 'L’invitation est adressée à {email}.',
   inviteRegisterHint:
-    'Nouveau sur {product} ? Inscrivez-vous avec cette adresse ; le lien de votre e-mail l’a déjà confirmée.',
+    'Nouveau sur {product} ? Inscrivez-vous avec cette adresse ; le lien de votre e-mail l’a déjà confirmée.',
   inviteExisting: 'J’ai déjà un identifiant',
-  inviteRegisterNote: 'Vous vous inscrivez pour l’invitation au compte « {account} ».',
-  inviteEmailFixed: 'L’invitation est adressée à cette adresse ; le lien de votre e-mail l’a déjà confirmée.',
+  inviteRegisterNote: 'Vous vous inscrivez pour l’invitation au compte « {account} ».',
+  inviteEmailFixed: 'L’invitation est adressée à cette adresse ; le lien de votre e-mail l’a déjà confirmée.',
   roleEMPLOYEE: 'collaborateur/trice',
   roleADMIN: 'administrateur/trice',
   roleDC: 'Digital Coach',
@@ -334,7 +334,7 @@ const fr: Messages = {
   passwordWeakCommon: 'C’est l’un des mots de passe les plus courants, ou presque.',
   passwordWeakKeyboard: 'Les touches voisines sur le clavier sont faciles à deviner.',
   passwordWeakRepeat: 'Les caractères ou mots répétés sont faciles à deviner.',
-  passwordWeakSequence: 'Les suites comme « abc » ou « 6543 » sont faciles à deviner.',
+  passwordWeakSequence: 'Les suites comme « abc » ou « 6543 » sont faciles à deviner.',
   passwordWeakDate: 'Les dates et les années sont faciles à deviner.',
   passwordWeakWord: 'Les mots et les noms isolés sont faciles à deviner.',
   passwordMismatch: 'Les mots de passe ne correspondent pas.',
@@ -360,7 +360,7 @@ const fr: Messages = {
   totpHint: 'Ouvrez votre application d’authentification et saisissez le code à 6 chiffres.',
   totpSubmit: 'Se connecter',
   totpInvalid: 'Le code est erroné ou a expiré. Veuillez saisir le code actuel.',
-  recoveryToggle: 'Pas d’accès à l’application ? Utiliser un code de récupération',
+  recoveryToggle: 'Pas d’accès à l’application ? Utiliser un code de récupération',
   recoveryLabel: 'Code de récupération',
   recoveryHint: 'Chaque code de récupération n’est valable qu’une fois.',
   recoverySubmit: 'Se connecter avec un code de récupération',
@@ -370,15 +370,15 @@ const fr: Messages = {
     'Une application d’authentification est désormais configurée comme second facteur de votre connexion à {product}. Conservez vos codes de récupération en lieu sûr.',
   mailTotpOffSubject: 'Authentification à deux facteurs désactivée',
   mailTotpOffBody:
-    'L’application d’authentification a été retirée comme second facteur de votre connexion à {product} ; vos codes de récupération ne sont plus valables.',
+    'L’application d’authentification a été retirée comme second facteur de votre connexion à {product} ; vos codes de récupération ne sont plus valables.',
   mailRecoveryNewSubject: 'Nouveaux codes de récupération',
   mailRecoveryNewBody:
     'De nouveaux codes de récupération ont été créés pour votre connexion à {product}. Les précédents ne sont plus valables.',
   mailRecoveryUsedSubject: 'Code de récupération utilisé',
   mailRecoveryUsedBody:
-    'Un code de récupération a été utilisé pour vous connecter à {product}. Codes restants : {left}.',
+    'Un code de récupération a été utilisé pour vous connecter à {product}. Codes restants : {left}.',
   mailSecurityNotYou:
-    'Ce n’était pas vous ? Changez immédiatement votre mot de passe et contactez votre administrateur.',
+    'Ce n’était pas vous ? Changez immédiatement votre mot de passe et contactez votre administrateur.',
   verifyContinue: 'J’ai confirmé – continuer',
   verifyNotYet: 'Votre adresse e-mail n’est pas encore confirmée. Veuillez ouvrir le lien dans l’e-mail.',
   verifyDone: 'Votre adresse e-mail a été confirmée.',
@@ -386,7 +386,7 @@ const fr: Messages = {
   signedOutTitle: 'Déconnecté·e',
   signedOut: 'Vous avez été déconnecté·e.',
   logoutConfirmTitle: 'Déconnexion',
-  logoutConfirm: 'Voulez-vous vous déconnecter ?',
+  logoutConfirm: 'Voulez-vous vous déconnecter ?',
   logoutButton: 'Se déconnecter',
   errorTitle: 'Une erreur s’est produite',
   errorText: 'La connexion n’a pas pu être effectuée.',
@@ -401,11 +401,11 @@ const fr: Messages = {
   mailGreeting: 'Bonjour {name},',
   mailGreetingNoName: 'Bonjour,',
   mailVerifySubject: 'Confirmez votre adresse e-mail',
-  mailVerifyBody: 'veuillez confirmer votre adresse e-mail pour {product} en ouvrant ce lien :',
+  mailVerifyBody: 'veuillez confirmer votre adresse e-mail pour {product} en ouvrant ce lien :',
   mailVerifyAction: 'Confirmer l’adresse e-mail',
   mailResetSubject: 'Réinitialiser votre mot de passe',
   mailResetBody:
-    'Vous avez demandé la réinitialisation de votre mot de passe pour {product}. Ouvrez ce lien pour définir un nouveau mot de passe :',
+    'Vous avez demandé la réinitialisation de votre mot de passe pour {product}. Ouvrez ce lien pour définir un nouveau mot de passe :',
   mailResetAction: 'Définir un nouveau mot de passe',
   mailValidity: 'Le lien est valable {duration} et ne peut être utilisé qu’une seule fois.',
   mailIgnore: 'Si vous n’êtes pas à l’origine de cette demande, vous pouvez ignorer cet e-mail.',
@@ -414,12 +414,12 @@ const fr: Messages = {
   registerLimited: 'Trop d’inscriptions depuis votre réseau. Veuillez réessayer dans {wait}.',
   mailRegisteredSubject: 'Tentative d’inscription avec votre adresse e-mail',
   mailRegisteredBody:
-    'Quelqu’un a essayé de créer un nouveau compte {product} avec cette adresse e-mail. Un compte existe déjà pour cette adresse ; rien n’y a été modifié.',
-  mailRegisteredSignIn: 'C’était vous ? Connectez-vous ici :',
+    'Quelqu’un a essayé de créer un nouveau compte {product} avec cette adresse e-mail. Un compte existe déjà pour cette adresse ; rien n’y a été modifié.',
+  mailRegisteredSignIn: 'C’était vous ? Connectez-vous ici :',
   mailRegisteredSignInAction: 'Se connecter',
-  mailRegisteredReset: 'Mot de passe oublié ? Définissez-en un nouveau avec ce lien :',
+  mailRegisteredReset: 'Mot de passe oublié ? Définissez-en un nouveau avec ce lien :',
   mailRegisteredIgnore:
-    'Si ce n’était pas vous, vous pouvez ignorer cet e-mail ; votre compte reste inchangé.',
+    'Si ce n’était pas vous, vous pouvez ignorer cet e-mail ; votre compte reste inchangé.',
   durationMinutes: '{count} minutes',
   durationHours: '{count} heures',
   ...PASSKEY_TEXTS.fr,
@@ -562,7 +562,7 @@ const it: Messages = {
   ...PASSKEY_TEXTS.it,
 };
 
-const MESSAGES: Record<Language, Messages> = { de, en, fr, it };
+export const MESSAGES: Record<Language, Messages> = { de, en, fr, it };
 
 /** First supported language of `kc_locale`, then `ui_locales` (space-separated, e.g. "fr-CH de"). */
 export function pickLocale(...candidates: unknown[]): Language {

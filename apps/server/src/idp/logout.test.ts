@@ -54,7 +54,7 @@ idp.describeIdp('logout', (ctx) => {
         expect(html).toContain('<button');
         if ('ui_locales' in params) {
           expect(html).toContain('lang="fr"');
-          expect(html).toContain('Voulez-vous vous déconnecter ?');
+          expect(html).toContain('Voulez-vous vous déconnecter\u202f?');
         }
         const refreshed = await idp.refresh(ctx.idp, refreshToken);
         expect(refreshed.status).toBe(200);

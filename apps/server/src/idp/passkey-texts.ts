@@ -46,11 +46,11 @@ const fr: PasskeyMessages = {
   passkeyCancelled: 'La connexion avec la clé d’accès a été annulée.',
   mailPasskeySubject: 'Nouvelle clé d’accès ajoutée',
   mailPasskeyBody: 'une nouvelle clé d’accès a été ajoutée à votre compte {product}.',
-  mailPasskeyName: 'Nom : {name}',
-  mailPasskeyTime: 'Date : {time}',
-  mailPasskeyBrowser: 'Navigateur : {browser}',
+  mailPasskeyName: 'Nom : {name}',
+  mailPasskeyTime: 'Date : {time}',
+  mailPasskeyBrowser: 'Navigateur : {browser}',
   mailPasskeyNotYou:
-    'Ce n’était pas vous ? Supprimez la clé d’accès sous « Mon profil › Sécurité » et changez votre mot de passe :',
+    'Ce n’était pas vous ? Supprimez la clé d’accès sous « Mon profil › Sécurité » et changez votre mot de passe :',
 };
 
 const it: PasskeyMessages = {

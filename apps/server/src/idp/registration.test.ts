@@ -251,9 +251,9 @@ idp.describeIdp('registration', (ctx) => {
       const since = ctx.mailbox.mails.length;
       expect((await answer(owner.email.toUpperCase())).status).toBe(200);
       const mail = await ctx.mailbox.next(owner.email, since);
-      expect(mail).toContain('Subject: =?UTF-8?Q?Portal:_Tentative_d');
-      expect(mail).toContain('Un compte existe déjà pour cette adresse ; rien n’y a été modifié.');
-      expect(mail).toContain(`Connectez-vous ici :\r\n\r\nSe connecter: ${ctx.idp.base}/\r\n`);
+      expect(mail).toContain('Subject: =?UTF-8?Q?Portal\u00a0:_Tentative_d');
+      expect(mail).toContain('Un compte existe déjà pour cette adresse\u202f; rien n’y a été modifié.');
+      expect(mail).toContain(`Connectez-vous ici\u00a0:\r\n\r\nSe connecter\u00a0: ${ctx.idp.base}/\r\n`);
       expect(mail).not.toContain('Eve');
       // The reset link in it works.
       const jar = new idp.CookieJar();

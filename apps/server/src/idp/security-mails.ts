@@ -1,5 +1,5 @@
 import { formatDateTimeLong, type Language } from '@portal/contract';
-import { renderMail, type MailBlock } from '../mail/layout.ts';
+import { labelled, renderMail, type MailBlock } from '../mail/layout.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import { mailText } from '../mail/user-text.ts';
 import { ACTION_TTL } from './action-tokens.ts';
@@ -153,34 +153,34 @@ const TEXTS: Record<Language, Texts> = {
         subject: 'Votre mot de passe a été modifié',
         body: 'le mot de passe de votre compte {product} a été modifié. Vos autres connexions ont été fermées.',
         notYou:
-          'Ce n’était pas vous ? Réinitialisez immédiatement votre mot de passe avec « Mot de passe oublié » sur la page de connexion et contactez le support.',
+          'Ce n’était pas vous ? Réinitialisez immédiatement votre mot de passe avec « Mot de passe oublié » sur la page de connexion et contactez le support.',
       },
       emailChangeRequested: {
         subject: 'Confirmez votre nouvelle adresse e-mail',
-        body: 'Vous souhaitez remplacer l’adresse e-mail de votre compte {product} par {email}. Ouvrez ce lien pour terminer la modification :',
-        notYou: 'Si vous ne l’avez pas demandé, ignorez cet e-mail ; rien ne sera modifié.',
+        body: 'Vous souhaitez remplacer l’adresse e-mail de votre compte {product} par {email}. Ouvrez ce lien pour terminer la modification :',
+        notYou: 'Si vous ne l’avez pas demandé, ignorez cet e-mail ; rien ne sera modifié.',
       },
       emailChangeNotice: {
         subject: 'Modification de votre adresse e-mail demandée',
         body: 'il a été demandé de remplacer l’adresse e-mail de votre compte {product} par {email}. La modification ne s’applique qu’une fois le lien de l’e-mail envoyé à la nouvelle adresse ouvert.',
         notYou:
-          'Ce n’était pas vous ? Connectez-vous, annulez la modification sous « Mon profil › Sécurité » et changez votre mot de passe.',
+          'Ce n’était pas vous ? Connectez-vous, annulez la modification sous « Mon profil › Sécurité » et changez votre mot de passe.',
       },
       emailChanged: {
         subject: 'Votre adresse e-mail a été modifiée',
         body: 'l’adresse e-mail de votre compte {product} a été remplacée par {email}. Vous vous connectez désormais avec la nouvelle adresse.',
-        notYou: 'Ce n’était pas vous ? Contactez immédiatement le support.',
+        notYou: 'Ce n’était pas vous ? Contactez immédiatement le support.',
       },
       emailAddressInUse: {
         subject: 'Quelqu’un a tenté d’utiliser votre adresse e-mail',
-        body: 'quelqu’un a demandé d’utiliser l’adresse e-mail {email} pour un autre compte {product}. Elle reste liée à votre compte : rien n’a été modifié et aucun lien de confirmation n’a été envoyé.',
+        body: 'quelqu’un a demandé d’utiliser l’adresse e-mail {email} pour un autre compte {product}. Elle reste liée à votre compte : rien n’a été modifié et aucun lien de confirmation n’a été envoyé.',
         notYou: 'Vous n’avez rien à faire. Si vous recevez souvent de tels e-mails, contactez le support.',
       },
       newBrowser: {
         subject: 'Connexion depuis un nouveau navigateur',
         body: 'quelqu’un s’est connecté à votre compte {product} avec un navigateur que vous n’aviez pas encore utilisé.',
         notYou:
-          'Ce n’était pas vous ? Changez immédiatement votre mot de passe et fermez les autres sessions sous « Mon profil › Sécurité ».',
+          'Ce n’était pas vous ? Changez immédiatement votre mot de passe et fermez les autres sessions sous « Mon profil › Sécurité ».',
       },
     },
     when: 'Date',
@@ -298,6 +298,11 @@ export function securityMail(
     product,
     subject: fill(event_.subject, vars),
     greeting,
-    body: [body, ...confirm, { facts: facts.map(([label, value]) => `${label}: ${value}`) }, event_.notYou],
+    body: [
+      body,
+      ...confirm,
+      { facts: facts.map(([label, value]) => labelled(identity.locale, label, value)) },
+      event_.notYou,
+    ],
   });
 }

@@ -73,11 +73,18 @@ const MUTED_COLOR = '#5f6368';
 const LINE_COLOR = '#e0e0e0';
 const PAGE_COLOR = '#f6f6f7';
 
+/**
+ * "Label: value", as the language writes it: French puts a non-breaking space before the colon ("Référence : …"),
+ * like every French text of the product.
+ */
+export const labelled = (language: Language, label: string, value: string) =>
+  `${label}${language === 'fr' ? '\u00a0' : ''}: ${value}`;
+
 const lines = (text: string) => text.split('\n').map(escapeHtml).join('<br>');
 
-function blockText(block: MailBlock): string {
+function blockText(block: MailBlock, language: Language): string {
   if (typeof block === 'string') return block;
-  if ('button' in block) return `${block.button.label}: ${block.button.url}`;
+  if ('button' in block) return labelled(language, block.button.label, block.button.url);
   if ('facts' in block) return block.facts.join('\n');
   if ('quote' in block) return block.quote;
   return block.url;
@@ -110,9 +117,9 @@ export function renderMail(content: MailContent, brand: MailBrand = DEFAULT_MAIL
   const { color } = brand;
   if (!/^#[0-9a-f]{6}$/i.test(color)) throw new Error(`mail brand colour ${color} is not #rrggbb`);
   const { to, language, product, greeting, body } = content;
-  const subject = content.plainSubject ? content.subject : `${product}: ${content.subject}`;
+  const subject = content.plainSubject ? content.subject : labelled(language, product, content.subject);
   const signature = content.signature ?? `— ${product}`;
-  const text = `${[...(greeting === undefined ? [] : [greeting]), ...body.map(blockText), signature].join('\n\n')}\n`;
+  const text = `${[...(greeting === undefined ? [] : [greeting]), ...body.map((block) => blockText(block, language)), signature].join('\n\n')}\n`;
   const html = `<!doctype html>
 <html lang="${escapeHtml(language)}">
 <head>

@@ -214,9 +214,9 @@ export const TEXTS: Record<Language, LanguageTexts> = {
   fr: {
     greeting: (name) => (name === undefined ? 'Bonjour' : `Bonjour ${name}`),
     action: 'Ouvrir dans le portail',
-    why: 'Vous recevez cet e-mail parce que vous l’avez activé pour ce type de notification. Vous pouvez le modifier sous « Mon profil », dans la section « Notifications par e-mail ».',
+    why: 'Vous recevez cet e-mail parce que vous l’avez activé pour ce type de notification. Vous pouvez le modifier sous « Mon profil », dans la section « Notifications par e-mail ».',
     someone: 'Quelqu’un',
-    account: (account) => (account === undefined ? 'un compte' : `« ${account} »`),
+    account: (account) => (account === undefined ? 'un compte' : `« ${account} »`),
     roles: {
       EMPLOYEE: 'collaborateur/trice',
       ADMIN: 'administrateur/trice',
@@ -250,7 +250,7 @@ export const TEXTS: Record<Language, LanguageTexts> = {
         `${p.person} vous a retiré de ${p.account}. Vous n’avez plus accès à ce compte.`,
       ],
       'ownership.transfer_requested': (p) => [
-        `Reprendre la propriété de ${p.account} ?`,
+        `Reprendre la propriété de ${p.account} ?`,
         `${p.person} souhaite vous transférer la propriété de ${p.account}. Vous pouvez accepter ou refuser.`,
       ],
       'ownership.transfer_accepted': (p) => [
@@ -271,7 +271,7 @@ export const TEXTS: Record<Language, LanguageTexts> = {
       ],
       'account.two_factor_required': (p) => [
         `${p.account} exige l’authentification à deux facteurs`,
-        `À partir du ${p.date}, ${p.account} exige un deuxième facteur. Configurez une application d’authentification ou une clé d’accès sous « Mon profil › Sécurité » ; sans cela, le compte ne sera plus accessible après cette date. Vos autres comptes ne sont pas concernés.`,
+        `À partir du ${p.date}, ${p.account} exige un deuxième facteur. Configurez une application d’authentification ou une clé d’accès sous « Mon profil › Sécurité » ; sans cela, le compte ne sera plus accessible après cette date. Vos autres comptes ne sont pas concernés.`,
       ],
       'terms.to_accept': (p) => [
         `Nouvelle version ${p.kind} à accepter`,
@@ -291,7 +291,7 @@ export const TEXTS: Record<Language, LanguageTexts> = {
       ],
       'invoice.issued': (p) => [
         `Nouvelle facture ${p.invoice}`,
-        `La facture ${p.invoice} a été émise pour ${p.account}, payable d’ici au ${p.due}. Vous la trouvez avec son PDF sous « Facturation ».`,
+        `La facture ${p.invoice} a été émise pour ${p.account}, payable d’ici au ${p.due}. Vous la trouvez avec son PDF sous « Facturation ».`,
       ],
       'invoice.overdue': (p) => [
         `La facture ${p.invoice} est échue`,
@@ -299,7 +299,7 @@ export const TEXTS: Record<Language, LanguageTexts> = {
       ],
       'cloud.needs_reconnect': (p) => [
         `DeepCloud doit être reconnecté`,
-        `DeepCloud n’accepte plus la connexion de ${p.account}. Veuillez reconnecter le compte sous « DeepCloud » ; d’ici là, les organisations ne sont pas accessibles.`,
+        `DeepCloud n’accepte plus la connexion de ${p.account}. Veuillez reconnecter le compte sous « DeepCloud » ; d’ici là, les organisations ne sont pas accessibles.`,
       ],
     },
     unknown: ['Nouvelle notification', 'Une nouvelle notification vous attend dans le portail.'],

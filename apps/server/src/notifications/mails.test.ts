@@ -88,7 +88,7 @@ describe('notification mails', () => {
       'Olivia Owner scheduled the deletion of “Muster AG”. The account remains available until 22 December 2026.',
     );
     expect(notificationMailText('fr', 'member.role_changed', PARAMS['member.role_changed']).body).toBe(
-      'Olivia Owner a changé votre rôle dans « Muster AG » de collaborateur/trice à administrateur/trice.',
+      'Olivia Owner a changé votre rôle dans «\u00a0Muster AG\u00a0» de collaborateur/trice à administrateur/trice.',
     );
     expect(notificationMailText('it', 'ticket.solved', PARAMS['ticket.solved']).subject).toBe(
       'La sua richiesta #1042 «Rechnung fehlt» è risolta',

@@ -1,6 +1,6 @@
 import { formatMoney, formatReference, formatShortDay, type Invoice, type Language } from '@portal/contract';
 import type { Creditor } from '../../config.ts';
-import { renderMail, type MailBlock } from '../../mail/layout.ts';
+import { labelled, renderMail, type MailBlock } from '../../mail/layout.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 import { fill } from './invoice-pdf.texts.ts';
 
@@ -20,7 +20,7 @@ interface Texts {
   closing: string;
 }
 
-const TEXTS: Record<Language, Texts> = {
+export const TEXTS: Record<Language, Texts> = {
   de: {
     issuedSubject: 'Rechnung {number} von {provider}',
     creditSubject: 'Gutschrift {number} von {provider}',
@@ -53,7 +53,7 @@ const TEXTS: Record<Language, Texts> = {
   fr: {
     issuedSubject: 'Facture {number} de {provider}',
     creditSubject: 'Note de crédit {number} de {provider}',
-    reminderSubject: 'Rappel de paiement : facture {number}',
+    reminderSubject: 'Rappel de paiement : facture {number}',
     greeting: 'Bonjour',
     issuedBody:
       'vous trouverez en annexe la facture {number} pour {account} d’un montant de {amount}, payable jusqu’au {dueOn}.',
@@ -130,7 +130,9 @@ export function invoiceMail(input: InvoiceMailInput): MailMessage {
   const credit = invoice.kind === 'CREDIT_NOTE';
   return compose(input, fill(credit ? t.creditSubject : t.issuedSubject, values), [
     fill(credit ? t.creditBody : t.issuedBody, values),
-    ...(credit ? [] : [fill(t.howToPay, values), `${t.reference}: ${formatReference(invoice.reference)}`]),
+    ...(credit
+      ? []
+      : [fill(t.howToPay, values), labelled(language, t.reference, formatReference(invoice.reference))]),
   ]);
 }
 
@@ -149,6 +151,6 @@ export function reminderMail(input: InvoiceMailInput): MailMessage {
   return compose(input, fill(t.reminderSubject, values), [
     fill(t.reminderBody, values),
     fill(t.howToPay, values),
-    `${t.reference}: ${formatReference(invoice.reference)}`,
+    labelled(language, t.reference, formatReference(invoice.reference)),
   ]);
 }

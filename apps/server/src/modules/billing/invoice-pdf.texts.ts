@@ -2,7 +2,7 @@ import { INTL_LOCALES, type Language } from '@portal/contract';
 
 /**
  * Every text of the invoice PDF, in the four interface languages. `{name}` marks a value filled in when the
- * document is rendered.
+ * document is rendered. French spaces before ; ? ! with the no-break space U+00A0, as the PDF's font has no narrow one.
  */
 export interface InvoicePdfTexts {
   invoiceTitle: string;
@@ -190,7 +190,7 @@ export const INVOICE_PDF_TEXTS: Record<Language, InvoicePdfTexts> = {
     voidedBy: 'Cette facture a été annulée par la note de crédit {number}. Aucun paiement n’est nécessaire.',
     voided: 'Cette facture a été annulée. Aucun paiement n’est nécessaire.',
     creditNoteNoPayment:
-      'Cette note de crédit annule la facture {number}. Aucun paiement n’est nécessaire ; les montants déjà payés vous seront crédités.',
+      'Cette note de crédit annule la facture {number}. Aucun paiement n’est nécessaire ; les montants déjà payés vous seront crédités.',
     nothingToPay: 'Aucun paiement n’est nécessaire.',
     paymentPartFor: 'Section paiement de la facture {number}',
     page: 'Page {page} sur {pages}',

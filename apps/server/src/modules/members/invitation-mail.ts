@@ -20,7 +20,7 @@ interface MailTexts {
   roles: Record<AccountRole, string>;
 }
 
-const TEXTS: Record<Language, MailTexts> = {
+export const TEXTS: Record<Language, MailTexts> = {
   de: {
     subject: (account) => (account ? `Einladung zu ${account}` : 'Einladung zu einem Konto'),
     greeting: 'Guten Tag',
@@ -59,8 +59,8 @@ const TEXTS: Record<Language, MailTexts> = {
     subject: (account) => (account ? `Invitation à ${account}` : 'Invitation à un compte'),
     greeting: 'Bonjour',
     intro: (inviter, account, role) =>
-      `${inviter ?? 'Quelqu’un'} vous invite à rejoindre ${account ? `le compte « ${account} »` : 'un compte'} en tant que ${role}.`,
-    noteFrom: (inviter) => (inviter ? `Message de ${inviter} :` : 'Message :'),
+      `${inviter ?? 'Quelqu’un'} vous invite à rejoindre ${account ? `le compte « ${account} »` : 'un compte'} en tant que ${role}.`,
+    noteFrom: (inviter) => (inviter ? `Message de ${inviter} :` : 'Message :'),
     action: 'Voir l’invitation',
     validity: `Le lien est valable ${INVITATION_VALID_DAYS} jours et ne peut être utilisé qu’une fois.`,
     ignore: 'Si vous n’attendiez pas cette invitation, vous pouvez ignorer cet e-mail.',

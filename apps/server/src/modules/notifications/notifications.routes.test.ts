@@ -188,9 +188,9 @@ describeApi('notifications API', (api) => {
       m.html_body?.includes('/inbox/'),
     );
     expect(mails).toHaveLength(1);
-    expect(mails[0]!.subject).toBe(`Portal: Transfert de « ${account.name} » retiré`);
+    expect(mails[0]!.subject).toBe(`Portal\u00a0: Transfert de «\u00a0${account.name}\u00a0» retiré`);
     expect(mails[0]!.text_body).toContain(
-      `Olivia Owner a retiré l’offre de vous transférer la propriété de « ${account.name} ».`,
+      `Olivia Owner a retiré l’offre de vous transférer la propriété de «\u00a0${account.name}\u00a0».`,
     );
     expect(mails[0]!.text_body).toContain(`/inbox/${cancelled.rows[0]!.uuid}?uuid=${account.uuid}\n`);
     expect(mails[0]!.html_body).toContain('Ouvrir dans le portail');

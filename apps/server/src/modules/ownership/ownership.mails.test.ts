@@ -22,7 +22,7 @@ describe('transfer offer mail', () => {
     expect(mail.text).toContain('bis am 29. November 2026 um 16:51');
     expect(mail.text).toContain(base.link);
     const french = transferOfferMail({ ...base, to: { ...base.to, language: 'fr' } });
-    expect(french.subject).toBe('Portal: Reprendre la propriété de « Muster AG » ?');
+    expect(french.subject).toBe('Portal\u00a0: Reprendre la propriété de «\u00a0Muster AG\u00a0»\u202f?');
   });
 
   it('leaves out names a mail program could turn into links, and escapes the HTML part', () => {

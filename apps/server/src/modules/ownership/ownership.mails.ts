@@ -18,7 +18,7 @@ interface OfferTexts {
 const quoted = (text: string | undefined, quotes: [string, string], fallback: string) =>
   text === undefined ? fallback : `${quotes[0]}${text}${quotes[1]}`;
 
-const TEXTS: Record<Language, OfferTexts> = {
+export const TEXTS: Record<Language, OfferTexts> = {
   de: {
     subject: (account) => `Inhaberschaft von ${quoted(account, ['«', '»'], 'einem Konto')} übernehmen?`,
     greeting: (name) => (name === undefined ? 'Guten Tag' : `Guten Tag ${name}`),
@@ -43,10 +43,10 @@ const TEXTS: Record<Language, OfferTexts> = {
     ignore: 'If you did not expect this transfer, decline it or ignore this email.',
   },
   fr: {
-    subject: (account) => `Reprendre la propriété de ${quoted(account, ['« ', ' »'], 'un compte')} ?`,
+    subject: (account) => `Reprendre la propriété de ${quoted(account, ['« ', ' »'], 'un compte')} ?`,
     greeting: (name) => (name === undefined ? 'Bonjour' : `Bonjour ${name}`),
     intro: (owner, account) =>
-      `${owner ?? 'Le propriétaire'} souhaite vous transférer la propriété du compte${quoted(account, [' « ', ' »'], '')}.`,
+      `${owner ?? 'Le propriétaire'} souhaite vous transférer la propriété du compte${quoted(account, [' « ', ' »'], '')}.`,
     meaning: (owner) =>
       `En tant que propriétaire, vous acceptez les CG et la déclaration de protection des données, êtes responsable de la facturation et décidez de la suppression du compte. ${owner ?? 'Le propriétaire actuel'} devient administrateur.`,
     action: 'Voir le transfert',
@@ -108,7 +108,7 @@ interface AnswerTexts {
 }
 
 /** What the owner is told when the chosen admin answers: accepted (they are an admin now) or declined. */
-const ANSWER_TEXTS: Record<'ACCEPTED' | 'DECLINED', Record<Language, AnswerTexts>> = {
+export const ANSWER_TEXTS: Record<'ACCEPTED' | 'DECLINED', Record<Language, AnswerTexts>> = {
   ACCEPTED: {
     de: {
       subject: (admin, account) =>
@@ -128,9 +128,9 @@ const ANSWER_TEXTS: Record<'ACCEPTED' | 'DECLINED', Record<Language, AnswerTexts
     },
     fr: {
       subject: (admin, account) =>
-        `${admin ?? 'Le nouveau propriétaire'} a accepté la propriété${quoted(account, [' de « ', ' »'], '')}`,
+        `${admin ?? 'Le nouveau propriétaire'} a accepté la propriété${quoted(account, [' de « ', ' »'], '')}`,
       body: (admin, account) =>
-        `${admin ?? 'L’administrateur à qui vous l’avez proposée'} est maintenant propriétaire du compte${quoted(account, [' « ', ' »'], '')}.`,
+        `${admin ?? 'L’administrateur à qui vous l’avez proposée'} est maintenant propriétaire du compte${quoted(account, [' « ', ' »'], '')}.`,
       next: 'Vous êtes maintenant administrateur de ce compte.',
       action: 'Ouvrir le compte',
     },
@@ -162,9 +162,9 @@ const ANSWER_TEXTS: Record<'ACCEPTED' | 'DECLINED', Record<Language, AnswerTexts
     },
     fr: {
       subject: (admin, account) =>
-        `${admin ?? 'L’administrateur'} a refusé la propriété${quoted(account, [' de « ', ' »'], '')}`,
+        `${admin ?? 'L’administrateur'} a refusé la propriété${quoted(account, [' de « ', ' »'], '')}`,
       body: (admin, account) =>
-        `${admin ?? 'L’administrateur à qui vous l’avez proposée'} ne souhaite pas devenir propriétaire du compte${quoted(account, [' « ', ' »'], '')}.`,
+        `${admin ?? 'L’administrateur à qui vous l’avez proposée'} ne souhaite pas devenir propriétaire du compte${quoted(account, [' « ', ' »'], '')}.`,
       next: 'Vous restez propriétaire. Vous pouvez proposer la propriété à un autre administrateur.',
       action: 'Voir la propriété',
     },
