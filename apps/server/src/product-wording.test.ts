@@ -1,17 +1,25 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Invoice } from '@portal/contract';
+import { LANGUAGES, NOTIFICATION_TYPES, type Invoice, type Language } from '@portal/contract';
 import { MESSAGES as IDP_MESSAGES } from './idp/i18n.ts';
+import type { Identity } from './idp/identities.ts';
+import { actionMail, registrationAttemptMail } from './idp/mails.ts';
+import { passkeyAddedMail } from './idp/passkey-mail.ts';
 import { PASSKEY_TEXTS } from './idp/passkey-texts.ts';
 import { emailChangePageTexts, securityMail } from './idp/security-mails.ts';
-import { invoiceMail, TEXTS as BILLING_MAIL_TEXTS } from './modules/billing/billing.mails.ts';
+import { totpEventMail } from './idp/totp-mails.ts';
+import type { MailMessage } from './mail/mailer.ts';
+import { invoiceMail, reminderMail, TEXTS as BILLING_MAIL_TEXTS } from './modules/billing/billing.mails.ts';
 import { INVOICE_PDF_TEXTS } from './modules/billing/invoice-pdf.texts.ts';
 import { invitationMail, TEXTS as INVITATION_MAIL_TEXTS } from './modules/members/invitation-mail.ts';
 import {
   ANSWER_TEXTS as OWNERSHIP_ANSWER_TEXTS,
   TEXTS as OWNERSHIP_OFFER_TEXTS,
+  transferAnswerMail,
+  transferOfferMail,
 } from './modules/ownership/ownership.mails.ts';
+import { notificationMail } from './notifications/mails.ts';
 import { TEXTS as NOTIFICATION_TEXTS } from './notifications/mail-texts.ts';
 import { productTextFiles, repo } from './test/product-texts.ts';
 
@@ -144,5 +152,144 @@ describe('French typography in the mails, the sign-in pages and the invoice PDF 
       [mail.subject, ...mail.text.split('\n')].map((line): [string, string] => [`mail ${i}`, line]),
     );
     expect(looseFrench(lines)).toEqual([]);
+  });
+});
+
+/** Every mail the product sends, rendered in `language` with sample values (people "Max Muster", account "Muster AG"). */
+function everyMail(language: Language): [string, MailMessage][] {
+  const identity = {
+    id: 'i',
+    email: 'a@example.com',
+    name: 'Anna Beispiel',
+    emailVerified: true,
+    locale: language,
+    createdAt: new Date(0),
+  } satisfies Identity;
+  const origin = {
+    at: new Date('2026-11-27T10:00:00Z'),
+    browser: 'Firefox 133 · Linux',
+    address: '192.0.2.1',
+  };
+  const to = { email: 'a@example.com', name: 'Anna Beispiel', language };
+  const invoice = {
+    number: '2026-000123',
+    kind: 'INVOICE',
+    status: 'OPEN',
+    currency: 'CHF',
+    dueOn: '2026-12-01',
+    totalMinor: 162150,
+    paidMinor: 0,
+    reference: '000000000000000020260001233',
+  } as Invoice;
+  const billing = {
+    to: 'a@example.com',
+    language,
+    invoice,
+    accountName: 'Muster AG',
+    creditor: { name: 'Portal AG', iban: 'CH4431999123000889012' },
+  };
+  const params = {
+    name: 'Max Muster',
+    accountName: 'Muster AG',
+    role: 'ADMIN',
+    previousRole: 'EMPLOYEE',
+    availableUntil: '2026-12-27T00:00:00Z',
+    kind: 'agb',
+    version: '2',
+    ticketNumber: 42,
+    subject: 'Drucker',
+    number: '2026-000123',
+    totalMinor: 162150,
+    currency: 'CHF',
+    dueOn: '2026-12-01',
+  };
+  const link = 'https://portal.example/x';
+  return [
+    ...(
+      [
+        'passwordChanged',
+        'emailChangeRequested',
+        'emailChangeNotice',
+        'emailChanged',
+        'emailAddressInUse',
+        'newBrowser',
+      ] as const
+    ).map((event): [string, MailMessage] => [
+      `security ${event}`,
+      securityMail(event, identity, origin, 'Portal', { email: 'b@example.com' }),
+    ]),
+    ['verify', actionMail('verify-email', identity, link, 'Portal')],
+    ['reset', actionMail('reset-password', identity, link, 'Portal')],
+    ['registration attempt', registrationAttemptMail(identity, { signIn: link, reset: link }, 'Portal')],
+    ...(['enabled', 'disabled', 'recoveryCodesRenewed', 'recoveryCodeUsed'] as const).map(
+      (event): [string, MailMessage] => [
+        `totp ${event}`,
+        totpEventMail(event, identity, 'Portal', { left: 3 }),
+      ],
+    ),
+    [
+      'passkey',
+      passkeyAddedMail({
+        to: 'a@example.com',
+        name: 'Anna Beispiel',
+        locale: language,
+        passkeyName: 'Laptop',
+        at: origin.at,
+        browser: null,
+        product: 'Portal',
+        settingsUrl: link,
+      }),
+    ],
+    ['invoice', invoiceMail(billing)],
+    ['credit note', invoiceMail({ ...billing, invoice: { ...invoice, kind: 'CREDIT_NOTE' } })],
+    ['reminder', reminderMail(billing)],
+    [
+      'invitation',
+      invitationMail({
+        to: 'a@example.com',
+        language,
+        accountName: 'Muster AG',
+        inviterName: '',
+        role: 'ADMIN',
+        link,
+        product: 'Portal',
+      }),
+    ],
+    [
+      'transfer offer',
+      transferOfferMail({
+        to,
+        ownerName: '',
+        accountName: 'Muster AG',
+        expiresAt: origin.at,
+        link,
+        product: 'Portal',
+      }),
+    ],
+    ...(['ACCEPTED', 'DECLINED'] as const).map((answer): [string, MailMessage] => [
+      `transfer ${answer}`,
+      transferAnswerMail({ answer, to, adminName: '', accountName: 'Muster AG', link, product: 'Portal' }),
+    ]),
+    ...NOTIFICATION_TYPES.map((type): [string, MailMessage] => [
+      type,
+      notificationMail({ to, type, params, accountName: 'Muster AG', link, product: 'Portal' }),
+    ]),
+  ];
+}
+
+describe('the sentence after a mail’s greeting (issue 23 item 9)', () => {
+  // "Hello Anna," / "Bonjour Anna," / "Buongiorno Anna," go on with a capital letter; German goes on in lower case
+  // after "Guten Tag Anna," unless the word is a noun, a name or the polite "Sie"/"Ihr".
+  const GERMAN_CAPITALS = /^(?:Sie|Ihr\w*|Max|DeepCloud|Portal|E-Mail\w*|Passwort\w*)\b/;
+
+  it.each(LANGUAGES)('starts the body with one rule in every %s mail', (language) => {
+    const wrong = everyMail(language).flatMap(([name, mail]) => {
+      const [greeting, first = ''] = mail.text.split('\n\n');
+      const ok =
+        /,$/.test(greeting!) &&
+        (language === 'de' ? /^\p{Ll}/u.test(first) || GERMAN_CAPITALS.test(first) : /^\p{Lu}/u.test(first));
+      return ok ? [] : [`${name}: ${greeting} / ${first}`];
+    });
+    expect(wrong).toEqual([]);
   });
 });

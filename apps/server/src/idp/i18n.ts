@@ -88,16 +88,16 @@ const de = {
   recoveryInvalid: 'Dieser Wiederherstellungscode ist falsch oder wurde schon verwendet.',
   mailTotpOnSubject: 'Zwei-Faktor-Authentifizierung eingeschaltet',
   mailTotpOnBody:
-    'Für Ihre Anmeldung bei {product} ist jetzt eine Authenticator-App als zweiter Faktor eingerichtet. Bewahren Sie Ihre Wiederherstellungscodes sicher auf.',
+    'für Ihre Anmeldung bei {product} ist jetzt eine Authenticator-App als zweiter Faktor eingerichtet. Bewahren Sie Ihre Wiederherstellungscodes sicher auf.',
   mailTotpOffSubject: 'Zwei-Faktor-Authentifizierung ausgeschaltet',
   mailTotpOffBody:
-    'Die Authenticator-App wurde als zweiter Faktor für Ihre Anmeldung bei {product} entfernt; Ihre Wiederherstellungscodes gelten nicht mehr.',
+    'die Authenticator-App wurde als zweiter Faktor für Ihre Anmeldung bei {product} entfernt; Ihre Wiederherstellungscodes gelten nicht mehr.',
   mailRecoveryNewSubject: 'Neue Wiederherstellungscodes',
   mailRecoveryNewBody:
-    'Für Ihre Anmeldung bei {product} wurden neue Wiederherstellungscodes erstellt. Die bisherigen gelten nicht mehr.',
+    'für Ihre Anmeldung bei {product} wurden neue Wiederherstellungscodes erstellt. Die bisherigen gelten nicht mehr.',
   mailRecoveryUsedSubject: 'Wiederherstellungscode verwendet',
   mailRecoveryUsedBody:
-    'Bei Ihrer Anmeldung bei {product} wurde ein Wiederherstellungscode verwendet. Noch übrig: {left}.',
+    'bei Ihrer Anmeldung bei {product} wurde ein Wiederherstellungscode verwendet. Noch übrig: {left}.',
   mailSecurityNotYou:
     'Waren Sie das nicht? Ändern Sie sofort Ihr Passwort und wenden Sie sich an Ihren Administrator.',
   verifyContinue: 'Ich habe bestätigt – weiter',
@@ -135,7 +135,7 @@ const de = {
   registerLimited: 'Zu viele Registrierungen aus Ihrem Netzwerk. Bitte versuchen Sie es in {wait} erneut.',
   mailRegisteredSubject: 'Registrierungsversuch mit Ihrer E-Mail-Adresse',
   mailRegisteredBody:
-    'Jemand hat versucht, mit dieser E-Mail-Adresse ein neues Konto bei {product} zu erstellen. Für diese Adresse besteht bereits ein Konto; daran wurde nichts geändert.',
+    'jemand hat versucht, mit dieser E-Mail-Adresse ein neues Konto bei {product} zu erstellen. Für diese Adresse besteht bereits ein Konto; daran wurde nichts geändert.',
   mailRegisteredSignIn: 'Waren Sie das? Hier melden Sie sich an:',
   mailRegisteredSignInAction: 'Anmelden',
   mailRegisteredReset: 'Passwort vergessen? Mit diesem Link legen Sie ein neues fest:',
@@ -261,7 +261,7 @@ const en: Messages = {
   mailGreeting: 'Hello {name},',
   mailGreetingNoName: 'Hello,',
   mailVerifySubject: 'Verify your email address',
-  mailVerifyBody: 'please verify your email address for {product} by opening this link:',
+  mailVerifyBody: 'Please verify your email address for {product} by opening this link:',
   mailVerifyAction: 'Verify email address',
   mailResetSubject: 'Reset your password',
   mailResetBody: 'You asked to reset your password for {product}. Open this link to set a new password:',
@@ -401,7 +401,7 @@ const fr: Messages = {
   mailGreeting: 'Bonjour {name},',
   mailGreetingNoName: 'Bonjour,',
   mailVerifySubject: 'Confirmez votre adresse e-mail',
-  mailVerifyBody: 'veuillez confirmer votre adresse e-mail pour {product} en ouvrant ce lien :',
+  mailVerifyBody: 'Veuillez confirmer votre adresse e-mail pour {product} en ouvrant ce lien :',
   mailVerifyAction: 'Confirmer l’adresse e-mail',
   mailResetSubject: 'Réinitialiser votre mot de passe',
   mailResetBody:
@@ -539,11 +539,11 @@ const it: Messages = {
   mailGreeting: 'Buongiorno {name},',
   mailGreetingNoName: 'Buongiorno,',
   mailVerifySubject: 'Confermi il suo indirizzo e-mail',
-  mailVerifyBody: 'confermi il suo indirizzo e-mail per {product} aprendo questo link:',
+  mailVerifyBody: 'Confermi il suo indirizzo e-mail per {product} aprendo questo link:',
   mailVerifyAction: 'Conferma indirizzo e-mail',
   mailResetSubject: 'Reimposta la password',
   mailResetBody:
-    'ha chiesto di reimpostare la password per {product}. Apra questo link per impostare una nuova password:',
+    'Ha chiesto di reimpostare la password per {product}. Apra questo link per impostare una nuova password:',
   mailResetAction: 'Imposta una nuova password',
   mailValidity: 'Il link è valido per {duration} e può essere usato una sola volta.',
   mailIgnore: 'Se non ha fatto lei questa richiesta, può ignorare questa e-mail.',
@@ -552,7 +552,7 @@ const it: Messages = {
   registerLimited: 'Troppe registrazioni dalla sua rete. Riprovi tra {wait}.',
   mailRegisteredSubject: 'Tentativo di registrazione con il suo indirizzo e-mail',
   mailRegisteredBody:
-    'qualcuno ha provato a creare un nuovo account {product} con questo indirizzo e-mail. Esiste già un account con questo indirizzo; non è stato modificato nulla.',
+    'Qualcuno ha provato a creare un nuovo account {product} con questo indirizzo e-mail. Esiste già un account con questo indirizzo; non è stato modificato nulla.',
   mailRegisteredSignIn: 'È stato lei? Acceda qui:',
   mailRegisteredSignInAction: 'Accedi',
   mailRegisteredReset: 'Password dimenticata? Ne imposti una nuova con questo link:',

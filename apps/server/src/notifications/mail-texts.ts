@@ -62,7 +62,7 @@ export const TEXTS: Record<Language, LanguageTexts> = {
       ],
       'invitation.declined': (p) => [
         'Eine Einladung wurde abgelehnt',
-        `Die Einladung als ${p.role} wurde abgelehnt.`,
+        `die Einladung als ${p.role} wurde abgelehnt.`,
       ],
       'member.role_changed': (p) => [
         `Ihre Rolle in ${p.account} wurde geändert`,
@@ -94,38 +94,38 @@ export const TEXTS: Record<Language, LanguageTexts> = {
       ],
       'account.two_factor_required': (p) => [
         `${p.account} verlangt die Zwei-Faktor-Authentifizierung`,
-        `Für ${p.account} brauchen Sie ab dem ${p.date} einen zweiten Faktor. Richten Sie unter «Mein Profil › Sicherheit» eine Authenticator-App oder einen Passkey ein; ohne ist das Konto danach nicht mehr zugänglich. Ihre anderen Konten sind davon nicht betroffen.`,
+        `für ${p.account} brauchen Sie ab dem ${p.date} einen zweiten Faktor. Richten Sie unter «Mein Profil › Sicherheit» eine Authenticator-App oder einen Passkey ein; ohne ist das Konto danach nicht mehr zugänglich. Ihre anderen Konten sind davon nicht betroffen.`,
       ],
       'terms.to_accept': (p) => [
         `Neue Version ${p.kind} zu akzeptieren`,
-        `Die Version ${p.version} ${p.kind} ist in Kraft. Bitte lesen und akzeptieren Sie sie für ${p.account}.`,
+        `die Version ${p.version} ${p.kind} ist in Kraft. Bitte lesen und akzeptieren Sie sie für ${p.account}.`,
       ],
       'ticket.answered': (p) => [
         `Antwort auf Ihre Anfrage ${p.ticket}`,
-        `Der Support hat auf Ihre Anfrage ${p.ticket} geantwortet.`,
+        `der Support hat auf Ihre Anfrage ${p.ticket} geantwortet.`,
       ],
       'ticket.waiting_for_customer': (p) => [
         `Ihre Anfrage ${p.ticket} wartet auf Sie`,
-        `Der Support braucht Ihre Antwort, um die Anfrage ${p.ticket} weiter zu bearbeiten.`,
+        `der Support braucht Ihre Antwort, um die Anfrage ${p.ticket} weiter zu bearbeiten.`,
       ],
       'ticket.solved': (p) => [
         `Ihre Anfrage ${p.ticket} ist gelöst`,
-        `Der Support hat Ihre Anfrage ${p.ticket} als gelöst markiert. Sie können sie innert 14 Tagen wieder eröffnen.`,
+        `der Support hat Ihre Anfrage ${p.ticket} als gelöst markiert. Sie können sie innert 14 Tagen wieder eröffnen.`,
       ],
       'invoice.issued': (p) => [
         `Neue Rechnung ${p.invoice}`,
-        `Für ${p.account} wurde die Rechnung ${p.invoice} ausgestellt, zahlbar bis ${p.due}. Sie finden sie mit dem PDF unter «Rechnungen».`,
+        `für ${p.account} wurde die Rechnung ${p.invoice} ausgestellt, zahlbar bis ${p.due}. Sie finden sie mit dem PDF unter «Rechnungen».`,
       ],
       'invoice.overdue': (p) => [
         `Rechnung ${p.invoice} ist überfällig`,
-        `Die Rechnung ${p.invoice} für ${p.account} war am ${p.due} fällig und ist noch nicht bezahlt. Bitte begleichen Sie sie mit der QR-Rechnung im PDF.`,
+        `die Rechnung ${p.invoice} für ${p.account} war am ${p.due} fällig und ist noch nicht bezahlt. Bitte begleichen Sie sie mit der QR-Rechnung im PDF.`,
       ],
       'cloud.needs_reconnect': (p) => [
         `DeepCloud muss neu verbunden werden`,
         `DeepCloud hat die Verbindung von ${p.account} nicht mehr angenommen. Bitte verbinden Sie das Konto unter «DeepCloud» neu; bis dahin sind die Organisationen nicht erreichbar.`,
       ],
     },
-    unknown: ['Neue Mitteilung', 'Im Portal wartet eine neue Mitteilung auf Sie.'],
+    unknown: ['Neue Mitteilung', 'im Portal wartet eine neue Mitteilung auf Sie.'],
   },
   en: {
     greeting: (name) => (name === undefined ? 'Hello' : `Hello ${name}`),

@@ -41,10 +41,10 @@ export const TEXTS: Record<Language, Texts> = {
     creditSubject: 'Credit note {number} from {provider}',
     reminderSubject: 'Payment reminder: invoice {number}',
     greeting: 'Hello',
-    issuedBody: 'attached is invoice {number} for {account} of {amount}, due by {dueOn}.',
-    creditBody: 'attached is credit note {number} for {account} of {amount}.',
+    issuedBody: 'Attached is invoice {number} for {account} of {amount}, due by {dueOn}.',
+    creditBody: 'Attached is credit note {number} for {account} of {amount}.',
     reminderBody:
-      'invoice {number} for {account} of {amount} was due on {dueOn}; {open} is still open. If you have already paid it, please disregard this reminder.',
+      'Invoice {number} for {account} of {amount} was due on {dueOn}; {open} is still open. If you have already paid it, please disregard this reminder.',
     howToPay:
       'Please pay with the QR-bill on the last page of the PDF invoice (scan it in your banking app) or by bank transfer to {iban} with the reference below.',
     reference: 'Reference',
@@ -56,11 +56,11 @@ export const TEXTS: Record<Language, Texts> = {
     reminderSubject: 'Rappel de paiement : facture {number}',
     greeting: 'Bonjour',
     issuedBody:
-      'vous trouverez en annexe la facture {number} pour {account} d’un montant de {amount}, payable jusqu’au {dueOn}.',
+      'Vous trouverez en annexe la facture {number} pour {account} d’un montant de {amount}, payable jusqu’au {dueOn}.',
     creditBody:
-      'vous trouverez en annexe la note de crédit {number} pour {account} d’un montant de {amount}.',
+      'Vous trouverez en annexe la note de crédit {number} pour {account} d’un montant de {amount}.',
     reminderBody:
-      'la facture {number} pour {account} d’un montant de {amount} était échue le {dueOn}. Il reste {open} à payer. Si vous l’avez déjà réglée, veuillez ignorer ce rappel.',
+      'La facture {number} pour {account} d’un montant de {amount} était échue le {dueOn}. Il reste {open} à payer. Si vous l’avez déjà réglée, veuillez ignorer ce rappel.',
     howToPay:
       'Veuillez payer avec la QR-facture à la dernière page de la facture PDF (à scanner dans votre application bancaire) ou par virement sur {iban} avec la référence ci-dessous.',
     reference: 'Référence',
@@ -71,10 +71,10 @@ export const TEXTS: Record<Language, Texts> = {
     creditSubject: 'Nota di credito {number} di {provider}',
     reminderSubject: 'Promemoria di pagamento: fattura {number}',
     greeting: 'Buongiorno',
-    issuedBody: 'in allegato trova la fattura {number} per {account} di {amount}, pagabile entro il {dueOn}.',
-    creditBody: 'in allegato trova la nota di credito {number} per {account} di {amount}.',
+    issuedBody: 'In allegato trova la fattura {number} per {account} di {amount}, pagabile entro il {dueOn}.',
+    creditBody: 'In allegato trova la nota di credito {number} per {account} di {amount}.',
     reminderBody:
-      'la fattura {number} per {account} di {amount} era in scadenza il {dueOn}. Restano da pagare {open}. Se l’ha già pagata, non tenga conto di questo promemoria.',
+      'La fattura {number} per {account} di {amount} era in scadenza il {dueOn}. Restano da pagare {open}. Se l’ha già pagata, non tenga conto di questo promemoria.',
     howToPay:
       'La preghiamo di pagare con la QR-fattura sull’ultima pagina della fattura PDF (da scansionare nella sua app bancaria) o con un bonifico su {iban} indicando il riferimento qui sotto.',
     reference: 'Riferimento',

@@ -25,7 +25,7 @@ export const TEXTS: Record<Language, MailTexts> = {
     subject: (account) => (account ? `Einladung zu ${account}` : 'Einladung zu einem Konto'),
     greeting: 'Guten Tag',
     intro: (inviter, account, role) =>
-      `${inviter ?? 'Jemand'} lädt Sie ein, ${account ? `dem Konto «${account}»` : 'einem Konto'} als ${role} beizutreten.`,
+      `${inviter ?? 'jemand'} lädt Sie ein, ${account ? `dem Konto «${account}»` : 'einem Konto'} als ${role} beizutreten.`,
     noteFrom: (inviter) => (inviter ? `Nachricht von ${inviter}:` : 'Nachricht:'),
     action: 'Einladung ansehen',
     validity: `Der Link ist ${INVITATION_VALID_DAYS} Tage gültig und kann einmal verwendet werden.`,
@@ -116,7 +116,7 @@ export function invitationMail(mail: InvitationMail): MailMessage {
     language: mail.language,
     product: mail.product,
     subject: t.subject(account),
-    greeting: t.greeting,
+    greeting: `${t.greeting},`,
     body: [
       t.intro(inviter, account, t.roles[mail.role]),
       ...(note ? [t.noteFrom(inviter), { quote: note }] : []),

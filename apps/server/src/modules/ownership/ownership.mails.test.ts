@@ -32,7 +32,7 @@ describe('transfer offer mail', () => {
       accountName: 'Müller & Söhne <AG>',
     });
     expect(mail.text).not.toContain('evil.example');
-    expect(mail.text).toContain('Die Inhaberin oder der Inhaber möchte Ihnen');
+    expect(mail.text).toContain('die Inhaberin oder der Inhaber möchte Ihnen');
     expect(mail.html).toContain('Müller &amp; Söhne &lt;AG&gt;');
     expect(mail.html).not.toContain('<AG>');
   });

@@ -23,7 +23,7 @@ export const TEXTS: Record<Language, OfferTexts> = {
     subject: (account) => `Inhaberschaft von ${quoted(account, ['«', '»'], 'einem Konto')} übernehmen?`,
     greeting: (name) => (name === undefined ? 'Guten Tag' : `Guten Tag ${name}`),
     intro: (owner, account) =>
-      `${owner ?? 'Die Inhaberin oder der Inhaber'} möchte Ihnen die Inhaberschaft des Kontos${quoted(account, [' «', '»'], '')} übertragen.`,
+      `${owner ?? 'die Inhaberin oder der Inhaber'} möchte Ihnen die Inhaberschaft des Kontos${quoted(account, [' «', '»'], '')} übertragen.`,
     meaning: (owner) =>
       `Als Inhaber akzeptieren Sie die AGB und die Datenschutzerklärung, sind für die Abrechnung verantwortlich und entscheiden über die Löschung des Kontos. ${owner ?? 'Die bisherige Inhaberin oder der bisherige Inhaber'} wird Administrator.`,
     action: 'Übertragung ansehen',
@@ -114,7 +114,7 @@ export const ANSWER_TEXTS: Record<'ACCEPTED' | 'DECLINED', Record<Language, Answ
       subject: (admin, account) =>
         `${admin ?? 'Der neue Inhaber'} hat die Inhaberschaft${quoted(account, [' von «', '»'], '')} angenommen`,
       body: (admin, account) =>
-        `${admin ?? 'Der Administrator, dem Sie sie angeboten haben,'} ist jetzt Inhaber des Kontos${quoted(account, [' «', '»'], '')}.`,
+        `${admin ?? 'der Administrator, dem Sie sie angeboten haben,'} ist jetzt Inhaber des Kontos${quoted(account, [' «', '»'], '')}.`,
       next: 'Sie sind jetzt Administrator dieses Kontos.',
       action: 'Zum Konto',
     },
@@ -148,7 +148,7 @@ export const ANSWER_TEXTS: Record<'ACCEPTED' | 'DECLINED', Record<Language, Answ
       subject: (admin, account) =>
         `${admin ?? 'Der Administrator'} hat die Inhaberschaft${quoted(account, [' von «', '»'], '')} abgelehnt`,
       body: (admin, account) =>
-        `${admin ?? 'Der Administrator, dem Sie sie angeboten haben,'} möchte nicht Inhaber des Kontos${quoted(account, [' «', '»'], '')} werden.`,
+        `${admin ?? 'der Administrator, dem Sie sie angeboten haben,'} möchte nicht Inhaber des Kontos${quoted(account, [' «', '»'], '')} werden.`,
       next: 'Sie bleiben Inhaber. Sie können die Inhaberschaft einem anderen Administrator anbieten.',
       action: 'Zur Inhaberschaft',
     },
