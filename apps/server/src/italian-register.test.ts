@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { productTextFiles, repo } from './test/product-texts.ts';
 
 /**
- * The Italian product addresses the reader with "lei" ("Acceda al suo account", "Non è stato lei?"), as the web
+ * The Italian product addresses the reader with "lei" ("Acceda con il suo login", "Non è stato lei?"), as the web
  * app does: never "tu" ("il tuo", "ti", "hai", "puoi", "Non sei stato tu?") nor "voi" ("il vostro", "potete").
  * Buttons keep the short imperative ("Accedi", "Salva"), which this does not look at. "vi" stays allowed: it is
  * also "there" ("Non vi ha più accesso").

@@ -293,3 +293,24 @@ describe('the sentence after a mail’s greeting (issue 23 item 9)', () => {
     expect(wrong).toEqual([]);
   });
 });
+
+describe('the person’s login and the company’s account (issue 23 item 9)', () => {
+  // "Konto" / "account" / "compte" is the company account the app shows; the sign-in pages and their mails speak of
+  // the person's own "Login" / "login" / "identifiant", as the invitation page does ("Ich habe schon ein Login").
+  const ACCOUNT = { de: /Konto/, en: /\baccounts?\b/i, fr: /\bcomptes?\b/i, it: /\baccount\b/i } as const;
+
+  it.each(LANGUAGES)(
+    'names an account in the %s sign-in texts only where it names the invited one',
+    (language) => {
+      const texts = [
+        ...tableTexts(IDP_MESSAGES[language], 'idp/i18n.ts'),
+        ...tableTexts(emailChangePageTexts(language), 'idp/security-mails.ts'),
+      ];
+      expect(
+        texts
+          .filter(([, text]) => ACCOUNT[language].test(text) && !text.includes('{account}'))
+          .map(([at, text]) => `${at}: ${text}`),
+      ).toEqual([]);
+    },
+  );
+});

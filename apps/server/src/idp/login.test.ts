@@ -25,9 +25,9 @@ idp.describeIdp('login', (ctx) => {
 
       const englishHtml = await idp.openLoginPage(ctx.idp, jar, { ui_locales: 'en-GB' });
       expect(englishHtml).toContain('<html lang="en">');
-      expect(englishHtml).toContain('Sign in to your account');
+      expect(englishHtml).toContain('Sign in with your login');
       expect(await idp.openLoginPage(ctx.idp, jar, { kc_locale: 'fr', ui_locales: 'en' })).toContain(
-        'Connectez-vous à votre compte',
+        'Connectez-vous avec votre identifiant',
       );
     });
 

@@ -51,7 +51,7 @@ idp.describeIdp('password reset', (ctx) => {
           form: { username: user.email },
         },
       );
-      expect(await sent.text()).toContain('Falls ein Konto mit dieser E-Mail-Adresse besteht');
+      expect(await sent.text()).toContain('Falls ein Login mit dieser E-Mail-Adresse besteht');
       const mail = await ctx.mailbox.next(user.email, since);
       expect(mail).toContain('Der Link ist 30 Minuten gültig');
       const link = idp.linkIn(mail, 'reset');

@@ -48,7 +48,7 @@ it('answers "forgot password" without waiting for a slow, failing mail server; t
   // The answer comes while the mail server still holds the mail: a request that waited for it would never end.
   const sent = await idp.request(action, jar, { form: { username: DEMO_USERS.owner.email } });
   expect(sent.status).toBe(200);
-  expect(await sent.text()).toContain('If an account with this email address exists');
+  expect(await sent.text()).toContain('If a login with this email address exists');
   expect(mailbox.mails).toEqual([]);
 
   // The runner delivers it in the background: the first attempt is refused, the retry goes through.

@@ -67,7 +67,7 @@ idp.describeIdp('registration', (ctx) => {
         .replace('/protocol/openid-connect/auth?', '/protocol/openid-connect/registrations?');
       const page = await idp.follow(ctx.idp, await idp.request(registrations, jar), jar);
       const html = await page.text();
-      expect(html).toContain('Create an account');
+      expect(html).toContain('Create a login');
       const action = new URL(idp.formAction(html, 'kc-register-form'), ctx.idp.base).href;
 
       const invalid = await idp.request(action, jar, {
@@ -82,7 +82,7 @@ idp.describeIdp('registration', (ctx) => {
       expect(invalid.status).toBe(400);
       const invalidHtml = await invalid.text();
       // A registered address is no error of its own: the form shows only what is wrong with the input.
-      expect(invalidHtml).not.toContain('An account with this email address already exists.');
+      expect(invalidHtml).not.toContain('A login with this email address already exists.');
       expect(invalidHtml).not.toMatch(/id="email"[^>]*aria-invalid="true"/);
       expect(invalidHtml).toContain('The passwords do not match.');
 
@@ -252,7 +252,7 @@ idp.describeIdp('registration', (ctx) => {
       expect((await answer(owner.email.toUpperCase())).status).toBe(200);
       const mail = await ctx.mailbox.next(owner.email, since);
       expect(mail).toContain('Subject: =?UTF-8?Q?Portal\u00a0:_Tentative_d');
-      expect(mail).toContain('Un compte existe déjà pour cette adresse\u202f; rien n’y a été modifié.');
+      expect(mail).toContain('Un identifiant existe déjà pour cette adresse\u202f; rien n’y a été modifié.');
       expect(mail).toContain(`Connectez-vous ici\u00a0:\r\n\r\nSe connecter\u00a0: ${ctx.idp.base}/\r\n`);
       expect(mail).not.toContain('Eve');
       // The reset link in it works.
@@ -435,7 +435,7 @@ idp.describeIdp('registration', (ctx) => {
           invitation: token,
           kc_locale: 'de',
         });
-        expect(html, state).toContain('Bei Ihrem Konto anmelden');
+        expect(html, state).toContain('Mit Ihrem Login anmelden');
         expect(html, state).not.toContain('Muster AG');
         expect(html, state).not.toContain('kc-existing');
       }

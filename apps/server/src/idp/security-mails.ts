@@ -53,36 +53,36 @@ const TEXTS: Record<Language, Texts> = {
     events: {
       passwordChanged: {
         subject: 'Ihr Passwort wurde geändert',
-        body: 'das Passwort Ihres Kontos bei {product} wurde geändert. Ihre anderen Anmeldungen wurden beendet.',
+        body: 'das Passwort Ihres Logins bei {product} wurde geändert. Ihre anderen Anmeldungen wurden beendet.',
         notYou:
           'Waren Sie das nicht? Setzen Sie Ihr Passwort sofort über «Passwort vergessen» auf der Anmeldeseite zurück und wenden Sie sich an den Support.',
       },
       emailChangeRequested: {
         subject: 'Bestätigen Sie Ihre neue E-Mail-Adresse',
-        body: 'Sie möchten die E-Mail-Adresse Ihres Kontos bei {product} zu {email} ändern. Öffnen Sie diesen Link, um die Änderung abzuschliessen:',
+        body: 'Sie möchten die E-Mail-Adresse Ihres Logins bei {product} zu {email} ändern. Öffnen Sie diesen Link, um die Änderung abzuschliessen:',
         notYou:
           'Falls Sie das nicht angefordert haben, ignorieren Sie diese E-Mail; es wird nichts geändert.',
       },
       emailChangeNotice: {
         subject: 'Änderung Ihrer E-Mail-Adresse angefordert',
-        body: 'für Ihr Konto bei {product} wurde angefordert, die E-Mail-Adresse zu {email} zu ändern. Die Änderung gilt erst, wenn der Link in der E-Mail an die neue Adresse geöffnet wird.',
+        body: 'für Ihr Login bei {product} wurde angefordert, die E-Mail-Adresse zu {email} zu ändern. Die Änderung gilt erst, wenn der Link in der E-Mail an die neue Adresse geöffnet wird.',
         notYou:
           'Waren Sie das nicht? Melden Sie sich an, brechen Sie die Änderung unter «Mein Profil › Sicherheit» ab und ändern Sie Ihr Passwort.',
       },
       emailChanged: {
         subject: 'Ihre E-Mail-Adresse wurde geändert',
-        body: 'die E-Mail-Adresse Ihres Kontos bei {product} wurde zu {email} geändert. Sie melden sich ab jetzt mit der neuen Adresse an.',
+        body: 'die E-Mail-Adresse Ihres Logins bei {product} wurde zu {email} geändert. Sie melden sich ab jetzt mit der neuen Adresse an.',
         notYou: 'Waren Sie das nicht? Wenden Sie sich umgehend an den Support.',
       },
       emailAddressInUse: {
         subject: 'Jemand wollte Ihre E-Mail-Adresse verwenden',
-        body: 'für ein anderes Konto bei {product} wurde angefordert, die E-Mail-Adresse {email} zu verwenden. Sie gehört weiterhin zu Ihrem Konto: Es wurde nichts geändert und kein Bestätigungslink verschickt.',
+        body: 'für ein anderes Login bei {product} wurde angefordert, die E-Mail-Adresse {email} zu verwenden. Sie gehört weiterhin zu Ihrem Login: Es wurde nichts geändert und kein Bestätigungslink verschickt.',
         notYou:
           'Sie müssen nichts tun. Erhalten Sie solche E-Mails wiederholt, wenden Sie sich an den Support.',
       },
       newBrowser: {
         subject: 'Anmeldung mit einem neuen Browser',
-        body: 'bei Ihrem Konto bei {product} hat sich jemand mit einem Browser angemeldet, den Sie bisher nicht verwendet haben.',
+        body: 'bei Ihrem Login bei {product} hat sich jemand mit einem Browser angemeldet, den Sie bisher nicht verwendet haben.',
         notYou:
           'Waren Sie das nicht? Ändern Sie Ihr Passwort sofort und beenden Sie unter «Mein Profil › Sicherheit» die anderen Sitzungen.',
       },
@@ -104,34 +104,34 @@ const TEXTS: Record<Language, Texts> = {
     events: {
       passwordChanged: {
         subject: 'Your password was changed',
-        body: 'The password of your {product} account was changed. Your other sign-ins were ended.',
+        body: 'The password of your {product} login was changed. Your other sign-ins were ended.',
         notYou:
           'Was this not you? Reset your password at once with "Forgot password" on the sign-in page and contact support.',
       },
       emailChangeRequested: {
         subject: 'Confirm your new email address',
-        body: 'You want to change the email address of your {product} account to {email}. Open this link to complete the change:',
+        body: 'You want to change the email address of your {product} login to {email}. Open this link to complete the change:',
         notYou: 'If you did not ask for this, ignore this email; nothing will change.',
       },
       emailChangeNotice: {
         subject: 'Change of your email address requested',
-        body: 'A change of the email address of your {product} account to {email} was requested. It applies only once the link in the email to the new address is opened.',
+        body: 'A change of the email address of your {product} login to {email} was requested. It applies only once the link in the email to the new address is opened.',
         notYou:
           'Was this not you? Sign in, cancel the change under “My profile › Security” and change your password.',
       },
       emailChanged: {
         subject: 'Your email address was changed',
-        body: 'The email address of your {product} account was changed to {email}. From now on you sign in with the new address.',
+        body: 'The email address of your {product} login was changed to {email}. From now on you sign in with the new address.',
         notYou: 'Was this not you? Contact support at once.',
       },
       emailAddressInUse: {
         subject: 'Someone tried to use your email address',
-        body: 'Someone asked to use the email address {email} for another {product} account. It stays with your account: nothing was changed and no confirmation link was sent.',
+        body: 'Someone asked to use the email address {email} for another {product} login. It stays with your login: nothing was changed and no confirmation link was sent.',
         notYou: 'You need not do anything. If you receive such emails repeatedly, contact support.',
       },
       newBrowser: {
         subject: 'Sign-in from a new browser',
-        body: 'Someone signed in to your {product} account with a browser you have not used before.',
+        body: 'Someone signed in to your {product} login with a browser you have not used before.',
         notYou:
           'Was this not you? Change your password at once and end the other sessions under “My profile › Security”.',
       },
@@ -151,34 +151,34 @@ const TEXTS: Record<Language, Texts> = {
     events: {
       passwordChanged: {
         subject: 'Votre mot de passe a été modifié',
-        body: 'Le mot de passe de votre compte {product} a été modifié. Vos autres connexions ont été fermées.',
+        body: 'Le mot de passe de votre identifiant {product} a été modifié. Vos autres connexions ont été fermées.',
         notYou:
           'Ce n’était pas vous ? Réinitialisez immédiatement votre mot de passe avec « Mot de passe oublié » sur la page de connexion et contactez le support.',
       },
       emailChangeRequested: {
         subject: 'Confirmez votre nouvelle adresse e-mail',
-        body: 'Vous souhaitez remplacer l’adresse e-mail de votre compte {product} par {email}. Ouvrez ce lien pour terminer la modification :',
+        body: 'Vous souhaitez remplacer l’adresse e-mail de votre identifiant {product} par {email}. Ouvrez ce lien pour terminer la modification :',
         notYou: 'Si vous ne l’avez pas demandé, ignorez cet e-mail ; rien ne sera modifié.',
       },
       emailChangeNotice: {
         subject: 'Modification de votre adresse e-mail demandée',
-        body: 'Il a été demandé de remplacer l’adresse e-mail de votre compte {product} par {email}. La modification ne s’applique qu’une fois le lien de l’e-mail envoyé à la nouvelle adresse ouvert.',
+        body: 'Il a été demandé de remplacer l’adresse e-mail de votre identifiant {product} par {email}. La modification ne s’applique qu’une fois le lien de l’e-mail envoyé à la nouvelle adresse ouvert.',
         notYou:
           'Ce n’était pas vous ? Connectez-vous, annulez la modification sous « Mon profil › Sécurité » et changez votre mot de passe.',
       },
       emailChanged: {
         subject: 'Votre adresse e-mail a été modifiée',
-        body: 'L’adresse e-mail de votre compte {product} a été remplacée par {email}. Vous vous connectez désormais avec la nouvelle adresse.',
+        body: 'L’adresse e-mail de votre identifiant {product} a été remplacée par {email}. Vous vous connectez désormais avec la nouvelle adresse.',
         notYou: 'Ce n’était pas vous ? Contactez immédiatement le support.',
       },
       emailAddressInUse: {
         subject: 'Quelqu’un a tenté d’utiliser votre adresse e-mail',
-        body: 'Quelqu’un a demandé d’utiliser l’adresse e-mail {email} pour un autre compte {product}. Elle reste liée à votre compte : rien n’a été modifié et aucun lien de confirmation n’a été envoyé.',
+        body: 'Quelqu’un a demandé d’utiliser l’adresse e-mail {email} pour un autre identifiant {product}. Elle reste liée à votre identifiant : rien n’a été modifié et aucun lien de confirmation n’a été envoyé.',
         notYou: 'Vous n’avez rien à faire. Si vous recevez souvent de tels e-mails, contactez le support.',
       },
       newBrowser: {
         subject: 'Connexion depuis un nouveau navigateur',
-        body: 'Quelqu’un s’est connecté à votre compte {product} avec un navigateur que vous n’aviez pas encore utilisé.',
+        body: 'Quelqu’un s’est connecté à votre identifiant {product} avec un navigateur que vous n’aviez pas encore utilisé.',
         notYou:
           'Ce n’était pas vous ? Changez immédiatement votre mot de passe et fermez les autres sessions sous « Mon profil › Sécurité ».',
       },
@@ -200,34 +200,34 @@ const TEXTS: Record<Language, Texts> = {
     events: {
       passwordChanged: {
         subject: 'La sua password è stata modificata',
-        body: 'La password del suo account {product} è stata modificata. Gli altri suoi accessi sono stati chiusi.',
+        body: 'La password del suo login {product} è stata modificata. Gli altri suoi accessi sono stati chiusi.',
         notYou:
           'Non è stato lei? Reimposti subito la password con «Password dimenticata» nella pagina di accesso e contatti il supporto.',
       },
       emailChangeRequested: {
         subject: 'Confermi il suo nuovo indirizzo e-mail',
-        body: 'Desidera cambiare l’indirizzo e-mail del suo account {product} in {email}. Apra questo link per completare la modifica:',
+        body: 'Desidera cambiare l’indirizzo e-mail del suo login {product} in {email}. Apra questo link per completare la modifica:',
         notYou: 'Se non l’ha richiesto, ignori questa e-mail; non verrà modificato nulla.',
       },
       emailChangeNotice: {
         subject: 'Richiesta la modifica del suo indirizzo e-mail',
-        body: 'È stato richiesto di cambiare l’indirizzo e-mail del suo account {product} in {email}. La modifica vale solo quando viene aperto il link nell’e-mail inviata al nuovo indirizzo.',
+        body: 'È stato richiesto di cambiare l’indirizzo e-mail del suo login {product} in {email}. La modifica vale solo quando viene aperto il link nell’e-mail inviata al nuovo indirizzo.',
         notYou:
           'Non è stato lei? Acceda, annulli la modifica in «Il mio profilo › Sicurezza» e cambi la password.',
       },
       emailChanged: {
         subject: 'Il suo indirizzo e-mail è stato modificato',
-        body: 'L’indirizzo e-mail del suo account {product} è stato cambiato in {email}. D’ora in poi accede con il nuovo indirizzo.',
+        body: 'L’indirizzo e-mail del suo login {product} è stato cambiato in {email}. D’ora in poi accede con il nuovo indirizzo.',
         notYou: 'Non è stato lei? Contatti subito il supporto.',
       },
       emailAddressInUse: {
         subject: 'Qualcuno ha tentato di usare il suo indirizzo e-mail',
-        body: 'Qualcuno ha chiesto di usare l’indirizzo e-mail {email} per un altro account {product}. L’indirizzo resta associato al suo account: non è stato modificato nulla e non è stato inviato alcun link di conferma.',
+        body: 'Qualcuno ha chiesto di usare l’indirizzo e-mail {email} per un altro login {product}. L’indirizzo resta associato al suo login: non è stato modificato nulla e non è stato inviato alcun link di conferma.',
         notYou: 'Non deve fare nulla. Se riceve spesso e-mail di questo tipo, contatti il supporto.',
       },
       newBrowser: {
         subject: 'Accesso da un nuovo browser',
-        body: 'Qualcuno ha effettuato l’accesso al suo account {product} con un browser che finora non aveva usato.',
+        body: 'Qualcuno ha effettuato l’accesso al suo login {product} con un browser che finora non aveva usato.',
         notYou:
           'Non è stato lei? Cambi subito la password e chiuda le altre sessioni in «Il mio profilo › Sicurezza».',
       },
