@@ -50,7 +50,7 @@ test('the agent replies from the queue and writes an internal note the customer 
   await page.getByRole('option', { name: 'Alle' }).click();
 
   await row.getByRole('link', { name: SUBJECT }).click();
-  await expect(h1(page, /#\d+ CSV-Export des Protokolls bricht ab/)).toBeVisible();
+  await expect(h1(page, /Nr\. \d+ · CSV-Export des Protokolls bricht ab/)).toBeVisible();
   await expect(page.getByRole('link', { name: 'Kundenkonto öffnen' })).toBeVisible();
 
   // The reply, answered and waiting for the customer.
@@ -73,7 +73,9 @@ test('the agent replies from the queue and writes an internal note the customer 
   await expect(answer).toContainText('anleitung.txt');
 
   // The answer reaches the customer's open inbox without a reload, and the badge counts it.
-  await expect(admin.getByTestId('notification-row').first()).toContainText(/Anfrage #\d+ wartet auf Sie/);
+  await expect(admin.getByTestId('notification-row').first()).toContainText(
+    /Anfrage Nr\. \d+ wartet auf Sie/,
+  );
   await expect(badge).toHaveText('2');
   await expect(admin).toHaveTitle(/^\(2\) Posteingang/);
 
@@ -93,7 +95,7 @@ test('the agent replies from the queue and writes an internal note the customer 
   // The customer follows the notification to the ticket and reads the reply, not the note; the inbox's internal
   // note produced no second notification.
   await expect(badge).toHaveText('2');
-  await admin.getByRole('link', { name: /Anfrage #\d+ wartet auf Sie/ }).click();
+  await admin.getByRole('link', { name: /Anfrage Nr\. \d+ wartet auf Sie/ }).click();
   await expect(admin.getByRole('link', { name: 'Anfrage öffnen' })).toBeVisible();
   await admin.getByRole('link', { name: 'Anfrage öffnen' }).click();
   await expect(admin).toHaveURL(/\/support\/tickets\//);
@@ -117,7 +119,7 @@ test('an agent who solved the ticket gets the refusal when opening the account, 
   };
 
   await signIn(page, own, DEMO.agent.email, `/support/queue/${CSV_TICKET}`);
-  await expect(h1(page, /#\d+ CSV-Export des Protokolls bricht ab/)).toBeVisible();
+  await expect(h1(page, /Nr\. \d+ · CSV-Export des Protokolls bricht ab/)).toBeVisible();
   const details = page.getByRole('complementary', { name: 'Angaben' });
   const openAccount = details.getByRole('link', { name: 'Kundenkonto öffnen' });
   await expect(openAccount).toBeVisible();

@@ -212,13 +212,13 @@ export const LOG_ACTION_TEXTS: Record<string, Texts> = {
   },
   'support.agent.status': {
     de: 'Status der Anfrage geändert',
-    en: 'Request status changed',
+    en: 'Ticket status changed',
     fr: 'Statut de la demande modifié',
     it: 'Stato della richiesta modificato',
   },
   'support.agent.assign': {
     de: 'Anfrage zugewiesen',
-    en: 'Request assigned',
+    en: 'Ticket assigned',
     fr: 'Demande attribuée',
     it: 'Richiesta assegnata',
   },
@@ -334,7 +334,7 @@ export const LOG_SUBJECT_WORDS = {
     it: 'Informativa sulla privacy',
   },
   invoice: { de: 'Rechnung', en: 'Invoice', fr: 'Facture', it: 'Fattura' },
-  ticket: { de: 'Anfrage Nr.', en: 'Request no.', fr: 'Demande n°', it: 'Richiesta n.' },
+  ticket: { de: 'Anfrage Nr.', en: 'Ticket no.', fr: 'Demande n°', it: 'Richiesta n.' },
   invitation: { de: 'Einladung an', en: 'Invitation to', fr: 'Invitation à', it: 'Invito a' },
   transfer: {
     de: 'Übertragung der Inhaberschaft an',
@@ -390,7 +390,7 @@ export const LOG_AREA_WORDS: Record<string, Texts> = {
   notifications: { de: 'Posteingang', en: 'Inbox', fr: 'Boîte de réception', it: 'Posta in arrivo' },
   support: {
     de: 'Support-Anfragen',
-    en: 'Support requests',
+    en: 'Support tickets',
     fr: 'Demandes de support',
     it: 'Richieste di supporto',
   },

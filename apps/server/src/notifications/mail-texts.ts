@@ -27,12 +27,17 @@ export interface LanguageTexts {
   why: string;
   someone: string;
   account: (account: string | undefined) => string;
+  /** A ticket's number and subject as the web's support pages write them: "Nr. 42 «Drucker»". */
+  ticket: (number: number | undefined, subject: string | undefined) => string;
   roles: Record<string, string>;
   kinds: Record<string, string>;
   types: Record<NotificationType, (p: Shown) => [subject: string, body: string]>;
   /** A type this version does not know (written by a newer instance). */
   unknown: [subject: string, body: string];
 }
+/** The non-empty ones of `parts`, joined by a space. */
+const words = (...parts: (string | undefined)[]) => parts.filter(Boolean).join(' ');
+
 export const TEXTS: Record<Language, LanguageTexts> = {
   de: {
     greeting: (name) => (name === undefined ? 'Guten Tag' : `Guten Tag ${name}`),
@@ -40,6 +45,8 @@ export const TEXTS: Record<Language, LanguageTexts> = {
     why: 'Sie erhalten diese E-Mail, weil Sie sie für diese Art von Mitteilung eingeschaltet haben. Sie können das unter «Mein Profil» im Abschnitt «Mitteilungen per E-Mail» ändern.',
     someone: 'Jemand',
     account: (account) => (account === undefined ? 'einem Konto' : `«${account}»`),
+    ticket: (number, subject) =>
+      words(number === undefined ? '' : `Nr. ${number}`, subject && `«${subject}»`),
     roles: {
       EMPLOYEE: 'Mitarbeiter/in',
       ADMIN: 'Administrator/in',
@@ -133,6 +140,8 @@ export const TEXTS: Record<Language, LanguageTexts> = {
     why: 'You receive this email because you switched it on for this kind of notification. You can change that under “My profile” in the section “Notifications by email”.',
     someone: 'Someone',
     account: (account) => (account === undefined ? 'an account' : `“${account}”`),
+    ticket: (number, subject) =>
+      words(number === undefined ? '' : `no. ${number}`, subject && `“${subject}”`),
     roles: { EMPLOYEE: 'employee', ADMIN: 'administrator', DC: 'Digital Coach', OWNER: 'owner' },
     kinds: { agb: 'terms', privacy: 'privacy policy', all: 'terms and privacy policy' },
     types: {
@@ -185,16 +194,16 @@ export const TEXTS: Record<Language, LanguageTexts> = {
         `Version ${p.version} of the ${p.kind} is in force. Please read and accept it for ${p.account}.`,
       ],
       'ticket.answered': (p) => [
-        `Reply to your request ${p.ticket}`,
-        `Support replied to your request ${p.ticket}.`,
+        `Reply to your ticket ${p.ticket}`,
+        `Support replied to your ticket ${p.ticket}.`,
       ],
       'ticket.waiting_for_customer': (p) => [
-        `Your request ${p.ticket} is waiting for you`,
-        `Support needs your answer to continue with the request ${p.ticket}.`,
+        `Your ticket ${p.ticket} is waiting for you`,
+        `Support needs your answer to continue with the ticket ${p.ticket}.`,
       ],
       'ticket.solved': (p) => [
-        `Your request ${p.ticket} is solved`,
-        `Support marked your request ${p.ticket} as solved. You can reopen it within 14 days.`,
+        `Your ticket ${p.ticket} is solved`,
+        `Support marked your ticket ${p.ticket} as solved. You can reopen it within 14 days.`,
       ],
       'invoice.issued': (p) => [
         `New invoice ${p.invoice}`,
@@ -217,6 +226,8 @@ export const TEXTS: Record<Language, LanguageTexts> = {
     why: 'Vous recevez cet e-mail parce que vous l’avez activé pour ce type de notification. Vous pouvez le modifier sous « Mon profil », dans la section « Notifications par e-mail ».',
     someone: 'Quelqu’un',
     account: (account) => (account === undefined ? 'un compte' : `« ${account} »`),
+    ticket: (number, subject) =>
+      words(number === undefined ? '' : `n° ${number}`, subject && `« ${subject} »`),
     roles: {
       EMPLOYEE: 'collaborateur/trice',
       ADMIN: 'administrateur/trice',
@@ -310,6 +321,7 @@ export const TEXTS: Record<Language, LanguageTexts> = {
     why: 'Riceve questa e-mail perché l’ha attivata per questo tipo di notifica. Può modificarlo in «Il mio profilo», nella sezione «Notifiche via e-mail».',
     someone: 'Qualcuno',
     account: (account) => (account === undefined ? 'un account' : `«${account}»`),
+    ticket: (number, subject) => words(number === undefined ? '' : `n. ${number}`, subject && `«${subject}»`),
     roles: {
       EMPLOYEE: 'collaboratore/trice',
       ADMIN: 'amministratore/trice',

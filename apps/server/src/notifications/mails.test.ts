@@ -91,7 +91,7 @@ describe('notification mails', () => {
       'Olivia Owner a changé votre rôle dans «\u00a0Muster AG\u00a0» de collaborateur/trice à administrateur/trice.',
     );
     expect(notificationMailText('it', 'ticket.solved', PARAMS['ticket.solved']).subject).toBe(
-      'La sua richiesta #1042 «Rechnung fehlt» è risolta',
+      'La sua richiesta n. 1042 «Rechnung fehlt» è risolta',
     );
   });
 

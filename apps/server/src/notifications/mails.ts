@@ -56,12 +56,10 @@ export function notificationMailText(
     date: Number.isNaN(date) ? '' : formatDate(date, language),
     kind: t.kinds[text(params.kind)] ?? t.kinds.all!,
     version: text(params.version),
-    ticket: [
-      typeof params.ticketNumber === 'number' ? `#${params.ticketNumber}` : '',
-      mailText(text(params.subject)) === undefined ? '' : `«${mailText(text(params.subject))}»`,
-    ]
-      .filter(Boolean)
-      .join(' '),
+    ticket: t.ticket(
+      typeof params.ticketNumber === 'number' ? params.ticketNumber : undefined,
+      mailText(text(params.subject)),
+    ),
     invoice: invoiceShown(params),
     due: Number.isNaN(Date.parse(text(params.dueOn))) ? '' : formatDay(text(params.dueOn), language),
   };

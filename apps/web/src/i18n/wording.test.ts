@@ -38,6 +38,25 @@ describe.each(LANGUAGES)('wording in %s', (lng) => {
   });
 });
 
+describe('support tickets', () => {
+  it('numbers a ticket one way in every language ("Nr. 42", "no. 42"), never "#42"', () => {
+    const hashed = LANGUAGES.flatMap((lng) => texts(messageFiles[lng], lng)).filter(([, text]) =>
+      /#\{\{/.test(text),
+    );
+    expect(hashed).toEqual([]);
+  });
+
+  it('calls a support ticket a "ticket" in English, as SPEC does (a "request" is only what someone asks)', () => {
+    // What someone asks for: "Describe your request", "Thank you for your request", "For a new request, open a new
+    // ticket", "The owner can request the deletion".
+    const asking = /your request|a new request|can request/;
+    const request = texts(messageFiles.en).filter(
+      ([, text]) => /\brequests?\b/i.test(text) && !asking.test(text),
+    );
+    expect(request).toEqual([]);
+  });
+});
+
 describe('French typography', () => {
   // A space that may break leaves "?" or "»" alone at the start of a line: before : ; ? ! and inside « » French
   // puts a non-breaking space (U+00A0, or the narrow U+202F), and never none (a URL's "https://" is no colon).
