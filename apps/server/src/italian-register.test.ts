@@ -16,9 +16,14 @@ const MASCULINE_GREETING = /\bBenvenut[oi]\b/;
 /** The customer's account is "l'account" everywhere, never "il conto" (a bank account may be "conto bancario"). */
 const CONTO =
   /\b(?:il|un|del|al|nel|dal|sul|questo|suo|mio|proprio|altro) conto\b(?! bancario| postale)|\bconti\b|\bConto\b/;
+/**
+ * Deleting an account is "l'eliminazione" ("sarà eliminato") as on the company page, never "la cancellazione"
+ * ("sarà cancellato"); the erasure of personal data a person may ask for stays "la loro cancellazione".
+ */
+const CANCELLAZIONE = /\b[Cc]ancellazione (?:dell’account|di)\b|\bsarà cancellat[oa]\b|"Cancellazione\b/;
 
 describe('Italian in one register and one word (issue 23 item 9)', () => {
-  it('says "lei" and "account", and greets anyone, in every text of the web app, the sign-in pages, the mails and the PDFs', () => {
+  it('says "lei", "account" and "eliminazione", and greets anyone, in every text of the web app, the sign-in pages, the mails and the PDFs', () => {
     const files = productTextFiles();
     for (const place of [
       'apps/web/src/i18n/locales/it/messages.json',
@@ -37,7 +42,11 @@ describe('Italian in one register and one word (issue 23 item 9)', () => {
         .readFileSync(file, 'utf8')
         .split('\n')
         .flatMap((line, i) => {
-          const found = INFORMAL.exec(line) ?? CONTO.exec(line) ?? MASCULINE_GREETING.exec(line);
+          const found =
+            INFORMAL.exec(line) ??
+            CONTO.exec(line) ??
+            MASCULINE_GREETING.exec(line) ??
+            CANCELLAZIONE.exec(line);
           return found ? [`${path.relative(repo, file)}:${i + 1}: ${found[0]}`] : [];
         }),
     );

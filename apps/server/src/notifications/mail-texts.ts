@@ -367,12 +367,12 @@ export const TEXTS: Record<Language, LanguageTexts> = {
         `${p.person} ha ritirato l’offerta di trasferirle la titolarità di ${p.account}.`,
       ],
       'account.deletion_scheduled': (p) => [
-        `${p.account} sarà cancellato`,
-        `${p.person} ha programmato la cancellazione di ${p.account}. L’account resta disponibile fino al ${p.date}.`,
+        `${p.account} sarà eliminato`,
+        `${p.person} ha programmato l’eliminazione di ${p.account}. L’account resta disponibile fino al ${p.date}.`,
       ],
       'account.deletion_cancelled': (p) => [
-        `Cancellazione di ${p.account} annullata`,
-        `${p.person} ha annullato la cancellazione di ${p.account}. L’account resta.`,
+        `Eliminazione di ${p.account} annullata`,
+        `${p.person} ha annullato l’eliminazione di ${p.account}. L’account resta.`,
       ],
       'account.two_factor_required': (p) => [
         `${p.account} richiede l’autenticazione a due fattori`,

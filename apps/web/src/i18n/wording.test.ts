@@ -57,6 +57,15 @@ describe('support tickets', () => {
   });
 });
 
+describe('English typography', () => {
+  it('writes the apostrophe one way, the straight one most English texts use ("customer\'s")', () => {
+    const curly = [...texts(messageFiles.en), ...texts(validationFiles.en)].filter(([, text]) =>
+      text.includes('’'),
+    );
+    expect(curly).toEqual([]);
+  });
+});
+
 describe('French typography', () => {
   // A space that may break leaves "?" or "»" alone at the start of a line: before : ; ? ! and inside « » French
   // puts a non-breaking space (U+00A0, or the narrow U+202F), and never none (a URL's "https://" is no colon).

@@ -59,7 +59,7 @@ export const TEXTS: Record<Language, OfferTexts> = {
     intro: (owner, account) =>
       `${owner ?? 'Il titolare'} desidera trasferirle la titolarità dell’account${quoted(account, [' «', '»'], '')}.`,
     meaning: (owner) =>
-      `Come titolare accetta le CG e l’informativa sulla protezione dei dati, è responsabile della fatturazione e decide sulla cancellazione dell’account. ${owner ?? 'L’attuale titolare'} diventa amministratore.`,
+      `Come titolare accetta le CG e l’informativa sulla protezione dei dati, è responsabile della fatturazione e decide sull’eliminazione dell’account. ${owner ?? 'L’attuale titolare'} diventa amministratore.`,
     action: 'Vedere il trasferimento',
     validity: (date) => `Può accettare o rifiutare il trasferimento fino al ${date}.`,
     ignore: 'Se non si aspettava questo trasferimento, lo rifiuti o ignori questa e-mail.',
