@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { productTextFiles, repo } from './test/product-texts.ts';
 
 /**
- * The Italian product addresses the reader with "lei" ("Acceda con il suo login", "Non è stato lei?"), as the web
+ * The Italian product addresses the reader with "lei" ("Acceda con il suo login", "Non era lei?"), as the web
  * app does: never "tu" ("il tuo", "ti", "hai", "puoi", "Non sei stato tu?") nor "voi" ("il vostro", "potete").
  * Buttons keep the short imperative ("Accedi", "Salva"), which this does not look at. "vi" stays allowed: it is
  * also "there" ("Non vi ha più accesso").
@@ -20,6 +20,9 @@ const CONTO =
  * Deleting an account is "l'eliminazione" ("sarà eliminato") as on the company page, never "la cancellazione"
  * ("sarà cancellato"); the erasure of personal data a person may ask for stays "la loro cancellazione".
  */
+/** The reader may be anyone: "Non era lei?", "Prima volta su…?", "Continua la sessione", never a masculine-only form. */
+const MASCULINE_READER =
+  /\b[Nn]on è stato lei\b|\bÈ stato lei\b|\bNuovo (?:su|utente)\b|\bResta connesso\b|["']Disconnesso["']/;
 const CANCELLAZIONE = /\b[Cc]ancellazione (?:dell’account|di)\b|\bsarà cancellat[oa]\b|"Cancellazione\b/;
 
 describe('Italian in one register and one word (issue 23 item 9)', () => {
@@ -46,6 +49,7 @@ describe('Italian in one register and one word (issue 23 item 9)', () => {
             INFORMAL.exec(line) ??
             CONTO.exec(line) ??
             MASCULINE_GREETING.exec(line) ??
+            MASCULINE_READER.exec(line) ??
             CANCELLAZIONE.exec(line);
           return found ? [`${path.relative(repo, file)}:${i + 1}: ${found[0]}`] : [];
         }),

@@ -37,6 +37,16 @@ function offending(pattern: RegExp): string[] {
 }
 
 describe('one word for one thing in every language (issue 23 item 9)', () => {
+  it('addresses the French reader in forms that fit anyone', () => {
+    // "Vous avez été retiré·e", "Vous êtes connecté·e", "Pas encore d’identifiant ?" — as the first sweep wrote
+    // "Invité·e" and "Déconnecté·e"; never the masculine-only "retiré", "connecté", "Nouvel utilisateur", "Nouveau sur".
+    expect(
+      offending(
+        /[Vv]ous avez été retiré\b(?!·)|vous a retiré (?:de|du)\b|[Vv]ous (?:êtes|restez) connecté\b(?!·)|Nouvel utilisateur|Nouveau sur\b/,
+      ),
+    ).toEqual([]);
+  });
+
   it('names the role DC "Digital Coach" in every language, as German does', () => {
     // Not "digital coach" as a quoted text, "Digital coach", "coach numérique" or "coach digitale".
     expect(offending(/Digital coach|'digital coach'|[Cc]oachs? numériques?|[Cc]oach digital[ei]/)).toEqual(

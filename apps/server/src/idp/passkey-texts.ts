@@ -65,8 +65,7 @@ const it: PasskeyMessages = {
   mailPasskeyName: 'Nome: {name}',
   mailPasskeyTime: 'Data e ora: {time}',
   mailPasskeyBrowser: 'Browser: {browser}',
-  mailPasskeyNotYou:
-    'Non è stato lei? Rimuova la passkey in «Il mio profilo › Sicurezza» e cambi la password:',
+  mailPasskeyNotYou: 'Non era lei? Rimuova la passkey in «Il mio profilo › Sicurezza» e cambi la password:',
 };
 
 export const PASSKEY_TEXTS = { de, en, fr, it };

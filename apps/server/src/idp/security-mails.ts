@@ -202,7 +202,7 @@ const TEXTS: Record<Language, Texts> = {
         subject: 'La sua password è stata modificata',
         body: 'La password del suo login {product} è stata modificata. Gli altri suoi accessi sono stati chiusi.',
         notYou:
-          'Non è stato lei? Reimposti subito la password con «Password dimenticata» nella pagina di accesso e contatti il supporto.',
+          'Non era lei? Reimposti subito la password con «Password dimenticata» nella pagina di accesso e contatti il supporto.',
       },
       emailChangeRequested: {
         subject: 'Confermi il suo nuovo indirizzo e-mail',
@@ -213,12 +213,12 @@ const TEXTS: Record<Language, Texts> = {
         subject: 'Richiesta la modifica del suo indirizzo e-mail',
         body: 'È stato richiesto di cambiare l’indirizzo e-mail del suo login {product} in {email}. La modifica vale solo quando viene aperto il link nell’e-mail inviata al nuovo indirizzo.',
         notYou:
-          'Non è stato lei? Acceda, annulli la modifica in «Il mio profilo › Sicurezza» e cambi la password.',
+          'Non era lei? Acceda, annulli la modifica in «Il mio profilo › Sicurezza» e cambi la password.',
       },
       emailChanged: {
         subject: 'Il suo indirizzo e-mail è stato modificato',
         body: 'L’indirizzo e-mail del suo login {product} è stato cambiato in {email}. D’ora in poi accede con il nuovo indirizzo.',
-        notYou: 'Non è stato lei? Contatti subito il supporto.',
+        notYou: 'Non era lei? Contatti subito il supporto.',
       },
       emailAddressInUse: {
         subject: 'Qualcuno ha tentato di usare il suo indirizzo e-mail',
@@ -229,7 +229,7 @@ const TEXTS: Record<Language, Texts> = {
         subject: 'Accesso da un nuovo browser',
         body: 'Qualcuno ha effettuato l’accesso al suo login {product} con un browser che finora non aveva usato.',
         notYou:
-          'Non è stato lei? Cambi subito la password e chiuda le altre sessioni in «Il mio profilo › Sicurezza».',
+          'Non era lei? Cambi subito la password e chiuda le altre sessioni in «Il mio profilo › Sicurezza».',
       },
     },
     when: 'Data e ora',

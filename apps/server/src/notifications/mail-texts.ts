@@ -257,8 +257,8 @@ export const TEXTS: Record<Language, LanguageTexts> = {
         `${p.person} a changé votre rôle dans ${p.account} de ${p.previousRole} à ${p.role}.`,
       ],
       'member.removed': (p) => [
-        `Vous avez été retiré de ${p.account}`,
-        `${p.person} vous a retiré de ${p.account}. Vous n’avez plus accès à ce compte.`,
+        `Vous avez été retiré·e de ${p.account}`,
+        `${p.person} vous a retiré·e de ${p.account}. Vous n’avez plus accès à ce compte.`,
       ],
       'ownership.transfer_requested': (p) => [
         `Reprendre la propriété de ${p.account} ?`,

@@ -131,7 +131,7 @@ export const ANSWER_TEXTS: Record<'ACCEPTED' | 'DECLINED', Record<Language, Answ
         `${admin ?? 'Le nouveau propriétaire'} a accepté la propriété${quoted(account, [' de « ', ' »'], '')}`,
       body: (admin, account) =>
         `${admin ?? 'L’administrateur à qui vous l’avez proposée'} est maintenant propriétaire du compte${quoted(account, [' « ', ' »'], '')}.`,
-      next: 'Vous êtes maintenant administrateur de ce compte.',
+      next: 'Vous êtes maintenant administrateur/trice de ce compte.',
       action: 'Ouvrir le compte',
     },
     it: {
@@ -139,7 +139,7 @@ export const ANSWER_TEXTS: Record<'ACCEPTED' | 'DECLINED', Record<Language, Answ
         `${admin ?? 'Il nuovo titolare'} ha accettato la titolarità${quoted(account, [' di «', '»'], '')}`,
       body: (admin, account) =>
         `${admin ?? 'L’amministratore a cui l’ha offerta'} è ora titolare dell’account${quoted(account, [' «', '»'], '')}.`,
-      next: 'Ora è amministratore di questo account.',
+      next: 'Ora è amministratore/trice di questo account.',
       action: 'Apri l’account',
     },
   },
