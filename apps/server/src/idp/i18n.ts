@@ -308,8 +308,8 @@ const fr: Messages = {
     'Au moins {min} caractères ; ni un mot de passe courant, ni votre nom, ni votre adresse e-mail.',
   haveAccount: 'Vous avez déjà un identifiant ?',
   inviteTitle: 'Invitation à {account}',
-  inviteIntro: '{inviter} vous invite à rejoindre le compte « {account} » en tant que {role}.',
-  inviteIntroNoInviter: 'Vous êtes invité·e à rejoindre le compte « {account} » en tant que {role}.',
+  inviteIntro: '{inviter} vous invite à rejoindre le compte « {account} » avec le rôle {role}.',
+  inviteIntroNoInviter: 'Vous êtes invité·e à rejoindre le compte « {account} » avec le rôle {role}.',
   inviteAddress: 'L’invitation est adressée à {email}.',
   inviteRegisterHint:
     'Pas encore d’identifiant ? Inscrivez-vous avec cette adresse ; le lien de votre e-mail l’a déjà confirmée.',

@@ -53,7 +53,7 @@ const TEXTS: Record<Language, Texts> = {
     events: {
       passwordChanged: {
         subject: 'Ihr Passwort wurde geändert',
-        body: 'das Passwort Ihres Logins bei {product} wurde geändert. Ihre anderen Anmeldungen wurden beendet.',
+        body: 'das Passwort Ihres Logins bei {product} wurde geändert. Ihre anderen Sitzungen wurden beendet.',
         notYou:
           'Waren Sie das nicht? Setzen Sie Ihr Passwort sofort über «Passwort vergessen» auf der Anmeldeseite zurück und wenden Sie sich an den Support.',
       },
@@ -104,7 +104,7 @@ const TEXTS: Record<Language, Texts> = {
     events: {
       passwordChanged: {
         subject: 'Your password was changed',
-        body: 'The password of your {product} login was changed. Your other sign-ins were ended.',
+        body: 'The password of your {product} login was changed. Your other sessions were ended.',
         notYou:
           'Was this not you? Reset your password at once with "Forgot password" on the sign-in page and contact support.',
       },
@@ -151,7 +151,7 @@ const TEXTS: Record<Language, Texts> = {
     events: {
       passwordChanged: {
         subject: 'Votre mot de passe a été modifié',
-        body: 'Le mot de passe de votre identifiant {product} a été modifié. Vos autres connexions ont été fermées.',
+        body: 'Le mot de passe de votre identifiant {product} a été modifié. Vos autres sessions ont été fermées.',
         notYou:
           'Ce n’était pas vous ? Réinitialisez immédiatement votre mot de passe avec « Mot de passe oublié » sur la page de connexion et contactez le support.',
       },
@@ -200,7 +200,7 @@ const TEXTS: Record<Language, Texts> = {
     events: {
       passwordChanged: {
         subject: 'La sua password è stata modificata',
-        body: 'La password del suo login {product} è stata modificata. Gli altri suoi accessi sono stati chiusi.',
+        body: 'La password del suo login {product} è stata modificata. Le altre sessioni sono state chiuse.',
         notYou:
           'Non era lei? Reimposti subito la password con «Password dimenticata» nella pagina di accesso e contatti il supporto.',
       },

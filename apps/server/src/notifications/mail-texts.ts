@@ -242,15 +242,15 @@ export const TEXTS: Record<Language, LanguageTexts> = {
     types: {
       'invitation.received': (p) => [
         `Invitation à ${p.account}`,
-        `${p.person} vous invite à rejoindre ${p.account} en tant que ${p.role}.`,
+        `${p.person} vous invite à rejoindre ${p.account} avec le rôle ${p.role}.`,
       ],
       'invitation.accepted': (p) => [
         `${p.person} a accepté votre invitation`,
-        `${p.person} a rejoint le compte en tant que ${p.role}.`,
+        `${p.person} a rejoint le compte avec le rôle ${p.role}.`,
       ],
       'invitation.declined': (p) => [
         'Une invitation a été refusée',
-        `L’invitation en tant que ${p.role} a été refusée.`,
+        `L’invitation pour le rôle ${p.role} a été refusée.`,
       ],
       'member.role_changed': (p) => [
         `Votre rôle dans ${p.account} a changé`,
@@ -400,7 +400,7 @@ export const TEXTS: Record<Language, LanguageTexts> = {
       ],
       'invoice.overdue': (p) => [
         `La fattura ${p.invoice} è scaduta`,
-        `La fattura ${p.invoice} per ${p.account} era in scadenza il ${p.due} e non è ancora pagata. La paghi con la QR-fattura nel PDF.`,
+        `La fattura ${p.invoice} per ${p.account} è scaduta il ${p.due} e non è ancora stata pagata. La paghi con la QR-fattura nel PDF.`,
       ],
       'cloud.needs_reconnect': (p) => [
         `DeepCloud deve essere ricollegato`,

@@ -41,10 +41,10 @@ export const TEXTS: Record<Language, Texts> = {
     creditSubject: 'Credit note {number} from {provider}',
     reminderSubject: 'Payment reminder: invoice {number}',
     greeting: 'Hello',
-    issuedBody: 'Attached is invoice {number} for {account} of {amount}, due by {dueOn}.',
-    creditBody: 'Attached is credit note {number} for {account} of {amount}.',
+    issuedBody: 'Attached is invoice {number} for {account} over {amount}, due by {dueOn}.',
+    creditBody: 'Attached is credit note {number} for {account} over {amount}.',
     reminderBody:
-      'Invoice {number} for {account} of {amount} was due on {dueOn}; {open} is still open. If you have already paid it, please disregard this reminder.',
+      'Invoice {number} for {account} over {amount} was due on {dueOn}; {open} is still open. If you have already paid it, please disregard this reminder.',
     howToPay:
       'Please pay with the QR-bill on the last page of the PDF invoice (scan it in your banking app) or by bank transfer to {iban} with the reference below.',
     reference: 'Reference',
@@ -74,7 +74,7 @@ export const TEXTS: Record<Language, Texts> = {
     issuedBody: 'In allegato trova la fattura {number} per {account} di {amount}, pagabile entro il {dueOn}.',
     creditBody: 'In allegato trova la nota di credito {number} per {account} di {amount}.',
     reminderBody:
-      'La fattura {number} per {account} di {amount} era in scadenza il {dueOn}. Restano da pagare {open}. Se l’ha già pagata, non tenga conto di questo promemoria.',
+      'La fattura {number} per {account} di {amount} è scaduta il {dueOn}. Restano da pagare {open}. Se l’ha già pagata, non tenga conto di questo promemoria.',
     howToPay:
       'La preghiamo di pagare con la QR-fattura sull’ultima pagina della fattura PDF (da scansionare nella sua app bancaria) o con un bonifico su {iban} indicando il riferimento qui sotto.',
     reference: 'Riferimento',

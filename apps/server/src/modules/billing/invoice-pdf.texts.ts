@@ -60,7 +60,7 @@ export const INVOICE_PDF_TEXTS: Record<Language, InvoicePdfTexts> = {
     reference: 'Referenz',
     customerVatNumber: 'Ihre MWST-Nr.',
     purchaseOrder: 'Ihre Bestellnummer',
-    creditNoteFor: 'Zu Rechnung',
+    creditNoteFor: 'Zur Rechnung',
     creditedBy: 'Gutschrift',
     providerVatNumber: 'MWST-Nr.',
     columnDescription: 'Beschreibung',
@@ -96,7 +96,7 @@ export const INVOICE_PDF_TEXTS: Record<Language, InvoicePdfTexts> = {
     creditNoteNoPayment:
       'Diese Gutschrift storniert die Rechnung {number}. Es ist keine Zahlung erforderlich; bereits bezahlte Beträge werden Ihnen gutgeschrieben.',
     nothingToPay: 'Es ist keine Zahlung erforderlich.',
-    paymentPartFor: 'Zahlteil zu Rechnung {number}',
+    paymentPartFor: 'Zahlteil zur Rechnung {number}',
     page: 'Seite {page} von {pages}',
     thanks: 'Vielen Dank für Ihr Vertrauen.',
   },
@@ -232,7 +232,7 @@ export const INVOICE_PDF_TEXTS: Record<Language, InvoicePdfTexts> = {
     paymentTerms:
       'La preghiamo di pagare l’importo senza deduzioni entro il {date} con la sezione pagamento QR allegata (riferimento {reference}).',
     paymentTermsOverdue:
-      'Questa fattura era pagabile il {date}. La preghiamo di pagare l’importo dovuto senza indugio con la sezione pagamento QR allegata (riferimento {reference}).',
+      'Questa fattura è scaduta il {date}. La preghiamo di pagare l’importo dovuto senza indugio con la sezione pagamento QR allegata (riferimento {reference}).',
     paidOn: 'Questa fattura è stata pagata il {date}. Non è più necessario alcun pagamento. Grazie.',
     paid: 'Questa fattura è pagata. Non è più necessario alcun pagamento. Grazie.',
     voidedBy:

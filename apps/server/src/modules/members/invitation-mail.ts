@@ -59,7 +59,7 @@ export const TEXTS: Record<Language, MailTexts> = {
     subject: (account) => (account ? `Invitation à ${account}` : 'Invitation à un compte'),
     greeting: 'Bonjour',
     intro: (inviter, account, role) =>
-      `${inviter ?? 'Quelqu’un'} vous invite à rejoindre ${account ? `le compte « ${account} »` : 'un compte'} en tant que ${role}.`,
+      `${inviter ?? 'Quelqu’un'} vous invite à rejoindre ${account ? `le compte « ${account} »` : 'un compte'} avec le rôle ${role}.`,
     noteFrom: (inviter) => (inviter ? `Message de ${inviter} :` : 'Message :'),
     action: 'Voir l’invitation',
     validity: `Le lien est valable ${INVITATION_VALID_DAYS} jours et ne peut être utilisé qu’une fois.`,

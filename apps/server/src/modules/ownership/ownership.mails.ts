@@ -60,7 +60,7 @@ export const TEXTS: Record<Language, OfferTexts> = {
       `${owner ?? 'Il titolare'} desidera trasferirle la titolarità dell’account${quoted(account, [' «', '»'], '')}.`,
     meaning: (owner) =>
       `Come titolare accetta le CG e l’informativa sulla protezione dei dati, è responsabile della fatturazione e decide sull’eliminazione dell’account. ${owner ?? 'L’attuale titolare'} diventa amministratore.`,
-    action: 'Vedere il trasferimento',
+    action: 'Vedi il trasferimento',
     validity: (date) => `Può accettare o rifiutare il trasferimento fino al ${date}.`,
     ignore: 'Se non si aspettava questo trasferimento, lo rifiuti o ignori questa e-mail.',
   },
