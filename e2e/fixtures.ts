@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
 import pg from 'pg';
 import {
   DEMO_ACCOUNT_NAMES,
@@ -281,14 +281,12 @@ const WEB_CLIENT = {
 /** Where the web app keeps its tokens (apps/web/src/auth/tokens.ts): a reload restores the session from there. */
 const TOKEN_KEYS = { access: 'kc-token', refresh: 'kc-refreshToken', id: 'kc-idToken' };
 
-/**
- * Signs in as `email` and opens `pathname` in the portal. The sign-in is the provider's real code flow with PKCE
- * (its login form posted, the code exchanged) made over HTTP with the page's cookies and user agent (page.request),
- * and the tokens go where the app keeps them, so the app starts signed in as after a reload. Through Chromium the
- * same sign-in loaded the app twice and the login page once; the login form itself is the subject of the sign-in
- * journeys (fillLogin).
- */
-export async function signIn(page: Page, server: PortalServer, email: string, pathname = '/'): Promise<void> {
+/** The tokens of a sign-in as `email`: the provider's code flow with PKCE over HTTP (see {@link signIn}). */
+export async function signInTokens(
+  request: APIRequestContext,
+  server: PortalServer,
+  email: string,
+): Promise<{ access_token: string; refresh_token: string; id_token: string }> {
   const verifier = crypto.randomBytes(48).toString('base64url');
   const redirectUri = `${server.url}${WEB_CLIENT.callbackPath}`;
   const authorize = new URL('/realms/portal/protocol/openid-connect/auth', server.url);
@@ -303,22 +301,22 @@ export async function signIn(page: Page, server: PortalServer, email: string, pa
     code_challenge: crypto.createHash('sha256').update(verifier).digest('base64url'),
     code_challenge_method: 'S256',
   }).toString();
-  const loginPage = await (await page.request.get(authorize.href)).text();
+  const loginPage = await (await request.get(authorize.href)).text();
   const action = /<form id="kc-form-login" method="post" action="([^"]+)"/.exec(loginPage)?.[1];
   if (!action) throw new Error(`no login form for ${email}:\n${loginPage.slice(0, 400)}`);
-  let response = await page.request.post(new URL(action.replaceAll('&amp;', '&'), server.url).href, {
+  let response = await request.post(new URL(action.replaceAll('&amp;', '&'), server.url).href, {
     form: { username: email, password: DEMO_PASSWORD },
     maxRedirects: 0,
   });
   // Inside the provider (its resume step), follow; the first redirect out of it carries the code to the app.
   let location = new URL(response.headers().location ?? '', server.url);
   while (response.status() >= 300 && response.status() < 400 && location.pathname.startsWith('/realms/')) {
-    response = await page.request.get(location.href, { maxRedirects: 0 });
+    response = await request.get(location.href, { maxRedirects: 0 });
     location = new URL(response.headers().location ?? '', server.url);
   }
   const code = new URLSearchParams(location.hash.slice(1)).get('code');
   if (!code) throw new Error(`no code for ${email} (status ${response.status()}): ${await response.text()}`);
-  const tokens = await page.request.post(
+  const tokens = await request.post(
     new URL('/realms/portal/protocol/openid-connect/token', server.url).href,
     {
       form: {
@@ -331,7 +329,18 @@ export async function signIn(page: Page, server: PortalServer, email: string, pa
     },
   );
   expect(tokens.status()).toBe(200);
-  const { access_token, refresh_token, id_token } = (await tokens.json()) as Record<string, string>;
+  return (await tokens.json()) as { access_token: string; refresh_token: string; id_token: string };
+}
+
+/**
+ * Signs in as `email` and opens `pathname` in the portal. The sign-in is the provider's real code flow with PKCE
+ * (its login form posted, the code exchanged) made over HTTP with the page's cookies and user agent (page.request),
+ * and the tokens go where the app keeps them, so the app starts signed in as after a reload. Through Chromium the
+ * same sign-in loaded the app twice and the login page once; the login form itself is the subject of the sign-in
+ * journeys (fillLogin).
+ */
+export async function signIn(page: Page, server: PortalServer, email: string, pathname = '/'): Promise<void> {
+  const { access_token, refresh_token, id_token } = await signInTokens(page.request, server, email);
   // sessionStorage belongs to the tab and the origin: written on a page of the origin that is not the app.
   await page.goto(`${server.url}/readyz`);
   await page.evaluate(

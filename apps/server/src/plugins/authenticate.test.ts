@@ -31,6 +31,18 @@ describeApi('token checks', (api) => {
     expect(res.json().code).toBe('TOKEN_EXPIRED');
   });
 
+  it('refuses a token it accepted before once the token has expired (verified tokens are remembered)', async () => {
+    const token = await api.token('owner', { expiresIn: 2 });
+    expect((await me({ authorization: `Bearer ${token}` })).statusCode).toBe(200);
+    expect((await me({ authorization: `Bearer ${token}` })).statusCode).toBe(200);
+    await expect
+      .poll(async () => (await me({ authorization: `Bearer ${token}` })).json().code, {
+        timeout: 5_000,
+        interval: 200,
+      })
+      .toBe('TOKEN_EXPIRED');
+  });
+
   it('answers 401 for a token from another issuer', async () => {
     const token = await api.token('owner', { issuer: 'http://evil.test/realms/portal' });
     expect((await me({ authorization: `Bearer ${token}` })).statusCode).toBe(401);

@@ -8,6 +8,7 @@ import {
   type JWTVerifyGetKey,
 } from 'jose';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { provisionUser, type TokenIdentity } from '../access/users.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
@@ -21,6 +22,13 @@ export const TOKEN_ALGORITHMS = ['RS256', 'ES256', 'PS256'];
 const RELOAD_INTERVAL_MS = 5_000;
 /** The key set is read again after this long, so a key the provider retired stops verifying here too. */
 const KEY_SET_MAX_AGE_MS = 60_000;
+/**
+ * Verified tokens are remembered (by the token itself) until they expire, but not longer than the key set: a token
+ * whose key was retired stops being accepted within the same minute as without the cache. Verifying a signature was
+ * the largest single cost of an authenticated request; a browser sends the same token for minutes.
+ */
+const VERIFIED_MAX_AGE_MS = KEY_SET_MAX_AGE_MS;
+const VERIFIED_MAX_TOKENS = 5_000;
 
 /**
  * Keys of the embedded provider, read from its store: reloaded when a token names a key id not seen yet (the
@@ -87,17 +95,24 @@ function identityOf(payload: JWTPayload): TokenIdentity {
  */
 export function createAuthenticate(options: { config: Config; db: Db; getKey: JWTVerifyGetKey }) {
   const { config, db, getKey } = options;
+  const verified = new LRUCache<string, JWTPayload>({ max: VERIFIED_MAX_TOKENS });
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const token = bearerToken(request.headers.authorization);
     if (!token) throw unauthorized(reply, 'Sign in: a Bearer access token is required');
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, getKey, {
-        issuer: config.oidc.issuer,
-        audience: config.oidc.audience,
-        algorithms: TOKEN_ALGORITHMS,
-        requiredClaims: ['sub', 'exp'],
-      }));
+      payload =
+        verified.get(token) ??
+        (
+          await jwtVerify(token, getKey, {
+            issuer: config.oidc.issuer,
+            audience: config.oidc.audience,
+            algorithms: TOKEN_ALGORITHMS,
+            requiredClaims: ['sub', 'exp'],
+          })
+        ).payload;
+      const ttl = Math.min(payload.exp! * 1000 - Date.now(), VERIFIED_MAX_AGE_MS);
+      if (ttl > 0 && !verified.has(token)) verified.set(token, payload, { ttl });
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired)
         throw unauthorized(reply, 'The access token has expired', 'TOKEN_EXPIRED');
