@@ -13,6 +13,7 @@ import MenuIcon from '@mui/icons-material/Menu';
 import { unreadCountQuery } from '@/api/notifications.ts';
 import { useCurrentAccount, useMe } from '@/api/session.ts';
 import { config } from '@/config.ts';
+import { keepFocus } from '@/ui/keep-focus.ts';
 import { useLiveNotifications } from '@/features/notifications/live/use-live-notifications.ts';
 import { AccountSwitcher } from './account-switcher.tsx';
 import { SessionExpiry } from './session-expiry.tsx';
@@ -60,6 +61,8 @@ export function AppShell() {
   useUnreadInTitle(account?.uuid);
   // The signed-in app keeps the tab's one live notification stream open.
   useLiveNotifications();
+  // A focused control disabled while it works or removed with its row or page keeps the keyboard's place.
+  useEffect(() => keepFocus(document.body, () => document.getElementById('main')), []);
 
   // Without an account (onboarding, staff) there may be nothing to navigate to: no empty column then.
   const hasNav = Object.values(
