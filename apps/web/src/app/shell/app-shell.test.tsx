@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -89,5 +90,34 @@ describe('application shell', () => {
     expect(screen.queryByRole('button', { name: 'Löschung abbrechen' })).toBeNull();
     const nav = screen.getByRole('navigation', { name: 'Hauptnavigation' });
     expect(within(nav).queryByRole('link', { name: 'Inhaberschaft' })).toBeNull();
+  });
+
+  it('works by keyboard: the skip link first, the menus open with Enter on their first item, Escape gives the focus back', async () => {
+    const user = userEvent.setup();
+    renderShell([account('a1', 'Muster AG'), account('a2', 'Beispiel GmbH')], 'a1');
+    await screen.findByRole('heading', { name: 'Seite' });
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByRole('link', { name: 'Zum Inhalt springen' }));
+    expect(document.activeElement?.getAttribute('href')).toBe('#main');
+
+    const userMenu = screen.getByRole('button', { name: /^Benutzermenü von/ });
+    userMenu.focus();
+    await user.keyboard('{Enter}');
+    const profile = await screen.findByRole('menuitem', { name: 'Mein Profil' });
+    await waitFor(() => expect(document.activeElement).toBe(profile));
+    await user.keyboard('{ArrowDown}');
+    expect(document.activeElement).toBe(screen.getByRole('menuitemradio', { name: 'Deutsch' }));
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+    expect(document.activeElement).toBe(userMenu);
+
+    const switcher = screen.getByRole('button', { name: 'Konto wechseln' });
+    switcher.focus();
+    await user.keyboard('{Enter}');
+    await screen.findByRole('menu');
+    await waitFor(() => expect(screen.getByRole('menu').contains(document.activeElement)).toBe(true));
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+    expect(document.activeElement).toBe(switcher);
   });
 });

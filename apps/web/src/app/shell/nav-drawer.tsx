@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import Drawer from '@mui/material/Drawer';
 
 /** The side navigation as a drawer on small screens. */
@@ -13,8 +14,14 @@ export default function NavDrawer({
   width: number;
   children: ReactNode;
 }) {
+  const { t } = useTranslation();
   return (
-    <Drawer open={open} onClose={onClose} slotProps={{ paper: { sx: { width, pt: 1 } } }}>
+    // The drawer is a dialog (Escape closes it and gives the focus back to its button): named like the navigation.
+    <Drawer
+      open={open}
+      onClose={onClose}
+      slotProps={{ paper: { sx: { width, pt: 1 }, 'aria-label': t('nav.label') } }}
+    >
       {children}
     </Drawer>
   );

@@ -31,6 +31,8 @@ export default function UserMenuPopup({ anchor, onClose }: { anchor: HTMLElement
       anchorEl={anchor}
       open
       onClose={onClose}
+      // Opened by keyboard, the focus goes to the first item (WAI-ARIA menu button), not to the chosen language.
+      variant="menu"
       anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
       transformOrigin={{ vertical: 'top', horizontal: 'right' }}
       slotProps={{ paper: { sx: { minWidth: 260 } } }}
