@@ -38,15 +38,16 @@ export default function ConfirmDialog({
           {options.message}
         </DialogContentText>
       </DialogContent>
+      {/* The focus starts on the action Enter may safely take: cancel where confirming destroys (WAI-ARIA alert dialog). */}
       <DialogActions>
-        <Button onClick={() => onClose(false)} color="inherit">
+        <Button onClick={() => onClose(false)} color="inherit" autoFocus={options.destructive}>
           {options.cancelLabel ?? t('common.cancel')}
         </Button>
         <Button
           onClick={() => onClose(true)}
           variant="contained"
           color={options.destructive ? 'error' : 'primary'}
-          autoFocus
+          autoFocus={!options.destructive}
         >
           {options.confirmLabel ?? t('common.confirm')}
         </Button>

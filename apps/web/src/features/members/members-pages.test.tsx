@@ -143,6 +143,38 @@ describe('members page', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('link', { name: 'Mitglieder einladen' })).toBeNull();
   });
 
+  it('works its row menu by keyboard: Enter opens it on its first item, Escape closes it and the confirmation and gives the focus back to ⋮', async () => {
+    const user = userEvent.setup();
+    answerLists();
+    await renderAt('/settings/user-management', '/settings/user-management', <UserManagementPage />);
+    const menuButton = await screen.findByRole('button', { name: 'Aktionen für Emma Employee' });
+    menuButton.focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Rolle ändern' })),
+    );
+    await user.keyboard('{ArrowDown}');
+    expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Entfernen' }));
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+    expect(document.activeElement).toBe(menuButton);
+
+    await user.keyboard('{Enter}');
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Rolle ändern' })),
+    );
+    await user.keyboard('{ArrowDown}{Enter}');
+    await screen.findByRole('dialog', { name: 'Mitglied entfernen?' });
+    // A destructive confirmation starts on cancel: Enter at once removes no one.
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Abbrechen' })),
+    );
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(document.activeElement).toBe(menuButton);
+    expect(apiRequest).not.toHaveBeenCalledWith(membersRoutes.removeMember, expect.anything());
+  });
+
   it('searches on the server once typing pauses, from the first page', async () => {
     const user = userEvent.setup();
     answerLists();
