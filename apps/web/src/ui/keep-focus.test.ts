@@ -55,7 +55,7 @@ describe('keepFocus', () => {
     expect(document.activeElement).toBe(button('Other'));
   });
 
-  it('moves the focus of a removed row to the same control of the row in its place, else to the main region', async () => {
+  it('moves the focus of a removed row to the same control of the row in its place, else to the control after the rows, else to the main region', async () => {
     table(['a', 'b', 'c']);
     button('Archive b').focus();
     document.getElementById('b')!.remove();
@@ -65,8 +65,12 @@ describe('keepFocus', () => {
     document.getElementById('c')!.remove();
     await settle();
     expect(document.activeElement).toBe(button('Archive a'));
-    // The whole table goes (another page): the main region.
-    document.querySelector('table')!.remove();
+    // The whole table goes with its last row: the control after it.
+    document.querySelector('tbody')!.remove();
+    await settle();
+    expect(document.activeElement).toBe(button('Other'));
+    // The page goes: the main region.
+    document.getElementById('main')!.replaceChildren();
     await settle();
     expect(document.activeElement).toBe(document.getElementById('main'));
   });

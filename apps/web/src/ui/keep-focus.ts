@@ -10,6 +10,20 @@ interface Place {
   row: number;
   /** Its index among the row's focusable controls. */
   slot: number;
+  /** The first control after its rows (or after it), for when the rows go with it (the last file of a list). */
+  beyond: HTMLElement | null;
+}
+
+/** The first focusable control that follows `node` in the document and is not inside it. */
+function firstAfter(node: Element): HTMLElement | null {
+  for (const candidate of node.ownerDocument.querySelectorAll<HTMLElement>(FOCUSABLE)) {
+    if (
+      node.compareDocumentPosition(candidate) & Node.DOCUMENT_POSITION_FOLLOWING &&
+      !node.contains(candidate)
+    )
+      return candidate;
+  }
+  return null;
 }
 
 function placeOf(element: HTMLElement): Place {
@@ -20,6 +34,7 @@ function placeOf(element: HTMLElement): Place {
     rows,
     row: rows ? Array.prototype.indexOf.call(rows.children, row) : -1,
     slot: row ? [...row.querySelectorAll(FOCUSABLE)].indexOf(element) : -1,
+    beyond: firstAfter(rows ?? element),
   };
 }
 
@@ -31,8 +46,9 @@ function placeOf(element: HTMLElement): Place {
  * and Enter does nothing.
  * - A control disabled while focused gets the focus back when it is enabled again, if nothing took it meanwhile.
  * - A focused control removed with its table row or list item: the focus goes to the same control of the row that
- *   took its place (or of the last row); without one, and for any other removed control, to `fallback()` (the
- *   shell's main region, which shows no ring).
+ *   took its place (or of the last row); without one (the list went with its last row, or the control sat in no
+ *   row), to the first control that followed the rows (or the control) if it is still there ("choose files" after
+ *   the last chosen file), else to `fallback()` (the shell's main region, which shows no ring: another page).
  * Returns the function that stops it.
  */
 export function keepFocus(root: HTMLElement, fallback: () => HTMLElement | null): () => void {
@@ -68,12 +84,12 @@ export function keepFocus(root: HTMLElement, fallback: () => HTMLElement | null)
       }
     }
     if (element.isConnected || !lost()) return;
-    const { rows, row, slot } = place;
+    const { rows, row, slot, beyond } = place;
     place = null;
     waiting = null;
     const taken = rows?.isConnected ? rows.children[Math.min(row, rows.children.length - 1)] : undefined;
     const controls = taken ? [...taken.querySelectorAll<HTMLElement>(FOCUSABLE)] : [];
-    const next = controls[slot] ?? controls[0];
+    const next = controls[slot] ?? controls[0] ?? (beyond?.isConnected ? beyond : undefined);
     if (next) next.focus();
     else fallback()?.focus({ preventScroll: true });
   });
