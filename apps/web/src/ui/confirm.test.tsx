@@ -28,11 +28,12 @@ async function ask(options: ConfirmOptions) {
   await user.tab();
   expect(document.activeElement).toBe(opener);
   await user.keyboard('{Enter}');
-  const dialog = await screen.findByRole('dialog', { name: options.title });
+  // The dialog loads with the first confirmation: slow on a busy machine.
+  const dialog = await screen.findByRole('dialog', { name: options.title }, { timeout: 10_000 });
   return { user, answers, opener, dialog };
 }
 
-describe('confirmation dialog', () => {
+describe('confirmation dialog', { timeout: 20_000 }, () => {
   it('starts a destructive one on cancel; Escape answers no and gives the focus back to what opened it', async () => {
     const { user, answers, opener } = await ask({
       title: 'Mitglied entfernen?',

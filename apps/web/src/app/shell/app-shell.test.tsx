@@ -92,32 +92,37 @@ describe('application shell', () => {
     expect(within(nav).queryByRole('link', { name: 'Inhaberschaft' })).toBeNull();
   });
 
-  it('works by keyboard: the skip link first, the menus open with Enter on their first item, Escape gives the focus back', async () => {
-    const user = userEvent.setup();
-    renderShell([account('a1', 'Muster AG'), account('a2', 'Beispiel GmbH')], 'a1');
-    await screen.findByRole('heading', { name: 'Seite' });
-    await user.tab();
-    expect(document.activeElement).toBe(screen.getByRole('link', { name: 'Zum Inhalt springen' }));
-    expect(document.activeElement?.getAttribute('href')).toBe('#main');
+  it(
+    'works by keyboard: the skip link first, the menus open with Enter on their first item, Escape gives the focus back',
+    { timeout: 30_000 },
+    async () => {
+      const user = userEvent.setup();
+      renderShell([account('a1', 'Muster AG'), account('a2', 'Beispiel GmbH')], 'a1');
+      await screen.findByRole('heading', { name: 'Seite' });
+      await user.tab();
+      expect(document.activeElement).toBe(screen.getByRole('link', { name: 'Zum Inhalt springen' }));
+      expect(document.activeElement?.getAttribute('href')).toBe('#main');
 
-    const userMenu = screen.getByRole('button', { name: /^Benutzermenü von/ });
-    userMenu.focus();
-    await user.keyboard('{Enter}');
-    const profile = await screen.findByRole('menuitem', { name: 'Mein Profil' });
-    await waitFor(() => expect(document.activeElement).toBe(profile));
-    await user.keyboard('{ArrowDown}');
-    expect(document.activeElement).toBe(screen.getByRole('menuitemradio', { name: 'Deutsch' }));
-    await user.keyboard('{Escape}');
-    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
-    expect(document.activeElement).toBe(userMenu);
+      const userMenu = screen.getByRole('button', { name: /^Benutzermenü von/ });
+      userMenu.focus();
+      await user.keyboard('{Enter}');
+      // The menus load on first opening: slow on a busy machine.
+      const profile = await screen.findByRole('menuitem', { name: 'Mein Profil' }, { timeout: 10_000 });
+      await waitFor(() => expect(document.activeElement).toBe(profile));
+      await user.keyboard('{ArrowDown}');
+      expect(document.activeElement).toBe(screen.getByRole('menuitemradio', { name: 'Deutsch' }));
+      await user.keyboard('{Escape}');
+      await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+      expect(document.activeElement).toBe(userMenu);
 
-    const switcher = screen.getByRole('button', { name: 'Konto wechseln' });
-    switcher.focus();
-    await user.keyboard('{Enter}');
-    await screen.findByRole('menu');
-    await waitFor(() => expect(screen.getByRole('menu').contains(document.activeElement)).toBe(true));
-    await user.keyboard('{Escape}');
-    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
-    expect(document.activeElement).toBe(switcher);
-  });
+      const switcher = screen.getByRole('button', { name: 'Konto wechseln' });
+      switcher.focus();
+      await user.keyboard('{Enter}');
+      await screen.findByRole('menu', {}, { timeout: 10_000 });
+      await waitFor(() => expect(screen.getByRole('menu').contains(document.activeElement)).toBe(true));
+      await user.keyboard('{Escape}');
+      await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+      expect(document.activeElement).toBe(switcher);
+    },
+  );
 });

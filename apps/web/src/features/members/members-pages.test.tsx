@@ -164,7 +164,7 @@ describe('members page', { timeout: 20_000 }, () => {
       expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Rolle ändern' })),
     );
     await user.keyboard('{ArrowDown}{Enter}');
-    await screen.findByRole('dialog', { name: 'Mitglied entfernen?' });
+    await screen.findByRole('dialog', { name: 'Mitglied entfernen?' }, { timeout: 10_000 });
     // A destructive confirmation starts on cancel: Enter at once removes no one.
     await waitFor(() =>
       expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Abbrechen' })),
