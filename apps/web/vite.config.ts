@@ -7,6 +7,7 @@ import { brotliCompress, constants as zlibConstants, gzip, gzipSync } from 'node
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import TypeLite from './src/api/typebox-lite.ts';
+import { pickKeys, type MessageTree } from './src/i18n/pick-keys.ts';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
@@ -32,13 +33,15 @@ function devConfig(): Plugin {
 
 /**
  * Prints the gzipped size of the JavaScript a user downloads from sign-in to the dashboard: the entry with its
- * static imports, the dashboard page's chunk with its static imports, and the German and English (fallback) locale files.
+ * static imports, the dashboard page's chunk with its static imports, and the German texts of the shell and the
+ * dashboard and the German validation texts (decision 218).
  */
 function signInBudget(budgetKb: number): Plugin {
   const wanted = [
     /src\/features\/dashboard\/dashboard-page\.tsx$/,
-    // German is the default language; English, the fallback, loads beside it.
-    /locales\/(de|en)\/(messages|validation)\.json$/,
+    // German is the default language; the shell's and the dashboard's texts load with it (src/i18n/areas.ts).
+    /locales\/de\/validation\.json$/,
+    /^\0messages-de-(shell|dashboard)$/,
   ];
   return {
     name: 'portal-sign-in-budget',
@@ -70,6 +73,38 @@ function signInBudget(budgetKb: number): Plugin {
       this.info(
         `sign-in → dashboard JS: ${kb.toFixed(1)} KB gzip in ${needed.size} files (${verdict} the ${budgetKb} KB budget)\n${lines.sort().reverse().join('\n')}`,
       );
+    },
+  };
+}
+
+/**
+ * `messages.json?keys=billing,company.twoFactor.dismiss` is a module of only those key paths of the file: the texts of
+ * one area (src/i18n/areas.ts, decision 218), each a chunk of its own per language. It gets an id of its own, so
+ * Vite's JSON support leaves it alone.
+ */
+function messageAreas(): Plugin {
+  const PREFIX = '\0';
+  const areas = new Map<string, { file: string; keys: string[] }>();
+  return {
+    name: 'portal-message-areas',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      const [file = '', query = ''] = source.split('?');
+      const params = new URLSearchParams(query);
+      const [area, keys] = [params.get('area'), params.get('keys')];
+      if (!file.endsWith('/messages.json') || !area || !keys) return null;
+      const absolute = path.resolve(path.dirname(importer ?? root), file);
+      // Named by language and area: the chunk is messages-de-shell-<hash>.js.
+      const id = `${PREFIX}messages-${path.basename(path.dirname(absolute))}-${area}`;
+      areas.set(id, { file: absolute, keys: keys.split(',') });
+      return id;
+    },
+    load(id) {
+      const area = areas.get(id);
+      if (!area) return null;
+      this.addWatchFile(area.file);
+      const tree = pickKeys(JSON.parse(readFileSync(area.file, 'utf8')) as MessageTree, area.keys);
+      return `export default JSON.parse(${JSON.stringify(JSON.stringify(tree))});`;
     },
   };
 }
@@ -163,7 +198,14 @@ export function contractWithoutValidators(): Plugin {
 
 export default defineConfig({
   root,
-  plugins: [contractWithoutValidators(), react(), devConfig(), signInBudget(150), precompress()],
+  plugins: [
+    contractWithoutValidators(),
+    messageAreas(),
+    react(),
+    devConfig(),
+    signInBudget(150),
+    precompress(),
+  ],
   resolve: { alias: { '@': path.join(root, 'src') } },
   define: { __APP_VERSION__: JSON.stringify(appVersion) },
   server: {

@@ -1,17 +1,21 @@
 import { useParams, type RouteObject } from 'react-router';
 import { matchRoute } from './navigation-rules.ts';
+import { loadAreas } from '@/i18n/i18n.ts';
 import { pageLoaderOf } from './page-loaders.ts';
 import { ROUTES, type RouteEntry } from './route-table.ts';
 import { AppShell } from './shell/app-shell.tsx';
 import { FullPageLoader, PageErrorBoundary, RootErrorBoundary } from './shell/full-page-states.tsx';
 
-/** Starts downloading the page for `pathname` while sign-in runs, so the two do not wait on each other. */
+/**
+ * Starts downloading the page for `pathname` while sign-in runs, so the two do not wait on each other; its texts
+ * load with the shell's when i18next starts.
+ */
 export function preloadPage(pathname: string): void {
   const match = matchRoute(pathname);
-  if (match)
-    void pageLoaderOf(match.entry.name)
-      ?.page()
-      .catch(() => undefined);
+  const loader = match && pageLoaderOf(match.entry.name);
+  if (!loader) return;
+  void loader.page().catch(() => undefined);
+  void loadAreas(loader.messages);
 }
 
 function pageRoute(entry: RouteEntry): RouteObject {
@@ -20,7 +24,8 @@ function pageRoute(entry: RouteEntry): RouteObject {
   // Rows without a page never render: the guard sends them on before.
   if (!loader) return { ...base, path: entry.path, Component: null };
   const lazy = async () => {
-    const Page = (await loader.page()).default;
+    // The page's chunk and its texts load side by side; it renders once both are in (no raw keys).
+    const [{ default: Page }] = await Promise.all([loader.page(), loadAreas(loader.messages)]);
     if (!loader.paramsAsProps) return { Component: Page };
     return {
       Component: function PageWithParams() {

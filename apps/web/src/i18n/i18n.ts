@@ -2,18 +2,58 @@ import i18next, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from '@portal/contract';
 
-/** Each locale's files are their own lazy chunk: only the languages in use are downloaded. */
-const files = import.meta.glob<{ default: Record<string, unknown> }>('./locales/*/*.json');
+import { AREAS, type Area } from './areas.ts';
+import { mergeTrees, type MessageTree } from './pick-keys.ts';
+
+/** The validation texts of each language, a lazy chunk each: only the language in use is downloaded. */
+const validationFiles = import.meta.glob<{ default: Record<string, unknown> }>('./locales/*/validation.json');
 
 export const NAMESPACES = ['messages', 'validation'] as const;
-export const FALLBACK_LANGUAGE: Language = 'en';
 const LAST_LANGUAGE_KEY = 'language';
 
+/**
+ * The areas of texts shown so far in this tab (decision 218): the shell's from the start, a route's once it is
+ * opened (`loadAreas`). A language the app switches to loads all of them before the switch.
+ */
+const shown = new Set<Area>(['shell']);
+/** The areas of each language already in i18next's store. */
+const inStore = new Map<string, Set<Area>>();
+
+const areaFile = (area: Area, language: string) => AREAS[area][`./locales/${language}/messages.json`];
+
+async function areasOf(language: string, areas: Iterable<Area>): Promise<MessageTree> {
+  const trees = await Promise.all([...areas].map((area) => areaFile(area, language)?.() ?? {}));
+  return trees.reduce<MessageTree>((all, tree) => mergeTrees(all, tree), {});
+}
+
+/** The shown areas in `language`, also those a page asked for while they loaded. */
+async function readMessages(language: string): Promise<MessageTree> {
+  const areas: Area[] = [];
+  let tree: MessageTree = {};
+  for (let more = [...shown]; more.length; more = [...shown].filter((area) => !areas.includes(area))) {
+    areas.push(...more);
+    tree = mergeTrees(tree, await areasOf(language, more));
+  }
+  inStore.set(language, new Set(areas));
+  return tree;
+}
+
+/**
+ * i18next's backend: `messages` of a language are the areas shown so far (so a change of language loads what is on
+ * screen, before it switches), `validation` is one file.
+ */
 const lazyLocales: BackendModule = {
   type: 'backend',
   init() {},
   read(language, namespace, callback) {
-    const load = files[`./locales/${language}/${namespace}.json`];
+    if (namespace === 'messages') {
+      readMessages(language).then(
+        (tree) => callback(null, tree),
+        (error: unknown) => callback(error as Error, false),
+      );
+      return;
+    }
+    const load = validationFiles[`./locales/${language}/${namespace}.json`];
     if (!load) return callback(null, {});
     load().then(
       (module) => callback(null, module.default),
@@ -21,6 +61,29 @@ const lazyLocales: BackendModule = {
     );
   },
 };
+
+/**
+ * Loads the texts of `areas` in the current language, beside the page that shows them (`routes.tsx`); resolves
+ * once they are in. Before i18next has started, it only marks them, and the start loads them with the shell's.
+ */
+export async function loadAreas(areas: readonly Area[]): Promise<void> {
+  areas.forEach((area) => shown.add(area));
+  if (!i18n.isInitialized) return;
+  const language = i18n.language;
+  const have = inStore.get(language) ?? new Set<Area>();
+  const missing = areas.filter((area) => !have.has(area));
+  if (!missing.length) return;
+  const tree = await areasOf(language, missing);
+  i18n.addResourceBundle(language, 'messages', tree, true, true);
+  missing.forEach((area) => have.add(area));
+  inStore.set(language, have);
+  // Another language loaded before lacks these areas now: drop its texts, so switching back loads them all anew.
+  for (const other of inStore.keys()) {
+    if (other === language) continue;
+    i18n.removeResourceBundle(other, 'messages');
+    inStore.delete(other);
+  }
+}
 
 /**
  * The language to start with before the user's own is known: the one used last in this browser, else German.
@@ -43,7 +106,8 @@ export async function initI18n(): Promise<void> {
     .use(initReactI18next)
     .init({
       lng: initialLanguage(),
-      fallbackLng: FALLBACK_LANGUAGE,
+      // No fallback language: every key is in all four (i18n/locales.test.ts), so it would only cost bytes.
+      fallbackLng: false,
       supportedLngs: [...LANGUAGES],
       ns: [...NAMESPACES],
       defaultNS: 'messages',

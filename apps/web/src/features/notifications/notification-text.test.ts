@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_TYPES, type Notification } from '@portal/contract';
-import { i18n, initI18n } from '@/i18n/i18n.ts';
+import { i18n, initI18n, loadAreas } from '@/i18n/i18n.ts';
 import { notificationView } from './notification-text.ts';
 
 const files = import.meta.glob<Record<string, unknown>>('../../i18n/locales/*/messages.json', {
@@ -9,10 +9,11 @@ const files = import.meta.glob<Record<string, unknown>>('../../i18n/locales/*/me
 });
 const LOCALES = ['de', 'en', 'fr', 'it'] as const;
 
-/** The messages of one language, as a reader of that language sees them. */
+/** The messages of one language, as a reader of that language sees them: the app's i18next, the inbox's area loaded. */
 async function tFor(language: (typeof LOCALES)[number]) {
-  await initI18n();
-  await i18n.loadLanguages(language);
+  if (!i18n.isInitialized) await initI18n();
+  await loadAreas(['notifications']);
+  await i18n.changeLanguage(language);
   return i18n.getFixedT(language);
 }
 
