@@ -196,7 +196,7 @@ describeApi(
         );
         const owned = await api.mailsTo(taken);
         expect(owned.map((mail) => mail.subject)).toEqual([
-          'Portal: Quelqu’un a tenté d’utiliser votre adresse e-mail',
+          'Portal\u00a0: Quelqu’un a tenté d’utiliser votre adresse e-mail',
         ]);
         expect(owned[0]!.text_body).not.toContain('/email-change');
         expect(owned[0]!.text_body).not.toContain('127.0.0.1');
