@@ -33,7 +33,8 @@ export interface PortalServer {
   port: number;
 }
 
-async function freePort(): Promise<number> {
+/** A port nobody listens on at 127.0.0.1 now. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', reject);

@@ -11,7 +11,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request as playwrightRequest } from '@playwright/test';
-import { DEMO, signInTokens, startServer, withPostgres } from '../fixtures.ts';
+import { DEMO, freePort, signInTokens, startServer, withPostgres } from '../fixtures.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CONCURRENCY = 8;
@@ -66,7 +66,7 @@ async function load(url: string, token: string, ms: number, times: number[]): Pr
 
 /** The bare server on a free port with the same keys, issuer, audience and database as the portal's. */
 async function startBare(env: Record<string, string>): Promise<{ url: string; stop: () => void }> {
-  const port = String(20_000 + crypto.randomInt(20_000));
+  const port = String(await freePort());
   const child = fork(path.join(repoRoot, 'apps/server/src/bench/bare-me.ts'), {
     cwd: repoRoot,
     execArgv: ['--import', 'tsx'],

@@ -14,17 +14,16 @@ import {
 // (no serious or critical violations, WCAG 2.x A/AA rules). Every route the owner opens gets axe in layout.spec.ts.
 // Each state is checked in the dark and then the light theme within one sign-in (the default theme "auto" follows
 // the system's colour scheme, which the check switches): a journey per theme signed in twice for the same pages.
-const bothThemes = expectAccessibleInBothThemes;
 
 test('dashboard and accounts', async ({ page, server }) => {
   await signIn(page, server, DEMO.owner.email);
   await expect(page.getByRole('heading', { level: 1, name: `Willkommen, ${DEMO.owner.name}` })).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 
   await page.getByRole('link', { name: 'Alle Konten' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Konten' })).toBeVisible();
   await expect(page.getByRole('list', { name: 'Konten' })).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 });
 
 test('security tab: password, email and sign-in history', async ({ page, server }) => {
@@ -32,60 +31,60 @@ test('security tab: password, email and sign-in history', async ({ page, server 
   await expect(page.getByRole('region', { name: 'Passwort' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'E-Mail-Adresse' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Anmeldeverlauf' }).getByRole('table')).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
   // With the forms' errors showing.
   await page.getByRole('button', { name: 'Passwort ändern' }).click();
   await expect(
     page.getByRole('region', { name: 'Passwort' }).getByText('Dieses Feld ist erforderlich').first(),
   ).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 });
 
 test('support queue and a ticket for staff', async ({ page, server }) => {
   await signIn(page, server, DEMO.agent.email, '/support/queue');
   await expect(page.getByRole('heading', { level: 1, name: 'Support-Warteschlange' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'CSV-Export des Protokolls bricht ab' })).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 
   await page.getByRole('link', { name: 'CSV-Export des Protokolls bricht ab' }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Verlauf' })).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
   // The composer in its internal-note look.
   await page.getByRole('button', { name: 'Interne Notiz' }).click();
   await expect(page.getByRole('textbox', { name: 'Interne Notiz' })).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 });
 
 test('payments for billing staff', async ({ page, server }) => {
   await signIn(page, server, DEMO.billing.email, '/billing/payments');
   await expect(page.getByRole('heading', { level: 1, name: 'Zahlungen' })).toBeVisible();
   await expect(page.getByText('Keine Gutschriften zu bearbeiten.')).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
   await page.getByRole('tab', { name: 'Rechnungen' }).click();
   await expect(page.getByRole('row', { name: /Muster AG/ }).first()).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
   await page
     .getByRole('button', { name: /^Stornieren: / })
     .first()
     .click();
   await expect(page.getByRole('dialog')).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 });
 
 test('dashboard with an open invitation', async ({ page, server }) => {
   await signIn(page, server, DEMO.employee.email);
   await expect(page.getByRole('region', { name: 'Offene Einladung' })).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 });
 
 test('company profile', async ({ page, server }) => {
   await signIn(page, server, DEMO.owner.email, '/settings/company-profile');
   await expect(page.getByRole('heading', { level: 1, name: 'Firmenprofil' })).toBeVisible();
   await expect(page.getByRole('img', { name: 'Logo von Muster AG' })).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
   await page.getByRole('button', { name: 'Konto löschen …' }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
   await page.getByRole('button', { name: 'Abbrechen' }).click();
   // The two-factor rule's confirmation lists who would be told; cancelled, it changes nothing.
   await expect(page.getByRole('region', { name: 'Zwei-Faktor-Pflicht' })).toContainText('Ausgeschaltet.');
@@ -93,7 +92,7 @@ test('company profile', async ({ page, server }) => {
     .getByRole('switch', { name: 'Mitglieder müssen Zwei-Faktor-Authentifizierung verwenden' })
     .click();
   await expect(page.getByRole('dialog', { name: 'Zwei-Faktor-Pflicht einschalten?' })).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
   await page.getByRole('button', { name: 'Abbrechen' }).click();
 });
 
@@ -101,7 +100,7 @@ test('shop configuration, its test result and the disconnect dialog', async ({ p
   await signIn(page, server, DEMO.admin.email, '/peppershop/config');
   await expect(page.getByRole('heading', { level: 1, name: 'Shop-Konfiguration' })).toBeVisible();
   await expect(page.getByTestId('shop-products')).toHaveText('128');
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
   // The demo shop's address does not exist: the test answers "unreachable" beside the form.
   await page.getByRole('button', { name: 'Verbindung testen' }).click();
   await expect(page.getByTestId('shop-test-result')).toBeVisible();
@@ -110,10 +109,10 @@ test('shop configuration, its test result and the disconnect dialog', async ({ p
   await expect(
     page.getByText('Bitte geben Sie eine vollständige Adresse ein', { exact: false }),
   ).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
   await page.getByRole('button', { name: 'Verbindung trennen' }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 });
 
 test('log', async ({ page, server }) => {
@@ -124,22 +123,22 @@ test('log', async ({ page, server }) => {
     .getByRole('button', { name: /Änderung(en)? anzeigen/ })
     .first()
     .click();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 });
 
 test('inbox and a notification', async ({ page, server }) => {
   await signIn(page, server, DEMO.admin.email, '/inbox');
   await expect(page.getByRole('heading', { level: 1, name: 'Posteingang' })).toBeVisible();
   await expect(page.getByTestId('notification-row').first()).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
   await page.getByRole('link', { name: 'Ihre Rolle in «Muster AG» wurde geändert' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Mitteilung' })).toBeVisible();
   await expect(page.getByRole('heading', { level: 2 })).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
   await page.goto('/inbox?archived=1');
   await expect(page.getByRole('table', { name: 'Archiviert' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Archiviert', pressed: true })).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 });
 
 test('support: home, information, new ticket, tickets, a ticket and the confirmation', async ({
@@ -150,84 +149,84 @@ test('support: home, information, new ticket, tickets, a ticket and the confirma
   test.slow();
   await signIn(page, server, DEMO.admin.email, '/support');
   await expect(page.getByRole('table', { name: 'Offene Anfragen' })).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 
   await page.getByRole('link', { name: 'Kontakt und Zeiten' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Support-Informationen' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Antwortzeiten' })).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 
   await page.goto('/support/ticket');
   await page.getByRole('button', { name: 'Anfrage senden' }).click();
   await expect(page.getByRole('textbox', { name: /^Betreff/ })).toHaveAttribute('aria-invalid', 'true');
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 
   await page.goto('/support/tickets');
   await expect(page.getByRole('table', { name: 'Anfragen' })).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 
   await page.getByRole('link', { name: 'CSV-Export des Protokolls bricht ab' }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Verlauf' })).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 
   await page.goto('/support/ticket/success');
   await expect(page.getByRole('heading', { name: 'Vielen Dank für Ihre Anfrage.' })).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 });
 
 test('billing: the page, an invoice and the address form', async ({ page, server }) => {
   await signIn(page, server, DEMO.admin.email, '/billing');
   await expect(page.getByRole('heading', { level: 1, name: 'Rechnungen' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Rechnungen' }).getByRole('button').first()).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 
   await page.getByRole('table', { name: 'Rechnungen' }).getByRole('button').first().click();
   await expect(page.getByRole('dialog').getByRole('heading', { name: 'Positionen' })).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
   await page.getByRole('button', { name: 'Schliessen' }).click();
 
   await page.getByRole('button', { name: 'Bearbeiten' }).click();
   await page.getByRole('textbox', { name: /^PLZ/ }).fill('1');
   await page.getByRole('button', { name: 'Speichern' }).click();
   await expect(page.getByText('Die Postleitzahl passt nicht zum gewählten Land')).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 });
 
 test('AbaClik: devices, every member’s, and pairing', async ({ page, server }) => {
   await signIn(page, server, DEMO.admin.email, '/abaclik');
   await expect(page.getByRole('table', { name: 'Meine Geräte' })).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
   await page.getByRole('tab', { name: 'Alle Geräte' }).click();
   await expect(page.getByRole('table', { name: 'Alle Geräte' })).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
   await page.getByRole('button', { name: 'Gerät koppeln' }).click();
   await expect(page.getByRole('dialog').getByTestId('activation-code')).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 });
 
 test('the past-due banner', async ({ page, server }) => {
   await signIn(page, server, DEMO.inhaber.email, '/billing');
   await expect(page.getByRole('link', { name: 'Voir les factures' })).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 });
 
 test('provider login page', async ({ page, server }) => {
   await page.goto(`${server.url}/`);
   await expect(page.locator('#username')).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 });
 
 test('onboarding', async ({ page, server }) => {
   await register(page, server, { firstName: 'Alex', lastName: 'Access', email: uniqueEmail('a11y') });
   await expect(page.getByRole('heading', { level: 1, name: 'Willkommen, Alex Access' })).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 });
 
 test('subscriptions, a change form and its preview', async ({ page, server }) => {
   await signIn(page, server, DEMO.admin.email, '/subscriptions');
   await expect(page.getByRole('heading', { level: 1, name: 'Abonnements' })).toBeVisible();
   await expect(page.getByRole('article', { name: 'Professional' })).toContainText('Aktueller Plan');
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 
   // More users is an upgrade: the preview lists what is charged now. Nothing is confirmed.
   await page.getByRole('button', { name: 'Anzahl Benutzer ändern' }).click();
@@ -235,37 +234,37 @@ test('subscriptions, a change form and its preview', async ({ page, server }) =>
   await dialog.getByRole('spinbutton', { name: 'Anzahl Benutzer' }).fill('1');
   await dialog.getByRole('button', { name: 'Weiter zur Vorschau' }).click();
   await expect(dialog.getByText(/Weniger sind nicht möglich/)).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
   await dialog.getByRole('spinbutton', { name: 'Anzahl Benutzer' }).fill('30');
   await dialog.getByRole('button', { name: 'Weiter zur Vorschau' }).click();
   await expect(dialog.getByRole('table', { name: 'Jetzt verrechnet' })).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 });
 
 test('cloud connection: not connected, and a connection that is gone', async ({ page, server }) => {
   await signIn(page, server, DEMO.owner.email, '/deepcloud');
   await expect(page.getByRole('button', { name: 'Mit DeepCloud verbinden' })).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
   await page.goto('/deepcloud/connection/6f1c2b1e-0000-4000-8000-00000000dead');
   await expect(page.getByText('Diese Verbindung gibt es nicht mehr')).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 });
 
 test('member management and its forms', async ({ page, server }) => {
   await signIn(page, server, DEMO.admin.email, '/settings/user-management');
   await expect(page.getByRole('heading', { level: 1, name: 'Benutzerverwaltung' })).toBeVisible();
   await expect(page.getByRole('cell', { name: 'lea.lehmann@example.com', exact: true })).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 
   await page.getByRole('link', { name: 'Mitglieder einladen' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Mitglieder einladen' })).toBeVisible();
   await page.getByRole('button', { name: 'Einladung senden' }).click();
   await expect(page.getByText('Geben Sie mindestens eine E-Mail-Adresse ein.')).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 
   await page.goto('/settings/user-management/digital-coach');
   await expect(page.getByRole('heading', { level: 1, name: 'Digital Coach' })).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 });
 
 test('lesson page: the course outline and a lesson with its text', async ({ page, server }) => {
@@ -274,14 +273,14 @@ test('lesson page: the course outline and a lesson with its text', async ({ page
   // The worker's server is shared: the lesson the owner resumes at depends on the tests before; open one.
   await page.getByRole('link', { name: /2\. Rechnungen und QR-Rechnung/ }).click();
   await expect(page.getByRole('heading', { level: 3, name: 'Bezahlen mit der QR-Rechnung' })).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
   // A completed lesson with its "completed on" line; the keyboard hints of the support lesson.
   await page.getByRole('link', { name: /1\. Konten und Mitglieder/ }).click();
   await expect(page.getByText(/^Erledigt am /)).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
   await page.getByRole('link', { name: /3\. Support-Anfragen/ }).click();
   await expect(page.getByRole('heading', { level: 3, name: 'Zugriff für den Support' })).toBeVisible();
-  await bothThemes(page);
+  await expectAccessibleInBothThemes(page);
 });
 
 // The connected cloud page needs a connection made through the cloud's sign-in: on a server of its own.
@@ -291,14 +290,14 @@ testOnOwnServer(
     await signIn(page, own, DEMO.owner.email, '/deepcloud');
     await page.getByRole('button', { name: 'Mit DeepCloud verbinden' }).click();
     await page.locator('#username').waitFor();
-    await bothThemes(page);
+    await expectAccessibleInBothThemes(page);
     await fillLogin(page, DEMO.owner.email);
     await page.waitForURL(/\/deepcloud\/connection\//);
     await expect(page.getByRole('table', { name: 'Organisationen' }).getByRole('row')).toHaveCount(4);
-    await bothThemes(page);
+    await expectAccessibleInBothThemes(page);
     await page.getByRole('button', { name: 'Trennen' }).click();
     await expect(page.getByRole('dialog', { name: 'DeepCloud trennen?' })).toBeVisible();
-    await bothThemes(page);
+    await expectAccessibleInBothThemes(page);
     await page.getByRole('button', { name: 'Verbunden lassen' }).click();
     await expect(page.getByRole('dialog')).toHaveCount(0);
   },

@@ -101,8 +101,9 @@ export function createAuthenticate(options: { config: Config; db: Db; getKey: JW
     if (!token) throw unauthorized(reply, 'Sign in: a Bearer access token is required');
     let payload: JWTPayload;
     try {
+      const remembered = verified.get(token);
       payload =
-        verified.get(token) ??
+        remembered ??
         (
           await jwtVerify(token, getKey, {
             issuer: config.oidc.issuer,
@@ -112,7 +113,7 @@ export function createAuthenticate(options: { config: Config; db: Db; getKey: JW
           })
         ).payload;
       const ttl = Math.min(payload.exp! * 1000 - Date.now(), VERIFIED_MAX_AGE_MS);
-      if (ttl > 0 && !verified.has(token)) verified.set(token, payload, { ttl });
+      if (!remembered && ttl > 0) verified.set(token, payload, { ttl });
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired)
         throw unauthorized(reply, 'The access token has expired', 'TOKEN_EXPIRED');
