@@ -63,23 +63,41 @@ const lazyLocales: BackendModule = {
 };
 
 /**
- * Loads the texts of `areas` in the current language, beside the page that shows them (`routes.tsx`); resolves
- * once they are in. Before i18next has started, it only marks them, and the start loads them with the shell's.
+ * The languages whose texts are on screen or about to be: the current one and the one i18next is switching to
+ * (set while that language's texts load; not in i18next's types).
+ */
+function languagesInUse(): string[] {
+  const changingTo = (i18n as { isLanguageChangingTo?: string }).isLanguageChangingTo;
+  return [i18n.language, changingTo].filter((language): language is string => Boolean(language));
+}
+
+/** Adds `areas` to a language already in the store; one still loading takes every shown area by itself. */
+async function addAreas(language: string, areas: readonly Area[]): Promise<void> {
+  const have = inStore.get(language);
+  const missing = have ? areas.filter((area) => !have.has(area)) : [];
+  if (!have || !missing.length) return;
+  i18n.addResourceBundle(language, 'messages', await areasOf(language, missing), true, true);
+  missing.forEach((area) => have.add(area));
+}
+
+/**
+ * Loads the texts of `areas` in the languages in use, beside the page that shows them (`routes.tsx`); resolves
+ * once they are in. The language may change meanwhile (the user's own replaces the browser's on the first page),
+ * so it loads into each language in use until none lacks them. Before i18next has started, it only marks them,
+ * and the start loads them with the shell's.
  */
 export async function loadAreas(areas: readonly Area[]): Promise<void> {
   areas.forEach((area) => shown.add(area));
   if (!i18n.isInitialized) return;
-  const language = i18n.language;
-  const have = inStore.get(language) ?? new Set<Area>();
-  const missing = areas.filter((area) => !have.has(area));
-  if (!missing.length) return;
-  const tree = await areasOf(language, missing);
-  i18n.addResourceBundle(language, 'messages', tree, true, true);
-  missing.forEach((area) => have.add(area));
-  inStore.set(language, have);
-  // Another language loaded before lacks these areas now: drop its texts, so switching back loads them all anew.
-  for (const other of inStore.keys()) {
-    if (other === language) continue;
+  const done = new Set<string>();
+  for (let todo = languagesInUse(); todo.length; todo = languagesInUse().filter((l) => !done.has(l))) {
+    todo.forEach((language) => done.add(language));
+    await Promise.all(todo.map((language) => addAreas(language, areas)));
+  }
+  // A language loaded before and not in use lacks these areas: drop its texts, so switching to it loads them all.
+  const inUse = languagesInUse();
+  for (const [other, have] of inStore) {
+    if (inUse.includes(other) || areas.every((area) => have.has(area))) continue;
     i18n.removeResourceBundle(other, 'messages');
     inStore.delete(other);
   }
