@@ -1,5 +1,22 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AREAS } from './areas.ts';
 import { i18n, initI18n, loadAreas } from './i18n.ts';
+
+type Loader = () => Promise<unknown>;
+const files = AREAS.lessons as Record<string, Loader>;
+const originals = { ...files };
+
+/** Holds the lesson texts of `language` until the returned release is called, so a test decides who finishes first. */
+function holdLessons(language: string): () => void {
+  const file = `./locales/${language}/messages.json`;
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  files[file] = async () => {
+    await gate;
+    return originals[file]!();
+  };
+  return release;
+}
 
 /**
  * The first page opens in the browser's last language while GET me answers with the user's own: the page's area
@@ -10,16 +27,29 @@ describe('texts loaded per area while the language changes', () => {
   beforeAll(async () => {
     await initI18n();
   });
+  afterEach(() => {
+    Object.assign(files, originals);
+  });
 
-  it.each([
-    ['the area load starts first', true],
-    ['the language switch starts first', false],
-  ])('keeps the page area in the new language when %s', async (_, areaFirst) => {
+  it('keeps the page area when the switch finishes before the area', async () => {
     await i18n.changeLanguage('de');
-    const area = () => loadAreas(['lessons']);
-    const french = () => i18n.changeLanguage('fr');
-    await Promise.all(areaFirst ? [area(), french()] : [french(), area()]);
+    const release = holdLessons('de');
+    const area = loadAreas(['lessons']);
+    await i18n.changeLanguage('fr');
+    release();
+    await area;
     expect(i18n.language).toBe('fr');
     expect(i18n.t('lessons.title')).toBe('Leçons');
+  });
+
+  it('keeps the page area when the area finishes before the switch', async () => {
+    await i18n.changeLanguage('it');
+    const release = holdLessons('en');
+    const english = i18n.changeLanguage('en');
+    await loadAreas(['lessons']);
+    release();
+    await english;
+    expect(i18n.language).toBe('en');
+    expect(i18n.t('lessons.title')).toBe('Lessons');
   });
 });
