@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { contractWithoutValidators } from '../../vite.config.ts';
+import { parseAst } from 'vite';
+import { contractForWeb, contractWithoutValidators } from '../../vite.config.ts';
 
 const contractSrc = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -46,5 +47,55 @@ describe("the web build's TypeBox stand-in", () => {
     expect(
       check('types.ts', "import Type from 'typebox';\nexport type A = Type.Static<typeof B>;"),
     ).toBeUndefined();
+  });
+});
+
+describe('the contract as the web bundles it', () => {
+  const code = [
+    "import Type from 'typebox';",
+    'const Query = Type.Object({ search: Type.String() });',
+    'export const routes = {',
+    '  list: defineRoute({',
+    "    method: 'GET',",
+    "    path: '/things/v1/things',",
+    "    summary: 'List the things',",
+    '    accountScoped: true,',
+    "    accountRole: { min: 'ADMIN' },",
+    '    querystring: Query,',
+    '    response: { 200: List(Thing), ...errors }',
+    '  }),',
+    '};',
+    'export function unique(values: string[]) {',
+    '  const seen = new Set<string>();',
+    '  values.forEach((value) => seen.add(value));',
+    '  return seen;',
+    '}',
+  ].join('\n');
+  const web = contractForWeb(code);
+
+  it('keeps what the client calls a route by and drops its schemas and documentation', () => {
+    expect(web).toContain("method: 'GET'");
+    expect(web).toContain("path: '/things/v1/things'");
+    expect(web).toContain('accountScoped: true');
+    expect(web).toContain("accountRole: { min: 'ADMIN' }");
+    expect(web).not.toMatch(/summary|querystring|response|List\(Thing\)/);
+  });
+
+  it('marks top-level values pure, never a call inside a function', () => {
+    expect(web).toContain(
+      'const Query = /* @__PURE__ */ Type.Object({ search: /* @__PURE__ */ Type.String() })',
+    );
+    expect(web).toContain('values.forEach((value) => seen.add(value))');
+    expect(web).toContain('const seen = new Set<string>()');
+  });
+
+  it('turns every contract file into code that parses', () => {
+    for (const file of readdirSync(contractSrc).filter(
+      (name) => name.endsWith('.ts') && !name.includes('.test.'),
+    ))
+      expect(
+        () => parseAst(contractForWeb(readFileSync(path.join(contractSrc, file), 'utf8')), { lang: 'ts' }),
+        file,
+      ).not.toThrow();
   });
 });
