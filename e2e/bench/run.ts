@@ -4,6 +4,8 @@
  * - gzipped JS the browser loads for sign-in → dashboard (budget 150 KB), and the bytes Chromium actually received for
  *   it (compressed as the server sent them, headers included), beside everything received on the way;
  * - route changes with warm data in Chromium (target ≤ 100 ms, no network wait);
+ * - the signed-in dashboard's largest contentful paint on the mobile profile, cold and warm (target ≤ 1.2 s cold;
+ *   e2e/bench/lcp.ts);
  * - GET /users/v1/me against a bare Fastify + jose + driver server doing the same verify-and-select, in the same run,
  *   on PGlite and PostgreSQL: requests per second and the ratio (targets ≥ 80 % and ≥ 100 %; e2e/bench/me.ts);
  * - the account log with 1,000,000 entries on PostgreSQL: pages and the CSV export (apps/server/src/bench/logs.bench.ts,
@@ -22,6 +24,7 @@ import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import { chromium, type Page } from '@playwright/test';
 import { fillLogin, startServer, watchNetwork } from '../fixtures.ts';
+import { describeLcp, measureLcp } from './lcp.ts';
 import { describeMe, measureMe } from './me.ts';
 import { measureMembers, INVITATIONS, MEMBERS } from './members.ts';
 import config from '../playwright.config.ts';
@@ -250,6 +253,13 @@ if (process.argv[2] === 'me') {
   process.exit(0);
 }
 
+// `npm run bench -- lcp` measures the dashboard's paint on the mobile profile alone.
+if (process.argv[2] === 'lcp') {
+  console.log('Portal benchmark (dashboard paint on the mobile profile only)');
+  for (const line of describeLcp(await measureLcp())) console.log(line);
+  process.exit(0);
+}
+
 // `npm run bench -- logs` measures the account log alone.
 if (process.argv[2] === 'logs') {
   console.log('Portal benchmark (account log only)');
@@ -284,6 +294,7 @@ console.log(
   `  route change with warm data: median ${median(browserFigures.routeChanges).toFixed(1)} ms, max ${Math.max(...browserFigures.routeChanges).toFixed(1)} ms over ${browserFigures.routeChanges.length} changes (target ≤ 100 ms)`,
 );
 console.log(`  me/accounts requests during warm navigation: ${browserFigures.apiCallsDuringWarmNavigation}`);
+for (const line of describeLcp(await measureLcp())) console.log(line);
 for (const line of describeMe(await measureMe())) console.log(line);
 const members = await measureMembers();
 if (members) {
