@@ -317,15 +317,6 @@ export default defineConfig({
             // React changes less often than the app: its own long-cached chunk. Everything else is split
             // automatically, so code only a lazy page needs (forms, dialogs, Trans …) stays out of the first load.
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 30 },
-            // The log's date fields (MUI X with date-fns, decision 212): a library chunk of their own, cached
-            // across releases, so the log page's own chunk holds only the page.
-            {
-              name: 'date-pickers',
-              test: /node_modules[\\/](@mui[\\/]x-[^\\/]+|date-fns)[\\/]/,
-              priority: 20,
-              // Only these libraries: the MUI core parts they use stay where the first load already has them.
-              includeDependenciesRecursively: false,
-            },
           ],
         },
       },

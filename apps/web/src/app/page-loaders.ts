@@ -66,7 +66,14 @@ export const PAGE_LOADERS: Record<RouteName, RouteLoader> = {
     page: () => import('@/features/accounts/verify-invite-page.tsx'),
     messages: ['accounts', 'createAccount', 'invite'],
   },
-  logs: { page: () => import('@/features/logs/logs-page.tsx'), messages: ['logs'] },
+  logs: {
+    // The date fields' chunk (MUI X, date-fns) downloads beside the page's, not after it renders.
+    page: () => {
+      void import('@/features/logs/day-field.tsx').catch(() => undefined);
+      return import('@/features/logs/logs-page.tsx');
+    },
+    messages: ['logs'],
+  },
   // Sent on to ncr-lesson.
   'ncr-lesson-redirect': null,
   'ncr-lesson': { page: () => import('@/features/lessons/lesson-page.tsx'), messages: ['lessons'] },

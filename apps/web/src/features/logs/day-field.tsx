@@ -11,8 +11,9 @@ import type { Language } from '@portal/contract';
 
 // The log's "Von"/"Bis" fields: MUI X's date picker with date-fns (decision 212), in the interface language's form —
 // "20.11.2026" in German, French and Italian as Switzerland writes them, "20/11/2026" in English — whatever the
-// browser's own language, which a native date field follows ("11/20/2026"). Only the logs page imports this file, so
-// the picker and date-fns load with its chunk, never on the way from sign-in to the dashboard.
+// browser's own language, which a native date field follows ("11/20/2026"). The logs page loads this file lazily,
+// beside its own chunk (`page-loaders.ts`): the picker and date-fns are a chunk of their own (56 KB gzip, more than
+// a page may weigh, decision 236), never on the way from sign-in to the dashboard.
 
 /** date-fns' locale per interface language: the Swiss variants (German Swiss writes dates as German does). */
 const DATE_LOCALES = { de, fr: frCH, it: itCH, en: enGB };
@@ -27,7 +28,7 @@ const DAY_FORMATS = { de: 'dd.MM.yyyy', fr: 'dd.MM.yyyy', it: 'dd.MM.yyyy', en: 
 const PICKER_TEXTS = { de: deDE, fr: frFR, it: itIT, en: enUS };
 
 /** The dates of the log's filters, in the interface language's form. */
-export function DayFields({ language, children }: { language: Language; children: ReactNode }) {
+function DayFields({ language, children }: { language: Language; children: ReactNode }) {
   return (
     <LocalizationProvider
       dateAdapter={AdapterDateFns}
@@ -62,7 +63,7 @@ function accepted(date: Date | null): string {
  * field is emptied. The field keeps what is being typed (a year of one digit is already a date, of the year 2) and
  * hands the filter only a whole day; a new value from outside (the filters reset) replaces it.
  */
-export function DayField({
+function DayField({
   language,
   label,
   value,
@@ -95,5 +96,28 @@ export function DayField({
       }}
       slotProps={{ textField: { error, helperText }, field: { clearable: true } }}
     />
+  );
+}
+
+export interface DayRangeProps {
+  language: Language;
+  from: { label: string; value: string; onChange: (day: string) => void };
+  to: { label: string; value: string; onChange: (day: string) => void; error?: string };
+}
+
+/** The log's "Von" and "Bis": the default export, which the logs page loads lazily. */
+export default function DayRange({ language, from, to }: DayRangeProps) {
+  return (
+    <DayFields language={language}>
+      <DayField language={language} label={from.label} value={from.value} onChange={from.onChange} />
+      <DayField
+        language={language}
+        label={to.label}
+        value={to.value}
+        onChange={to.onChange}
+        error={Boolean(to.error)}
+        helperText={to.error || undefined}
+      />
+    </DayFields>
   );
 }

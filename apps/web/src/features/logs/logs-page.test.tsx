@@ -146,7 +146,8 @@ describe('the log page', () => {
     const user = userEvent.setup();
     await renderPage('/logs', <LogsPage />);
     await screen.findByRole('table', { name: 'Protokoll' });
-    const from = screen.getByRole('group', { name: 'Von' });
+    // The date fields load lazily, beside the page (their own chunk).
+    const from = await screen.findByRole('group', { name: 'Von' }, { timeout: 10_000 });
     // German: day, month, year with points (issue 23 item 7); the browser's own date field wrote mm/dd/yyyy.
     expect(from.textContent).toContain('TT.MM.JJJJ');
     await user.click(within(from).getAllByRole('spinbutton')[0]!);

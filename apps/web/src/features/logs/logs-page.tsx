@@ -1,4 +1,4 @@
-import { useDeferredValue, useState } from 'react';
+import { lazy, Suspense, useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
@@ -39,8 +39,10 @@ import { Page } from '@/ui/page.tsx';
 import { RowActionsCell } from '@/ui/row-actions-cell.tsx';
 import { visuallyHidden } from '@/ui/visually-hidden.ts';
 import { logActorsQuery, logsQuery, useExportLogs, type LogFilters } from './api.ts';
-import { DayField, DayFields } from './day-field.tsx';
 import { LOG_ACTIONS, actionLabel, changedFields, targetLabel, targetLink, valueText } from './log-labels.ts';
+
+// The date fields are a library chunk of their own; the page loader fetches it beside this page (page-loaders.ts).
+const DayRange = lazy(() => import('./day-field.tsx'));
 
 /** Filters as the form holds them: dates as the date fields give them (YYYY-MM-DD, local days). */
 interface FormFilters {
@@ -259,22 +261,26 @@ export default function LogsPage() {
                 </MenuItem>
               ))}
           </TextField>
-          <DayFields language={language}>
-            <DayField
+          <Suspense
+            fallback={[t('logs.from'), t('logs.to')].map((label) => (
+              <TextField key={label} label={label} disabled value="" />
+            ))}
+          >
+            <DayRange
               language={language}
-              label={t('logs.from')}
-              value={form.from}
-              onChange={(day) => setForm({ ...form, from: day })}
+              from={{
+                label: t('logs.from'),
+                value: form.from,
+                onChange: (day) => setForm({ ...form, from: day }),
+              }}
+              to={{
+                label: t('logs.to'),
+                value: form.to,
+                onChange: (day) => setForm({ ...form, to: day }),
+                error: rangeError || undefined,
+              }}
             />
-            <DayField
-              language={language}
-              label={t('logs.to')}
-              value={form.to}
-              onChange={(day) => setForm({ ...form, to: day })}
-              error={Boolean(rangeError)}
-              helperText={rangeError || undefined}
-            />
-          </DayFields>
+          </Suspense>
         </Box>
         {filtered && (
           <Button size="small" sx={{ mt: 1 }} onClick={() => setForm(NO_FILTERS)}>
