@@ -144,17 +144,19 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
         : config.trustProxy,
     // The router's own refusals (a URL it cannot decode) get the one error shape too.
     frameworkErrors: handleError,
-    return503OnClosing: true,
+    // Draining (app.close(), on SIGTERM: decision 220): a request that reaches the instance is served, with
+    // `Connection: close`, rather than refused; the listening socket and idle connections close at once.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // While closing, answers end their keep-alive connection, so the close waits for in-flight requests only.
-  let closing = false;
+  // While draining, answers end their keep-alive connection, so the close waits for in-flight requests only.
+  let draining = false;
   app.addHook('preClose', async () => {
-    closing = true;
+    draining = true;
   });
   app.addHook('onSend', async (_request, reply, payload) => {
-    if (closing) reply.header('Connection', 'close');
+    if (draining) reply.header('Connection', 'close');
     return payload;
   });
 
@@ -176,18 +178,34 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   app.decorate('config', config);
   app.decorate('db', db);
-  // One jobs runner per instance: started when the app is ready, stopped (running jobs finish or go back to the
-  // queue) before the database closes.
-  const jobs = new JobRunner(db, { log: app.log, ...deps.jobs });
+  // One jobs runner per instance: started when the app is ready. On close it stops claiming at once, while
+  // requests drain; running jobs finish within the drain time or go back to the queue (their lease given up), and
+  // the database closes after that.
+  const jobs = new JobRunner(db, { log: app.log, stopTimeoutMs: config.drainMs, ...deps.jobs });
   app.decorate('jobs', jobs);
   defineAuditPurge(jobs, db, config.auditRetentionDays);
   defineFailedJobPurge(jobs, db);
   app.addHook('onReady', () => jobs.start());
-  app.addHook('preClose', () => jobs.stop());
-  // One listener per instance for live notifications; its streams end before the server closes.
+  let jobsStopped: Promise<void> = Promise.resolve();
+  app.addHook('preClose', async () => {
+    jobsStopped = jobs.stop();
+  });
+  // One listener per instance for live notifications; its streams end, telling clients to reconnect (to another
+  // instance), before the server stops listening.
   const live = new LiveHub(db, { log: app.log, ...deps.live });
   app.addHook('onReady', () => live.start());
   app.addHook('preClose', () => live.stop());
+  // The drain is bounded: connections still busy after the drain time are cut, so the close goes on.
+  let drainTimer: NodeJS.Timeout | undefined;
+  app.addHook('preClose', async () => {
+    drainTimer = setTimeout(() => app.server.closeAllConnections(), config.drainMs);
+    drainTimer.unref();
+  });
+  // onClose hooks run last first: this one, after the server closed, before the database closes.
+  app.addHook('onClose', async () => {
+    clearTimeout(drainTimer);
+    await jobsStopped;
+  });
   app.decorateRequest('user', null);
   app.decorateRequest('account', null);
 
@@ -236,7 +254,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const mailer = createMailer(config, db, jobs, files);
   const notifier = createNotifier({ db, jobs, mailer, config });
   const invoicing = createInvoicing({ config: config.billing, jobs, notifier });
-  registerSystemRoutes(app, { config, db, route });
+  registerSystemRoutes(app, { config, db, route, draining: () => draining });
   for (const register of [...MODULES, ...(deps.modules ?? [])])
     register({ config, db, route, mailer, jobs, secrets, files, notifier, live, invoicing });
 

@@ -124,6 +124,7 @@ describe('loadConfig', () => {
       [{ OIDC_ISSUER: 'https://sso.example.com/' }, 'OIDC_ISSUER'],
       [{ MAINTENANCE: 'maybe' }, 'MAINTENANCE'],
       [{ TRUST_PROXY: 'everyone!' }, 'TRUST_PROXY'],
+      [{ DRAIN_SECONDS: '0' }, 'DRAIN_SECONDS'],
       [{ SUPPORT_HOURS: 'Mo-Fr 8-17' }, 'SUPPORT_HOURS'],
       [{ SUPPORT_HOURS: '5-1 08:00-17:00 Europe/Zurich' }, 'SUPPORT_HOURS'],
       [{ SUPPORT_RESPONSE_HOURS: 'LOW=40,NORMAL=16,HIGH=8' }, 'SUPPORT_RESPONSE_HOURS'],
@@ -146,6 +147,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }).trustProxy).toBe('10.0.0.0/8,127.0.0.1');
+  });
+
+  it('drains for 20 seconds on SIGTERM unless DRAIN_SECONDS says otherwise', () => {
+    expect(loadConfig({}).drainMs).toBe(20_000);
+    expect(loadConfig({ DRAIN_SECONDS: '5' }).drainMs).toBe(5_000);
   });
 
   it("reads support's contact, hours and response times, with defaults for a fresh start", () => {

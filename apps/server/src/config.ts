@@ -85,6 +85,12 @@ export interface Config {
    * a comma-separated list of proxy addresses/CIDRs. Needed behind a load balancer for per-address lockouts and logs.
    */
   trustProxy: boolean | number | string;
+  /**
+   * DRAIN_SECONDS (default 20): on SIGTERM the instance drains for at most this long — /readyz answers 503, live
+   * streams end with a reconnect hint, requests in flight finish with `Connection: close`, running jobs finish or go
+   * back to the queue — then closes what is left and the database (milliseconds here).
+   */
+  drainMs: number;
   /** PRODUCT_NAME: the product's name in the web app, the sign-in pages, the mails and the documents. */
   productName: string;
   /** The primary colour and the optional logo (BRAND_COLOR, BRAND_LOGO; decision 207). */
@@ -359,6 +365,7 @@ export function loadConfig(env: Env = process.env): Config {
     environment,
     logLevel,
     trustProxy: trustProxy(env.TRUST_PROXY),
+    drainMs: positiveInteger(env, 'DRAIN_SECONDS', 20) * 1000,
     productName: env.PRODUCT_NAME || 'Portal',
     brand,
     version: `${APP_VERSION}+${build}`,

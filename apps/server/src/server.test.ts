@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,6 +73,13 @@ describe('server process', () => {
   }, 90_000); // a whole server process starts: slow while the other test workers load both cores
 });
 
+/** An HTTP answer as the drain test reads it. */
+interface Answer {
+  status: number;
+  connection: string | undefined;
+  body: string;
+}
+
 describe('graceful close', () => {
   it('lets an in-flight request finish before the app closes', async () => {
     const api = new TestApi('pglite');
@@ -105,6 +113,69 @@ describe('graceful close', () => {
       expect(closed).toBe(true);
     } finally {
       release();
+      await api.stop();
+    }
+  });
+
+  it('drains: /readyz 503 and Connection: close on keep-alive requests, in-flight ones finish', async () => {
+    const api = new TestApi('pglite');
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const handling = new Promise<void>((resolve) => (entered = resolve));
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 2 });
+    /** A GET over the keep-alive agent: status, Connection header and body. */
+    const get = (url: string) =>
+      new Promise<Answer>((resolve, reject) => {
+        http
+          .get(url, { agent }, (res) => {
+            let body = '';
+            res.on('data', (chunk) => (body += chunk));
+            res.on('end', () =>
+              resolve({ status: res.statusCode!, connection: res.headers.connection, body }),
+            );
+          })
+          .on('error', reject);
+      });
+    let duringDrain: Promise<[Answer, Answer]> | undefined;
+    let address = '';
+    await api.start({
+      prepare(app) {
+        app.get('/slow', async () => {
+          entered();
+          await gate;
+          return { done: true };
+        });
+        // Runs after the app's own preClose hooks: draining, still listening (the window a balancer sees).
+        app.addHook('preClose', async () => {
+          duringDrain = Promise.all([get(`${address}/readyz`), get(`${address}/version.json`)]);
+          await duringDrain;
+        });
+      },
+    });
+    try {
+      address = await api.app.listen({ host: '127.0.0.1', port: 0 });
+      // Two keep-alive connections: one carries the slow request, the other is reused while draining.
+      const before = await get(`${address}/readyz`);
+      expect(before).toMatchObject({ status: 200 });
+      expect(before.connection).not.toBe('close');
+      const inFlight = get(`${address}/slow`);
+      await handling;
+      const closing = api.app.close();
+      await vi.waitFor(() => expect(duringDrain).toBeDefined());
+      const [readyz, version] = await duringDrain!;
+      expect(readyz).toMatchObject({ status: 503, connection: 'close' });
+      expect(JSON.parse(readyz.body)).toEqual({ status: 'draining' });
+      // A request on a kept-alive connection is served, not refused, and told to close its connection.
+      expect(version).toMatchObject({ status: 200, connection: 'close' });
+      release();
+      const slow = await inFlight;
+      expect(slow).toMatchObject({ status: 200, connection: 'close' });
+      expect(JSON.parse(slow.body)).toEqual({ done: true });
+      await closing;
+    } finally {
+      release();
+      agent.destroy();
       await api.stop();
     }
   });

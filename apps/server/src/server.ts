@@ -1,7 +1,10 @@
 import { ConfigError, loadConfig, type Config } from './config.ts';
 
-/** Longest wait for in-flight requests on shutdown before the process exits anyway. */
-const SHUTDOWN_TIMEOUT_MS = 15_000;
+/**
+ * After the drain time (DRAIN_SECONDS), busy connections are cut and the database closes; should that hang too, the
+ * process exits anyway this much later.
+ */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 let config: Config;
 try {
@@ -31,17 +34,22 @@ if (config.oidc.embedded) {
 }
 
 let stopping = false;
+/**
+ * The one way the instance stops (decision 220): app.close() drains — /readyz answers 503, live streams end with a
+ * reconnect hint, the listening socket and idle connections close, requests in flight finish with
+ * `Connection: close`, jobs finish or go back to the queue, all within DRAIN_SECONDS — then closes the database.
+ */
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
-  app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+  app.log.info({ signal, drainMs: config.drainMs }, 'shutting down: draining');
   setTimeout(() => {
     app.log.error('shutdown timed out');
     process.exit(1);
-  }, SHUTDOWN_TIMEOUT_MS).unref();
+  }, config.drainMs + SHUTDOWN_GRACE_MS).unref();
   try {
-    // Stops listening, answers 503 to new requests on open connections, waits for in-flight ones, closes the db.
     await app.close();
+    app.log.info('shut down');
     process.exit(0);
   } catch (error) {
     app.log.error({ err: error }, 'shutdown failed');

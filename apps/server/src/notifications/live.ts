@@ -2,6 +2,7 @@ import { LIVE_HEARTBEAT_MS, LIVE_STREAMS_PER_USER, type LiveNotification } from 
 import type { Db, Queryable, Unlisten } from '../db/client.ts';
 import { NOTIFICATIONS_CHANNEL, type NotificationSignal } from './notifier.ts';
 import { iso } from '../db/iso.ts';
+import { SSE_RECONNECT_MS } from './sse.ts';
 
 /** What the hub hands a user's open streams. */
 export type LiveEvent =
@@ -15,8 +16,11 @@ export interface LiveSubscriber {
   deliver(event: LiveEvent): void;
   /** A keep-alive comment; also the moment a stream checks what it has to check now and then. */
   heartbeat(): void;
-  /** The instance is shutting down: end the stream now. */
-  close(): void;
+  /**
+   * End the stream now: its token expired, or (with `reconnectMs`) the instance is shutting down and the client
+   * is to reconnect after about that long.
+   */
+  close(reconnectMs?: number): void;
 }
 
 interface LiveLog {
@@ -143,13 +147,17 @@ export class LiveHub {
     await this.listen();
   }
 
-  /** Ends every open stream and stops listening; later subscriptions are refused. */
+  /**
+   * Ends every open stream with a reconnect hint (the instance shuts down: clients come back to another one) and
+   * stops listening; later subscriptions are refused.
+   */
   async stop(): Promise<void> {
     if (this.state === 'stopped') return;
     this.state = 'stopped';
     if (this.heartbeat) clearInterval(this.heartbeat);
     if (this.retry) clearTimeout(this.retry);
-    for (const subscribers of this.streams.values()) for (const subscriber of subscribers) subscriber.close();
+    for (const subscribers of this.streams.values())
+      for (const subscriber of subscribers) subscriber.close(SSE_RECONNECT_MS);
     this.streams.clear();
     await this.unlisten?.();
     this.unlisten = null;

@@ -10,6 +10,13 @@ export function sseEvent(event: string, data: unknown, id?: string): string {
 export const SSE_HEARTBEAT = ': ping\n\n';
 
 /**
+ * The reconnection delay (`retry:`, milliseconds) a stream ends with when its instance shuts down: the client comes
+ * back after about this long, through the proxy, to an instance that stays. An EventSource takes it as its delay;
+ * the web app reconnects after a clean end anyway, after half a second to a second and a half.
+ */
+export const SSE_RECONNECT_MS = 1000;
+
+/**
  * Beyond this many bytes waiting for a client that does not read, its stream is dropped rather than held in memory:
  * the client reconnects with its Last-Event-ID and the catch-up brings what it had not received.
  */
@@ -43,9 +50,13 @@ export class SseWriter {
     if (!this.res.write(text) && this.res.writableLength > this.maxBuffered) this.res.destroy();
   }
 
-  /** Ends the stream cleanly; the connection closes rather than waiting as an idle keep-alive one. */
-  end(): void {
+  /**
+   * Ends the stream cleanly; the connection closes rather than waiting as an idle keep-alive one. With `retryMs`
+   * (the instance shuts down) the stream's last line tells the client when to reconnect.
+   */
+  end(retryMs?: number): void {
     if (this.closed) return;
+    if (retryMs !== undefined) this.res.write(`retry: ${retryMs}\n\n`);
     this.res.shouldKeepAlive = false;
     this.res.end();
   }

@@ -17,6 +17,8 @@ export interface StreamOptions {
 
 export class TestStream {
   readonly events: ReceivedEvent[] = [];
+  /** The reconnection delay of the stream's last `retry:` line, if any. */
+  retryMs: number | undefined;
   /** Resolves when the server ended the stream (or it was closed here). */
   readonly ended: Promise<void>;
   private readonly waiters = new Set<() => void>();
@@ -36,6 +38,7 @@ export class TestStream {
         this.events.push({ event: event ?? 'message', id, data: JSON.parse(data), at: performance.now() });
         this.wake();
       },
+      onRetry: (ms) => (this.retryMs = ms),
     });
     const decoder = new TextDecoder();
     try {

@@ -6,6 +6,7 @@ import { DEMO_ACCOUNTS, DEMO_USERS } from '../../demo/users.ts';
 import { createNotifier } from '../../notifications/notifier.ts';
 import { describeApi, TestApi } from '../../test/api.ts';
 import { openStream, type ReceivedEvent, type TestStream } from '../../test/sse.ts';
+import { SSE_RECONNECT_MS } from '../../notifications/sse.ts';
 
 const notifier = createNotifier();
 const OWNER = DEMO_USERS.owner.id;
@@ -209,7 +210,7 @@ describeApi('notification stream', (api) => {
 });
 
 describe('notification stream while the app closes', () => {
-  it('ends open streams, so close() returns at once', async () => {
+  it('ends open streams with a reconnect hint, so close() returns at once', async () => {
     const api = new TestApi('pglite');
     await api.start();
     const base = await baseOf(api.app);
@@ -222,6 +223,8 @@ describe('notification stream while the app closes', () => {
     await api.app.close();
     await Promise.all(streams.map((stream) => stream.ended));
     expect(performance.now() - started).toBeLessThan(2_000);
+    // `retry:` tells a client when to come back (to another instance, through the proxy).
+    expect(streams.map((stream) => stream.retryMs)).toEqual([SSE_RECONNECT_MS, SSE_RECONNECT_MS]);
     await api.stop();
   });
 });

@@ -51,7 +51,7 @@ export function registerNotificationStreamRoutes({ db, route, live }: ModuleDeps
       const subscriber: LiveSubscriber = {
         deliver: (event) => (waiting ? waiting.push(event) : write(writer, event)),
         heartbeat: () => writer.write(SSE_HEARTBEAT),
-        close: () => (waiting ? (shutDown = true) : writer.end()),
+        close: (reconnectMs) => (waiting ? (shutDown = true) : writer.end(reconnectMs)),
       };
       // Subscribed before the catch-up is read: a notification committed meanwhile is in one or the other.
       const unsubscribe = live.subscribe(userUuid, subscriber);

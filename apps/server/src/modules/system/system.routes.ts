@@ -26,8 +26,11 @@ const NO_CACHE = {
 const READY_TIMEOUT_MS = 2_000;
 
 /** Operational endpoints: version document, liveness, readiness, public configuration, the brand's logo. */
-export function registerSystemRoutes(app: FastifyInstance, deps: { config: Config; db: Db; route: Route }) {
-  const { config, db, route } = deps;
+export function registerSystemRoutes(
+  app: FastifyInstance,
+  deps: { config: Config; db: Db; route: Route; draining: () => boolean },
+) {
+  const { config, db, route, draining } = deps;
 
   app.get('/version.json', { schema: { hide: true } }, async (_request, reply) => {
     reply.headers(NO_CACHE);
@@ -41,6 +44,8 @@ export function registerSystemRoutes(app: FastifyInstance, deps: { config: Confi
 
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     reply.header('Cache-Control', 'no-store');
+    // Shutting down (decision 220): a balancer that checks readiness sends no more work here.
+    if (draining()) return reply.code(503).send({ status: 'draining' });
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
