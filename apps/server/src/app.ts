@@ -188,7 +188,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.addHook('onReady', () => jobs.start());
   let jobsStopped: Promise<void> = Promise.resolve();
   app.addHook('preClose', async () => {
-    jobsStopped = jobs.stop();
+    // Awaited in onClose; a failure to hand jobs back is logged (their leases run out and they are taken again).
+    jobsStopped = jobs
+      .stop()
+      .catch((error: unknown) => app.log.error({ err: error }, 'jobs not handed back'));
   });
   // One listener per instance for live notifications; its streams end, telling clients to reconnect (to another
   // instance), before the server stops listening.
