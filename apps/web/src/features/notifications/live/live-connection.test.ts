@@ -72,6 +72,20 @@ describe('live notification connection', () => {
     expect(server.requests[1]!.get('Last-Event-ID')).toBe('4');
   });
 
+  it('reconnects after the `retry:` of a stream its restarting instance ended', async () => {
+    const server = fakeServer(['stream', 'stream']);
+    start(server);
+    await flush();
+    server.streams[0]!.send(ready('5') + 'retry: 3000\n\n');
+    await flush();
+    server.streams[0]!.end();
+    await vi.advanceTimersByTimeAsync(RESUME_MS * 1.5);
+    expect(server.requests).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(3000 - RESUME_MS * 1.5);
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]!.get('Last-Event-ID')).toBe('5');
+  });
+
   it('keeps the last id of a stream that never carried a notification (from `ready`)', async () => {
     const server = fakeServer(['stream', 'stream']);
     start(server);

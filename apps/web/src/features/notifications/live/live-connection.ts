@@ -4,7 +4,10 @@ import { LIVE_EVENTS, LIVE_HEARTBEAT_MS, type LiveEventName } from '@portal/cont
 /** First wait after a failed attempt; each further failure doubles it, up to MAX_BACKOFF_MS. */
 export const INITIAL_BACKOFF_MS = 1_000;
 export const MAX_BACKOFF_MS = 30_000;
-/** After the server ended a stream cleanly (token expired, instance restarting): reconnect after about this long. */
+/**
+ * After the server ended a stream cleanly (token expired): reconnect after about this long, or after the stream's
+ * `retry:` when it sent one (its instance shuts down: the proxy sends the reconnect to another one).
+ */
 export const RESUME_MS = 500;
 /** Signed out: look for a token again this often. */
 export const NO_TOKEN_WAIT_MS = 2_000;
@@ -39,6 +42,8 @@ export class LiveConnection {
   lastEventId: string | null = null;
   private stopped = true;
   private failures = 0;
+  /** The `retry:` of the current stream, if it sent one (milliseconds). */
+  private retryMs: number | null = null;
   private controller: AbortController | null = null;
   private wakeUp: (() => void) | null = null;
   private readonly fetch: typeof fetch;
@@ -88,6 +93,7 @@ export class LiveConnection {
     if (this.lastEventId) headers.set('Last-Event-ID', this.lastEventId);
     const controller = new AbortController();
     this.controller = controller;
+    this.retryMs = null;
     try {
       const response = await this.fetch(this.options.url, {
         headers,
@@ -104,7 +110,7 @@ export class LiveConnection {
       const ready = await this.read(response.body, controller);
       if (this.stopped) return 0;
       // A stream that opened and ended cleanly is resumed at once; one that broke before `ready` counts as failed.
-      if (ready) return Math.round(RESUME_MS * (0.5 + this.random()));
+      if (ready) return Math.round((this.retryMs ?? RESUME_MS) * (0.5 + this.random()));
       this.failures += 1;
       return this.backoff(this.failures);
     } catch {
@@ -135,6 +141,7 @@ export class LiveConnection {
         }
         this.options.onEvent(event as LiveEventName, parsed);
       },
+      onRetry: (ms) => (this.retryMs = ms),
     });
     const reader = body.getReader();
     const decoder = new TextDecoder();
