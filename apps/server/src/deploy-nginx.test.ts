@@ -182,7 +182,7 @@ class CookieJar {
 }
 
 describe.skipIf(skipped)('two instances behind deploy/nginx/portal.conf [postgres]', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-nginx-test-'));
+  let dir = '';
   const agent = new https.Agent({ keepAlive: true, rejectUnauthorized: false, maxSockets: 64 });
   const direct = new http.Agent({ keepAlive: false });
   let database = '';
@@ -199,6 +199,7 @@ describe.skipIf(skipped)('two instances behind deploy/nginx/portal.conf [postgre
       freePort(),
     ]);
     base = `https://127.0.0.1:${httpsPort}`;
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-nginx-test-'));
     database = await postgresCopy();
     // The copy has the demo data; the sign-in identities are seeded here, once, as `npm start` does in demo mode.
     const db = await openDb(postgresUrl(database));
@@ -275,7 +276,7 @@ describe.skipIf(skipped)('two instances behind deploy/nginx/portal.conf [postgre
     agent.destroy();
     direct.destroy();
     if (database) await dropPostgres(database);
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
   /** The embedded provider's code flow with PKCE through nginx, as the web app does it: an access token. */
