@@ -1,14 +1,31 @@
 // npm run db:migrate / npm run db:seed — against DATABASE_URL (default: PGlite under data/).
+// `template`: the build's migrated PGlite template that a new data folder starts from (decision 223).
+import fs from 'node:fs';
+import path from 'node:path';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDb } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
+import { saveTemplate, templateFile } from './db/template.ts';
 import { seedDemoIdentities } from './demo/identities.ts';
 import { seedDemoData } from './demo/seed.ts';
 
 const command = process.argv[2];
-if (command !== 'migrate' && command !== 'seed') {
-  console.error('usage: cli.ts migrate|seed');
+if (command !== 'migrate' && command !== 'seed' && command !== 'template') {
+  console.error('usage: cli.ts migrate|seed|template');
   process.exit(2);
+}
+
+if (command === 'template') {
+  if (fs.existsSync(templateFile())) {
+    console.log('the database template is up to date');
+  } else {
+    const db = await openDb('memory://', { walSegmentMb: 1 });
+    await migrate(db);
+    const file = await saveTemplate(await db.dumpDataDir!());
+    await db.close();
+    console.log(`database template written: ${path.relative(process.cwd(), file)}`);
+  }
+  process.exit(0);
 }
 
 try {

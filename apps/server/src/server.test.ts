@@ -1,15 +1,21 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDb } from './db/client.ts';
 import { pgliteSnapshot, TestApi } from './test/api.ts';
 
-const serverFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server.ts');
-const dataDirs: string[] = [];
+// The process production runs: server.ts built ahead of time (decision 223), here from this tree's sources.
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const bundleDir = path.join(root, 'node_modules/.cache', `server-test-bundle-${process.pid}`);
+const serverFile = path.join(bundleDir, 'server.js');
+const dataDirs: string[] = [bundleDir];
+beforeAll(() => {
+  execFileSync(process.execPath, ['scripts/build-server.mjs', bundleDir], { cwd: root, stdio: 'ignore' });
+}, 120_000);
 afterAll(() => dataDirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
 
 /** A PGlite data folder with schema and demo data (reopening one is much faster than a new database). */
@@ -22,7 +28,7 @@ async function preparedDataDir(): Promise<string> {
 }
 
 function start(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', serverFile], {
+  const child = spawn(process.execPath, [serverFile], {
     env: {
       PATH: process.env.PATH,
       HOST: '127.0.0.1',

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
+import { readTemplate } from './template.ts';
 
 export interface QueryResult<T> {
   rows: T[];
@@ -210,9 +212,14 @@ export async function openDb(databaseUrl: string, options: OpenDbOptions = {}): 
     pool.on('error', () => undefined);
     return fromPool(pool);
   }
-  if (databaseUrl !== 'memory://') fs.mkdirSync(databaseUrl, { recursive: true });
+  let loadDataDir = options.loadDataDir;
+  if (databaseUrl !== 'memory://') {
+    fs.mkdirSync(databaseUrl, { recursive: true });
+    // A new data folder starts from the build's migrated template when there is one (decision 223).
+    if (!loadDataDir && !fs.existsSync(path.join(databaseUrl, 'PG_VERSION'))) loadDataDir = readTemplate();
+  }
   const db = await PGlite.create(databaseUrl === 'memory://' ? undefined : databaseUrl, {
-    loadDataDir: options.loadDataDir,
+    loadDataDir,
     initDbStartParams: options.walSegmentMb ? [`--wal-segsize=${options.walSegmentMb}`] : undefined,
   });
   return fromPglite(db);

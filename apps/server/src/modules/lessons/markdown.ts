@@ -1,5 +1,6 @@
 import createDOMPurify, { type Config, type DOMPurify } from 'dompurify';
-import { JSDOM } from 'jsdom';
+import { createRequire } from 'node:module';
+import type * as Jsdom from 'jsdom';
 import { Marked } from 'marked';
 
 // Lesson texts are Markdown, turned into HTML on the server and sanitised there, so the page inserts nothing it
@@ -56,6 +57,8 @@ let purify: DOMPurify | null = null;
 /** The sanitiser with its own DOM, made on first use; its hook opens every link safely in a new tab. */
 function sanitizer(): DOMPurify {
   if (purify) return purify;
+  // jsdom loads here, not at start: it was a sixth of the server's start-up time (decision 223).
+  const { JSDOM } = createRequire(import.meta.url)('jsdom') as typeof Jsdom;
   const instance = createDOMPurify(new JSDOM('').window as unknown as Parameters<typeof createDOMPurify>[0]);
   instance.addHook('afterSanitizeAttributes', (node) => {
     if (node.nodeName !== 'A') return;
