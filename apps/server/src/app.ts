@@ -34,6 +34,7 @@ import { registerMembersRoutes } from './modules/members/members.routes.ts';
 import { registerNotificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { registerOwnershipRoutes } from './modules/ownership/ownership.routes.ts';
 import { publicConfig, registerSystemRoutes } from './modules/system/system.routes.ts';
+import { registerBackupRoute } from './db/backup.ts';
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
 import { registerBillingRoutes } from './modules/billing/billing.routes.ts';
 import { registerCompanyRoutes } from './modules/company/company.routes.ts';
@@ -258,6 +259,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const notifier = createNotifier({ db, jobs, mailer, config });
   const invoicing = createInvoicing({ config: config.billing, jobs, notifier });
   registerSystemRoutes(app, { config, db, route, draining: () => draining });
+  // The embedded database's backups are taken by the server that holds it (decision 224).
+  if (db.dumpDataDir) registerBackupRoute(app, { config, db });
   for (const register of [...MODULES, ...(deps.modules ?? [])])
     register({ config, db, route, mailer, jobs, secrets, files, notifier, live, invoicing });
 

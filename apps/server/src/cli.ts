@@ -1,5 +1,6 @@
 // npm run db:migrate / npm run db:seed — against DATABASE_URL (default: PGlite under data/).
 // `template`: the build's migrated PGlite template that a new data folder starts from (decision 223).
+// npm run db:backup -- <file> / npm run db:restore -- <file> — the embedded database and FILES_DIR (decision 224).
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from './config.ts';
@@ -8,10 +9,12 @@ import { migrate } from './db/migrate.ts';
 import { saveTemplate, templateFile } from './db/template.ts';
 import { seedDemoIdentities } from './demo/identities.ts';
 import { seedDemoData } from './demo/seed.ts';
+import { backupCommand, restoreCommand } from './db/backup.ts';
 
 const command = process.argv[2];
-if (command !== 'migrate' && command !== 'seed' && command !== 'template') {
-  console.error('usage: cli.ts migrate|seed|template');
+const COMMANDS = ['migrate', 'seed', 'template', 'backup', 'restore'];
+if (!COMMANDS.includes(command ?? '') || (['backup', 'restore'].includes(command!) && !process.argv[3])) {
+  console.error('usage: cli.ts migrate|seed|template, cli.ts backup|restore <file>');
   process.exit(2);
 }
 
@@ -30,6 +33,22 @@ if (command === 'template') {
 
 try {
   const config = loadConfig();
+  if (command === 'backup' || command === 'restore') {
+    // npm run sets the working folder to the repository; a relative path means the caller's folder.
+    const file = path.resolve(process.env.INIT_CWD ?? process.cwd(), process.argv[3]!);
+    try {
+      if (command === 'backup')
+        console.log(`backup written to ${file} (${await backupCommand(config, file)})`);
+      else {
+        await restoreCommand(config, file);
+        console.log(`restored ${file} into ${config.databaseUrl}; start the server on it`);
+      }
+    } catch (error) {
+      console.error((error as Error).message);
+      process.exit(1);
+    }
+    process.exit(0);
+  }
   const db = await openDb(config.databaseUrl);
   try {
     const applied = await migrate(db);

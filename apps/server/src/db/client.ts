@@ -204,6 +204,27 @@ export interface OpenDbOptions {
   walSegmentMb?: number;
 }
 
+/** The file an embedded data folder's process holds it by: its process id (PGlite has no lock of its own). */
+const LOCK_FILE = 'portal.lock';
+
+/** The process that has the data folder open, if one does (a server, or a backup). */
+export function dataDirHolder(dir: string): number | null {
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(path.join(dir, LOCK_FILE), 'utf8'));
+  } catch {
+    return null;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : null;
+  }
+}
+
 /** Opens the database named by DATABASE_URL: memory://, a folder (PGlite) or postgres://. */
 export async function openDb(databaseUrl: string, options: OpenDbOptions = {}): Promise<Db> {
   if (/^postgres(ql)?:\/\//i.test(databaseUrl)) {
@@ -212,15 +233,35 @@ export async function openDb(databaseUrl: string, options: OpenDbOptions = {}): 
     pool.on('error', () => undefined);
     return fromPool(pool);
   }
-  let loadDataDir = options.loadDataDir;
-  if (databaseUrl !== 'memory://') {
-    fs.mkdirSync(databaseUrl, { recursive: true });
-    // A new data folder starts from the build's migrated template when there is one (decision 223).
-    if (!loadDataDir && !fs.existsSync(path.join(databaseUrl, 'PG_VERSION'))) loadDataDir = readTemplate();
+  if (databaseUrl === 'memory://') {
+    const db = await PGlite.create(undefined, {
+      loadDataDir: options.loadDataDir,
+      initDbStartParams: options.walSegmentMb ? [`--wal-segsize=${options.walSegmentMb}`] : undefined,
+    });
+    return fromPglite(db);
   }
-  const db = await PGlite.create(databaseUrl === 'memory://' ? undefined : databaseUrl, {
+  // Two processes on one data folder would corrupt it: the second is refused.
+  fs.mkdirSync(databaseUrl, { recursive: true });
+  const holder = dataDirHolder(databaseUrl);
+  if (holder !== null && holder !== process.pid) {
+    throw new Error(`the database folder ${databaseUrl} is in use by process ${holder}`);
+  }
+  let loadDataDir = options.loadDataDir;
+  // A new data folder starts from the build's migrated template when there is one (decision 223).
+  if (!loadDataDir && !fs.existsSync(path.join(databaseUrl, 'PG_VERSION'))) loadDataDir = readTemplate();
+  const pglite = await PGlite.create(databaseUrl, {
     loadDataDir,
     initDbStartParams: options.walSegmentMb ? [`--wal-segsize=${options.walSegmentMb}`] : undefined,
   });
-  return fromPglite(db);
+  // Written once the folder is unpacked (a backup brings the lock file of the process it was taken from).
+  const lockFile = path.join(databaseUrl, LOCK_FILE);
+  fs.writeFileSync(lockFile, String(process.pid));
+  const db = fromPglite(pglite);
+  return {
+    ...db,
+    async close() {
+      await db.close();
+      fs.rmSync(lockFile, { force: true });
+    },
+  };
 }
