@@ -172,6 +172,17 @@ async function ownNotification(api: TestApi, caller: Caller): Promise<Prepared> 
   return { params: { id: rows[0]!.uuid } };
 }
 
+/** A ready export of the caller's data (anonymous: the owner's), as `id`. */
+async function ownExport(api: TestApi, caller: Caller): Promise<Prepared> {
+  const user = caller === 'anonymous' ? DEMO_USERS.owner : DEMO_USERS[LOGIN[caller]];
+  const { rows } = await api.db.query<{ uuid: string }>(
+    `insert into data_exports (uuid, user_uuid, state, entries, ready_at, expires_at)
+     values (gen_random_uuid(), $1, 'ready', '[]', now(), now() + interval '1 day') returning uuid`,
+    [user.id],
+  );
+  return { params: { id: rows[0]!.uuid } };
+}
+
 async function freshInvitation(api: TestApi): Promise<string> {
   const uuid = crypto.randomUUID();
   await api.db.query(
@@ -463,6 +474,13 @@ const MATRIX: Record<string, Row> = {
     expect: signedIn,
     body: { password: 'not-the-password' },
   },
+  // The own data (decisions 231, 232): the export and its download are the caller's own only (another's id is a
+  // 404 in the handler); the deletion of the login answers 409 here (an external Keycloak keeps the login).
+  'GET /api/users/v1/me/data-export': { expect: signedIn },
+  'POST /api/users/v1/me/data-export': { expect: signedIn, body: {} },
+  'GET /api/users/v1/me/data-export/{id}/file': { expect: signedIn, prepare: ownExport },
+  'GET /api/users/v1/me/deletion': { expect: signedIn },
+  'POST /api/users/v1/me/deletion': { expect: signedIn, body: { password: 'x', confirmation: 'x' } },
   'GET /api/support/v1/info': { expect: signedIn },
   // Every member reaches the tickets (an EMPLOYEE only their own; the handler filters).
   'GET /api/accounts/{accountUuid}/support/v1/tickets': { expect: atLeast('EMPLOYEE') },

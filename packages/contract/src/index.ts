@@ -19,6 +19,7 @@ export * from './peppershop.ts';
 export * from './abaclik.ts';
 export * from './lessons.ts';
 export * from './security.ts';
+export * from './my-data.ts';
 export * from './format.ts';
 export * from './brand.ts';
 
@@ -41,6 +42,7 @@ import { peppershopRoutes } from './peppershop.ts';
 import { abaclikRoutes } from './abaclik.ts';
 import { lessonsRoutes } from './lessons.ts';
 import { securityRoutes } from './security.ts';
+import { myDataRoutes } from './my-data.ts';
 
 /** Every API route; a server test checks that the app registers each of them, account routes with a role rule. */
 export const apiRoutes = {
@@ -63,4 +65,5 @@ export const apiRoutes = {
   ...abaclikRoutes,
   ...lessonsRoutes,
   ...securityRoutes,
+  ...myDataRoutes,
 };

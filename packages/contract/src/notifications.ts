@@ -54,6 +54,8 @@ export interface NotificationParams {
   };
   /** To the account's admins: the cloud refused the connection's refresh token, someone must connect again. */
   'cloud.needs_reconnect': { accountName: string; connectionUuid: string };
+  /** To the person (personal): the export of their data can be downloaded until `availableUntil`. */
+  'data_export.ready': { availableUntil: string };
 }
 
 export type NotificationType = keyof NotificationParams;
@@ -78,6 +80,7 @@ export const NOTIFICATION_TYPES = [
   'invoice.issued',
   'invoice.overdue',
   'cloud.needs_reconnect',
+  'data_export.ready',
 ] as const satisfies readonly NotificationType[];
 
 /** Types that also send an email unless the user switched it off; the others only when switched on. */
@@ -90,6 +93,7 @@ export const NOTIFICATION_EMAIL_DEFAULTS: readonly NotificationType[] = [
   'ticket.answered',
   'ticket.waiting_for_customer',
   'cloud.needs_reconnect',
+  'data_export.ready',
 ];
 
 /**

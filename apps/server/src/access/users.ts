@@ -26,8 +26,17 @@ interface ProvisionRow extends UserRow {
   provider_name: string | null;
   provider_name_at: Date | null;
   last_sign_in_at: Date | null;
+  deleted_at: Date | null;
 }
-const PROVISION_COLUMNS = `${USER_COLUMNS}, provider_name, provider_name_at, last_sign_in_at`;
+const PROVISION_COLUMNS = `${USER_COLUMNS}, provider_name, provider_name_at, last_sign_in_at, deleted_at`;
+
+/** The token's subject is a login its person deleted (decision 232): a token issued before is refused. */
+export class DeletedLoginError extends Error {
+  constructor() {
+    super('This login was deleted');
+    this.name = 'DeletedLoginError';
+  }
+}
 
 export function toPortalUser(row: UserRow): PortalUser {
   return {
@@ -85,6 +94,7 @@ export async function provisionUser(q: Queryable, identity: TokenIdentity): Prom
     identity.subject,
   ]);
   let row = found.rows[0];
+  if (row?.deleted_at) throw new DeletedLoginError();
   if (!row) {
     const inserted = await q.query<UserRow>(
       `insert into users (uuid, subject, email, name, language, email_verified, provider_name, provider_name_at,

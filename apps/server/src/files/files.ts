@@ -208,7 +208,7 @@ export function createFileStore(dir: string | null): FileStore {
 }
 
 /** RFC 6266: an ASCII fallback name and the exact name in UTF-8. */
-function contentDisposition(kind: 'inline' | 'attachment', fileName: string): string {
+export function contentDisposition(kind: 'inline' | 'attachment', fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }

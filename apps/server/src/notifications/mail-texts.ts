@@ -131,6 +131,10 @@ export const TEXTS: Record<Language, LanguageTexts> = {
         `DeepCloud muss neu verbunden werden`,
         `DeepCloud hat die Verbindung von ${p.account} nicht mehr angenommen. Bitte verbinden Sie das Konto unter «DeepCloud» neu; bis dahin sind die Organisationen nicht erreichbar.`,
       ],
+      'data_export.ready': (p) => [
+        `Ihre Daten stehen zum Download bereit`,
+        `die Zusammenstellung Ihrer Daten ist fertig. Sie können sie bis am ${p.date} unter «Mein Profil › Meine Daten» herunterladen.`,
+      ],
     },
     unknown: ['Neue Mitteilung', 'im Portal wartet eine neue Mitteilung auf Sie.'],
   },
@@ -216,6 +220,10 @@ export const TEXTS: Record<Language, LanguageTexts> = {
       'cloud.needs_reconnect': (p) => [
         `DeepCloud needs to be connected again`,
         `DeepCloud no longer accepts the connection of ${p.account}. Please connect the account again under “DeepCloud”; until then its organisations cannot be reached.`,
+      ],
+      'data_export.ready': (p) => [
+        `Your data is ready to download`,
+        `The export of your data is ready. You can download it until ${p.date} under “My profile › My data”.`,
       ],
     },
     unknown: ['New notification', 'A new notification is waiting for you in the portal.'],
@@ -312,6 +320,10 @@ export const TEXTS: Record<Language, LanguageTexts> = {
         `DeepCloud doit être reconnecté`,
         `DeepCloud n’accepte plus la connexion de ${p.account}. Veuillez reconnecter le compte sous « DeepCloud » ; d’ici là, les organisations ne sont pas accessibles.`,
       ],
+      'data_export.ready': (p) => [
+        `Vos données sont prêtes à être téléchargées`,
+        `L’export de vos données est prêt. Vous pouvez le télécharger jusqu’au ${p.date} sous « Mon profil › Mes données ».`,
+      ],
     },
     unknown: ['Nouvelle notification', 'Une nouvelle notification vous attend dans le portail.'],
   },
@@ -405,6 +417,10 @@ export const TEXTS: Record<Language, LanguageTexts> = {
       'cloud.needs_reconnect': (p) => [
         `DeepCloud deve essere ricollegato`,
         `DeepCloud non accetta più il collegamento di ${p.account}. Colleghi di nuovo l’account in «DeepCloud»; fino ad allora le organizzazioni non sono raggiungibili.`,
+      ],
+      'data_export.ready': (p) => [
+        `I suoi dati sono pronti per il download`,
+        `L’esportazione dei suoi dati è pronta. Può scaricarla fino al ${p.date} in «Il mio profilo › I miei dati».`,
       ],
     },
     unknown: ['Nuova notifica', 'Una nuova notifica la attende nel portale.'],

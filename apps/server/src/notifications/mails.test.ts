@@ -46,6 +46,7 @@ const PARAMS: { [T in keyof NotificationParams]: NotificationParams[T] } = {
     accountName: 'Muster AG',
     connectionUuid: '6f1c2b1e-0018-4000-8000-000000000001',
   },
+  'data_export.ready': { availableUntil: '2026-12-04T10:00:00.000Z' },
 };
 
 describe('notification mails', () => {

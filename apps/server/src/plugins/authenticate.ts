@@ -9,7 +9,7 @@ import {
 } from 'jose';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import { provisionUser, type TokenIdentity } from '../access/users.ts';
+import { DeletedLoginError, provisionUser, type TokenIdentity } from '../access/users.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { bearerToken } from '../http/bearer.ts';
@@ -130,8 +130,15 @@ export function createAuthenticate(options: { config: Config; db: Db; getKey: JW
       ? payload.amr.filter((m): m is string => typeof m === 'string')
       : undefined;
     const authLevel = typeof payload.acr === 'string' ? payload.acr : undefined;
+    let provisioned;
+    try {
+      provisioned = await provisionUser(db, identity);
+    } catch (error) {
+      if (error instanceof DeletedLoginError) throw unauthorized(reply, error.message);
+      throw error;
+    }
     request.user = {
-      ...(await provisionUser(db, identity)),
+      ...provisioned,
       clientAddress: request.ip,
       userAgent: request.headers['user-agent'],
       sessionId: typeof payload.sid === 'string' ? payload.sid : undefined,

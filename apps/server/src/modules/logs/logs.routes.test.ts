@@ -574,5 +574,18 @@ it('sets the purge permission only in the purge', () => {
     .readdirSync(src, { recursive: true, encoding: 'utf8' })
     .filter((file) => /\.(ts|sql)$/.test(file) && !file.endsWith('.test.ts'))
     .filter((file) => fs.readFileSync(path.join(src, file), 'utf8').includes('portal.audit_purge_before'));
-  expect(users.sort()).toEqual(['audit/retention.ts', 'db/migrations/010-logs.sql']);
+  expect(users.sort()).toEqual([
+    'audit/retention.ts',
+    'db/migrations/010-logs.sql',
+    'db/migrations/034-audit-erasure.sql',
+  ]);
+});
+
+it('sets the erasure permission only in the erasure of a person (decision 232)', () => {
+  const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const users = fs
+    .readdirSync(src, { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.(ts|sql)$/.test(file) && !file.endsWith('.test.ts'))
+    .filter((file) => fs.readFileSync(path.join(src, file), 'utf8').includes('portal.audit_erasure'));
+  expect(users.sort()).toEqual(['db/migrations/034-audit-erasure.sql', 'modules/security/erasure.ts']);
 });

@@ -7,6 +7,7 @@ import {
   getEmailChange,
   requestOwnEmailChange,
 } from './credentials.service.ts';
+import { registerMyDataRoutes } from './my-data.routes.ts';
 import { registerPasskeyRoutes } from './passkeys.routes.ts';
 import { getOverview, ownIdentity } from './security.service.ts';
 import { registerSessionRoutes } from './sessions.routes.ts';
@@ -64,4 +65,5 @@ export function registerSecurityRoutes(deps: ModuleDeps) {
   registerSessionRoutes(deps);
   registerPasskeyRoutes(deps);
   registerTotpRoutes(deps);
+  registerMyDataRoutes(deps);
 }

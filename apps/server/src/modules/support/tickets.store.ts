@@ -215,7 +215,7 @@ export async function readConversation(
 ): Promise<SupportMessage[]> {
   const visible = includeInternal ? '' : ' and not m.internal';
   const messages = await q.query<MessageRow>(
-    `select m.id, m.uuid, m.author_uuid, u.name as author_name, m.author_kind, m.internal, m.body, m.created_at
+    `select m.id, m.uuid, m.author_uuid, case when u.deleted_at is null then u.name end as author_name, m.author_kind, m.internal, m.body, m.created_at
        from support_messages m left join users u on u.uuid = m.author_uuid
       where m.ticket_uuid = $1${visible}
       order by m.id`,

@@ -71,6 +71,8 @@ function linkOf(notification: Notification): string {
       return href('accept-agb', undefined, account);
     case 'account.two_factor_required':
       return href('settings-users', undefined, { ...account, tab: 'security' });
+    case 'data_export.ready':
+      return href('settings-users', undefined, { tab: 'data' });
     case 'invoice.issued':
     case 'invoice.overdue':
       // The billing page opens the invoice named by `invoice=`.
