@@ -2,14 +2,19 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
 import {
+  type DataExport,
+  type DataExportBody,
   type EmailChange,
+  type LoginDeletionBody,
+  myDataRoutes,
   type Passkey,
   type PasswordChange,
   type RegisterPasskeyBody,
   securityRoutes,
   type SignInSession,
 } from '@portal/contract';
-import { apiRequest } from '@/api/client.ts';
+import { apiFile, apiRequest } from '@/api/client.ts';
+import { useDownload } from '@/api/use-download.ts';
 import { logout } from '@/auth/auth.ts';
 import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
@@ -214,5 +219,49 @@ export function useEndOtherSessions() {
       toast.success(later('security.sessions.endedOthers', { count: data.ended }));
       await queryClient.invalidateQueries({ queryKey: [SECURITY_KEY, 'sessions'] });
     },
+  });
+}
+
+/**
+ * The export of the person's own data (tab "Meine Daten", decision 231). While one is being prepared the card asks
+ * again every few seconds, and only then: the job takes seconds, and the inbox entry says the same.
+ */
+export const dataExportQuery = queryOptions({
+  queryKey: [SECURITY_KEY, 'data-export'],
+  queryFn: ({ signal }) => apiRequest(myDataRoutes.getDataExport, { signal }).then(({ data }) => data),
+  staleTime: 0,
+  refetchInterval: (query) => (query.state.data?.latest?.state === 'preparing' ? 3000 : false),
+});
+
+/** Asks for an export; the password's errors are the form's to show. */
+export function useRequestDataExport() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: DataExportBody) => apiRequest(myDataRoutes.requestDataExport, { body }),
+    meta: { silentError: true },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: dataExportQuery.queryKey }),
+  });
+}
+
+/** Saves a ready export as the ZIP the server names. */
+export function useDownloadDataExport() {
+  return useDownload((item: DataExport) =>
+    apiFile(myDataRoutes.downloadDataExport, { params: { id: item.uuid } }),
+  );
+}
+
+/** What deleting the login would do (memberships, sole ownerships, an external Keycloak). */
+export const loginDeletionQuery = queryOptions({
+  queryKey: [SECURITY_KEY, 'deletion'],
+  queryFn: ({ signal }) => apiRequest(myDataRoutes.getLoginDeletion, { signal }).then(({ data }) => data),
+  staleTime: 0,
+});
+
+/** Deletes the login; then nothing is left to show: the app signs out. */
+export function useDeleteLogin() {
+  return useMutation({
+    mutationFn: (body: LoginDeletionBody) => apiRequest(myDataRoutes.deleteLogin, { body }),
+    meta: { silentError: true },
+    onSuccess: () => logout(),
   });
 }
