@@ -110,12 +110,12 @@ describe('MyDataTab', () => {
     expect(within(card).getByText(/endet Ihre Mitgliedschaft in «Muster AG»/)).toBeTruthy();
     expect(within(card).getByText(/«Gelöschte Person»/)).toBeTruthy();
     await userEvent.type(within(card).getByLabelText(/Aktuelles Passwort/), 'geheim');
-    await userEvent.type(within(card).getByLabelText(/E-Mail-Adresse zur Bestätigung/), 'jemand@example.com');
+    await userEvent.type(within(card).getByLabelText(/^E-Mail-Adresse/), 'jemand@example.com');
     await userEvent.click(within(card).getByRole('button', { name: 'Login endgültig löschen' }));
     expect(await within(card).findByText('Die Eingabe entspricht nicht Ihrer E-Mail-Adresse.')).toBeTruthy();
     expect(calls(myDataRoutes.deleteLogin)).toHaveLength(0);
 
-    const confirmation = within(card).getByLabelText(/E-Mail-Adresse zur Bestätigung/);
+    const confirmation = within(card).getByLabelText(/^E-Mail-Adresse/);
     await userEvent.clear(confirmation);
     await userEvent.type(confirmation, 'employee@example.com');
     await userEvent.click(within(card).getByRole('button', { name: 'Login endgültig löschen' }));
@@ -130,10 +130,7 @@ describe('MyDataTab', () => {
     await renderTab();
     const card = (await screen.findByRole('heading', { name: 'Login löschen' })).closest('section')!;
     await userEvent.type(within(card).getByLabelText(/Aktuelles Passwort/), 'falsch');
-    await userEvent.type(
-      within(card).getByLabelText(/E-Mail-Adresse zur Bestätigung/),
-      'employee@example.com',
-    );
+    await userEvent.type(within(card).getByLabelText(/^E-Mail-Adresse/), 'employee@example.com');
     await userEvent.click(within(card).getByRole('button', { name: 'Login endgültig löschen' }));
     expect(await within(card).findByText('Das Passwort ist nicht korrekt.')).toBeTruthy();
     expect(logout).not.toHaveBeenCalled();

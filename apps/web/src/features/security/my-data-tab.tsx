@@ -163,7 +163,9 @@ function DeleteLoginCard({ preview }: { preview: LoginDeletionPreview }) {
     }
   };
 
-  const accounts = preview.memberships.map((m) => `«${m.name}»`).join(', ');
+  const accounts = preview.memberships
+    .map((m) => t('security.deleteLogin.accountName', { name: m.name }))
+    .join(', ');
   const consequences = [
     preview.memberships.length
       ? t('security.deleteLogin.memberships', { accounts })
