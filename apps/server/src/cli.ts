@@ -1,6 +1,7 @@
 // npm run db:migrate / npm run db:seed — against DATABASE_URL (default: PGlite under data/).
 // `template`: the build's migrated PGlite template that a new data folder starts from (decision 223).
 // npm run db:backup -- <file> / npm run db:restore -- <file> — the embedded database and FILES_DIR (decision 224).
+// tsx apps/server/src/cli.ts forget-person <subject> — erases a person whose identity is gone (decision 232).
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from './config.ts';
@@ -10,11 +11,17 @@ import { saveTemplate, templateFile } from './db/template.ts';
 import { seedDemoIdentities } from './demo/identities.ts';
 import { seedDemoData } from './demo/seed.ts';
 import { backupCommand, restoreCommand } from './db/backup.ts';
+import { erasePerson } from './modules/security/erasure.ts';
 
 const command = process.argv[2];
-const COMMANDS = ['migrate', 'seed', 'template', 'backup', 'restore'];
-if (!COMMANDS.includes(command ?? '') || (['backup', 'restore'].includes(command!) && !process.argv[3])) {
-  console.error('usage: cli.ts migrate|seed|template, cli.ts backup|restore <file>');
+const COMMANDS = ['migrate', 'seed', 'template', 'backup', 'restore', 'forget-person'];
+if (
+  !COMMANDS.includes(command ?? '') ||
+  (['backup', 'restore', 'forget-person'].includes(command!) && !process.argv[3])
+) {
+  console.error(
+    'usage: cli.ts migrate|seed|template, cli.ts backup|restore <file>, cli.ts forget-person <subject>',
+  );
   process.exit(2);
 }
 
@@ -59,6 +66,19 @@ try {
       await seedDemoData(db, config.billing);
       if (config.oidc.embedded) await seedDemoIdentities(db);
       console.log('demo data is in place (demo logins only: never use them in production)');
+    }
+    if (command === 'forget-person') {
+      const { rows } = await db.query<{ uuid: string; email: string; name: string }>(
+        'select uuid, email, name from users where subject = $1 and deleted_at is null',
+        [process.argv[3]],
+      );
+      const person = rows[0];
+      if (!person) console.log('no such person, or already forgotten');
+      else {
+        // With the embedded sign-in service the subject is the identity's id: it goes too.
+        await db.transaction((tx) => erasePerson(tx, person, config.oidc.embedded ? process.argv[3]! : null));
+        console.log('the person is forgotten: memberships ended, name and address removed');
+      }
     }
   } finally {
     await db.close();
