@@ -43,6 +43,7 @@ import { registerDeepcloudRoutes } from './modules/deepcloud/deepcloud.routes.ts
 import { registerPeppershopRoutes } from './modules/peppershop/peppershop.routes.ts';
 import { registerAbaclikRoutes } from './modules/abaclik/abaclik.routes.ts';
 import { registerLessonsRoutes } from './modules/lessons/lessons.routes.ts';
+import { registerAnnouncementsRoutes } from './modules/announcements/announcements.routes.ts';
 import { registerSecurityRoutes } from './modules/security/security.routes.ts';
 import { createAccountScope } from './plugins/account-scope.ts';
 import { createAuthenticate, refreshingLocalJwks, remoteJwks } from './plugins/authenticate.ts';
@@ -111,6 +112,7 @@ const MODULES: AreaModule[] = [
   registerAbaclikRoutes,
   registerLessonsRoutes,
   registerSecurityRoutes,
+  registerAnnouncementsRoutes,
 ];
 
 /**

@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import { ABACLIK_CODE_ALPHABET } from '@portal/contract';
 import { DEMO_ACCOUNTS, DEMO_USERS } from './demo/users.ts';
+import { DEMO_ANNOUNCEMENTS } from './demo/announcements.ts';
 import { DEMO_BILLING_ADDRESS } from './demo/billing.ts';
 import { describeApi, type DemoLogin, type TestApi } from './test/api.ts';
 import { allowStaff, insertTestAttachment, insertTestTicket } from './test/support-tickets.ts';
@@ -93,6 +94,17 @@ const MUSTER_PROFILE = {
   billingEmail: 'buchhaltung@example.com',
   phone: '+41 44 123 45 67',
   website: 'https://www.example.com',
+};
+/** An announcement the schema accepts (for a month from tomorrow, to Muster AG). */
+const MATRIX_ANNOUNCEMENT = {
+  kind: 'info',
+  title: { de: 'Matrix' },
+  body: { de: 'Matrix' },
+  audience: 'accounts',
+  audienceValues: [MUSTER],
+  roles: 'everyone',
+  startsAt: new Date(Date.now() + 86_400_000).toISOString(),
+  endsAt: null,
 };
 /** A 1×1 PNG. */
 const PIXEL_LOGO = {
@@ -589,6 +601,28 @@ const MATRIX: Record<string, Row> = {
   'POST /api/billing/v1/staff/invoices/{invoiceUuid}/void': {
     expect: billingStaff,
     body: { reason: 'Matrix' },
+  },
+  // Announcements, staff side: SUPPORT_MANAGER and above (PORTAL_ADMIN publishes); customers and agents refused.
+  'GET /api/announcements/v1/announcements': { expect: billingStaff },
+  'POST /api/announcements/v1/announcements': { expect: billingStaff, body: MATRIX_ANNOUNCEMENT },
+  'GET /api/announcements/v1/announcements/{announcementUuid}': { expect: billingStaff },
+  'PUT /api/announcements/v1/announcements/{announcementUuid}': {
+    expect: billingStaff,
+    body: MATRIX_ANNOUNCEMENT,
+  },
+  'DELETE /api/announcements/v1/announcements/{announcementUuid}': { expect: billingStaff },
+  'POST /api/announcements/v1/announcements/{announcementUuid}/publication': { expect: billingStaff },
+  'POST /api/announcements/v1/announcements/{announcementUuid}/withdrawal': { expect: billingStaff },
+  // The readers' side: anyone signed in, about an announcement that reached them (the demo maintenance reached every
+  // member of an account; the agent has none, so to them it does not exist).
+  'GET /api/announcements/v1/current': { expect: signedIn },
+  'GET /api/announcements/v1/current/{announcementUuid}': {
+    expect: { ...signedIn, staff: 404 },
+    params: { announcementUuid: DEMO_ANNOUNCEMENTS.maintenance },
+  },
+  'POST /api/announcements/v1/current/{announcementUuid}/dismissal': {
+    expect: { ...signedIn, staff: 404 },
+    params: { announcementUuid: DEMO_ANNOUNCEMENTS.maintenance },
   },
   // AbaClik: every member pairs, lists and revokes their own devices (ADMIN and above every member's, the service).
   'GET /api/accounts/{accountUuid}/abaclik/v1/devices': { expect: atLeast('EMPLOYEE') },

@@ -12,6 +12,8 @@ import {
   formatReference,
   formatShortDay,
   formatShortPeriod,
+  instantOfSwissWallTime,
+  swissWallTime,
   toMajorUnits,
 } from './format.ts';
 
@@ -105,5 +107,17 @@ describe('payment references', () => {
     expect(formatReference('RF18539007547034')).toBe('RF18 5390 0754 7034');
     expect(formatReference('RF4820260000123')).toBe('RF48 2026 0000 123');
     expect(formatReference('RF18 5390 0754 7034')).toBe('RF18 5390 0754 7034');
+  });
+});
+
+describe('Swiss wall-clock times', () => {
+  it('reads and writes a time in Swiss time, winter and summer, whatever the machine’s zone', () => {
+    expect(swissWallTime('2026-12-05T21:00:00.000Z')).toBe('2026-12-05T22:00');
+    expect(swissWallTime('2026-07-01T20:30:00.000Z')).toBe('2026-07-01T22:30');
+    expect(instantOfSwissWallTime('2026-12-05T22:00')).toBe('2026-12-05T21:00:00.000Z');
+    expect(instantOfSwissWallTime('2026-07-01T22:30')).toBe('2026-07-01T20:30:00.000Z');
+    // The hour that repeats on 25 October 2026: the earlier one; the hour skipped on 29 March: an hour later.
+    expect(instantOfSwissWallTime('2026-10-25T02:30')).toBe('2026-10-25T00:30:00.000Z');
+    expect(instantOfSwissWallTime('2026-03-29T02:30')).toBe('2026-03-29T01:30:00.000Z');
   });
 });

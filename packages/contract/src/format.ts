@@ -231,3 +231,33 @@ export function formatReference(reference: string): string {
     return `${compact.slice(0, 2)} ${compact.slice(2).replace(/(\d{5})(?=\d)/g, '$1 ')}`;
   return compact.replace(/(.{4})(?=.)/g, '$1 ');
 }
+
+const WALL_TIME = new Intl.DateTimeFormat('en-CA', {
+  timeZone: TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** The wall-clock time of an instant in Swiss time, as a form keeps it: "2026-12-05T22:00". */
+export function swissWallTime(value: Instant): string {
+  const parts = Object.fromEntries(WALL_TIME.formatToParts(toDate(value)).map((p) => [p.type, p.value]));
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
+}
+
+/**
+ * The instant a Swiss wall-clock time ("2026-12-05T22:00") names, as ISO 8601: the earlier one of the hour that
+ * repeats in October, and an hour later for a time the change in March skips.
+ */
+export function instantOfSwissWallTime(wall: string): string {
+  const asUtc = Date.parse(`${wall}:00Z`);
+  // Swiss time is UTC+1 in winter and UTC+2 in summer: the offset whose wall time matches.
+  for (const hours of [2, 1]) {
+    const instant = asUtc - hours * 3_600_000;
+    if (swissWallTime(instant) === wall) return new Date(instant).toISOString();
+  }
+  return new Date(asUtc - 3_600_000).toISOString();
+}

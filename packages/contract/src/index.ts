@@ -22,8 +22,10 @@ export * from './security.ts';
 export * from './my-data.ts';
 export * from './format.ts';
 export * from './brand.ts';
+export * from './announcements.ts';
 
 import { usersRoutes } from './users.ts';
+import { announcementsRoutes } from './announcements.ts';
 import { accountsRoutes } from './accounts.ts';
 import { configRoutes } from './config.ts';
 import { companyRoutes } from './company.ts';
@@ -66,4 +68,5 @@ export const apiRoutes = {
   ...lessonsRoutes,
   ...securityRoutes,
   ...myDataRoutes,
+  ...announcementsRoutes,
 };

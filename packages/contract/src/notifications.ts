@@ -56,6 +56,17 @@ export interface NotificationParams {
   'cloud.needs_reconnect': { accountName: string; connectionUuid: string };
   /** To the person (personal): the export of their data can be downloaded until `availableUntil`. */
   'data_export.ready': { availableUntil: string };
+  /**
+   * To every person of an announcement's audience (a personal notification: once per person, whatever their
+   * accounts): its kind, its title per language (each falling back to German) and its window.
+   */
+  'announcement.published': {
+    announcementUuid: string;
+    kind: string;
+    title: Record<'de' | 'en' | 'fr' | 'it', string>;
+    startsAt: string;
+    endsAt: string | null;
+  };
 }
 
 export type NotificationType = keyof NotificationParams;
@@ -81,6 +92,7 @@ export const NOTIFICATION_TYPES = [
   'invoice.overdue',
   'cloud.needs_reconnect',
   'data_export.ready',
+  'announcement.published',
 ] as const satisfies readonly NotificationType[];
 
 /** Types that also send an email unless the user switched it off; the others only when switched on. */

@@ -3,6 +3,7 @@
 import { loadConfig, type BillingConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { seedDemoAbaclik } from './abaclik.ts';
+import { seedDemoAnnouncements } from './announcements.ts';
 import { seedDemoAccounts } from './accounts.ts';
 import { seedDemoBilling } from './billing.ts';
 import { seedDemoLessons } from './lessons.ts';
@@ -30,5 +31,6 @@ export async function seedDemoData(db: Db, billing: BillingConfig = loadConfig({
     await seedDemoAbaclik(tx, ids);
     await seedDemoLessons(tx, ids.get('owner')!, DEMO_ACCOUNTS.muster);
     await seedDemoShop(tx);
+    await seedDemoAnnouncements(tx, ids);
   });
 }

@@ -95,6 +95,14 @@ export const DEMO_USERS = {
     language: 'de',
     emailVerified: true,
   },
+  portalAdmin: {
+    id: '6f1c2b1e-0001-4000-8000-000000000011',
+    email: 'portal-admin@example.com',
+    name: 'Paula Portal',
+    userRole: 'PORTAL_ADMIN',
+    language: 'de',
+    emailVerified: true,
+  },
 } as const satisfies Record<string, DemoUser>;
 
 /** The name of a demo login (`owner`, `employee`…). */

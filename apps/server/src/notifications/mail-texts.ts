@@ -19,6 +19,10 @@ export interface Shown {
   /** Invoice number and payable amount, e.g. "2026-000123 (CHF 1'234.50)". */
   invoice: string;
   due: string;
+  /** An announcement's title in the recipient's language, its kind and its window ("von … bis …"). */
+  announcement: string;
+  announcementKind: string;
+  announcementWindow: string;
 }
 
 export interface LanguageTexts {
@@ -31,6 +35,10 @@ export interface LanguageTexts {
   ticket: (number: number | undefined, subject: string | undefined) => string;
   roles: Record<string, string>;
   kinds: Record<string, string>;
+  /** The kinds of announcement (info, maintenance, incident). */
+  announcementKinds: Record<string, string>;
+  /** An announcement's window: from its start, to its end if it has one (both already formatted). */
+  window: (start: string, end: string | null) => string;
   types: Record<NotificationType, (p: Shown) => [subject: string, body: string]>;
   /** A type this version does not know (written by a newer instance). */
   unknown: [subject: string, body: string];
@@ -58,6 +66,8 @@ export const TEXTS: Record<Language, LanguageTexts> = {
       privacy: 'der Datenschutzerklärung',
       all: 'der AGB und der Datenschutzerklärung',
     },
+    announcementKinds: { info: 'Information', maintenance: 'Wartung', incident: 'Störung' },
+    window: (start, end) => (end ? `, von ${start} bis ${end}` : `, ab ${start}`),
     types: {
       'invitation.received': (p) => [
         `Einladung zu ${p.account}`,
@@ -135,6 +145,10 @@ export const TEXTS: Record<Language, LanguageTexts> = {
         `Ihre Daten stehen zum Download bereit`,
         `die Zusammenstellung Ihrer Daten ist fertig. Sie können sie bis am ${p.date} unter «Mein Profil › Meine Daten» herunterladen.`,
       ],
+      'announcement.published': (p) => [
+        `${p.announcementKind}: ${p.announcement}`,
+        `wir haben eine Mitteilung für Sie (${p.announcementKind}): «${p.announcement}»${p.announcementWindow}. Den ganzen Text finden Sie im Portal.`,
+      ],
     },
     unknown: ['Neue Mitteilung', 'im Portal wartet eine neue Mitteilung auf Sie.'],
   },
@@ -148,6 +162,8 @@ export const TEXTS: Record<Language, LanguageTexts> = {
       words(number === undefined ? '' : `no. ${number}`, subject && `“${subject}”`),
     roles: { EMPLOYEE: 'employee', ADMIN: 'administrator', DC: 'Digital Coach', OWNER: 'owner' },
     kinds: { agb: 'terms', privacy: 'privacy policy', all: 'terms and privacy policy' },
+    announcementKinds: { info: 'Information', maintenance: 'Maintenance', incident: 'Incident' },
+    window: (start, end) => (end ? `, from ${start} to ${end}` : `, from ${start}`),
     types: {
       'invitation.received': (p) => [
         `Invitation to ${p.account}`,
@@ -225,6 +241,10 @@ export const TEXTS: Record<Language, LanguageTexts> = {
         `Your data is ready to download`,
         `The export of your data is ready. You can download it until ${p.date} under “My profile › My data”.`,
       ],
+      'announcement.published': (p) => [
+        `${p.announcementKind}: ${p.announcement}`,
+        `We have an announcement for you (${p.announcementKind}): “${p.announcement}”${p.announcementWindow}. You can read the full text in the portal.`,
+      ],
     },
     unknown: ['New notification', 'A new notification is waiting for you in the portal.'],
   },
@@ -247,6 +267,8 @@ export const TEXTS: Record<Language, LanguageTexts> = {
       privacy: 'de la déclaration de protection des données',
       all: 'des CG et de la déclaration de protection des données',
     },
+    announcementKinds: { info: 'Information', maintenance: 'Maintenance', incident: 'Incident' },
+    window: (start, end) => (end ? `, du ${start} au ${end}` : `, à partir du ${start}`),
     types: {
       'invitation.received': (p) => [
         `Invitation à ${p.account}`,
@@ -324,6 +346,10 @@ export const TEXTS: Record<Language, LanguageTexts> = {
         `Vos données sont prêtes à être téléchargées`,
         `L’export de vos données est prêt. Vous pouvez le télécharger jusqu’au ${p.date} sous « Mon profil › Mes données ».`,
       ],
+      'announcement.published': (p) => [
+        `${p.announcementKind} : ${p.announcement}`,
+        `Nous avons une annonce pour vous (${p.announcementKind}) : « ${p.announcement} »${p.announcementWindow}. Vous trouverez le texte complet dans le portail.`,
+      ],
     },
     unknown: ['Nouvelle notification', 'Une nouvelle notification vous attend dans le portail.'],
   },
@@ -345,6 +371,8 @@ export const TEXTS: Record<Language, LanguageTexts> = {
       privacy: 'dell’informativa sulla protezione dei dati',
       all: 'delle CG e dell’informativa sulla protezione dei dati',
     },
+    announcementKinds: { info: 'Informazione', maintenance: 'Manutenzione', incident: 'Disservizio' },
+    window: (start, end) => (end ? `, dal ${start} al ${end}` : `, dal ${start}`),
     types: {
       'invitation.received': (p) => [
         `Invito a ${p.account}`,
@@ -421,6 +449,10 @@ export const TEXTS: Record<Language, LanguageTexts> = {
       'data_export.ready': (p) => [
         `I suoi dati sono pronti per il download`,
         `L’esportazione dei suoi dati è pronta. Può scaricarla fino al ${p.date} in «Il mio profilo › I miei dati».`,
+      ],
+      'announcement.published': (p) => [
+        `${p.announcementKind}: ${p.announcement}`,
+        `Abbiamo una comunicazione per lei (${p.announcementKind}): «${p.announcement}»${p.announcementWindow}. Trova il testo completo nel portale.`,
       ],
     },
     unknown: ['Nuova notifica', 'Una nuova notifica la attende nel portale.'],

@@ -47,6 +47,18 @@ const PARAMS: { [T in keyof NotificationParams]: NotificationParams[T] } = {
     connectionUuid: '6f1c2b1e-0018-4000-8000-000000000001',
   },
   'data_export.ready': { availableUntil: '2026-12-04T10:00:00.000Z' },
+  'announcement.published': {
+    announcementUuid: '6f1c2b1e-0031-4000-8000-000000000001',
+    kind: 'maintenance',
+    title: {
+      de: 'Wartung am Samstag',
+      en: 'Maintenance on Saturday',
+      fr: 'Maintenance samedi',
+      it: 'Manutenzione sabato',
+    },
+    startsAt: '2026-12-05T21:00:00.000Z',
+    endsAt: '2026-12-06T01:00:00.000Z',
+  },
 };
 
 describe('notification mails', () => {

@@ -1,5 +1,6 @@
 import {
   formatDate,
+  formatDateTime,
   formatDay,
   formatMoney,
   isLanguage,
@@ -9,7 +10,7 @@ import {
 import { renderMail } from '../mail/layout.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import { mailText } from '../mail/user-text.ts';
-import { TEXTS, type Shown } from './mail-texts.ts';
+import { TEXTS, type LanguageTexts, type Shown } from './mail-texts.ts';
 
 // The mail of a notification: its subject and sentence from the one table of mail texts (mail-texts.ts), in the
 // recipient's language, written through the one mail layout.
@@ -62,9 +63,25 @@ export function notificationMailText(
     ),
     invoice: invoiceShown(params),
     due: Number.isNaN(Date.parse(text(params.dueOn))) ? '' : formatDay(text(params.dueOn), language),
+    ...announcementShown(t, language, params),
   };
   const [subject, body] = isNotificationType(type) ? t.types[type](shown) : t.unknown;
   return { subject, body };
+}
+
+/** An announcement's title in `language` (German where it has none), its kind and its window. */
+function announcementShown(t: LanguageTexts, language: Language, params: Record<string, unknown>) {
+  const titles = (params.title ?? {}) as Partial<Record<Language, string>>;
+  const title = text(titles[language]) || text(titles.de);
+  const start = Date.parse(text(params.startsAt));
+  const end = Date.parse(text(params.endsAt));
+  return {
+    announcement: mailText(title) ?? '',
+    announcementKind: t.announcementKinds[text(params.kind)] ?? t.announcementKinds.info!,
+    announcementWindow: Number.isNaN(start)
+      ? ''
+      : t.window(formatDateTime(start, language), Number.isNaN(end) ? null : formatDateTime(end, language)),
+  };
 }
 
 /** An invoice's number and amount as mails show them: "2026-000123 (CHF 1'234.50)". */

@@ -37,6 +37,11 @@ export interface NewNotification<T extends NotificationType> {
   userUuids: readonly string[];
   type: T;
   params: NotificationParams[T];
+  /**
+   * Mailed whatever the recipients' preferences say (an announcement of a maintenance or incident to the accounts'
+   * owners); otherwise their choice, else the type's default.
+   */
+  mailAlways?: boolean;
 }
 
 export interface Notifier {
@@ -115,12 +120,22 @@ export function createNotifier(options?: NotifierOptions): Notifier {
       const rows = notifications.flatMap(({ accountUuid, userUuids, type, params }) =>
         [...new Set(userUuids)].map((user) => ({ account_uuid: accountUuid, user_uuid: user, type, params })),
       );
+      const always = new Set(
+        notifications.flatMap(({ accountUuid, userUuids, type, mailAlways }) =>
+          mailAlways ? userUuids.map((user) => `${accountUuid}|${user}|${type}`) : [],
+        ),
+      );
       if (rows.length === 0) return;
-      const written = await tx.query<{ id: string; user_uuid: string; type: NotificationType }>(
+      const written = await tx.query<{
+        id: string;
+        account_uuid: string | null;
+        user_uuid: string;
+        type: NotificationType;
+      }>(
         `insert into notifications (account_uuid, user_uuid, type, params)
          select account_uuid, user_uuid, type, params
            from jsonb_to_recordset($1::jsonb) as r (account_uuid uuid, user_uuid uuid, type text, params jsonb)
-         returning id::text, user_uuid, type`,
+         returning id::text, account_uuid, user_uuid, type`,
         [JSON.stringify(rows)],
       );
       // NOTIFY inside a transaction is delivered at its commit, and not at all when it rolls back.
@@ -136,8 +151,15 @@ export function createNotifier(options?: NotifierOptions): Notifier {
       const mailed = await tx.query<{ uuid: string }>(
         `select n.uuid from notifications n
            left join notification_preferences p on p.user_uuid = n.user_uuid and p.type = n.type
-          where n.id = any($1::bigint[]) and coalesce(p.email, n.type = any($2::text[]))`,
-        [mailable.map((row) => row.id), NOTIFICATION_EMAIL_DEFAULTS],
+          where n.id = any($1::bigint[])
+            and (n.id = any($3::bigint[]) or coalesce(p.email, n.type = any($2::text[])))`,
+        [
+          mailable.map((row) => row.id),
+          NOTIFICATION_EMAIL_DEFAULTS,
+          mailable
+            .filter((row) => always.has(`${row.account_uuid}|${row.user_uuid}|${row.type}`))
+            .map((row) => row.id),
+        ],
       );
       await jobs.enqueueMany(
         'notifications.mail',

@@ -104,6 +104,9 @@ describe('route table', () => {
     ['/oauthcb', 'oauthcb'],
     ['/signup', 'signup'],
     ['/maintenance', 'maintenance'],
+    ['/provider/announcements', 'announcements'],
+    ['/provider/announcements/new', 'announcement-new'],
+    ['/provider/announcements/a1', 'announcement-edit'],
   ])('matches %s to %s', (path, name) => {
     expect(matchRoute(path)?.entry.name).toBe(name);
   });
@@ -112,12 +115,15 @@ describe('route table', () => {
     expect(matchRoute(path)).toBeNull();
   });
 
-  it('needs an account everywhere except the account, invitation, onboarding, own settings, error, sign-in and support queue and payments routes', () => {
+  it('needs an account everywhere except the account, invitation, onboarding, own settings, error, sign-in and support queue, payments and announcements routes', () => {
     const free = ROUTES.filter((r) => !r.access.needsAccount).map((r) => r.name);
     expect(free.sort()).toEqual(
       [
         '404',
         'accounts',
+        'announcement-edit',
+        'announcement-new',
+        'announcements',
         'billing-payments',
         'create-account',
         'invite-verify',

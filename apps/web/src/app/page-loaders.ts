@@ -145,6 +145,19 @@ export const PAGE_LOADERS: Record<RouteName, RouteLoader> = {
     page: () => import('@/features/billing-staff/payments-page.tsx'),
     messages: ['billingStaff'],
   },
+  announcements: {
+    page: () => import('@/features/announcements/announcements-page.tsx'),
+    messages: ['announcements'],
+  },
+  'announcement-new': {
+    page: () => import('@/features/announcements/announcement-editor-page.tsx'),
+    messages: ['announcements'],
+  },
+  'announcement-edit': {
+    page: () => import('@/features/announcements/announcement-editor-page.tsx'),
+    messages: ['announcements'],
+    paramsAsProps: true,
+  },
   // The sign-in return paths: sent on to the location requested before sign-in.
   oauthcb: null,
   signup: null,

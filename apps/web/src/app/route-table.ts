@@ -18,7 +18,13 @@ import HeadsetMicOutlined from '@mui/icons-material/HeadsetMicOutlined';
 import PaymentsOutlined from '@mui/icons-material/PaymentsOutlined';
 import SchoolOutlined from '@mui/icons-material/SchoolOutlined';
 import CloudOutlined from '@mui/icons-material/CloudOutlined';
-import { BILLING_STAFF_ROLE, type AccountRole, type UserRole } from '@portal/contract';
+import CampaignOutlined from '@mui/icons-material/CampaignOutlined';
+import {
+  ANNOUNCEMENT_ROLES_NEEDED,
+  BILLING_STAFF_ROLE,
+  type AccountRole,
+  type UserRole,
+} from '@portal/contract';
 
 /** Who may open a route. */
 export interface AccessRule {
@@ -36,7 +42,8 @@ export interface AccessRule {
   public?: boolean;
 }
 
-export type NavGroup = 'main' | 'settings' | 'integrations';
+/** The side navigation's groups; `provider`: the provider's own pages (announcements…), for staff user roles only. */
+export type NavGroup = 'main' | 'settings' | 'integrations' | 'provider';
 
 /** What a route's entry step (`page-loaders.ts`) works with: the address, the account the guard chose for the tab, the query cache. */
 export interface EntryInput {
@@ -71,6 +78,8 @@ const admin: AccessRule = { needsAccount: true, minAccountRole: 'ADMIN' };
 const owner: AccessRule = { needsAccount: true, minAccountRole: 'OWNER' };
 const noAccount: AccessRule = { needsAccount: false };
 const staff: AccessRule = { needsAccount: false, minUserRole: 'SUPPORT' };
+/** The provider's announcements: SUPPORT_MANAGER and above (drafts; PORTAL_ADMIN also publishes). */
+const announcer: AccessRule = { needsAccount: false, minUserRole: ANNOUNCEMENT_ROLES_NEEDED.draft };
 
 /**
  * Every route of the app, one row each: its name, path, title and access rule. The router, the guard, the side
@@ -313,6 +322,26 @@ const TABLE = [
     titleKey: 'routes.billingPayments',
     access: { needsAccount: false, minUserRole: BILLING_STAFF_ROLE },
     nav: { group: 'main', position: 9, icon: PaymentsOutlined },
+  },
+  // The provider's side (its own menu group): announcements to the customers, across accounts.
+  {
+    name: 'announcements',
+    path: 'provider/announcements',
+    titleKey: 'routes.announcements',
+    access: announcer,
+    nav: { group: 'provider', position: 1, icon: CampaignOutlined },
+  },
+  {
+    name: 'announcement-new',
+    path: 'provider/announcements/new',
+    titleKey: 'routes.announcementNew',
+    access: announcer,
+  },
+  {
+    name: 'announcement-edit',
+    path: 'provider/announcements/:announcementUuid',
+    titleKey: 'routes.announcementEdit',
+    access: announcer,
   },
   // The sign-in return paths: sent on to the location requested before sign-in.
   { name: 'oauthcb', path: 'oauthcb', titleKey: 'routes.dashboard', access: noAccount },

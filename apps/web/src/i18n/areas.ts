@@ -53,6 +53,10 @@ export const AREAS = {
     import: 'default',
     query: { area: 'billingStaff', keys: 'billingStaff' },
   }),
+  announcements: import.meta.glob<MessageTree>('./locales/*/messages.json', {
+    import: 'default',
+    query: { area: 'announcements', keys: 'announcements' },
+  }),
   subscriptions: import.meta.glob<MessageTree>('./locales/*/messages.json', {
     import: 'default',
     query: { area: 'subscriptions', keys: 'subscriptions' },

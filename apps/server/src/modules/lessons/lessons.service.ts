@@ -9,7 +9,7 @@ import {
 import type { Db, Queryable } from '../../db/client.ts';
 import { notFound } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
-import { renderLessonMarkdown } from './markdown.ts';
+import { renderMarkdown } from '../../http/markdown.ts';
 import { iso } from '../../db/iso.ts';
 
 interface LessonRow {
@@ -133,7 +133,7 @@ export async function getLesson(
   const row = rows[index]!;
   return {
     ...toSummary(row, index),
-    html: renderLessonMarkdown(row.content_md),
+    html: renderMarkdown(row.content_md),
     previousUuid: rows[index - 1]?.uuid ?? null,
     nextUuid: rows[index + 1]?.uuid ?? null,
   };

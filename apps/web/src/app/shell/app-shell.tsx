@@ -20,6 +20,7 @@ import { SessionExpiry } from './session-expiry.tsx';
 import { SideNav, visibleNavItems } from './side-nav.tsx';
 import {
   AccountDeletionBar,
+  AnnouncementBars,
   EmailVerificationBar,
   NewVersionBar,
   PastDueBar,
@@ -135,6 +136,7 @@ export function AppShell() {
       <PastDueBar account={account} />
       <TwoFactorBar account={account} />
       <StaffAccessBar account={account} />
+      <AnnouncementBars />
       <Box sx={{ display: 'flex', flex: 1 }}>
         {!hasNav ? null : wide ? (
           <Box

@@ -14,7 +14,7 @@ import { useCurrentAccount } from '@/api/session.ts';
 import { canAccess } from '../navigation-rules.ts';
 import { ROUTES, pathPatternOf, type NavGroup, type RouteEntry } from '../route-table.ts';
 
-const GROUPS: NavGroup[] = ['main', 'settings', 'integrations'];
+const GROUPS: NavGroup[] = ['main', 'settings', 'integrations', 'provider'];
 
 /** A route shown in the side navigation. */
 export type NavEntry = RouteEntry & { nav: NonNullable<RouteEntry['nav']> };

@@ -4,7 +4,7 @@
 // invalidated, so the list, the item, the badge and the title are read anew from the server, never counted here.
 // Errors are toasted by the query client.
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { notificationsRoutes, type NotificationsQuery } from '@portal/contract';
+import { announcementsRoutes, notificationsRoutes, type NotificationsQuery } from '@portal/contract';
 import { apiRequest } from '@/api/client.ts';
 import { notificationKeys } from '@/api/notifications.ts';
 import { later } from '@/i18n/later.ts';
@@ -42,6 +42,15 @@ function useInvalidateNotifications() {
 }
 
 /** Marks one notification read or unread. `quiet` for the automatic read on opening it (no toast). */
+/** The whole text of an announcement that reached the reader (its notification's page shows it). */
+export function announcementReadingQuery(announcementUuid: string) {
+  return queryOptions({
+    queryKey: ['notifications', 'announcement', announcementUuid],
+    queryFn: async ({ signal }) =>
+      (await apiRequest(announcementsRoutes.readAnnouncement, { params: { announcementUuid }, signal })).data,
+  });
+}
+
 export function useSetNotificationRead(accountUuid: string) {
   const invalidate = useInvalidateNotifications();
   const toast = useToast();

@@ -20,7 +20,10 @@ import { useCurrentAccountUuid } from '@/api/session.ts';
 import { formatDateTime } from '@/i18n/format.ts';
 import { EmptyState } from '@/ui/empty-state.tsx';
 import { Page } from '@/ui/page.tsx';
+import { currentLanguage } from '@/i18n/i18n.ts';
+import { RichText } from '@/ui/rich-text.tsx';
 import {
+  announcementReadingQuery,
   notificationQuery,
   useArchiveNotification,
   useRestoreNotification,
@@ -104,10 +107,15 @@ export default function InboxItemPage({ uuid = '' }: { uuid?: string }) {
             ` · ${t('notifications.archivedAt', { date: formatDateTime(notification.archivedAt) })}`}
         </Typography>
         <Typography sx={{ mb: 3 }}>{view.body}</Typography>
+        {notification.type === 'announcement.published' && (
+          <AnnouncementBody uuid={String(notification.params.announcementUuid ?? '')} />
+        )}
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
-          <Button component={RouterLink} to={view.to} variant="contained" endIcon={<ArrowForward />}>
-            {view.action}
-          </Button>
+          {notification.type !== 'announcement.published' && (
+            <Button component={RouterLink} to={view.to} variant="contained" endIcon={<ArrowForward />}>
+              {view.action}
+            </Button>
+          )}
           <Button
             variant="outlined"
             startIcon={<MarkEmailUnreadOutlined />}
@@ -142,4 +150,16 @@ export default function InboxItemPage({ uuid = '' }: { uuid?: string }) {
       </Paper>
     </Page>
   );
+}
+
+/** An announcement's whole text in the reader's language (German where it has none), as the server rendered it. */
+function AnnouncementBody({ uuid }: { uuid: string }) {
+  const { t } = useTranslation();
+  const { data } = useQuery(announcementReadingQuery(uuid));
+  if (!data)
+    return <CircularProgress size={24} aria-label={t('notifications.announcementLoading')} sx={{ mb: 3 }} />;
+  const language = currentLanguage();
+  // Without a text of its own the language shows the German one (the server fell back to it).
+  const html = data.html[language];
+  return <RichText html={html} lang={html === data.html.de ? 'de' : language} sx={{ mb: 3 }} />;
 }

@@ -5,8 +5,10 @@ import {
   type Notification,
   type NotificationType,
 } from '@portal/contract';
+import { announcementText } from '@portal/contract';
 import { href } from '@/app/href.ts';
-import { formatDate, formatDay, formatMoney } from '@/i18n/format.ts';
+import { formatDate, formatDateTime, formatDay, formatMoney } from '@/i18n/format.ts';
+import { currentLanguage } from '@/i18n/i18n.ts';
 
 /** What the inbox shows of a notification, in the reader's language: rendered now, from its type and parameters. */
 export interface NotificationView {
@@ -83,9 +85,31 @@ function linkOf(notification: Notification): string {
       return href('support-ticket-detail', { ticketUuid: text(notification.params.ticketUuid) }, account);
     case 'cloud.needs_reconnect':
       return href('deepcloud-connection', { uuid: text(notification.params.connectionUuid) }, account);
+    case 'announcement.published':
+      // The announcement's whole text is on the notification's own page.
+      return href('inbox-item', { uuid: notification.uuid }, account);
     default:
       return href('dashboard', undefined, account);
   }
+}
+
+/** An announcement's title in the interface language (German where it has none), its kind and its window. */
+function announcementValues(t: TFunction, params: Record<string, unknown>) {
+  const titles = (params.title ?? {}) as { de?: string };
+  const start = text(params.startsAt);
+  const end = text(params.endsAt);
+  const kind = text(params.kind);
+  return {
+    title: announcementText({ ...titles, de: text(titles.de) }, currentLanguage()),
+    kind: t(`notifications.announcementKinds.${kind}` as 'notifications.announcementKinds.info', {
+      defaultValue: t('notifications.announcementKinds.info'),
+    }),
+    window: start
+      ? end
+        ? t('notifications.announcementWindow', { start: formatDateTime(start), end: formatDateTime(end) })
+        : t('notifications.announcementFrom', { start: formatDateTime(start) })
+      : '',
+  };
 }
 
 /** The notification as the reader sees it; a type this version does not know reads as a generic message. */
@@ -119,6 +143,7 @@ export function notificationView(t: TFunction, notification: Notification): Noti
     kind: t(`notifications.kinds.${text(params.kind) || 'all'}` as 'notifications.kinds.all', {
       defaultValue: t('notifications.kinds.all'),
     }),
+    ...(type === 'announcement.published' ? announcementValues(t, params) : {}),
   };
   const key = keyOf(type);
   return {

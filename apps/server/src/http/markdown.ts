@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import type * as Jsdom from 'jsdom';
 import { Marked } from 'marked';
 
-// Lesson texts are Markdown, turned into HTML on the server and sanitised there, so the page inserts nothing it
-// did not get from this one gate.
+// Texts people write in Markdown (a lesson, an announcement) are turned into HTML on the server and sanitised
+// there, so a page inserts nothing it did not get from this one gate.
 
 /** Markdown with GitHub's tables and strike-through; raw HTML is passed on to the sanitiser, which decides. */
 const markdown = new Marked({
@@ -74,8 +74,8 @@ function sanitizer(): DOMPurify {
   return instance;
 }
 
-/** A lesson's Markdown as HTML that is safe to insert into the page. */
-export function renderLessonMarkdown(source: string): string {
+/** Markdown (a lesson's, an announcement's) as HTML that is safe to insert into the page. */
+export function renderMarkdown(source: string): string {
   const html = markdown.parse(source) as string;
   return sanitizer().sanitize(html, SANITIZE);
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { renderLessonMarkdown } from './markdown.ts';
+import { renderMarkdown } from './markdown.ts';
 
 describe('lesson Markdown', () => {
   it('renders headings (from h3 on), lists, code, keyboard hints and tables', () => {
-    const html = renderLessonMarkdown(
+    const html = renderMarkdown(
       [
         '# Start',
         '## Steps',
@@ -36,7 +36,7 @@ describe('lesson Markdown', () => {
   });
 
   it('removes scripts with their content', () => {
-    const html = renderLessonMarkdown(
+    const html = renderMarkdown(
       'Hello <script>alert("x")</script>\n\n<script src="https://evil.test/x.js"></script>',
     );
     expect(html).not.toMatch(/script/i);
@@ -45,7 +45,7 @@ describe('lesson Markdown', () => {
   });
 
   it('removes event-handler attributes', () => {
-    const html = renderLessonMarkdown(
+    const html = renderMarkdown(
       '<p onclick="alert(1)">Click</p>\n\n<a href="https://example.com" onmouseover="alert(2)">x</a>\n\n<img src=x onerror="alert(3)">\n\n<svg onload="alert(4)"></svg>',
     );
     expect(html).not.toMatch(/on(click|mouseover|error|load)/i);
@@ -61,8 +61,8 @@ describe('lesson Markdown', () => {
       'data:text/html,<b>x</b>',
       'vbscript:msgbox(1)',
     ]) {
-      const md = renderLessonMarkdown(`[click me](${href})`);
-      const raw = renderLessonMarkdown(`<a href="${href}">click me</a>`);
+      const md = renderMarkdown(`[click me](${href})`);
+      const raw = renderMarkdown(`<a href="${href}">click me</a>`);
       for (const html of [md, raw]) {
         expect(html).toContain('click me');
         expect(html).not.toMatch(/href=/i);
@@ -70,11 +70,11 @@ describe('lesson Markdown', () => {
       }
     }
     // An entity-encoded scheme is decoded by the parser before the check.
-    expect(renderLessonMarkdown('<a href="&#106;avascript:alert(1)">x</a>')).not.toMatch(/href|javascript/i);
+    expect(renderMarkdown('<a href="&#106;avascript:alert(1)">x</a>')).not.toMatch(/href|javascript/i);
   });
 
   it('opens web links in a new tab that cannot reach back, without referrer', () => {
-    const html = renderLessonMarkdown(
+    const html = renderMarkdown(
       '[Portal](https://portal.example.com/help "Help") and <a href="mailto:help@example.com" target="_self" rel="opener">mail</a>',
     );
     expect(html).toContain(
@@ -86,7 +86,7 @@ describe('lesson Markdown', () => {
   });
 
   it('removes iframes, objects, forms, styles, meta refreshes and base tags', () => {
-    const html = renderLessonMarkdown(
+    const html = renderMarkdown(
       [
         '<iframe src="https://evil.test"></iframe>',
         '<object data="x.swf"></object><embed src="x.swf">',
@@ -104,14 +104,14 @@ describe('lesson Markdown', () => {
   });
 
   it('shows no images, neither Markdown nor HTML ones', () => {
-    const html = renderLessonMarkdown(
+    const html = renderMarkdown(
       '![logo](https://example.com/logo.png)\n\n<img src="https://example.com/a.png" alt="a">',
     );
     expect(html).not.toMatch(/<img|example\.com/i);
   });
 
   it('keeps code that shows markup as text', () => {
-    const html = renderLessonMarkdown('`<script>alert(1)</script>`');
+    const html = renderMarkdown('`<script>alert(1)</script>`');
     expect(html).toContain('<code>&lt;script&gt;alert(1)&lt;/script&gt;</code>');
   });
 });
