@@ -16,6 +16,8 @@
  *   apps/server/src/modules/billing/invoice-pdf.bench.ts, beside the code it measures).
  * - the renewal scheduler: 10,000 due subscriptions → 10,000 invoices on PostgreSQL (target ≤ 60 s;
  *   apps/server/src/bench/subscriptions.bench.ts).
+ * - an announcement to all: 10,000 accounts with 5 people each on PostgreSQL, publication → every inbox has it (target
+ *   ≤ 60 s) and the API's p99 meanwhile (apps/server/src/bench/announcements.bench.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -246,6 +248,22 @@ if (process.argv[2] === 'subscriptions') {
   process.exit(0);
 }
 
+/** An announcement to all: 10,000 accounts with 5 people each. */
+const announcementFigures = () =>
+  postgresScenario(
+    'announcements.bench.ts',
+    'measureAnnouncement',
+    'printAnnouncementFigures',
+    'announcement to 10,000 accounts',
+  );
+
+// `npm run bench -- announcements` measures the announcement's fan-out alone.
+if (process.argv[2] === 'announcements') {
+  console.log('Portal benchmark (announcement fan-out only)');
+  await announcementFigures();
+  process.exit(0);
+}
+
 // `npm run bench -- me` measures GET /users/v1/me against the bare stack alone.
 if (process.argv[2] === 'me') {
   console.log('Portal benchmark (GET /users/v1/me against the bare stack only)');
@@ -321,3 +339,4 @@ await invoiceFigures();
 }
 await invoicePdfFigures();
 await schedulerFigures();
+await announcementFigures();
