@@ -45,6 +45,7 @@ import { registerAbaclikRoutes } from './modules/abaclik/abaclik.routes.ts';
 import { registerLessonsRoutes } from './modules/lessons/lessons.routes.ts';
 import { registerAnnouncementsRoutes } from './modules/announcements/announcements.routes.ts';
 import { registerSecurityRoutes } from './modules/security/security.routes.ts';
+import { registerDirectoryRoutes } from './modules/directory/directory.routes.ts';
 import { createAccountScope } from './plugins/account-scope.ts';
 import { createAuthenticate, refreshingLocalJwks, remoteJwks } from './plugins/authenticate.ts';
 import { createSecrets, type Secrets } from './secrets/secrets.ts';
@@ -113,6 +114,7 @@ const MODULES: AreaModule[] = [
   registerLessonsRoutes,
   registerSecurityRoutes,
   registerAnnouncementsRoutes,
+  registerDirectoryRoutes,
 ];
 
 /**

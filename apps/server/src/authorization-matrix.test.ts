@@ -624,6 +624,8 @@ const MATRIX: Record<string, Row> = {
     expect: { ...signedIn, staff: 404 },
     params: { announcementUuid: DEMO_ANNOUNCEMENTS.maintenance },
   },
+  // The account directory: support staff across accounts; customers get the same 403 whatever they search.
+  'GET /api/directory/v1/accounts': { expect: supportStaff },
   // AbaClik: every member pairs, lists and revokes their own devices (ADMIN and above every member's, the service).
   'GET /api/accounts/{accountUuid}/abaclik/v1/devices': { expect: atLeast('EMPLOYEE') },
   'POST /api/accounts/{accountUuid}/abaclik/v1/activation-codes': { expect: change('EMPLOYEE') },

@@ -20,6 +20,7 @@ export * from './abaclik.ts';
 export * from './lessons.ts';
 export * from './security.ts';
 export * from './my-data.ts';
+export * from './directory.ts';
 export * from './format.ts';
 export * from './brand.ts';
 export * from './announcements.ts';
@@ -45,6 +46,7 @@ import { abaclikRoutes } from './abaclik.ts';
 import { lessonsRoutes } from './lessons.ts';
 import { securityRoutes } from './security.ts';
 import { myDataRoutes } from './my-data.ts';
+import { directoryRoutes } from './directory.ts';
 
 /** Every API route; a server test checks that the app registers each of them, account routes with a role rule. */
 export const apiRoutes = {
@@ -69,4 +71,5 @@ export const apiRoutes = {
   ...securityRoutes,
   ...myDataRoutes,
   ...announcementsRoutes,
+  ...directoryRoutes,
 };

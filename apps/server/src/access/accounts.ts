@@ -67,7 +67,7 @@ const accountColumns = (identity: string, shown: string) => `a.uuid, a.name, a.c
     as two_factor_grace_until`;
 
 /** An account past its scheduled deletion is gone, even before the purge removes it. */
-const NOT_EXPIRED = '(a.available_until is null or a.available_until > now())';
+export const NOT_EXPIRED = '(a.available_until is null or a.available_until > now())';
 
 /**
  * Every membership of the user, and the open invitations to the user's verified address (PENDING, with the
@@ -90,12 +90,16 @@ export async function listAccountsOf(q: Queryable, user: PortalUser): Promise<Ac
     .map(toAccount);
 }
 
+/** Whether the customer allows staff into account `a` on one of its tickets that is still being worked. */
+export const STAFF_CONSENT = `exists (select 1 from support_tickets t
+    where t.account_uuid = a.uuid and t.staff_access_consent and t.status not in ('SOLVED', 'CLOSED'))`;
+
 /**
  * Whether staff with this user role may open an account they are no member of, acting as SUPPORT: the platform
  * administrator always; support roles only while the customer allows it on one of the account's tickets that is
- * still being worked (neither solved nor closed).
+ * still being worked (neither solved nor closed). The account directory tells staff the same before they open one.
  */
-function staffMayOpen(userRole: UserRole, consented: boolean): boolean {
+export function staffMayOpen(userRole: UserRole, consented: boolean): boolean {
   if (!isStaffRole(userRole)) return false;
   return userRole === 'PORTAL_ADMIN' || consented;
 }
@@ -117,9 +121,7 @@ export async function accessFor(
     two_factor: string | null;
   }>(
     `select m.role, m.invitation_status,
-            exists (select 1 from support_tickets t
-                     where t.account_uuid = a.uuid and t.staff_access_consent
-                       and t.status not in ('SOLVED', 'CLOSED')) as consented,
+            ${STAFF_CONSENT} as consented,
             ${twoFactorStateSql('$3::uuid', '$4::boolean')} as two_factor
        from accounts a left join account_members m on m.account_uuid = a.uuid and m.user_uuid = $2
       where a.uuid = $1 and ${NOT_EXPIRED}`,

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import { readTemplate } from './template.ts';
@@ -252,6 +253,9 @@ export async function openDb(databaseUrl: string, options: OpenDbOptions = {}): 
   const pglite = await PGlite.create(databaseUrl, {
     loadDataDir,
     initDbStartParams: options.walSegmentMb ? [`--wal-segsize=${options.walSegmentMb}`] : undefined,
+    // Trigram indexes (the account directory's search, migration 032): PostgreSQL ships pg_trgm in contrib,
+    // PGlite as an extension it loads here.
+    extensions: { pg_trgm },
   });
   // Written once the folder is unpacked (a backup brings the lock file of the process it was taken from).
   const lockFile = path.join(databaseUrl, LOCK_FILE);
