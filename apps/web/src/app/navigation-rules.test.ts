@@ -115,12 +115,13 @@ describe('route table', () => {
     expect(matchRoute(path)).toBeNull();
   });
 
-  it('needs an account everywhere except the account, invitation, onboarding, own settings, error, sign-in and support queue, payments and announcements routes', () => {
+  it('needs an account everywhere except the account, invitation, onboarding, own settings, error, sign-in and staff routes (support queue, payments, announcements, account directory)', () => {
     const free = ROUTES.filter((r) => !r.access.needsAccount).map((r) => r.name);
     expect(free.sort()).toEqual(
       [
         '404',
         'accounts',
+        'accounts-directory',
         'announcement-edit',
         'announcement-new',
         'announcements',
@@ -355,14 +356,16 @@ describe('before every navigation', () => {
     ).toEqual({ kind: 'redirect', to: '/' });
   });
 
-  it('6. opens the support queue for staff user roles only, with or without an account', () => {
+  it('6. opens the support queue and the account directory for staff user roles only, with or without an account', () => {
     for (const role of ['SUPPORT', 'SUPPORT_AGENT', 'SUPPORT_MANAGER', 'PORTAL_ADMIN'] as const) {
       expect(guard('/support/queue', { accounts: [], role })).toMatchObject({ kind: 'allow' });
       expect(guard('/support/queue/t1', { role })).toMatchObject({ kind: 'allow' });
+      expect(guard('/accounts/directory', { accounts: [], role })).toMatchObject({ kind: 'allow' });
     }
     for (const role of ['STANDARD', 'DC', 'TEACHER'] as const) {
       expect(guard('/support/queue', { role })).toEqual({ kind: 'redirect', to: '/' });
       expect(guard('/support/queue/t1', { role })).toEqual({ kind: 'redirect', to: '/' });
+      expect(guard('/accounts/directory', { role })).toEqual({ kind: 'redirect', to: '/' });
     }
   });
 

@@ -158,6 +158,10 @@ export const PAGE_LOADERS: Record<RouteName, RouteLoader> = {
     messages: ['announcements'],
     paramsAsProps: true,
   },
+  'accounts-directory': {
+    page: () => import('@/features/directory/directory-page.tsx'),
+    messages: ['directory'],
+  },
   // The sign-in return paths: sent on to the location requested before sign-in.
   oauthcb: null,
   signup: null,

@@ -19,6 +19,7 @@ import PaymentsOutlined from '@mui/icons-material/PaymentsOutlined';
 import SchoolOutlined from '@mui/icons-material/SchoolOutlined';
 import CloudOutlined from '@mui/icons-material/CloudOutlined';
 import CampaignOutlined from '@mui/icons-material/CampaignOutlined';
+import ManageSearchOutlined from '@mui/icons-material/ManageSearchOutlined';
 import {
   ANNOUNCEMENT_ROLES_NEEDED,
   BILLING_STAFF_ROLE,
@@ -342,6 +343,14 @@ const TABLE = [
     path: 'provider/announcements/:announcementUuid',
     titleKey: 'routes.announcementEdit',
     access: announcer,
+  },
+  // The account directory: support staff find any account and read its summary without opening it.
+  {
+    name: 'accounts-directory',
+    path: 'accounts/directory',
+    titleKey: 'routes.accountDirectory',
+    access: staff,
+    nav: { group: 'provider', position: 2, icon: ManageSearchOutlined },
   },
   // The sign-in return paths: sent on to the location requested before sign-in.
   { name: 'oauthcb', path: 'oauthcb', titleKey: 'routes.dashboard', access: noAccount },

@@ -57,6 +57,10 @@ export const AREAS = {
     import: 'default',
     query: { area: 'announcements', keys: 'announcements' },
   }),
+  directory: import.meta.glob<MessageTree>('./locales/*/messages.json', {
+    import: 'default',
+    query: { area: 'directory', keys: 'directory' },
+  }),
   subscriptions: import.meta.glob<MessageTree>('./locales/*/messages.json', {
     import: 'default',
     query: { area: 'subscriptions', keys: 'subscriptions' },

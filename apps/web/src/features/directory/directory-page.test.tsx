@@ -1,0 +1,122 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { directoryRoutes, type DirectoryAccount } from '@portal/contract';
+import { apiRequest } from '@/testing/api-mock.ts';
+import { renderPage } from '@/testing/render.tsx';
+import DirectoryPage from './directory-page.tsx';
+
+vi.mock('@/api/client.ts', async (original) =>
+  (await import('@/testing/api-mock.ts')).mockedClient(original),
+);
+
+const MUSTER: DirectoryAccount = {
+  uuid: '6f1c2b1e-0002-4000-8000-000000000001',
+  name: 'Muster AG',
+  country: 'CH',
+  uid: 'CHE-123.456.788',
+  createdAt: '2025-10-25T10:00:00.000Z',
+  matchedBy: ['uid'],
+  subscription: {
+    planCode: 'PROFESSIONAL',
+    planName: 'Professional',
+    status: 'PAST_DUE',
+    cancelAtPeriodEnd: false,
+    currentPeriodEnd: '2027-11-01',
+  },
+  membersCount: 5,
+  owner: { name: 'Olivia Owner', email: 'owner@example.com' },
+  invoices: {
+    openCount: 2,
+    overdueCount: 1,
+    amounts: [{ currency: 'CHF', openMinor: 162150, overdueMinor: 50000 }],
+  },
+  openTickets: 2,
+  availableUntil: null,
+  twoFactor: { required: true, graceUntil: null },
+  mayOpen: true,
+};
+
+const BEISPIEL: DirectoryAccount = {
+  ...MUSTER,
+  uuid: '6f1c2b1e-0002-4000-8000-000000000002',
+  name: 'Beispiel GmbH',
+  country: 'DE',
+  uid: null,
+  matchedBy: [],
+  subscription: null,
+  owner: { name: 'Isabelle Inhaber' },
+  invoices: { openCount: 0, overdueCount: 0 },
+  openTickets: 0,
+  availableUntil: '2026-12-17T10:00:00.000Z',
+  twoFactor: { required: false, graceUntil: null },
+  mayOpen: false,
+};
+
+const list = (data: DirectoryAccount[], total = data.length) => ({
+  data,
+  meta: { total, page: 1, pageSize: 25 },
+});
+
+beforeEach(() => {
+  apiRequest.mockReset();
+});
+
+describe('account directory page', { timeout: 20_000 }, () => {
+  it('searches on the server with the text from the address, and shows each summary as it came', async () => {
+    apiRequest.mockImplementation(async (route, input) => {
+      expect(route).toBe(directoryRoutes.searchDirectory);
+      const q = (input as { query: { q?: string } }).query.q;
+      return q ? list([MUSTER]) : list([BEISPIEL, MUSTER], 60);
+    });
+    const user = userEvent.setup();
+    await renderPage('/accounts/directory', <DirectoryPage />);
+
+    // Every account by name first, paged on the server.
+    const results = await screen.findByRole('list', { name: 'Gefundene Konten' });
+    expect(await within(results).findByRole('heading', { name: 'Beispiel GmbH' })).toBeTruthy();
+    expect(screen.getByText(/^1–25 \S+ 60$/)).toBeTruthy();
+    const beispiel = within(results).getAllByRole('listitem')[0]!;
+    expect(
+      within(beispiel).getByText(
+        'Öffnen erst, wenn die Kundin oder der Kunde es in einem offenen Ticket erlaubt.',
+      ),
+    ).toBeTruthy();
+    expect(within(beispiel).queryByRole('link')).toBeNull();
+    expect(within(beispiel).getByText('Noch kein Abo')).toBeTruthy();
+    expect(within(beispiel).getByText('Geplant für den 17. Dezember 2026')).toBeTruthy();
+    // An agent's answer carries no amounts and no owner's address: nothing shows them.
+    expect(within(beispiel).queryByText(/CHF/)).toBeNull();
+    expect(within(beispiel).getByText('0, davon 0 überfällig')).toBeTruthy();
+
+    await user.type(screen.getByRole('searchbox', { name: 'Konto suchen' }), ' che 123 456 788 {Enter}');
+    expect(apiRequest).toHaveBeenLastCalledWith(
+      directoryRoutes.searchDirectory,
+      expect.objectContaining({ query: { q: 'che 123 456 788', page: 1, pageSize: 25 } }),
+    );
+    const hit = await screen.findByRole('listitem');
+    expect(within(hit).getByRole('heading', { name: 'Muster AG' })).toBeTruthy();
+    expect(within(hit).getByText('CHE-123.456.788 · Schweiz')).toBeTruthy();
+    expect(within(hit).getByText('Gefunden über die UID')).toBeTruthy();
+    expect(within(hit).getByText('Zahlung überfällig')).toBeTruthy();
+    expect(within(hit).getByText('owner@example.com')).toBeTruthy();
+    expect(within(hit).getByText("CHF 1'621.50 offen, davon CHF 500.00 überfällig")).toBeTruthy();
+    expect(within(hit).getByText('Für alle Mitglieder verlangt')).toBeTruthy();
+    expect(within(hit).getByRole('link', { name: 'Konto Muster AG öffnen' }).getAttribute('href')).toBe(
+      `/?uuid=${MUSTER.uuid}`,
+    );
+  });
+
+  it('says when nothing is found', async () => {
+    apiRequest.mockResolvedValue(list([]));
+    await renderPage('/accounts/directory', <DirectoryPage />, { at: '/accounts/directory?q=Nr.%2099' });
+    expect(await screen.findByText('Kein Konto gefunden')).toBeTruthy();
+    expect((screen.getByRole('searchbox', { name: 'Konto suchen' }) as HTMLInputElement).value).toBe(
+      'Nr. 99',
+    );
+    expect(apiRequest).toHaveBeenCalledWith(
+      directoryRoutes.searchDirectory,
+      expect.objectContaining({ query: { q: 'Nr. 99', page: 1, pageSize: 25 } }),
+    );
+  });
+});
