@@ -34,7 +34,9 @@ function Invoices({ account }: { account: DirectoryAccount }) {
   const { openCount, overdueCount, amounts } = account.invoices;
   return (
     <>
-      {t('directory.invoiceCounts', { open: openCount, overdue: overdueCount })}
+      {overdueCount > 0
+        ? t('directory.invoiceCounts', { open: openCount, overdue: overdueCount })
+        : openCount}
       {amounts?.map((amount) => (
         <Typography key={amount.currency} variant="body2" sx={{ color: 'text.secondary' }}>
           {t('directory.amounts', {
