@@ -18,6 +18,8 @@
  *   apps/server/src/bench/subscriptions.bench.ts).
  * - an announcement to all: 10,000 accounts with 5 people each on PostgreSQL, publication → every inbox has it (target
  *   ≤ 60 s) and the API's p99 meanwhile (apps/server/src/bench/announcements.bench.ts).
+ * - the account directory: typical searches of an agent among 100,000 accounts on PostgreSQL (target p99 ≤ 20 ms;
+ *   apps/server/src/bench/directory.bench.ts, BENCH_DIRECTORY_ACCOUNTS for another size).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -264,6 +266,22 @@ if (process.argv[2] === 'announcements') {
   process.exit(0);
 }
 
+/** The account directory among 100,000 accounts. */
+const directoryFigures = () =>
+  postgresScenario(
+    'directory.bench.ts',
+    'measureDirectory',
+    'printDirectoryFigures',
+    'account directory at 100,000 accounts',
+  );
+
+// `npm run bench -- directory` measures the account directory alone.
+if (process.argv[2] === 'directory') {
+  console.log('Portal benchmark (account directory only)');
+  await directoryFigures();
+  process.exit(0);
+}
+
 // `npm run bench -- me` measures GET /users/v1/me against the bare stack alone.
 if (process.argv[2] === 'me') {
   console.log('Portal benchmark (GET /users/v1/me against the bare stack only)');
@@ -340,3 +358,4 @@ await invoiceFigures();
 await invoicePdfFigures();
 await schedulerFigures();
 await announcementFigures();
+await directoryFigures();

@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../demo/users.ts';
-import { TestApi } from '../test/api.ts';
+import { TestApi, type DemoLogin } from '../test/api.ts';
 
 const ROWS = 1_000_000;
 const MUSTER = DEMO_ACCOUNTS.muster;
@@ -29,7 +29,7 @@ export function percentile(values: number[], p: number): number {
 export async function timed(
   api: TestApi,
   url: string,
-  as: 'admin' | 'employee' = 'admin',
+  as: DemoLogin = 'admin',
   runs = 200,
 ): Promise<{ p50: number; p99: number }> {
   const times: number[] = [];
