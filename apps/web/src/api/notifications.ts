@@ -3,12 +3,7 @@
 // invalidation of that prefix (a live event, a change in another tab) refreshes the inbox, the item, the badge
 // and the title together; nothing is counted locally.
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  announcementsRoutes,
-  notificationsRoutes,
-  type NotificationPreference,
-  type NotificationsQuery,
-} from '@portal/contract';
+import { notificationsRoutes, type NotificationPreference, type NotificationsQuery } from '@portal/contract';
 import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
 import { apiRequest } from './client.ts';
@@ -53,32 +48,5 @@ export function useUpdateNotificationPreferences() {
       queryClient.setQueryData(notificationKeys.preferences, data.preferences);
       toast.success(later('notifications.preferences.saved'));
     },
-  });
-}
-
-/**
- * The maintenance and incident announcements in their window that reached the person and that they have not
- * closed: the shell's bars. A small request of its own after the first paint; a live event reads it again.
- */
-export const currentAnnouncementsQuery = queryOptions({
-  queryKey: notificationKeys.currentAnnouncements,
-  queryFn: async ({ signal }) =>
-    (await apiRequest(announcementsRoutes.listCurrentAnnouncements, { signal })).data,
-  staleTime: 60_000,
-  meta: { silentError: true },
-});
-
-/** Closes an announcement's bar for the person, on every device. */
-export function useDismissAnnouncement() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (uuid: string) =>
-      apiRequest(announcementsRoutes.dismissAnnouncement, { params: { announcementUuid: uuid } }),
-    onMutate: (uuid) => {
-      queryClient.setQueryData(currentAnnouncementsQuery.queryKey, (list) =>
-        list?.filter((a) => a.uuid !== uuid),
-      );
-    },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: notificationKeys.currentAnnouncements }),
   });
 }
