@@ -234,10 +234,15 @@ export async function openDb(databaseUrl: string, options: OpenDbOptions = {}): 
     pool.on('error', () => undefined);
     return fromPool(pool);
   }
+  const initDbStartParams = options.walSegmentMb ? [`--wal-segsize=${options.walSegmentMb}`] : undefined;
+  // Trigram indexes (the account directory's search, migration 032): PostgreSQL ships pg_trgm in contrib,
+  // PGlite as an extension it loads here.
+  const extensions = { pg_trgm };
   if (databaseUrl === 'memory://') {
     const db = await PGlite.create(undefined, {
       loadDataDir: options.loadDataDir,
-      initDbStartParams: options.walSegmentMb ? [`--wal-segsize=${options.walSegmentMb}`] : undefined,
+      initDbStartParams,
+      extensions,
     });
     return fromPglite(db);
   }
@@ -250,13 +255,7 @@ export async function openDb(databaseUrl: string, options: OpenDbOptions = {}): 
   let loadDataDir = options.loadDataDir;
   // A new data folder starts from the build's migrated template when there is one (decision 223).
   if (!loadDataDir && !fs.existsSync(path.join(databaseUrl, 'PG_VERSION'))) loadDataDir = readTemplate();
-  const pglite = await PGlite.create(databaseUrl, {
-    loadDataDir,
-    initDbStartParams: options.walSegmentMb ? [`--wal-segsize=${options.walSegmentMb}`] : undefined,
-    // Trigram indexes (the account directory's search, migration 032): PostgreSQL ships pg_trgm in contrib,
-    // PGlite as an extension it loads here.
-    extensions: { pg_trgm },
-  });
+  const pglite = await PGlite.create(databaseUrl, { loadDataDir, initDbStartParams, extensions });
   // Written once the folder is unpacked (a backup brings the lock file of the process it was taken from).
   const lockFile = path.join(databaseUrl, LOCK_FILE);
   fs.writeFileSync(lockFile, String(process.pid));
