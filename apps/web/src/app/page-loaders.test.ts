@@ -13,9 +13,11 @@ describe('page loaders', () => {
   });
 
   it('give every rendered route a page of its own', () => {
+    // One page writes a new announcement and edits one: the same form, its route says which.
+    const sharing = new Set(['announcement-new']);
     const pages = ROUTES.flatMap((entry) => {
       const loader = pageLoaderOf(entry.name);
-      return loader ? [loader.page.toString()] : [];
+      return loader && !sharing.has(entry.name) ? [loader.page.toString()] : [];
     });
     expect(pages.length).toBeGreaterThan(30);
     expect(new Set(pages).size).toBe(pages.length);

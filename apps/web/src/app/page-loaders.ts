@@ -11,13 +11,19 @@ export type EntryModule = { default: (input: EntryInput) => Promise<string> };
 /**
  * What a route loads once the guard allowed it:
  * - `page`: the page, each its own chunk (keep it a lazy `import()`); `paramsAsProps` hands it the path parameters;
- *   `messages`: the areas of texts it shows beyond the shell's (`i18n/areas.ts`), loaded beside the chunk (decision 218).
+ *   `messages`: the areas of texts it shows beyond the shell's (`i18n/areas.ts`), loaded beside the chunk (decision 218);
+ *   `alongside`: a chunk the page renders lazily (too heavy for the page's own, decision 236), fetched beside it.
  * - `enter`: a step that runs before any page renders and sends the navigation on (a callback that only acts and
  *   forwards, decision 153). It downloads, in its own chunk, while the guard loads.
  * - `null`: nothing; the navigation rules send the route on before anything renders (`navigation-rules.ts`).
  */
 export type RouteLoader =
-  | { page: () => Promise<PageModule>; paramsAsProps?: true; messages: readonly Area[] }
+  | {
+      page: () => Promise<PageModule>;
+      paramsAsProps?: true;
+      messages: readonly Area[];
+      alongside?: () => Promise<unknown>;
+    }
   | { enter: () => Promise<EntryModule> }
   | null;
 
@@ -67,12 +73,10 @@ export const PAGE_LOADERS: Record<RouteName, RouteLoader> = {
     messages: ['accounts', 'createAccount', 'invite'],
   },
   logs: {
-    // The date fields' chunk (MUI X, date-fns) downloads beside the page's, not after it renders.
-    page: () => {
-      void import('@/features/logs/day-field.tsx').catch(() => undefined);
-      return import('@/features/logs/logs-page.tsx');
-    },
+    page: () => import('@/features/logs/logs-page.tsx'),
     messages: ['logs'],
+    // The date fields (MUI X, date-fns): the page renders them lazily; their chunk downloads beside the page's.
+    alongside: () => import('@/features/logs/day-field.tsx'),
   },
   // Sent on to ncr-lesson.
   'ncr-lesson-redirect': null,

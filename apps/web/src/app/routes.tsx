@@ -15,6 +15,7 @@ export function preloadPage(pathname: string): void {
   const loader = match && pageLoaderOf(match.entry.name);
   if (!loader) return;
   void loader.page().catch(() => undefined);
+  void loader.alongside?.().catch(() => undefined);
   void loadAreas(loader.messages);
 }
 
@@ -24,7 +25,9 @@ function pageRoute(entry: RouteEntry): RouteObject {
   // Rows without a page never render: the guard sends them on before.
   if (!loader) return { ...base, path: entry.path, Component: null };
   const lazy = async () => {
-    // The page's chunk and its texts load side by side; it renders once both are in (no raw keys).
+    // The page's chunk and its texts load side by side; it renders once both are in (no raw keys). A chunk the
+    // page renders lazily starts with them and is not waited for.
+    void loader.alongside?.().catch(() => undefined);
     const [{ default: Page }] = await Promise.all([loader.page(), loadAreas(loader.messages)]);
     if (!loader.paramsAsProps) return { Component: Page };
     return {

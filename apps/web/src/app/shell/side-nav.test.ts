@@ -10,6 +10,7 @@ describe('side navigation', () => {
       main: ['dashboard', 'inbox', 'support', 'logs', 'ncr-lesson-redirect'],
       settings: ['settings-users'],
       integrations: ['deepcloud', 'abaclik'],
+      provider: [],
     });
   });
 
@@ -36,6 +37,12 @@ describe('side navigation', () => {
   it('adds the support queue for staff, also without an account', () => {
     expect(names(visibleNavItems('SUPPORT', 'SUPPORT_AGENT', true)).main).toContain('support-queue');
     expect(names(visibleNavItems(null, 'SUPPORT', false)).main).toEqual(['support-queue']);
+    // The provider's group: the directory for every staff role, announcements from SUPPORT_MANAGER on.
+    expect(names(visibleNavItems(null, 'SUPPORT', false)).provider).toEqual(['accounts-directory']);
+    expect(names(visibleNavItems(null, 'PORTAL_ADMIN', false)).provider).toEqual([
+      'announcements',
+      'accounts-directory',
+    ]);
     expect(names(visibleNavItems('OWNER', 'TEACHER', true)).main).not.toContain('support-queue');
   });
 
@@ -44,6 +51,7 @@ describe('side navigation', () => {
       main: [],
       settings: ['settings-users'],
       integrations: [],
+      provider: [],
     });
   });
 });
