@@ -77,7 +77,10 @@ export interface Config {
    * it, outside production, a published development key (`development: true`) keeps the local start working.
    */
   secrets: { keys: SecretsKey[]; development: boolean };
+  /** SENTRY_DSN: the server's errors are reported there (decision 237); null: no error reporting. */
   sentryDsn: string | null;
+  /** SENTRY_WEB_DSN, else SENTRY_DSN: the web app's errors go there; the only other origin it may connect to. */
+  sentryWebDsn: string | null;
   environment: string;
   logLevel: string;
   /**
@@ -361,7 +364,11 @@ export function loadConfig(env: Env = process.env): Config {
     shop: shopConfig(env, demo),
     serveSourceMaps: environment !== 'prod',
     secrets: secretsKeys(env, loopback, demo),
-    sentryDsn: env.SENTRY_DSN || null,
+    sentryDsn: env.SENTRY_DSN ? url(env, 'SENTRY_DSN', '') : null,
+    sentryWebDsn:
+      env.SENTRY_WEB_DSN || env.SENTRY_DSN
+        ? url(env, env.SENTRY_WEB_DSN ? 'SENTRY_WEB_DSN' : 'SENTRY_DSN', '')
+        : null,
     environment,
     logLevel,
     trustProxy: trustProxy(env.TRUST_PROXY),

@@ -17,6 +17,9 @@ try {
   throw error;
 }
 
+// Error reporting (only with SENTRY_DSN) starts before the app loads, so its integrations see Fastify from the start.
+const { initErrorReporting, flushErrorReporting } = await import('./plugins/error-reporting.ts');
+await initErrorReporting(config);
 // Loaded after the configuration is known to be valid, so a bad variable is reported at once.
 const { buildApp } = await import('./app.ts');
 const app = await buildApp(config);
@@ -50,6 +53,7 @@ async function shutdown(signal: string) {
   try {
     await app.close();
     app.log.info('shut down');
+    await flushErrorReporting();
     process.exit(0);
   } catch (error) {
     app.log.error({ err: error }, 'shutdown failed');

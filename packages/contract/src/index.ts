@@ -73,3 +73,4 @@ export const apiRoutes = {
   ...announcementsRoutes,
   ...directoryRoutes,
 };
+export * from './error-reporting.ts';

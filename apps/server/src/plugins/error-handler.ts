@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody } from '@portal/contract';
 import { HttpError } from '../http/errors.ts';
+import { reportServerError } from './error-reporting.ts';
 
 interface ValidationIssue {
   keyword: string;
@@ -132,7 +133,7 @@ const listFields = (fields: Record<string, string>) =>
 
 /**
  * One error shape for the whole server, `{message, code, details?}` with the project's codes; bad input never
- * becomes a 500, and a 500 hides its cause.
+ * becomes a 500, and a 500 hides its cause. Only the 5xx are reported (SENTRY_DSN, decision 237), never a refusal.
  */
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof HttpError) {
@@ -163,12 +164,14 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   }
   if (isDatabaseUnavailable(error)) {
     request.log.warn({ err: error }, 'database unavailable');
+    reportServerError(error, request.user);
     return send(reply, 503, {
       message: 'The service is temporarily unavailable; try again shortly',
       code: 'UNAVAILABLE',
     });
   }
   request.log.error({ err: error }, 'request failed');
+  reportServerError(error, request.user);
   return send(reply, 500, { message: 'Internal server error', code: 'INTERNAL' });
 }
 

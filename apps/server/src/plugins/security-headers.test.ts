@@ -59,4 +59,19 @@ describe('security headers', () => {
     expect(own.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
     await app.close();
   });
+
+  it("lets the web app connect to the error reporter's origin only when one is configured (decision 237)", () => {
+    const policy = (env: Record<string, string>) =>
+      contentSecurityPolicy(
+        loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8080', DATABASE_URL: 'memory://', ...env }),
+      ).match(/connect-src [^;]*/)?.[0];
+    expect(policy({})).toBe("connect-src 'self'");
+    expect(policy({ SENTRY_DSN: 'https://key@o1.ingest.example/2' })).toBe(
+      "connect-src 'self' https://o1.ingest.example",
+    );
+    // A separate project for the browser: only its origin, not the server's.
+    expect(
+      policy({ SENTRY_DSN: 'https://key@server.example/2', SENTRY_WEB_DSN: 'https://web@browser.example/3' }),
+    ).toBe("connect-src 'self' https://browser.example");
+  });
 });

@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 
-/** The Content-Security-Policy of the app: no inline or remote scripts, no framing. */
+/**
+ * The Content-Security-Policy of the app: no inline or remote scripts, no framing. With error reporting on, the web
+ * app may also send to the reporter's origin (SENTRY_WEB_DSN or SENTRY_DSN, decision 237).
+ */
 export function contentSecurityPolicy(config: Config): string {
   const issuerOrigin = new URL(config.oidc.issuer).origin;
   const formAction = issuerOrigin === new URL(config.publicUrl).origin ? "'self'" : `'self' ${issuerOrigin}`;
@@ -10,7 +13,7 @@ export function contentSecurityPolicy(config: Config): string {
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
-    "connect-src 'self'",
+    config.sentryWebDsn ? `connect-src 'self' ${new URL(config.sentryWebDsn).origin}` : "connect-src 'self'",
     "frame-ancestors 'none'",
     "base-uri 'self'",
     `form-action ${formAction}`,

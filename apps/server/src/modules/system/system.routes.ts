@@ -12,7 +12,7 @@ export function publicConfig(config: Config): PublicConfig {
     brandLogo: config.brand.logo?.path ?? null,
     version: config.version,
     environment: config.environment,
-    sentryDsn: config.sentryDsn,
+    sentryDsn: config.sentryWebDsn,
     oidc: { url: config.oidc.url, realm: config.oidc.realm, clientId: config.oidc.clientId },
   };
 }
