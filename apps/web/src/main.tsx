@@ -16,6 +16,7 @@ import { createGuardLoader } from '@/app/guard.ts';
 import { followMaintenance, syncDocumentTitle } from '@/app/router-effects.ts';
 import { buildRoutes, preloadPage } from '@/app/routes.tsx';
 import { startVersionPolling } from '@/app/version-check.ts';
+import { startErrorReporting } from '@/app/error-reporting.ts';
 
 async function start() {
   const root = createRoot(document.getElementById('root')!);
@@ -57,6 +58,7 @@ async function start() {
       <App router={router} queryClient={queryClient} />
     </StrictMode>,
   );
+  startErrorReporting(queryClient);
 }
 
 void start();
