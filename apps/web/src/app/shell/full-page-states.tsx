@@ -1,4 +1,6 @@
+import { useEffect } from 'react';
 import { useRevalidator, useRouteError } from 'react-router';
+import { reportError } from '../error-reporting.ts';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -42,6 +44,10 @@ export function RootErrorBoundary() {
   const error = useRouteError();
   const revalidator = useRevalidator();
   const { t } = useTranslation();
+  // A crash is reported (SENTRY_DSN, decision 237); the first navigation's failed load is not an error of the app.
+  useEffect(() => {
+    if (!(error instanceof GuardError)) reportError(error);
+  }, [error]);
   if (error instanceof GuardError) {
     return (
       <ErrorState
@@ -62,7 +68,9 @@ export function RootErrorBoundary() {
 
 /** A page failed to load or render: the shell stays, the page area shows the error. */
 export function PageErrorBoundary() {
+  const error = useRouteError();
   const { t } = useTranslation();
+  useEffect(() => reportError(error), [error]);
   return (
     <ErrorState
       title={t('errors.pageFailedTitle')}
