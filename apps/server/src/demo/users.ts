@@ -1,7 +1,10 @@
 import type { Language, UserRole } from '@portal/contract';
 
-/** Demo-only password of every demo login (README says so); never used outside DEMO_DATA. */
-export const DEMO_PASSWORD = 'Portal-Demo-2026';
+/**
+ * Demo-only password of every demo login (README says so); never used outside DEMO_DATA. It passes the password
+ * policy for each of them (`password-policy.test.ts`): it names no demo login's address or name (portal-admin@).
+ */
+export const DEMO_PASSWORD = 'Muster-Demo-2026';
 
 export interface DemoUser {
   /** Identity id in the embedded provider = token `sub` = users.subject. Fixed so seeds are idempotent. */

@@ -55,7 +55,7 @@ describe('password card', { timeout: 20_000 }, () => {
       }),
     );
     const card = await renderCard();
-    await submit(card, 'Portal-Demo-2026', 'qwertzuiopasdf');
+    await submit(card, 'Muster-Demo-2026', 'qwertzuiopasdf');
     expect(
       await card.findByText(
         'Das Passwort ist zu leicht zu erraten: Nebeneinanderliegende Tasten sind schnell gefunden.',
@@ -88,7 +88,7 @@ describe('password card', { timeout: 20_000 }, () => {
 
   it('asks for the same new password twice before sending anything', async () => {
     const card = await renderCard();
-    await submit(card, 'Portal-Demo-2026', 'Kiesel-Ampel-Gurke-19', 'Kiesel-Ampel-Gurke-18');
+    await submit(card, 'Muster-Demo-2026', 'Kiesel-Ampel-Gurke-19', 'Kiesel-Ampel-Gurke-18');
     await waitFor(() =>
       expect(card.getByLabelText(/^Neues Passwort bestätigen/).getAttribute('aria-invalid')).toBe('true'),
     );
@@ -98,10 +98,10 @@ describe('password card', { timeout: 20_000 }, () => {
   it('sends the current and the new password, empties the form and says so', async () => {
     apiRequest.mockResolvedValue(null);
     const card = await renderCard();
-    await submit(card, 'Portal-Demo-2026', 'Kiesel-Ampel-Gurke-19');
+    await submit(card, 'Muster-Demo-2026', 'Kiesel-Ampel-Gurke-19');
     await waitFor(() =>
       expect(apiRequest).toHaveBeenCalledWith(securityRoutes.changePassword, {
-        body: { currentPassword: 'Portal-Demo-2026', newPassword: 'Kiesel-Ampel-Gurke-19' },
+        body: { currentPassword: 'Muster-Demo-2026', newPassword: 'Kiesel-Ampel-Gurke-19' },
       }),
     );
     await waitFor(() =>
@@ -136,7 +136,7 @@ describe('email card', { timeout: 20_000 }, () => {
     const card = await renderEmailCard(null);
     const user = userEvent.setup();
     await user.type(card.getByLabelText(/^Neue E-Mail-Adresse/), 'jemand@example.org');
-    await user.type(card.getByLabelText(/^Aktuelles Passwort/), 'Portal-Demo-2026');
+    await user.type(card.getByLabelText(/^Aktuelles Passwort/), 'Muster-Demo-2026');
     await user.click(card.getByRole('button', { name: 'Bestätigungslink senden' }));
     expect(await card.findByText(/Änderung zu jemand@example\.org wartet auf Bestätigung/)).toBeTruthy();
     await waitFor(() =>

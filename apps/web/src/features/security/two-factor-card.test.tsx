@@ -96,10 +96,10 @@ describe('two-factor card', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Zwei-Faktor-Authentifizierung deaktivieren' });
     const submit = within(dialog).getByRole('button', { name: 'Deaktivieren' });
     expect((submit as HTMLButtonElement).disabled).toBe(true);
-    await user.type(within(dialog).getByLabelText('Aktuelles Passwort'), 'Portal-Demo-2026');
+    await user.type(within(dialog).getByLabelText('Aktuelles Passwort'), 'Muster-Demo-2026');
     await user.click(submit);
     expect(apiRequest).toHaveBeenCalledWith(securityRoutes.disableTotp, {
-      body: { password: 'Portal-Demo-2026' },
+      body: { password: 'Muster-Demo-2026' },
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
