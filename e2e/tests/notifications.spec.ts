@@ -12,22 +12,23 @@ test('the owner reads the inbox: the badge and the title follow every change, co
   page,
   own,
 }) => {
-  // Olivia has three unread notifications in Muster AG (one of them personal) and three read ones.
+  // Olivia has four unread notifications in Muster AG (two personal: one of them the demo's maintenance announcement)
+  // and three read ones.
   await signIn(page, own, DEMO.owner.email, '/inbox');
   await expect(h1(page, 'Posteingang')).toBeVisible();
-  await expect(badge(page)).toHaveText('3');
-  await expect(page).toHaveTitle(/^\(3\) Posteingang/);
-  await expect(rows(page)).toHaveCount(6);
+  await expect(badge(page)).toHaveText('4');
+  await expect(page).toHaveTitle(/^\(4\) Posteingang/);
+  await expect(rows(page)).toHaveCount(7);
   // Unread first.
   await expect(rows(page).nth(0)).toHaveAttribute('data-unread', 'true');
   await expect(rows(page).nth(2)).toHaveAttribute('data-unread', 'true');
-  await expect(rows(page).nth(3)).toHaveAttribute('data-unread', 'false');
+  await expect(rows(page).nth(4)).toHaveAttribute('data-unread', 'false');
   await expect(page.getByText('Sie wurden aus «Treuhand Alt AG» entfernt')).toBeVisible();
 
   // Marking one read from its row.
   await page.getByRole('button', { name: 'Als gelesen markieren: Einladung abgelehnt' }).click();
-  await expect(badge(page)).toHaveText('2');
-  await expect(page).toHaveTitle(/^\(2\) Posteingang/);
+  await expect(badge(page)).toHaveText('3');
+  await expect(page).toHaveTitle(/^\(3\) Posteingang/);
 
   // Opening one marks it read and shows where it leads.
   await page.getByRole('link', { name: /Uma Unverified hat die Einladung angenommen/ }).click();
@@ -36,12 +37,12 @@ test('the owner reads the inbox: the badge and the title follow every change, co
     page.getByRole('heading', { level: 2, name: 'Uma Unverified hat die Einladung angenommen' }),
   ).toBeVisible();
   await expect(page.getByRole('link', { name: 'Zur Benutzerverwaltung' })).toBeVisible();
-  await expect(badge(page)).toHaveText('1');
+  await expect(badge(page)).toHaveText('2');
   await page.getByRole('link', { name: 'Zum Posteingang' }).click();
 
   // The unread filter keeps the one left; "mark all read" empties the badge and the title's count.
   await page.getByRole('switch', { name: 'Nur ungelesene' }).check();
-  await expect(rows(page)).toHaveCount(1);
+  await expect(rows(page)).toHaveCount(2);
   await page.getByRole('button', { name: 'Alle als gelesen markieren' }).click();
   await expect(page.getByText('Keine Mitteilungen passen zu den Filtern.')).toBeVisible();
   await expect(badge(page)).toBeHidden();
@@ -53,7 +54,7 @@ test('the owner reads the inbox: the badge and the title follow every change, co
   await expect(badge(page)).toHaveText('1');
   await page.getByRole('button', { name: 'Archivieren: Einladung abgelehnt' }).click();
   await expect(badge(page)).toBeHidden();
-  await expect(rows(page)).toHaveCount(5);
+  await expect(rows(page)).toHaveCount(6);
 
   // The archived view lists it, kept in the address bar; the badge still counts only the inbox.
   await page.getByRole('button', { name: 'Archiviert', exact: true }).click();
@@ -68,13 +69,13 @@ test('the owner reads the inbox: the badge and the title follow every change, co
   await expect(page.getByText('Keine archivierten Mitteilungen.')).toBeVisible();
   await page.getByRole('button', { name: 'Posteingang', exact: true }).click();
   await expect(page).not.toHaveURL(/archived=/);
-  await expect(rows(page)).toHaveCount(6);
+  await expect(rows(page)).toHaveCount(7);
 
   // An archived notification still opens, marked archived, and moves back from its page.
   await page.getByRole('link', { name: /Uma Unverified hat die Einladung angenommen/ }).click();
   await expect(h1(page, 'Mitteilung')).toBeVisible();
   await page.getByRole('button', { name: 'Archivieren', exact: true }).click();
-  await expect(rows(page)).toHaveCount(5);
+  await expect(rows(page)).toHaveCount(6);
   await page.getByRole('button', { name: 'Archiviert', exact: true }).click();
   await page.getByRole('link', { name: /Uma Unverified hat die Einladung angenommen/ }).click();
   await expect(h1(page, 'Mitteilung')).toBeVisible();
@@ -83,7 +84,7 @@ test('the owner reads the inbox: the badge and the title follow every change, co
   await expect(page.getByRole('button', { name: 'Archivieren', exact: true })).toBeVisible();
   await expect(page.getByText('Archiviert', { exact: true })).toBeHidden();
   await page.getByRole('link', { name: 'Zum Posteingang' }).click();
-  await expect(rows(page)).toHaveCount(6);
+  await expect(rows(page)).toHaveCount(7);
   await expect(badge(page)).toHaveText('1');
 
   // A notification that is not there (or not hers) is "not found".

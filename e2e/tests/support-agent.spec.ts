@@ -29,7 +29,8 @@ test('the agent replies from the queue and writes an internal note the customer 
   await signIn(admin, own, DEMO.admin.email, `/inbox?uuid=${DEMO_ACCOUNTS.muster.uuid}`);
   await expect(h1(admin, 'Posteingang')).toBeVisible();
   const badge = admin.getByTestId('inbox-badge').locator('.MuiBadge-badge');
-  await expect(badge).toHaveText('1');
+  // One unread already: the demo's maintenance announcement.
+  await expect(badge).toHaveText('2');
 
   await signIn(page, own, DEMO.agent.email, '/');
   await page
@@ -76,8 +77,8 @@ test('the agent replies from the queue and writes an internal note the customer 
   await expect(admin.getByTestId('notification-row').first()).toContainText(
     /Anfrage Nr\. \d+ wartet auf Sie/,
   );
-  await expect(badge).toHaveText('2');
-  await expect(admin).toHaveTitle(/^\(2\) Posteingang/);
+  await expect(badge).toHaveText('3');
+  await expect(admin).toHaveTitle(/^\(3\) Posteingang/);
 
   // The internal note, marked in words.
   await page.getByRole('button', { name: 'Interne Notiz' }).click();
@@ -94,7 +95,7 @@ test('the agent replies from the queue and writes an internal note the customer 
 
   // The customer follows the notification to the ticket and reads the reply, not the note; the inbox's internal
   // note produced no second notification.
-  await expect(badge).toHaveText('2');
+  await expect(badge).toHaveText('3');
   await admin.getByRole('link', { name: /Anfrage Nr\. \d+ wartet auf Sie/ }).click();
   await expect(admin.getByRole('link', { name: 'Anfrage öffnen' })).toBeVisible();
   await admin.getByRole('link', { name: 'Anfrage öffnen' }).click();
