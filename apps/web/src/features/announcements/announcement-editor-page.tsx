@@ -47,7 +47,8 @@ import {
   useSaveAnnouncement,
   useWithdrawAnnouncement,
 } from './api.ts';
-import { DateTimeField, DateTimeFields } from './date-time-field.tsx';
+import { PickerLocalization } from '@/ui/date-pickers.tsx';
+import { DateTimeField } from './date-time-field.tsx';
 import { STATUS_COLORS } from './labels.ts';
 
 interface EditorValues {
@@ -361,7 +362,7 @@ function Editor({ announcement }: { announcement: Announcement | undefined }) {
             rules="required"
             options={ANNOUNCEMENT_ROLES.map((value) => ({ value, label: t(`announcements.roles.${value}`) }))}
           />
-          <DateTimeFields language={language}>
+          <PickerLocalization language={language}>
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
               <DateTimeField
                 language={language}
@@ -383,7 +384,7 @@ function Editor({ announcement }: { announcement: Announcement | undefined }) {
                 helperText={dateError(dateErrors.endsAt) ?? t('announcements.endHelp')}
               />
             </Stack>
-          </DateTimeFields>
+          </PickerLocalization>
           <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ gap: 1.5, flexWrap: 'wrap' }}>
             {editable && (
               <Button

@@ -1,38 +1,17 @@
-import { useState, type ReactNode } from 'react';
-import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
-import { AdapterDateFns } from '@mui/x-date-pickers/AdapterDateFns';
+import { useState } from 'react';
 import { DateTimePicker } from '@mui/x-date-pickers/DateTimePicker';
-import { deDE, enUS, frFR, itIT } from '@mui/x-date-pickers/locales';
-import { de } from 'date-fns/locale/de';
-import { enGB } from 'date-fns/locale/en-GB';
-import { frCH } from 'date-fns/locale/fr-CH';
-import { itCH } from 'date-fns/locale/it-CH';
 import type { Language } from '@portal/contract';
 
 // An announcement's start and end: MUI X's date and time picker with date-fns (as the log's day fields, decision
 // 212), in the interface language's form ("05.12.2026 22:00"), always in Swiss time whatever the browser's zone.
 // Only the editor imports this file, so the picker loads with its chunk.
 
-const DATE_LOCALES = { de, fr: frCH, it: itCH, en: enGB };
 const FORMATS = {
   de: 'dd.MM.yyyy HH:mm',
   fr: 'dd.MM.yyyy HH:mm',
   it: 'dd.MM.yyyy HH:mm',
   en: 'dd/MM/yyyy HH:mm',
 };
-const PICKER_TEXTS = { de: deDE, fr: frFR, it: itIT, en: enUS };
-
-export function DateTimeFields({ language, children }: { language: Language; children: ReactNode }) {
-  return (
-    <LocalizationProvider
-      dateAdapter={AdapterDateFns}
-      adapterLocale={DATE_LOCALES[language]}
-      localeText={PICKER_TEXTS[language].components.MuiLocalizationProvider.defaultProps.localeText}
-    >
-      {children}
-    </LocalizationProvider>
-  );
-}
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

@@ -1,13 +1,7 @@
-import { useState, type ReactNode } from 'react';
-import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
-import { AdapterDateFns } from '@mui/x-date-pickers/AdapterDateFns';
+import { useState } from 'react';
 import { DatePicker } from '@mui/x-date-pickers/DatePicker';
-import { deDE, enUS, frFR, itIT } from '@mui/x-date-pickers/locales';
-import { de } from 'date-fns/locale/de';
-import { enGB } from 'date-fns/locale/en-GB';
-import { frCH } from 'date-fns/locale/fr-CH';
-import { itCH } from 'date-fns/locale/it-CH';
 import type { Language } from '@portal/contract';
+import { PickerLocalization } from '@/ui/date-pickers.tsx';
 
 // The log's "Von"/"Bis" fields: MUI X's date picker with date-fns (decision 212), in the interface language's form —
 // "20.11.2026" in German, French and Italian as Switzerland writes them, "20/11/2026" in English — whatever the
@@ -15,30 +9,11 @@ import type { Language } from '@portal/contract';
 // beside its own chunk (`page-loaders.ts`): the picker and date-fns are a chunk of their own (56 KB gzip, more than
 // a page may weigh, decision 236), never on the way from sign-in to the dashboard.
 
-/** date-fns' locale per interface language: the Swiss variants (German Swiss writes dates as German does). */
-const DATE_LOCALES = { de, fr: frCH, it: itCH, en: enGB };
-
 /**
  * The form of a day in each language, with four-digit years: the locales' own short form ("dd.MM.y") takes a year of
  * any length, so a year still being typed ("2", "20") would already be a day of the first centuries.
  */
 const DAY_FORMATS = { de: 'dd.MM.yyyy', fr: 'dd.MM.yyyy', it: 'dd.MM.yyyy', en: 'dd/MM/yyyy' };
-
-/** The picker's own words (calendar buttons, field placeholders) per interface language. */
-const PICKER_TEXTS = { de: deDE, fr: frFR, it: itIT, en: enUS };
-
-/** The dates of the log's filters, in the interface language's form. */
-function DayFields({ language, children }: { language: Language; children: ReactNode }) {
-  return (
-    <LocalizationProvider
-      dateAdapter={AdapterDateFns}
-      adapterLocale={DATE_LOCALES[language]}
-      localeText={PICKER_TEXTS[language].components.MuiLocalizationProvider.defaultProps.localeText}
-    >
-      {children}
-    </LocalizationProvider>
-  );
-}
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -108,7 +83,7 @@ export interface DayRangeProps {
 /** The log's "Von" and "Bis": the default export, which the logs page loads lazily. */
 export default function DayRange({ language, from, to }: DayRangeProps) {
   return (
-    <DayFields language={language}>
+    <PickerLocalization language={language}>
       <DayField language={language} label={from.label} value={from.value} onChange={from.onChange} />
       <DayField
         language={language}
@@ -118,6 +93,6 @@ export default function DayRange({ language, from, to }: DayRangeProps) {
         error={Boolean(to.error)}
         helperText={to.error || undefined}
       />
-    </DayFields>
+    </PickerLocalization>
   );
 }
