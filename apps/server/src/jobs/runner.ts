@@ -289,7 +289,6 @@ export class JobRunner {
     }
   }
 
-  /** Claims one due job and starts it; false when none is due. */
   /** Claims the next due job and starts it; tracked while the claim is under way (see drain). */
   private claimAndRun(): Promise<boolean> {
     const claim = this.claimNext();

@@ -166,6 +166,9 @@ export class TestApi {
     this.leaks.watch(this.app);
     options.prepare?.(this.app);
     await this.app.ready();
+    // The recurring jobs' first occurrences (due at start) finish before the first test, so that none of them runs
+    // in the background in the middle of a test (the cloud's token refresh did, on a slow machine).
+    await this.app.jobs.drain();
   }
 
   /**
