@@ -1,6 +1,9 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AREAS } from './areas.ts';
-import { i18n, initI18n, loadAreas } from './i18n.ts';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+
+// The app's one i18next and the areas it holds are module state: these tests start from a page load of their own.
+vi.resetModules();
+const { AREAS } = await import('./areas.ts');
+const { i18n, initI18n, loadAreas } = await import('./i18n.ts');
 
 type Loader = () => Promise<unknown>;
 const files = AREAS.lessons as Record<string, Loader>;
