@@ -17,8 +17,7 @@ import { seedDemoIdentities } from './demo/identities.ts';
 import { seedDemoData } from './demo/seed.ts';
 import { getPublicJwks, registerIdentityProvider, SIGN_IN_PATHS } from './idp/index.ts';
 import { JobRunner, type RunnerOptions } from './jobs/runner.ts';
-import { defineAuditPurge } from './audit/retention.ts';
-import { defineFailedJobPurge } from './jobs/retention.ts';
+import { defineRetention } from './jobs/retention.ts';
 import { createMailer, registerDevMail } from './mail/index.ts';
 import { createNotifier } from './notifications/notifier.ts';
 import { createInvoicing } from './invoicing/invoicing.ts';
@@ -188,8 +187,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   // the database closes after that.
   const jobs = new JobRunner(db, { log: app.log, stopTimeoutMs: config.drainMs, ...deps.jobs });
   app.decorate('jobs', jobs);
-  defineAuditPurge(jobs, db, config.auditRetentionDays);
-  defineFailedJobPurge(jobs, db);
+  defineRetention(jobs, db, config.retention);
   app.addHook('onReady', () => jobs.start());
   let jobsStopped: Promise<void> = Promise.resolve();
   app.addHook('preClose', async () => {

@@ -175,4 +175,22 @@ describe('loadConfig', () => {
       responseHours: { LOW: 24, NORMAL: 8, HIGH: 4, CRITICAL: 1 },
     });
   });
+
+  it('takes the retention table from RETENTION_* and AUDIT_RETENTION_DAYS, refusing what the rules forbid', () => {
+    expect(loadConfig({}).retention).toEqual({
+      auditLogDays: 400,
+      signInsDays: 90,
+      notificationsDays: 180,
+      outboxDays: 30,
+      exportsDays: 8,
+      deletedPersonsDays: 30,
+      failedJobsDays: 30,
+    });
+    const set = loadConfig({ AUDIT_RETENTION_DAYS: '3650', RETENTION_NOTIFICATIONS_DAYS: '60' }).retention;
+    expect(set).toMatchObject({ auditLogDays: 3650, notificationsDays: 60, outboxDays: 30 });
+    // The log keeps 30 days whatever is set (its trigger, decision 097); an export is offered 7 days.
+    expect(() => loadConfig({ AUDIT_RETENTION_DAYS: '29' })).toThrow(/AUDIT_RETENTION_DAYS/);
+    expect(() => loadConfig({ RETENTION_EXPORTS_DAYS: '6' })).toThrow(/RETENTION_EXPORTS_DAYS/);
+    expect(() => loadConfig({ RETENTION_OUTBOX_DAYS: 'soon' })).toThrow(/RETENTION_OUTBOX_DAYS/);
+  });
 });

@@ -5,11 +5,13 @@ import { LIMITS } from './limits/limits.ts';
 import { developmentSecretsKey, parseSecretsKeys, type SecretsKey } from './secrets/secrets.ts';
 import { billingConfig, type BillingConfig } from './config/billing.ts';
 import { brandConfig, type Brand } from './config/brand.ts';
+import { retentionConfig, type RetentionConfig } from './config/retention.ts';
 import { bool, ConfigError, positiveInteger, url, type Env } from './config/parse.ts';
 import { supportInfo } from './config/support.ts';
 
 export type { BillingConfig, Creditor } from './config/billing.ts';
 export type { Brand } from './config/brand.ts';
+export type { RetentionConfig } from './config/retention.ts';
 export { ConfigError } from './config/parse.ts';
 
 /** The built-in app version; /version.json serves it with the build suffix (`2.6.0+<build>`). */
@@ -62,8 +64,8 @@ export interface Config {
   devMail: boolean;
   /** METRICS_TOKEN: a bearer token that opens /metrics to other than loopback clients; null: loopback only. */
   metricsToken: string | null;
-  /** AUDIT_RETENTION_DAYS: audit log entries older than this are purged (default 400, at least 30). */
-  auditRetentionDays: number;
+  /** What is kept how long, in days (AUDIT_RETENTION_DAYS, RETENTION_*; the README's table, decision 242). */
+  retention: RetentionConfig;
   /** How to reach support and how fast it answers (SUPPORT_EMAIL, SUPPORT_PHONE, SUPPORT_HOURS, SUPPORT_RESPONSE_HOURS). */
   support: SupportInfo;
   /** Plans, VAT, the provider's details on invoices, payment terms and reminders (PLANS_FILE, VAT_RATES, BILLING_*). */
@@ -170,19 +172,6 @@ function shopConfig(env: Env, demo: boolean): ShopConfig {
     throw new ConfigError('SHOP_TIMEOUT_MS', `must be milliseconds between 50 and 60000 (got "${raw}")`);
   }
   return { timeoutMs, allowLocalShops: demo };
-}
-
-/** The audit log keeps at least 30 days; the database refuses to purge younger entries whatever is set. */
-function auditRetentionDays(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return 400;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 30) {
-    throw new ConfigError(
-      'AUDIT_RETENTION_DAYS',
-      `must be a whole number of days, at least 30 (got "${raw}")`,
-    );
-  }
-  return value;
 }
 
 function trustProxy(raw: string | undefined): boolean | number | string {
@@ -358,7 +347,7 @@ export function loadConfig(env: Env = process.env): Config {
     // ENVIRONMENT defaults to prod, so the local start keeps the outbox; only an explicit prod turns it off.
     devMail: demo && env.ENVIRONMENT !== 'prod',
     metricsToken: env.METRICS_TOKEN || null,
-    auditRetentionDays: auditRetentionDays(env.AUDIT_RETENTION_DAYS),
+    retention: retentionConfig(env),
     support: supportInfo(env, publicUrl),
     billing: billingConfig(env, brand),
     shop: shopConfig(env, demo),

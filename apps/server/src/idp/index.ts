@@ -14,7 +14,6 @@ import { getPublicJwks, loadSecrets, readSecrets, rotateSigningKeyIfDue } from '
 import { createProvider, replaceSigningKeys } from './provider.ts';
 import { ROUTES } from './realm.ts';
 import { registerKeycloakRoutes } from './routes.ts';
-import { purgeSignIns } from './sign-in-history.ts';
 import { logoutByRefreshToken, logoutPreflight } from './token-logout.ts';
 import { REALM_PATH } from './views.ts';
 
@@ -129,7 +128,6 @@ export async function registerIdentityProvider(
     every: PURGE_INTERVAL_MS,
     handler: async () => {
       await purgeExpired(db);
-      await purgeSignIns(db);
     },
   });
 }

@@ -6,8 +6,9 @@ import { findIdentityById } from './identities.ts';
 import { securityMail } from './security-mails.ts';
 
 /**
- * The sign-in history of the embedded sign-in service: every attempt for a known identity, kept for
- * {@link SIGN_IN_HISTORY_DAYS} days, and the browsers each identity signed in with, so that a sign-in from a new
+ * The sign-in history of the embedded sign-in service: every attempt for a known identity, shown for
+ * {@link SIGN_IN_HISTORY_DAYS} days and kept as long as the retention says (RETENTION_SIGN_INS_DAYS, default 90; the
+ * retention job removes older ones), and the browsers each identity signed in with, so that a sign-in from a new
  * one is told by mail.
  */
 
@@ -110,11 +111,4 @@ export async function readSignIns(
     [identityId, SIGN_IN_HISTORY_DAYS, after?.createdAt ?? null, after?.id ?? null, limit + 1],
   );
   return rows;
-}
-
-/** Removes attempts older than the history keeps. */
-export async function purgeSignIns(db: Queryable): Promise<void> {
-  await db.query(`delete from idp_sign_ins where created_at < now() - make_interval(days => $1)`, [
-    SIGN_IN_HISTORY_DAYS,
-  ]);
 }

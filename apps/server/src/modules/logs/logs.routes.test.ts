@@ -5,7 +5,6 @@ import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import type { LogEntry, LogsPage } from '@portal/contract';
 import { writeAudit } from '../../audit/audit.ts';
-import { purgeAuditLog } from '../../audit/retention.ts';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../../demo/users.ts';
 import type { PortalUser } from '../../http/types.ts';
 import { describeApi, type DemoLogin, type TestApi } from '../../test/api.ts';
@@ -528,44 +527,7 @@ describeApi('logs API', (api) => {
     ).rejects.toThrow(/append-only/);
     await api.db.query(`update audit_log set actor_uuid = null where id = (select max(id) from audit_log)`);
   });
-
-  it('purges entries past the retention in small batches, and nothing younger', async () => {
-    await api.db.query(
-      `insert into audit_log (account_uuid, action, target, created_at)
-       select $1::uuid, 'old.entry', 'account:' || $1::text, now() - make_interval(days => 500 + g) from generate_series(1, 25) g`,
-      [MUSTER],
-    );
-    const total = await count(api);
-    let transactions = 0;
-    const counting = {
-      ...api.db,
-      transaction: <T>(fn: Parameters<typeof api.db.transaction<T>>[0]) => {
-        transactions += 1;
-        return api.db.transaction(fn);
-      },
-    };
-    expect(await purgeAuditLog(counting, { retentionDays: 400, batchSize: 10 })).toBe(25);
-    expect(transactions).toBe(3);
-    expect(await count(api)).toBe(total - 25);
-    expect(await count(api, `action = 'old.entry'`)).toBe(0);
-    // Seed entries are younger than 400 days: a second run finds nothing.
-    expect(await purgeAuditLog(api.db, { retentionDays: 400 })).toBe(0);
-  });
-
-  it('runs the purge as an hourly recurring job with the configured retention', async () => {
-    await api.db.query(
-      `insert into audit_log (account_uuid, action, target, created_at)
-       select $1::uuid, 'old.entry', 'account:' || $1::text, now() - make_interval(days => 401 + g)
-         from generate_series(1, 3) g`,
-      [MUSTER],
-    );
-    const due = await api.db.query(
-      `update jobs set run_at = now() where kind = 'audit.purge' and state = 'pending'`,
-    );
-    expect(due.rowCount).toBe(1);
-    await api.app.jobs.drain();
-    expect(await count(api, `action = 'old.entry'`)).toBe(0);
-  });
+  // The purge of entries past the retention, in batches, and as the hourly job: jobs/retention.test.ts.
 });
 
 it('sets the purge permission only in the purge', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_USERS } from '../../demo/users.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
-import { purgeSignIns, recordSignIn } from '../../idp/sign-in-history.ts';
+import { recordSignIn } from '../../idp/sign-in-history.ts';
+import { purgeExpired, RETENTION_RULES } from '../../jobs/retention.ts';
 import { describeApi } from '../../test/api.ts';
 
 const HISTORY = '/api/users/v1/me/security/sign-ins';
@@ -64,7 +65,8 @@ describeApi(
         );
         const listed = (await api.request('GET', HISTORY, { as: 'employee' })).json();
         expect(listed.data.map((entry: { outcome: string }) => entry.outcome)).toEqual(['locked']);
-        await purgeSignIns(api.db);
+        const rule = RETENTION_RULES.find((r) => r.setting === 'signInsDays')!;
+        await purgeExpired(api.db, rule, api.config.retention.signInsDays);
         const { rows } = await api.db.query('select outcome from idp_sign_ins where identity_id = $1', [id]);
         expect(rows).toEqual([{ outcome: 'locked' }]);
       });
