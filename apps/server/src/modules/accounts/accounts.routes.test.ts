@@ -292,20 +292,41 @@ describeApi('accounts API', (api) => {
 });
 
 describeApi('accounts past their deletion date', (api) => {
-  it('are gone for members and staff, and the purge deletes them keeping their history', async () => {
+  it('are gone for members and staff, and the hourly job deletes them keeping invoices without the name', async () => {
     const created = await api.request('POST', '/api/accounts/v1/accounts', {
       as: 'fresh',
       body: { ...NEW, name: 'Expired AG' },
     });
     const id = created.json().data.uuid;
-    await api.db.query(`update accounts set available_until = now() - interval '1 minute' where uuid = $1`, [
-      id,
-    ]);
+    const muster = DEMO_ACCOUNTS.muster;
+    await api.db.query(
+      `update accounts set available_until = now() - interval '1 minute' where uuid = any ($1::uuid[])`,
+      [[id, muster]],
+    );
     expect((await api.request('GET', url(id), { as: 'fresh' })).statusCode).toBe(404);
     expect((await api.request('GET', url(id), { as: 'agent' })).statusCode).toBe(404);
     expect((await api.request('GET', '/api/users/v1/me/accounts', { as: 'fresh' })).json().data).toEqual([]);
 
-    // The hourly purge is a recurring job: its one pending occurrence falls due now. The occurrence the start ran
+    const invoicesOf = async (account: string) =>
+      (
+        await api.db.query<{ uuid: string; total_minor: string; billed_to: Record<string, unknown> }>(
+          `select uuid, total_minor::text, billed_to from invoices where account_uuid = $1 order by uuid`,
+          [account],
+        )
+      ).rows;
+    const count = async (sql: string, account: string) =>
+      Number(
+        (await api.db.query<{ n: string }>(`select count(*)::text as n from ${sql}`, [account])).rows[0]!.n,
+      );
+    const musterInvoices = await invoicesOf(muster);
+    expect(musterInvoices.length).toBeGreaterThan(0);
+    expect(musterInvoices[0]!.billed_to.name).toBe('Muster AG');
+    const payments = await count('invoice_payments where account_uuid = $1', muster);
+    expect(payments).toBeGreaterThan(0);
+    const beispielInvoices = await invoicesOf(DEMO_ACCOUNTS.beispiel);
+    const musterLog = await count('audit_log where account_uuid = $1', muster);
+
+    // The hourly job is a recurring job: its one pending occurrence falls due now. The occurrence the start ran
     // may still be under way on a busy machine; the next one is pending once it is done.
     await api.app.jobs.drain();
     const due = await api.db.query(
@@ -313,11 +334,46 @@ describeApi('accounts past their deletion date', (api) => {
     );
     expect(due.rowCount).toBe(1);
     await api.app.jobs.drain();
-    const { rows } = await api.db.query('select 1 from accounts where uuid = $1', [id]);
-    expect(rows).toHaveLength(0);
-    expect((await api.audit(id)).map((e) => e.action)).toEqual(['account.delete', 'account.create']);
+
+    for (const account of [id, muster]) {
+      expect(await count('accounts where uuid = $1', account)).toBe(0);
+      // Everything else of the account goes with it.
+      for (const table of [
+        'account_members',
+        'company_profiles',
+        'files',
+        'subscriptions',
+        'billing_details',
+      ]) {
+        expect(await count(`${table} where account_uuid = $1`, account), table).toBe(0);
+      }
+    }
+    // The invoices and payments stay, every figure as it was, without the account's name and address.
+    const kept = await invoicesOf(muster);
+    expect(kept.map(({ uuid, total_minor }) => ({ uuid, total_minor }))).toEqual(
+      musterInvoices.map(({ uuid, total_minor }) => ({ uuid, total_minor })),
+    );
+    for (const invoice of kept) {
+      expect(invoice.billed_to).toMatchObject({ name: '', address: null, vatNumber: null, recipients: [] });
+    }
+    expect(JSON.stringify(kept)).not.toMatch(/Muster|Bahnhofstrasse|buchhaltung@/);
+    expect(await count('invoice_payments where account_uuid = $1', muster)).toBe(payments);
+    // The provider's log (entries of no account) records each deletion; the account's own log stays its evidence.
+    const { rows: provider } = await api.db.query<{ target: string; after: unknown }>(
+      `select target, after from audit_log where account_uuid is null and action = 'account.delete' order by target`,
+    );
+    expect(provider).toEqual(
+      [
+        { target: `account:${id}`, after: { invoicesKept: 0 } },
+        { target: `account:${muster}`, after: { invoicesKept: musterInvoices.length } },
+      ].sort((a, b) => a.target.localeCompare(b.target)),
+    );
+    expect(await count('audit_log where account_uuid = $1', muster)).toBe(musterLog);
+    expect((await api.audit(id)).map((e) => e.action)).toEqual(['account.create']);
+
     // Beispiel GmbH (deletion in 20 days) is untouched.
     const beispiel = await api.request('GET', url(DEMO_ACCOUNTS.beispiel), { as: 'inhaber' });
     expect(beispiel.statusCode).toBe(200);
+    expect(await invoicesOf(DEMO_ACCOUNTS.beispiel)).toEqual(beispielInvoices);
   });
 });

@@ -22,14 +22,14 @@ const PURGE_INTERVAL_MS = 60 * 60 * 1000;
  * account name it in their path; the contract gives each its role rule, checked before the handler runs.
  */
 export function registerAccountsRoutes(deps: ModuleDeps) {
-  const { db, route, jobs, notifier, invoicing } = deps;
+  const { db, route, jobs, notifier, invoicing, files } = deps;
 
-  // Scheduled account deletions fall due while the server runs: one instance purges them every hour (deleting is
-  // idempotent).
+  // Scheduled account deletions fall due while the server runs: one instance deletes them every hour, invoices kept
+  // without the account's name (decision 243; deleting is idempotent).
   jobs.define('accounts.purge-deleted', {
     every: PURGE_INTERVAL_MS,
     handler: async ({ log }) => {
-      const deleted = await purgeDeletedAccounts(db);
+      const deleted = await purgeDeletedAccounts(db, files);
       if (deleted.length) log.info({ accounts: deleted }, 'deleted accounts past their deletion date');
     },
   });

@@ -16,6 +16,7 @@ import { todayIn } from '../../invoicing/money.ts';
 import { startTrial } from '../../invoicing/subscription-start.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
 import type { Db, Queryable } from '../../db/client.ts';
+import type { FileStore } from '../../files/files.ts';
 import { sqlParams } from '../../db/paging.ts';
 import { conflict, forbidden, invalidField, notFound } from '../../http/errors.ts';
 import type { AccountAccess, PortalUser } from '../../http/types.ts';
@@ -273,21 +274,79 @@ export async function beginMigration(db: Db, user: PortalUser, access: AccountAc
   });
 }
 
-/** Deletes the accounts whose scheduled deletion date has passed; their audit history stays. */
-export async function purgeDeletedAccounts(db: Db): Promise<string[]> {
-  return db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ uuid: string; name: string }>(
-      'delete from accounts where available_until is not null and available_until <= now() returning uuid, name',
+/** Files of an account removed per transaction before the account itself goes. */
+const FILES_BATCH = 200;
+
+/**
+ * The accounts whose deletion date has passed, each really deleted in its own short transactions (decision 243):
+ * first its stored files in small batches (their bytes leave the folder once each batch has committed), then in one
+ * transaction the invoices and payments lose the name, address, VAT number, order number, mail recipients and
+ * notes of the account (the rows stay: the provider keeps its bookkeeping 10 years, OR art. 958f) and their stored
+ * PDFs, the account row goes and with it everything else of the account (members, profile, logo, tickets,
+ * subscription, billing details, connections…), and the provider's log (entries of no account) records it. The
+ * account's own log is evidence and stays for its retention (AUDIT_RETENTION_DAYS). Answers the deleted uuids.
+ */
+export async function purgeDeletedAccounts(db: Db, files: FileStore): Promise<string[]> {
+  const deleted: string[] = [];
+  // Each due account is looked at once per run; one another instance holds (or one cancelled meanwhile) is skipped.
+  const seen: string[] = [];
+  for (;;) {
+    const { rows } = await db.query<{ uuid: string }>(
+      `select uuid from accounts where available_until is not null and available_until <= now()
+          and uuid <> all ($1::uuid[]) order by available_until, uuid limit 1`,
+      [seen],
     );
-    for (const row of rows) {
-      await writeAudit(tx, {
-        accountUuid: row.uuid,
-        actor: null,
-        action: 'account.delete',
-        target: `account:${row.uuid}`,
-        before: { name: row.name },
-      });
-    }
-    return rows.map((row) => row.uuid);
+    const uuid = rows[0]?.uuid;
+    if (!uuid) return deleted;
+    seen.push(uuid);
+    if (await deleteAccount(db, files, uuid)) deleted.push(uuid);
+  }
+}
+
+async function deleteAccount(db: Db, files: FileStore, accountUuid: string): Promise<boolean> {
+  for (;;) {
+    const cleanups = await db.transaction(async (tx) => {
+      const { rows } = await tx.query<{ uuid: string }>(
+        `select f.uuid from files f join accounts a on a.uuid = f.account_uuid
+          where a.uuid = $1 and a.available_until <= now() limit $2`,
+        [accountUuid, FILES_BATCH],
+      );
+      const done: (() => Promise<void>)[] = [];
+      for (const row of rows) done.push(await files.remove(tx, accountUuid, row.uuid));
+      return done;
+    });
+    for (const cleanup of cleanups) await cleanup();
+    if (cleanups.length < FILES_BATCH) break;
+  }
+  return db.transaction(async (tx) => {
+    // Locked, and still due: a deletion cancelled meanwhile leaves the account as it is.
+    const due = await tx.query(
+      'select 1 from accounts where uuid = $1 and available_until <= now() for update skip locked',
+      [accountUuid],
+    );
+    if (!due.rows.length) return false;
+    const invoices = await tx.query(
+      `update invoices
+          set billed_to = jsonb_build_object('name', '', 'address', null, 'vatNumber', null, 'purchaseOrder', null,
+                                             'recipients', '[]'::jsonb, 'language', billed_to -> 'language'),
+              pdf_file_uuid = null
+        where account_uuid = $1`,
+      [accountUuid],
+    );
+    await tx.query('update invoice_payments set note = null where account_uuid = $1', [accountUuid]);
+    await tx.query(
+      `update bank_payments set debtor_name = null, note = null
+        where invoice_uuid in (select uuid from invoices where account_uuid = $1)`,
+      [accountUuid],
+    );
+    await tx.query('delete from accounts where uuid = $1', [accountUuid]);
+    await writeAudit(tx, {
+      accountUuid: null,
+      actor: null,
+      action: 'account.delete',
+      target: `account:${accountUuid}`,
+      after: { invoicesKept: invoices.rowCount },
+    });
+    return true;
   });
 }
