@@ -45,6 +45,13 @@ export type DataExportBody = Type.Static<typeof DataExportBody>;
 /** Stable error code: a second export within DATA_EXPORT_EVERY_HOURS (429, `details.fields.retryAt`). */
 export const DATA_EXPORT_TOO_SOON = 'DATA_EXPORT_TOO_SOON';
 
+/**
+ * With an external Keycloak there is no password to ask again: the export asks for a sign-in no older than this
+ * many seconds instead (the access token's `auth_time`); an older one, or none, is 403 `REAUTHENTICATION_REQUIRED`.
+ */
+export const DATA_EXPORT_REAUTH_SECONDS = 300;
+export const REAUTHENTICATION_REQUIRED = 'REAUTHENTICATION_REQUIRED';
+
 /** What the deletion of the login would do, shown before it is asked for. */
 export const LoginDeletionPreview = Type.Object({
   provider: Type.Enum(['embedded', 'external'] as const),
@@ -79,6 +86,7 @@ export const SOLE_OWNER = 'SOLE_OWNER';
 const errors = {
   400: ErrorBody,
   401: ErrorBody,
+  403: ErrorBody,
   404: ErrorBody,
   409: ErrorBody,
   422: ErrorBody,
@@ -96,7 +104,8 @@ export const myDataRoutes = {
   requestDataExport: defineRoute({
     method: 'POST',
     path: '/users/v1/me/data-export',
-    summary: 'Ask for an export of the own data (a ZIP prepared by a job; the current password asked again)',
+    summary:
+      'Ask for an export of the own data (a ZIP prepared by a job; the current password asked again, or with an external Keycloak a fresh sign-in)',
     tags: ['my-data'],
     body: DataExportBody,
     response: { 202: Entity(DataExport), ...errors },

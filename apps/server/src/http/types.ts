@@ -20,6 +20,8 @@ export interface PortalUser {
   authLevel?: string;
   /** The token proves a second factor at sign-in (its `amr`/`acr`, see access/two-factor.ts). */
   secondFactorShown?: boolean;
+  /** The token's `auth_time`: when the person last entered their credentials, if the token says. */
+  signedInAt?: Date;
 }
 
 /** The caller's access to the account named in the path. */

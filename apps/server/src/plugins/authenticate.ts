@@ -145,6 +145,7 @@ export function createAuthenticate(options: { config: Config; db: Db; getKey: JW
       authMethods,
       authLevel,
       secondFactorShown: tokenShowsSecondFactor(config.oidc, { authMethods, authLevel }),
+      signedInAt: identity.signedInAt,
     };
   };
 }

@@ -207,7 +207,9 @@ export class TestApi {
       ? { sub: user.id, email: user.email, name: user.name, email_verified: user.emailVerified }
       : { ...(as as object) };
     const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({ ...claims, ...options.claims })
+    // Signed in when the token was issued, as a provider says by `auth_time` (Keycloak's basic scope).
+    const authTime = now + (options.issuedAt ?? -10);
+    return new SignJWT({ auth_time: authTime, ...claims, ...options.claims })
       .setProtectedHeader({ alg: 'RS256', kid: 'test-key', typ: 'at+jwt' })
       .setIssuer(options.issuer ?? this.config.oidc.issuer)
       .setAudience(options.audience ?? this.config.oidc.audience)

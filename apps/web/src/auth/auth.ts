@@ -186,6 +186,16 @@ export async function signInAs(email: string): Promise<void> {
   await loginFromPage(keycloak(), { redirectUri: callbackUri(), loginHint: email, prompt: 'login' });
 }
 
+/**
+ * Signs in again before a sensitive step where there is no password to ask (an external Keycloak): the provider
+ * asks for the credentials even with a session (`prompt=login`), the new token's `auth_time` says so, and the
+ * browser returns to the current page.
+ */
+export async function reauthenticate(): Promise<void> {
+  saveRequestedLocation(window.location);
+  await keycloak().login({ redirectUri: callbackUri(), prompt: 'login' });
+}
+
 /** Clears the stored tokens and ends the provider session; the provider sends the browser back to the origin. */
 export async function logout(): Promise<void> {
   stopRefresh?.();

@@ -2,9 +2,11 @@ import crypto from 'node:crypto';
 import {
   DATA_EXPORT_DAYS,
   DATA_EXPORT_EVERY_HOURS,
+  DATA_EXPORT_REAUTH_SECONDS,
   DATA_EXPORT_TOO_SOON,
   isLanguage,
   logTargetsFor,
+  REAUTHENTICATION_REQUIRED,
   type DataExport,
   type DataExportBody,
   type DataExportStatus,
@@ -89,7 +91,8 @@ export async function getExportStatus(
 }
 
 /**
- * Asks for an export: the current password again (with the embedded sign-in service), at most one per
+ * Asks for an export: the current password again with the embedded sign-in service, a sign-in of the last
+ * DATA_EXPORT_REAUTH_SECONDS with an external Keycloak (403 REAUTHENTICATION_REQUIRED), at most one per
  * DATA_EXPORT_EVERY_HOURS (429 DATA_EXPORT_TOO_SOON, `retryAt`), then a job prepares it.
  */
 export async function requestExport(
@@ -102,6 +105,14 @@ export async function requestExport(
     if (!body.password) throw invalidField('password', 'required');
     const identity = await ownIdentity(deps, user);
     await confirmCurrentPassword(deps, user, identity, body.password, 'password');
+  } else {
+    // No password to ask: the person signs in again at Keycloak (prompt=login) and the token says when.
+    const signedIn = user.signedInAt?.getTime();
+    if (!signedIn || Date.now() - signedIn > DATA_EXPORT_REAUTH_SECONDS * 1000) {
+      throw new HttpError(403, REAUTHENTICATION_REQUIRED, 'Sign in again to export your data', {
+        maxAge: String(DATA_EXPORT_REAUTH_SECONDS),
+      });
+    }
   }
   return db.transaction(async (tx) => {
     // One request at a time per person: the row lock of the user orders two concurrent requests.

@@ -1,3 +1,4 @@
+import { DATA_EXPORT_REAUTH_SECONDS, REAUTHENTICATION_REQUIRED } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import { describeApi } from '../../test/api.ts';
 
@@ -35,5 +36,21 @@ describeApi('security with an external Keycloak', (api) => {
       provider: 'external',
       accountConsoleUrl: 'http://idp.test/realms/portal/account',
     });
+  });
+
+  it('asks for a fresh sign-in instead of the password before exporting the own data (decision 231)', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const asking = async (claims: Record<string, unknown>) =>
+      api.request('POST', '/api/users/v1/me/data-export', {
+        token: await api.token('employee', { claims }),
+        body: {},
+      });
+    // A token that does not say when, or a sign-in older than five minutes, is sent to sign in again.
+    for (const claims of [{ auth_time: undefined }, { auth_time: now - DATA_EXPORT_REAUTH_SECONDS - 30 }]) {
+      const refused = await asking(claims);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().code).toBe(REAUTHENTICATION_REQUIRED);
+    }
+    expect((await asking({ auth_time: now - 20 })).statusCode).toBe(202);
   });
 });

@@ -13,7 +13,8 @@ vi.mock('@/api/client.ts', async (original) =>
   (await import('@/testing/api-mock.ts')).mockedClient(original),
 );
 const logout = vi.fn();
-vi.mock('@/auth/auth.ts', () => ({ logout: () => logout() }));
+const reauthenticate = vi.fn();
+vi.mock('@/auth/auth.ts', () => ({ logout: () => logout(), reauthenticate: () => reauthenticate() }));
 
 const NOTHING: DataExportStatus = { latest: null, nextAllowedAt: null, provider: 'embedded' };
 const MEMBER: LoginDeletionPreview = {
@@ -27,6 +28,8 @@ const MEMBER: LoginDeletionPreview = {
 beforeEach(() => {
   apiRequest.mockReset();
   logout.mockReset();
+  reauthenticate.mockReset();
+  sessionStorage.clear();
 });
 
 function answer(status: DataExportStatus, preview: LoginDeletionPreview, refuse?: ApiError) {
@@ -66,6 +69,29 @@ describe('MyDataTab', () => {
     await userEvent.click(within(card).getByRole('button', { name: 'Daten zusammenstellen' }));
     await vi.waitFor(() => expect(calls(myDataRoutes.requestDataExport)).toHaveLength(1));
     expect(calls(myDataRoutes.requestDataExport)[0]![1]).toEqual({ body: { password: 'geheim' } });
+  });
+
+  it('with an external Keycloak signs in again instead of asking the password, then goes on', async () => {
+    const external: DataExportStatus = { ...NOTHING, provider: 'external' };
+    answer(external, MEMBER, new ApiError(403, 'Sign in again', 'REAUTHENTICATION_REQUIRED'));
+    const view = await renderTab();
+    const card = (await screen.findByRole('heading', { name: 'Meine Daten herunterladen' })).closest(
+      'section',
+    )!;
+    expect(within(card).queryByLabelText(/Aktuelles Passwort/)).toBeNull();
+    expect(within(card).getByText(/Zur Sicherheit melden Sie sich dafür erneut an/)).toBeTruthy();
+    await userEvent.click(within(card).getByRole('button', { name: 'Daten zusammenstellen' }));
+    await vi.waitFor(() => expect(reauthenticate).toHaveBeenCalledTimes(1));
+    expect(calls(myDataRoutes.requestDataExport)[0]![1]).toEqual({ body: {} });
+    view.unmount();
+    // Back from the sign-in, the request goes on by itself, once.
+    apiRequest.mockReset();
+    answer(external, MEMBER);
+    await renderTab();
+    await vi.waitFor(() => expect(calls(myDataRoutes.requestDataExport)).toHaveLength(1));
+    expect(calls(myDataRoutes.requestDataExport)[0]![1]).toEqual({ body: {} });
+    expect(reauthenticate).toHaveBeenCalledTimes(1);
+    expect(sessionStorage.length).toBe(0);
   });
 
   it('offers a ready export for download and no second one the same day', async () => {

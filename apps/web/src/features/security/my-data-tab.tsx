@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
@@ -8,9 +9,14 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import Download from '@mui/icons-material/Download';
 import OpenInNew from '@mui/icons-material/OpenInNew';
-import type { DataExportStatus, LoginDeletionPreview } from '@portal/contract';
+import {
+  REAUTHENTICATION_REQUIRED,
+  type DataExportStatus,
+  type LoginDeletionPreview,
+} from '@portal/contract';
 import { ApiError } from '@/api/errors.ts';
 import { href } from '@/app/href.ts';
+import { reauthenticate } from '@/auth/auth.ts';
 import { FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
 import { formatDate, formatDateTime } from '@/i18n/format.ts';
 import { LinkAlert, SectionCard } from '@/ui/section-card.tsx';
@@ -63,6 +69,9 @@ function useExportErrors() {
   };
 }
 
+/** Set while the person signs in again at an external Keycloak before an export (decision 231). */
+const REAUTH_PENDING = 'portal.myData.reauthenticating';
+
 function DataExportCard({ status }: { status: DataExportStatus }) {
   const { t } = useTranslation();
   const toast = useToast();
@@ -77,11 +86,26 @@ function DataExportCard({ status }: { status: DataExportStatus }) {
     try {
       await request.mutateAsync(embedded ? { password } : {});
     } catch (error) {
+      // An external Keycloak: sign in again there, then the request goes on when the page is back.
+      if (error instanceof ApiError && error.code === REAUTHENTICATION_REQUIRED) {
+        sessionStorage.setItem(REAUTH_PENDING, '1');
+        await reauthenticate();
+        return;
+      }
       throw translate(error);
     }
     form.reset({ password: '' });
     toast.success(t('security.myData.requested'));
   };
+
+  // Back from signing in again (the page loaded with the mark set): the request the person asked for goes on, once.
+  const resume = useRef(sessionStorage.getItem(REAUTH_PENDING) !== null);
+  useEffect(() => {
+    if (!resume.current) return;
+    resume.current = false;
+    sessionStorage.removeItem(REAUTH_PENDING);
+    if (!embedded && !nextAllowedAt) void form.submit(onSubmit)();
+  });
 
   return (
     <SectionCard id="my-data-export" title={t('security.myData.title')}>
@@ -118,7 +142,7 @@ function DataExportCard({ status }: { status: DataExportStatus }) {
         ) : (
           <RuleForm form={form} onSubmit={onSubmit} aria-label={t('security.myData.title')}>
             <Stack spacing={2.5} sx={{ maxWidth: 520 }}>
-              {embedded && (
+              {embedded ? (
                 <FormTextField
                   name="password"
                   type="password"
@@ -126,6 +150,8 @@ function DataExportCard({ status }: { status: DataExportStatus }) {
                   rules="required"
                   autoComplete="current-password"
                 />
+              ) : (
+                <Typography variant="body2">{t('security.myData.reauthenticate')}</Typography>
               )}
               <SubmitButton pending={request.isPending} label={t('security.myData.request')} />
             </Stack>
