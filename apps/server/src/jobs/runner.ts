@@ -191,6 +191,21 @@ export class JobRunner {
     return rows.length;
   }
 
+  /**
+   * How many jobs of `kind` whose uniqueKey starts with `keyPrefix` are still open (pending or running) and how
+   * many failed for good: the jobs of one piece of work queued at once (an announcement's batches). A job that
+   * succeeded is gone; one whose handler returned may still count as running for a moment.
+   */
+  async outstanding(kind: JobKind, keyPrefix: string): Promise<{ open: number; failed: number }> {
+    const { rows } = await this.db.query<{ open: number; failed: number }>(
+      `select count(*) filter (where state in ('pending', 'running'))::int as open,
+              count(*) filter (where state = 'failed')::int as failed
+         from jobs where kind = $1 and starts_with(unique_key, $2)`,
+      [kind, keyPrefix],
+    );
+    return rows[0]!;
+  }
+
   /** Starts polling; recurring kinds get their first occurrence (now) unless one is pending already. */
   async start(): Promise<void> {
     if (this.started) return;

@@ -44,6 +44,17 @@ export interface NewNotification<T extends NotificationType> {
   mailAlways?: boolean;
 }
 
+export interface SelectedNotification<T extends NotificationType> {
+  accountUuid: string | null;
+  type: T;
+  params: NotificationParams[T];
+  /**
+   * The recipients: SQL selecting distinct `user_uuid` and a boolean `mail_always` (mailed whatever their
+   * preferences say), with its parameters ($1 … $n).
+   */
+  recipients: { sql: string; values: readonly unknown[] };
+}
+
 export interface Notifier {
   /**
    * Writes one notification per recipient inside the caller's transaction, the one of the change that causes it:
@@ -52,6 +63,14 @@ export interface Notifier {
   notify<T extends NotificationType>(tx: Queryable, notification: NewNotification<T>): Promise<void>;
   /** `notify` for many notifications at once (a batch of invoices), in a few statements. */
   notifyMany(tx: Queryable, notifications: readonly NewNotification<NotificationType>[]): Promise<void>;
+  /**
+   * `notify` for recipients a query selects (an announcement's batch): written by one INSERT … SELECT, so the
+   * recipients never travel to the server and back; signalled and mailed as `notify`.
+   */
+  notifySelected<T extends NotificationType>(
+    tx: Queryable,
+    notification: SelectedNotification<T>,
+  ): Promise<void>;
   /** Tells the user's live streams that their notifications changed state; call it in the changing transaction. */
   changed(tx: Queryable, userUuid: string): Promise<void>;
 }
@@ -112,6 +131,40 @@ export function createNotifier(options?: NotifierOptions): Notifier {
       handler: ({ payload }) => mailNotification(options, payload.notificationUuid),
     });
   }
+  /** Signals the written notifications to live streams and queues the mails of those mailed, in one go each. */
+  async function signalAndMail(
+    tx: Queryable,
+    written: readonly { id: string; user_uuid: string; type: NotificationType }[],
+    alwaysIds: readonly string[],
+  ): Promise<void> {
+    if (written.length === 0) return;
+    // NOTIFY inside a transaction is delivered at its commit, and not at all when it rolls back.
+    await tx.query('select pg_notify($1, payload) from unnest($2::text[]) as payload', [
+      NOTIFICATIONS_CHANNEL,
+      written.map((row) =>
+        JSON.stringify({ userUuid: row.user_uuid, id: row.id } satisfies NotificationSignal),
+      ),
+    ]);
+    // Types whose change mails the recipient itself (an invitation link, a transfer offer) get no second mail.
+    const mailable = written.filter((row) => !NOTIFICATION_TYPES_MAILED_BY_AREA.includes(row.type));
+    if (!jobs || mailable.length === 0) return;
+    const mailed = await tx.query<{ uuid: string }>(
+      `select n.uuid from notifications n
+         left join notification_preferences p on p.user_uuid = n.user_uuid and p.type = n.type
+        where n.id = any($1::bigint[])
+          and (n.id = any($3::bigint[]) or coalesce(p.email, n.type = any($2::text[])))`,
+      [mailable.map((row) => row.id), NOTIFICATION_EMAIL_DEFAULTS, alwaysIds],
+    );
+    await jobs.enqueueMany(
+      'notifications.mail',
+      mailed.rows.map(({ uuid }) => ({
+        payload: { notificationUuid: uuid },
+        uniqueKey: `notification:${uuid}`,
+      })),
+      { tx },
+    );
+  }
+
   const notifier: Notifier = {
     async notify(tx, notification) {
       await notifier.notifyMany(tx, [notification]);
@@ -138,36 +191,33 @@ export function createNotifier(options?: NotifierOptions): Notifier {
          returning id::text, account_uuid, user_uuid, type`,
         [JSON.stringify(rows)],
       );
-      // NOTIFY inside a transaction is delivered at its commit, and not at all when it rolls back.
-      await tx.query('select pg_notify($1, payload) from unnest($2::text[]) as payload', [
-        NOTIFICATIONS_CHANNEL,
-        written.rows.map((row) =>
-          JSON.stringify({ userUuid: row.user_uuid, id: row.id } satisfies NotificationSignal),
-        ),
-      ]);
-      // Types whose change mails the recipient itself (an invitation link, a transfer offer) get no second mail.
-      const mailable = written.rows.filter((row) => !NOTIFICATION_TYPES_MAILED_BY_AREA.includes(row.type));
-      if (!jobs || mailable.length === 0) return;
-      const mailed = await tx.query<{ uuid: string }>(
-        `select n.uuid from notifications n
-           left join notification_preferences p on p.user_uuid = n.user_uuid and p.type = n.type
-          where n.id = any($1::bigint[])
-            and (n.id = any($3::bigint[]) or coalesce(p.email, n.type = any($2::text[])))`,
-        [
-          mailable.map((row) => row.id),
-          NOTIFICATION_EMAIL_DEFAULTS,
-          mailable
-            .filter((row) => always.has(`${row.account_uuid}|${row.user_uuid}|${row.type}`))
-            .map((row) => row.id),
-        ],
+      await signalAndMail(
+        tx,
+        written.rows,
+        written.rows
+          .filter((row) => always.has(`${row.account_uuid}|${row.user_uuid}|${row.type}`))
+          .map((row) => row.id),
       );
-      await jobs.enqueueMany(
-        'notifications.mail',
-        mailed.rows.map(({ uuid }) => ({
-          payload: { notificationUuid: uuid },
-          uniqueKey: `notification:${uuid}`,
-        })),
-        { tx },
+    },
+    async notifySelected(tx, { accountUuid, type, params, recipients }) {
+      const n = recipients.values.length;
+      const written = await tx.query<{
+        id: string;
+        user_uuid: string;
+        type: NotificationType;
+        mail_always: boolean;
+      }>(
+        `with r as materialized (${recipients.sql}),
+              w as (insert into notifications (account_uuid, user_uuid, type, params)
+                    select $${n + 1}::uuid, r.user_uuid, $${n + 2}, $${n + 3}::jsonb from r
+                    returning id, user_uuid, type)
+         select w.id::text, w.user_uuid, w.type, r.mail_always from w join r on r.user_uuid = w.user_uuid`,
+        [...recipients.values, accountUuid, type, JSON.stringify(params)],
+      );
+      await signalAndMail(
+        tx,
+        written.rows,
+        written.rows.filter((row) => row.mail_always).map((row) => row.id),
       );
     },
     async changed(tx, userUuid) {

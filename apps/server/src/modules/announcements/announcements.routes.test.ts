@@ -2,7 +2,9 @@ import crypto from 'node:crypto';
 import type { Announcement, AnnouncementInput, CurrentAnnouncement } from '@portal/contract';
 import { beforeAll, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS } from '../../demo/users.ts';
+import { createNotifier } from '../../notifications/notifier.ts';
 import { describeApi, type ApiRequest, type TestApi } from '../../test/api.ts';
+import { fanOutBatch, planFanout } from './announcements.service.ts';
 
 const BASE = '/api/announcements/v1/announcements';
 const CURRENT = '/api/announcements/v1/current';
@@ -223,6 +225,35 @@ describeApi('announcements API', (api) => {
       )
     ).rows[0]!.email;
     expect(await api.mailsTo(employeeEmail)).toEqual([]);
+  });
+
+  it('fans out in batches side by side: everyone once, however the audience is cut, and a batch run again writes nothing', async () => {
+    const all = await create(input({ audience: 'all', audienceValues: [] }));
+    // Published here, so that the plan is this one with batches of 3 (FANOUT_BATCH is larger than the demo).
+    const { rows } = await api.db.query<{ revision: number }>(
+      `update announcements set status = 'published', published_at = now() where uuid = $1 returning revision`,
+      [all.uuid],
+    );
+    const revision = rows[0]!.revision;
+    const everyone = await membersOf(
+      api,
+      (await api.db.query<{ uuid: string }>('select uuid from accounts')).rows.map((r) => r.uuid),
+    );
+    expect(await planFanout(api.db, api.app.jobs, all.uuid, revision, 3)).toBe(
+      Math.floor(everyone.length / 3) + 1,
+    );
+    await api.app.jobs.drain();
+    expect(await recipients(api, all.uuid)).toEqual(everyone);
+    expect((await get(all.uuid)).fannedOutAt).not.toBeNull();
+    // A batch that committed and runs again (its lease ran out) while others still run finds its range written.
+    await api.db.query('update announcements set fanned_out_at = null where uuid = $1', [all.uuid]);
+    await fanOutBatch(api.db, createNotifier(), {
+      announcementUuid: all.uuid,
+      revision,
+      after: null,
+      upTo: everyone[2]!,
+    });
+    expect(await recipients(api, all.uuid)).toEqual(everyone);
   });
 
   it('waits for its start, can be changed until then (not after), and a withdrawal empties every inbox', async () => {

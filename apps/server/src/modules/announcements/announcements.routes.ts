@@ -5,9 +5,11 @@ import {
   deleteAnnouncement,
   dismissAnnouncement,
   fanOutBatch,
+  finishFanout,
   getAnnouncement,
   listAnnouncements,
   listCurrentAnnouncements,
+  planFanout,
   publishAnnouncement,
   readAnnouncement,
   updateAnnouncement,
@@ -24,7 +26,15 @@ export function registerAnnouncementsRoutes({ db, route, jobs, notifier, config 
   const rules = { planCodes: config.billing.plans.map((plan) => plan.code) };
 
   jobs.define('announcements.fanout', {
-    handler: ({ payload }) => fanOutBatch(db, jobs, notifier, payload.announcementUuid, payload.revision),
+    handler: async ({ payload }) => {
+      await planFanout(db, jobs, payload.announcementUuid, payload.revision);
+    },
+  });
+  jobs.define('announcements.fanout-batch', {
+    handler: ({ payload }) => fanOutBatch(db, notifier, payload),
+  });
+  jobs.define('announcements.fanout-done', {
+    handler: ({ payload }) => finishFanout(db, jobs, payload.announcementUuid, payload.revision),
   });
   jobs.define('announcements.withdraw', {
     handler: ({ payload }) => withdrawBatch(db, jobs, notifier, payload.announcementUuid),

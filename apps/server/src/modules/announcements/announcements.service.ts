@@ -17,13 +17,22 @@ import { pageOf, readPage, sqlParams, wholeList, type ListPage } from '../../db/
 import { HttpError, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { renderMarkdown } from '../../http/markdown.ts';
 import type { PortalUser } from '../../http/types.ts';
-import type { JobRunner } from '../../jobs/runner.ts';
+import type { JobKinds, JobRunner } from '../../jobs/runner.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
 
 declare module '../../jobs/runner.ts' {
   interface JobKinds {
-    /** Writes the next batch of an announcement's notifications; queues the next batch until none is left. */
+    /** Plans an announcement's fan-out at its start: queues all its batches at once, and the job that ends it. */
     'announcements.fanout': { announcementUuid: string; revision: number };
+    /** Writes one batch of an announcement's notifications: its recipients after `after` up to `upTo` (uuids). */
+    'announcements.fanout-batch': {
+      announcementUuid: string;
+      revision: number;
+      after: string | null;
+      upTo: string | null;
+    };
+    /** Marks an announcement fanned out once none of its batches is left. */
+    'announcements.fanout-done': { announcementUuid: string; revision: number };
     /** Removes the next batch of a withdrawn announcement's notifications from the inboxes. */
     'announcements.withdraw': { announcementUuid: string };
   }
@@ -31,6 +40,9 @@ declare module '../../jobs/runner.ts' {
 
 /** Recipients written per transaction: a batch commits on its own, never one transaction for everyone. */
 export const FANOUT_BATCH = 2_000;
+/** How often the job that ends a fan-out looks whether its batches are done, and how long it waits at most. */
+const FANOUT_DONE_POLL_MS = 100;
+const FANOUT_DONE_WAIT_MS = 60_000;
 
 /** The one notification type of announcements. */
 const TYPE = 'announcement.published';
@@ -344,16 +356,18 @@ export async function deleteAnnouncement(db: Db, user: PortalUser, uuid: string)
 }
 
 /**
- * The audience's next recipients after `after` (user uuid order): every accepted member of the matching accounts,
- * or only their owners and admins; `owner` when they own one of them (maintenance and incident mail them always).
+ * The audience's recipients after `$1` up to `$2` (user uuids; null: from the first, to the last), in user uuid
+ * order: every accepted member of the matching accounts, or only their owners and admins; `mail_always` when they
+ * own one of them and `$6` (maintenance and incident mail owners always).
  */
 const RECIPIENTS = `
-  select m.user_uuid, bool_or(m.role = 'OWNER') as owner
+  select m.user_uuid, $6::boolean and bool_or(m.role = 'OWNER') as mail_always
     from account_members m
     join accounts a on a.uuid = m.account_uuid
     left join subscriptions s on s.account_uuid = a.uuid
    where m.invitation_status = 'ACCEPTED'
-     and ($2::uuid is null or m.user_uuid > $2::uuid)
+     and ($1::uuid is null or m.user_uuid > $1::uuid)
+     and ($2::uuid is null or m.user_uuid <= $2::uuid)
      and ($3 <> 'admins' or m.role in ('OWNER', 'ADMIN'))
      and case $4
            when 'all' then true
@@ -361,86 +375,162 @@ const RECIPIENTS = `
            when 'countries' then a.country = any($5::text[])
            else a.uuid::text = any($5::text[])
          end
-   group by m.user_uuid
-   order by m.user_uuid
-   limit $1`;
+   group by m.user_uuid`;
+
+interface FanoutRow {
+  kind: Announcement['kind'];
+  title: Announcement['title'];
+  audience: string;
+  audience_values: string[];
+  roles: string;
+  starts_at: Date | string;
+  ends_at: Date | string | null;
+  status: string;
+  revision: number;
+  fanned_out_at: Date | string | null;
+}
+
+/** The announcement as a fan-out reads it, locked `for update` (the plan) or `for share` (a batch). */
+async function fanoutRow(
+  tx: Queryable,
+  uuid: string,
+  lock: 'update' | 'share',
+): Promise<FanoutRow | undefined> {
+  const { rows } = await tx.query<FanoutRow>(
+    `select kind, title, audience, audience_values, roles, starts_at, ends_at, status, revision, fanned_out_at
+       from announcements where uuid = $1 for ${lock}`,
+    [uuid],
+  );
+  return rows[0];
+}
+
+/** RECIPIENTS' parameters after the range: roles, audience and its values (account uuids in lower case). */
+function audienceValues(a: FanoutRow, mailOwners: boolean): unknown[] {
+  return [
+    a.roles,
+    a.audience,
+    a.audience === 'countries' || a.audience === 'plans'
+      ? a.audience_values
+      : a.audience_values.map((v) => v.toLowerCase()),
+    mailOwners,
+  ];
+}
+
+const batchKey = (uuid: string, revision: number) => `announcement:${uuid}:${revision}:batch:`;
 
 /**
- * One batch of a fan-out, in its own transaction: the next recipients get their notification, the progress is
- * kept on the announcement, and the next batch is queued — or the fan-out is marked done. Idempotent: a batch run
- * again starts after the progress its transaction kept. A job of an older revision (the start changed) does nothing.
+ * Plans a fan-out at the announcement's start, in one short transaction: the audience is cut into ranges of
+ * FANOUT_BATCH recipients (by user uuid, one pass over the audience), and every range is queued at once as a job
+ * of its own, so the runner writes them side by side (its concurrency) and before the mails they queue; then the
+ * job that marks the announcement fanned out once they are done. A job of an older revision does nothing.
+ * Returns how many batches it queued.
  */
-export async function fanOutBatch(
+export async function planFanout(
   db: Db,
   jobs: JobRunner,
-  notifier: Notifier,
   uuid: string,
   revision: number,
   batch = FANOUT_BATCH,
+): Promise<number> {
+  return db.transaction(async (tx) => {
+    const a = await fanoutRow(tx, uuid, 'update');
+    if (!a || a.status !== 'published' || a.revision !== revision || a.fanned_out_at !== null) return 0;
+    const { rows } = await tx.query<{ user_uuid: string }>(
+      `select user_uuid from (
+         select user_uuid, row_number() over (order by user_uuid) as n from (${RECIPIENTS}) r
+       ) numbered where n % $7 = 0 order by user_uuid`,
+      [null, null, ...audienceValues(a, false), batch],
+    );
+    // The last range is open at its end: who joins the audience after the plan with a later uuid is in it.
+    const bounds = [null, ...rows.map((r) => r.user_uuid), null];
+    const key = batchKey(uuid, revision);
+    await jobs.enqueueMany(
+      'announcements.fanout-batch',
+      bounds.slice(1).map((upTo, i) => ({
+        payload: { announcementUuid: uuid, revision, after: bounds[i]!, upTo },
+        uniqueKey: `${key}${i}`,
+      })),
+      { tx },
+    );
+    await jobs.enqueue(
+      'announcements.fanout-done',
+      { announcementUuid: uuid, revision },
+      { tx, uniqueKey: `announcement:${uuid}:${revision}:done` },
+    );
+    return bounds.length - 1;
+  });
+}
+
+/**
+ * One batch of a fan-out, in its own transaction: its recipients get their notification in one INSERT … SELECT
+ * through the notifier (signalled, owners' mails queued in one statement). The announcement is held `for share`:
+ * batches run side by side, and a withdrawal waits for the running ones (its removal then takes what they wrote).
+ * Idempotent: a batch whose range has the announcement already (it committed, then ran again) writes nothing.
+ */
+export async function fanOutBatch(
+  db: Db,
+  notifier: Notifier,
+  { announcementUuid: uuid, revision, after, upTo }: JobKinds['announcements.fanout-batch'],
 ): Promise<void> {
   await db.transaction(async (tx) => {
-    const { rows } = await tx.query<{
-      kind: Announcement['kind'];
-      title: Announcement['title'];
-      audience: string;
-      audience_values: string[];
-      roles: string;
-      starts_at: Date | string;
-      ends_at: Date | string | null;
-      status: string;
-      revision: number;
-      fanout_after: string | null;
-      fanned_out_at: Date | string | null;
-    }>(
-      `select kind, title, audience, audience_values, roles, starts_at, ends_at, status, revision, fanout_after,
-              fanned_out_at
-         from announcements where uuid = $1 for update`,
-      [uuid],
-    );
-    const a = rows[0];
+    const a = await fanoutRow(tx, uuid, 'share');
     if (!a || a.status !== 'published' || a.revision !== revision || a.fanned_out_at !== null) return;
-    const recipients = await tx.query<{ user_uuid: string; owner: boolean }>(RECIPIENTS, [
-      batch,
-      a.fanout_after,
-      a.roles,
-      a.audience,
-      a.audience === 'countries' || a.audience === 'plans'
-        ? a.audience_values
-        : a.audience_values.map((v) => v.toLowerCase()),
-    ]);
+    const { rows: written } = await tx.query(
+      `select 1 from notifications
+        where type = '${TYPE}' and params ->> 'announcementUuid' = $1
+          and ($2::uuid is null or user_uuid > $2::uuid) and ($3::uuid is null or user_uuid <= $3::uuid)
+        limit 1`,
+      [uuid, after, upTo],
+    );
+    if (written.length) return;
     const title = Object.fromEntries(LANGUAGES.map((l) => [l, announcementText(a.title, l)])) as Record<
       Language,
       string
     >;
-    const params = {
-      announcementUuid: uuid,
-      kind: a.kind,
-      title,
-      startsAt: iso(a.starts_at),
-      endsAt: a.ends_at === null ? null : iso(a.ends_at),
-    };
-    const urgent = URGENT_ANNOUNCEMENT_KINDS.includes(a.kind);
-    const owners = recipients.rows.filter((r) => r.owner).map((r) => r.user_uuid);
-    const others = recipients.rows.filter((r) => !r.owner).map((r) => r.user_uuid);
-    await notifier.notifyMany(tx, [
-      { accountUuid: null, userUuids: owners, type: TYPE, params, mailAlways: urgent },
-      { accountUuid: null, userUuids: others, type: TYPE, params },
-    ]);
-    const last = recipients.rows.at(-1)?.user_uuid;
-    if (recipients.rows.length < batch || !last) {
-      await tx.query('update announcements set fanned_out_at = now(), fanout_after = $2 where uuid = $1', [
-        uuid,
-        last ?? a.fanout_after,
-      ]);
+    await notifier.notifySelected(tx, {
+      accountUuid: null,
+      type: TYPE,
+      params: {
+        announcementUuid: uuid,
+        kind: a.kind,
+        title,
+        startsAt: iso(a.starts_at),
+        endsAt: a.ends_at === null ? null : iso(a.ends_at),
+      },
+      recipients: {
+        sql: RECIPIENTS,
+        values: [after, upTo, ...audienceValues(a, URGENT_ANNOUNCEMENT_KINDS.includes(a.kind))],
+      },
+    });
+  });
+}
+
+/**
+ * Ends a fan-out: waits while its batches run (it is queued after them, so it starts when the last of them have
+ * started), then marks the announcement fanned out. A batch that failed for good leaves it unmarked, as its
+ * recipients are missing; after FANOUT_DONE_WAIT_MS it queues itself again rather than hold a runner slot.
+ */
+export async function finishFanout(db: Db, jobs: JobRunner, uuid: string, revision: number): Promise<void> {
+  const until = Date.now() + FANOUT_DONE_WAIT_MS;
+  for (;;) {
+    const { open, failed } = await jobs.outstanding('announcements.fanout-batch', batchKey(uuid, revision));
+    if (failed) return;
+    if (!open) break;
+    if (Date.now() > until) {
+      await jobs.enqueue(
+        'announcements.fanout-done',
+        { announcementUuid: uuid, revision },
+        { uniqueKey: `announcement:${uuid}:${revision}:done:${Date.now()}` },
+      );
       return;
     }
-    await tx.query('update announcements set fanout_after = $2 where uuid = $1', [uuid, last]);
-    await jobs.enqueue(
-      'announcements.fanout',
-      { announcementUuid: uuid, revision },
-      { tx, uniqueKey: `announcement:${uuid}:${revision}:${last}` },
-    );
-  });
+    await new Promise((resolve) => setTimeout(resolve, FANOUT_DONE_POLL_MS));
+  }
+  await db.query(
+    `update announcements set fanned_out_at = now()
+      where uuid = $1 and revision = $2 and status = 'published' and fanned_out_at is null`,
+    [uuid, revision],
+  );
 }
 
 /** One batch of a withdrawal: removes notifications of the announcement and tells their readers' open tabs. */
