@@ -47,6 +47,15 @@ describe('invoice PDF texts', () => {
 });
 
 describe('invoice PDF formats', () => {
+  it('renders the same state to the same bytes, whenever it is rendered (the account export relies on it)', async () => {
+    const invoice = sampleInvoice('CHF', upgradeLines());
+    const first = await render(invoice, 'de', QR_IBAN_CREDITOR);
+    // PDF dates have whole seconds: a rendering in the next second would differ if the moment were written.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const second = await render(invoice, 'de', QR_IBAN_CREDITOR);
+    expect(second.equals(first)).toBe(true);
+  });
+
   // Amounts, days and rates are the contract's formatters (decision 201), tested in packages/contract.
   it.each(['210000000003139471430009017', 'RF18539007547034', 'RF4820260000123'])(
     'groups the reference %s as the QR-bill’s payment part prints it',

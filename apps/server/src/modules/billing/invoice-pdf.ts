@@ -194,6 +194,10 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
       Title: printableText(`${title} – ${input.companyName}`),
       Author: printableText(creditor.name),
       Subject: title,
+      // The invoice's own date, not the moment of rendering: the same state renders the same bytes (PDFKit derives
+      // the file's ID from it too), so a settled invoice rendered again for the account's export is byte for byte
+      // the one the download gives (decision 240).
+      CreationDate: new Date(`${invoice.issuedOn}T00:00:00Z`),
     },
   });
   const chunks: Buffer[] = [];
