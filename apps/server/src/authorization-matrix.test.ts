@@ -195,6 +195,16 @@ async function ownExport(api: TestApi, caller: Caller): Promise<Prepared> {
   return { params: { id: rows[0]!.uuid } };
 }
 
+/** A ready export of Muster AG's data, asked for by its owner, as `id`. */
+async function accountExport(api: TestApi): Promise<Prepared> {
+  const { rows } = await api.db.query<{ uuid: string }>(
+    `insert into data_exports (uuid, user_uuid, account_uuid, state, entries, ready_at, expires_at)
+     values (gen_random_uuid(), $1, $2, 'ready', '[]', now(), now() + interval '1 day') returning uuid`,
+    [DEMO_USERS.owner.id, MUSTER],
+  );
+  return { params: { id: rows[0]!.uuid } };
+}
+
 async function freshInvitation(api: TestApi): Promise<string> {
   const uuid = crypto.randomUUID();
   await api.db.query(
@@ -492,6 +502,13 @@ const MATRIX: Record<string, Row> = {
   'POST /api/users/v1/me/data-export': { expect: signedIn, body: {} },
   'GET /api/users/v1/me/data-export/{id}/file': { expect: signedIn, prepare: ownExport },
   'GET /api/users/v1/me/deletion': { expect: signedIn },
+  // The account's data (decision 240): its owner only; staff acting as SUPPORT are refused like an ADMIN.
+  'GET /api/accounts/{accountUuid}/company/v1/data-export': { expect: ownerOnly },
+  'POST /api/accounts/{accountUuid}/company/v1/data-export': { expect: ownerOnly, body: {} },
+  'GET /api/accounts/{accountUuid}/company/v1/data-export/{id}/file': {
+    expect: ownerOnly,
+    prepare: accountExport,
+  },
   'POST /api/users/v1/me/deletion': { expect: signedIn, body: { password: 'x', confirmation: 'x' } },
   'GET /api/support/v1/info': { expect: signedIn },
   // Every member reaches the tickets (an EMPLOYEE only their own; the handler filters).

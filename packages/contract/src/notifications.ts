@@ -54,8 +54,11 @@ export interface NotificationParams {
   };
   /** To the account's admins: the cloud refused the connection's refresh token, someone must connect again. */
   'cloud.needs_reconnect': { accountName: string; connectionUuid: string };
-  /** To the person (personal): the export of their data can be downloaded until `availableUntil`. */
-  'data_export.ready': { availableUntil: string };
+  /**
+   * To the person (personal): the export of their data can be downloaded until `availableUntil`. With `accountName`
+   * (and the notification's account): the export of that account's data, to the owner who asked for it.
+   */
+  'data_export.ready': { availableUntil: string; accountName?: string };
   /**
    * To every person of an announcement's audience (a personal notification: once per person, whatever their
    * accounts): its kind, its title per language (each falling back to German) and its window.

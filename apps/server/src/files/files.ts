@@ -120,6 +120,16 @@ export interface FileStore {
     uuid: string,
   ): Promise<{ file: StoredFile; content: Buffer } | null>;
   /**
+   * A file of the account read piece by piece (about `STREAM_CHUNK_BYTES` at a time, from the folder or from the
+   * database), so that a large one is never whole in memory; null like `read`. The chunks are read only as they
+   * are asked for (the account export, decision 240).
+   */
+  stream(
+    q: Queryable,
+    accountUuid: string,
+    uuid: string,
+  ): Promise<{ file: StoredFile; chunks: AsyncIterable<Uint8Array> } | null>;
+  /**
    * Deletes a file's row in the caller's transaction; returns what to do once that transaction has committed
    * (remove the bytes from the folder), so a rolled-back change never loses a file still in use.
    */
@@ -148,6 +158,9 @@ const toFile = (row: FileRow): StoredFile => ({
   fileName: row.file_name,
   createdAt: new Date(row.created_at).toISOString(),
 });
+
+/** The size of the pieces `FileStore.stream` reads. */
+export const STREAM_CHUNK_BYTES = 1024 * 1024;
 
 /** The file store: bytes in the database (`dir` null), or in `dir`, one file per uuid, written before the row. */
 export function createFileStore(dir: string | null): FileStore {
@@ -196,6 +209,42 @@ export function createFileStore(dir: string | null): FileStore {
       } catch {
         return null;
       }
+    },
+
+    async stream(q, accountUuid, uuid) {
+      const { rows } = await q.query<Omit<FileRow, 'content'> & { in_database: boolean }>(
+        `select uuid, account_uuid, purpose, content_type, size, sha256, file_name, created_at,
+                content is not null as in_database
+           from files where uuid = $1 and account_uuid = $2`,
+        [uuid, accountUuid],
+      );
+      const row = rows[0];
+      if (!row) return null;
+      const file = toFile({ ...row, content: null });
+      if (row.in_database) {
+        // substring() of a bytea reads only its part (1-based offsets): one query per chunk.
+        const chunks = async function* () {
+          for (let offset = 0; offset < row.size; offset += STREAM_CHUNK_BYTES) {
+            const part = await q.query<{ part: Uint8Array }>(
+              'select substring(content from $3 for $4) as part from files where uuid = $1 and account_uuid = $2',
+              [uuid, accountUuid, offset + 1, STREAM_CHUNK_BYTES],
+            );
+            const bytes = part.rows[0]?.part;
+            if (!bytes) throw new Error(`file ${uuid} went away while it was read`);
+            yield bytes;
+          }
+        };
+        return { file, chunks: chunks() };
+      }
+      if (!dir) return null;
+      let handle: fs.FileHandle;
+      try {
+        handle = await fs.open(pathOf(row.uuid), 'r');
+      } catch {
+        return null;
+      }
+      // The stream closes the handle when it ends or is destroyed (the reader stopped early).
+      return { file, chunks: handle.createReadStream({ highWaterMark: STREAM_CHUNK_BYTES }) };
     },
 
     async remove(tx, accountUuid, uuid) {

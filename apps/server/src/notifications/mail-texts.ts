@@ -23,6 +23,8 @@ export interface Shown {
   announcement: string;
   announcementKind: string;
   announcementWindow: string;
+  /** The account whose data export is ready ("«Muster AG»"); undefined for a person's own export. */
+  exportedAccount: string | undefined;
 }
 
 export interface LanguageTexts {
@@ -142,8 +144,12 @@ export const TEXTS: Record<Language, LanguageTexts> = {
         `DeepCloud hat die Verbindung von ${p.account} nicht mehr angenommen. Bitte verbinden Sie das Konto unter «DeepCloud» neu; bis dahin sind die Organisationen nicht erreichbar.`,
       ],
       'data_export.ready': (p) => [
-        `Ihre Daten stehen zum Download bereit`,
-        `die Zusammenstellung Ihrer Daten ist fertig. Sie können sie bis am ${p.date} unter «Mein Profil › Meine Daten» herunterladen.`,
+        p.exportedAccount
+          ? `Die Kontodaten stehen zum Download bereit`
+          : `Ihre Daten stehen zum Download bereit`,
+        p.exportedAccount
+          ? `die Zusammenstellung der Daten von ${p.exportedAccount} ist fertig. Sie können sie bis am ${p.date} unter «Einstellungen › Firmenprofil» herunterladen.`
+          : `die Zusammenstellung Ihrer Daten ist fertig. Sie können sie bis am ${p.date} unter «Mein Profil › Meine Daten» herunterladen.`,
       ],
       'announcement.published': (p) => [
         `${p.announcementKind}: ${p.announcement}`,
@@ -238,8 +244,10 @@ export const TEXTS: Record<Language, LanguageTexts> = {
         `DeepCloud no longer accepts the connection of ${p.account}. Please connect the account again under “DeepCloud”; until then its organisations cannot be reached.`,
       ],
       'data_export.ready': (p) => [
-        `Your data is ready to download`,
-        `The export of your data is ready. You can download it until ${p.date} under “My profile › My data”.`,
+        p.exportedAccount ? `The account data is ready to download` : `Your data is ready to download`,
+        p.exportedAccount
+          ? `The export of the data of ${p.exportedAccount} is ready. You can download it until ${p.date} under “Settings › Company profile”.`
+          : `The export of your data is ready. You can download it until ${p.date} under “My profile › My data”.`,
       ],
       'announcement.published': (p) => [
         `${p.announcementKind}: ${p.announcement}`,
@@ -343,8 +351,12 @@ export const TEXTS: Record<Language, LanguageTexts> = {
         `DeepCloud n’accepte plus la connexion de ${p.account}. Veuillez reconnecter le compte sous « DeepCloud » ; d’ici là, les organisations ne sont pas accessibles.`,
       ],
       'data_export.ready': (p) => [
-        `Vos données sont prêtes à être téléchargées`,
-        `L’export de vos données est prêt. Vous pouvez le télécharger jusqu’au ${p.date} sous « Mon profil › Mes données ».`,
+        p.exportedAccount
+          ? `Les données du compte sont prêtes à être téléchargées`
+          : `Vos données sont prêtes à être téléchargées`,
+        p.exportedAccount
+          ? `L’export des données de ${p.exportedAccount} est prêt. Vous pouvez le télécharger jusqu’au ${p.date} sous « Paramètres › Profil de l’entreprise ».`
+          : `L’export de vos données est prêt. Vous pouvez le télécharger jusqu’au ${p.date} sous « Mon profil › Mes données ».`,
       ],
       'announcement.published': (p) => [
         `${p.announcementKind} : ${p.announcement}`,
@@ -447,8 +459,12 @@ export const TEXTS: Record<Language, LanguageTexts> = {
         `DeepCloud non accetta più il collegamento di ${p.account}. Colleghi di nuovo l’account in «DeepCloud»; fino ad allora le organizzazioni non sono raggiungibili.`,
       ],
       'data_export.ready': (p) => [
-        `I suoi dati sono pronti per il download`,
-        `L’esportazione dei suoi dati è pronta. Può scaricarla fino al ${p.date} in «Il mio profilo › I miei dati».`,
+        p.exportedAccount
+          ? `I dati dell’account sono pronti per il download`
+          : `I suoi dati sono pronti per il download`,
+        p.exportedAccount
+          ? `L’esportazione dei dati di ${p.exportedAccount} è pronta. Può scaricarla fino al ${p.date} in «Impostazioni › Profilo aziendale».`
+          : `L’esportazione dei suoi dati è pronta. Può scaricarla fino al ${p.date} in «Il mio profilo › I miei dati».`,
       ],
       'announcement.published': (p) => [
         `${p.announcementKind}: ${p.announcement}`,

@@ -39,6 +39,10 @@ export function notificationMailText(
   const date = Date.parse(text(params.availableUntil ?? params.graceUntil));
   const shown: Shown = {
     account: t.account(mailText(text(params.accountName) || (accountName ?? ''))),
+    exportedAccount:
+      type === 'data_export.ready' && text(params.accountName)
+        ? t.account(mailText(text(params.accountName)))
+        : undefined,
     person:
       mailText(
         text(

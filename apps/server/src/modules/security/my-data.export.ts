@@ -19,9 +19,14 @@ import { HttpError, invalidField, notFound } from '../../http/errors.ts';
 import type { PortalUser } from '../../http/types.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
-import type { Config } from '../../config.ts';
+import type { BillingConfig, Config } from '../../config.ts';
+import { invoiceDocument } from '../billing/billing.documents.ts';
+import { logsCsv } from '../logs/logs.csv.ts';
+import { readLogBatches } from '../logs/logs.service.ts';
+import { gatherAccountExport } from './account-export.ts';
 import { confirmCurrentPassword, ownIdentity } from './security.service.ts';
 import { README } from './my-data.readme.ts';
+import { iso, json, safeName } from './export-format.ts';
 
 declare module '../../jobs/runner.ts' {
   interface JobKinds {
@@ -29,8 +34,24 @@ declare module '../../jobs/runner.ts' {
   }
 }
 
-/** A document of the export as the job froze it, or a file of the store that goes along. */
-type ExportEntry = { name: string; text: string } | { name: string; accountUuid: string; fileUuid: string };
+/**
+ * A document of the export as the job froze it, or what the download writes as it streams: a file of the store, an
+ * invoice's PDF (the one the invoice download gives), the account's log as CSV up to the moment the job ran.
+ */
+export type ExportEntry =
+  | { name: string; text: string }
+  | { name: string; accountUuid: string; fileUuid: string }
+  | { name: string; invoiceUuid: string }
+  | { name: string; log: { to: string; language: Language } };
+
+/**
+ * Whose export: the person's own (`accountUuid` null), or an account's, asked for by one of its owners (decision
+ * 240). Both go through the same table, rules, job and ZIP writer.
+ */
+export interface ExportScope {
+  accountUuid: string | null;
+}
+const PERSONAL: ExportScope = { accountUuid: null };
 
 interface ExportRow {
   uuid: string;
@@ -39,8 +60,6 @@ interface ExportRow {
   ready_at: Date | null;
   expires_at: Date | null;
 }
-
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
 const toExport = (row: ExportRow): DataExport => ({
   uuid: row.uuid,
@@ -58,14 +77,33 @@ export interface MyDataDeps {
   notifier: Notifier;
 }
 
+/** What the download needs to write the ZIP: the file store, the invoices' renderer and the reader (the log). */
+export interface ZipContext {
+  db: Db;
+  files: FileStore;
+  billing: BillingConfig;
+  reader: PortalUser;
+  scope: ExportScope;
+}
+
 const HOUR_MS = 60 * 60 * 1000;
 
-/** The person's newest export that counts towards the once-a-day rule (one that failed does not). */
-async function newestExport(q: Queryable, userUuid: string): Promise<ExportRow | undefined> {
+/**
+ * The newest export of the person (their own) or of the account that counts towards the once-a-day rule (one that
+ * failed does not).
+ */
+async function newestExport(
+  q: Queryable,
+  userUuid: string,
+  scope: ExportScope,
+): Promise<ExportRow | undefined> {
   const { rows } = await q.query<ExportRow>(
-    `select uuid, state, requested_at, ready_at, expires_at from data_exports
-      where user_uuid = $1 and state <> 'failed' order by requested_at desc limit 1`,
-    [userUuid],
+    scope.accountUuid
+      ? `select uuid, state, requested_at, ready_at, expires_at from data_exports
+          where account_uuid = $1 and state <> 'failed' order by requested_at desc limit 1`
+      : `select uuid, state, requested_at, ready_at, expires_at from data_exports
+          where user_uuid = $1 and account_uuid is null and state <> 'failed' order by requested_at desc limit 1`,
+    [scope.accountUuid ?? userUuid],
   );
   return rows[0];
 }
@@ -79,8 +117,9 @@ const nextAllowed = (row: ExportRow | undefined): Date | null => {
 export async function getExportStatus(
   { db, config }: Pick<MyDataDeps, 'db' | 'config'>,
   user: PortalUser,
+  scope: ExportScope = PERSONAL,
 ): Promise<DataExportStatus> {
-  const newest = await newestExport(db, user.uuid);
+  const newest = await newestExport(db, user.uuid, scope);
   const usable = newest && (newest.state === 'preparing' || new Date(newest.expires_at!) > new Date());
   const next = nextAllowed(newest);
   return {
@@ -99,6 +138,7 @@ export async function requestExport(
   deps: MyDataDeps,
   user: PortalUser,
   body: DataExportBody,
+  scope: ExportScope = PERSONAL,
 ): Promise<DataExport> {
   const { db, config, jobs } = deps;
   if (config.oidc.embedded) {
@@ -115,18 +155,23 @@ export async function requestExport(
     }
   }
   return db.transaction(async (tx) => {
-    // One request at a time per person: the row lock of the user orders two concurrent requests.
-    await tx.query('select uuid from users where uuid = $1 for update', [user.uuid]);
-    const next = nextAllowed(await newestExport(tx, user.uuid));
+    // One request at a time per person (per account): the row lock of the user (the account) orders two
+    // concurrent requests.
+    if (scope.accountUuid) {
+      await tx.query('select uuid from accounts where uuid = $1 for update', [scope.accountUuid]);
+    } else {
+      await tx.query('select uuid from users where uuid = $1 for update', [user.uuid]);
+    }
+    const next = nextAllowed(await newestExport(tx, user.uuid, scope));
     if (next) {
-      throw new HttpError(429, DATA_EXPORT_TOO_SOON, 'One export of your data per day', {
+      throw new HttpError(429, DATA_EXPORT_TOO_SOON, 'One export of this data per day', {
         retryAt: next.toISOString(),
       });
     }
     const { rows } = await tx.query<ExportRow>(
-      `insert into data_exports (uuid, user_uuid) values ($1, $2)
+      `insert into data_exports (uuid, user_uuid, account_uuid) values ($1, $2, $3)
        returning uuid, state, requested_at, ready_at, expires_at`,
-      [crypto.randomUUID(), user.uuid],
+      [crypto.randomUUID(), user.uuid, scope.accountUuid],
     );
     const row = rows[0]!;
     await jobs.enqueue('my-data.export', { exportUuid: row.uuid }, { tx, uniqueKey: `my-data:${row.uuid}` });
@@ -134,32 +179,83 @@ export async function requestExport(
   });
 }
 
-/** The entries of a ready export of the person that has not expired (404 otherwise: another's, gone, preparing). */
-export async function readyEntries(db: Db, user: PortalUser, uuid: string): Promise<ExportEntry[]> {
+/**
+ * The entries of a ready export that has not expired (404 otherwise: another's, gone, preparing): the person's own,
+ * or the account's (any owner of it: the route lets only owners through).
+ */
+export async function readyEntries(
+  db: Db,
+  user: PortalUser,
+  uuid: string,
+  scope: ExportScope = PERSONAL,
+): Promise<ExportEntry[]> {
   const { rows } = await db.query<{ entries: ExportEntry[] }>(
-    `select entries from data_exports
-      where uuid = $1 and user_uuid = $2 and state = 'ready' and expires_at > now()`,
-    [uuid, user.uuid],
+    scope.accountUuid
+      ? `select entries from data_exports
+          where uuid = $1 and account_uuid = $2 and state = 'ready' and expires_at > now()`
+      : `select entries from data_exports
+          where uuid = $1 and user_uuid = $2 and account_uuid is null and state = 'ready' and expires_at > now()`,
+    [uuid, scope.accountUuid ?? user.uuid],
   );
   if (!rows[0]) throw notFound('No such export');
   return rows[0].entries;
 }
 
-/** The archive's entries, each file read from the store only when the ZIP writer gets to it. */
-export async function* zipEntries(
-  db: Db,
-  files: FileStore,
-  entries: ExportEntry[],
-): AsyncGenerator<ZipEntry> {
+/** The account export's file name: "portal-<account>-<date>.zip", characters file systems refuse replaced. */
+export async function accountExportFileName(q: Queryable, accountUuid: string): Promise<string> {
+  const { rows } = await q.query<{ name: string }>('select name from accounts where uuid = $1', [
+    accountUuid,
+  ]);
+  const account = [...(rows[0]?.name ?? 'account')]
+    .map((c) => (c < ' ' || '\\/:*?"<>|'.includes(c) ? ' ' : c))
+    .join('')
+    .trim()
+    .replace(/\s+/g, '-');
+  return `portal-${account}-${new Date().toISOString().slice(0, 10)}.zip`;
+}
+
+/** Text and data formats gain from compression; images, PDFs and archives do not. */
+const compressible = (contentType: string) => contentType.startsWith('text/') || contentType.endsWith('+xml');
+
+/**
+ * The archive's entries, each written only when the ZIP writer gets to it: a file of the store read piece by piece
+ * (never whole), an invoice's PDF as its download gives it, the log's CSV as the log's own export writes it.
+ */
+export async function* zipEntries(context: ZipContext, entries: ExportEntry[]): AsyncGenerator<ZipEntry> {
+  const { db, files } = context;
   for (const entry of entries) {
     if ('text' in entry) {
       yield { name: entry.name, content: Buffer.from(entry.text, 'utf8') };
-      continue;
+    } else if ('fileUuid' in entry) {
+      const found = await files.stream(db, entry.accountUuid, entry.fileUuid);
+      // A file deleted since (its ticket's account is gone) is left out.
+      if (found) {
+        yield { name: entry.name, content: found.chunks, compress: compressible(found.file.contentType) };
+      }
+    } else if ('invoiceUuid' in entry) {
+      if (!context.scope.accountUuid) continue;
+      const document = await invoiceDocument(
+        db,
+        files,
+        context.billing,
+        context.scope.accountUuid,
+        entry.invoiceUuid,
+      );
+      if (document) yield { name: entry.name, content: document.content, compress: false };
+    } else if (context.scope.accountUuid) {
+      // The owner reads the whole log, with where each entry came from, up to the moment the job ran.
+      const access = { accountUuid: context.scope.accountUuid, role: 'OWNER' as const, viaStaff: false };
+      const batches = readLogBatches(db, context.reader, access, {
+        to: entry.log.to,
+        lang: entry.log.language,
+      });
+      yield { name: entry.name, content: csvBytes(logsCsv(batches, entry.log.language)) };
     }
-    const found = await files.read(db, entry.accountUuid, entry.fileUuid);
-    // A file deleted since (its ticket's account is gone) is left out.
-    if (found) yield { name: entry.name, content: found.content, compress: false };
   }
+}
+
+async function* csvBytes(stream: AsyncIterable<Buffer | string>): AsyncGenerator<Uint8Array> {
+  for await (const chunk of stream) yield typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
 }
 
 /** Notification parameters that name another person: left out of the export (theirs, not the reader's). */
@@ -174,15 +270,6 @@ const PERSON_PARAMS = new Set([
   'cancelledBy',
   'scheduledBy',
 ]);
-
-const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
-
-/** A file name safe in any unzip tool: no path separators or control characters, at most 100 characters. */
-const safeName = (name: string) =>
-  name
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f/\\:*?"<>|]/g, '_')
-    .slice(0, 100) || 'file';
 
 /**
  * Gathers everything the portal keeps about the person, frozen now: what is theirs only, never another person's
@@ -371,7 +458,10 @@ export async function gatherExport(
   return { entries, language };
 }
 
-/** The job: gathers the export, offers it for DATA_EXPORT_DAYS, tells the person in the inbox and by mail. */
+/**
+ * The job: gathers the export (the person's, or the account's when the row names one), offers it for
+ * DATA_EXPORT_DAYS, tells the person who asked in the inbox and by mail.
+ */
 export function defineExportJob({ db, config, jobs, notifier }: MyDataDeps): void {
   const maxAttempts = 3;
   jobs.define('my-data.export', {
@@ -379,13 +469,15 @@ export function defineExportJob({ db, config, jobs, notifier }: MyDataDeps): voi
     handler: async ({ payload, attempt, log }) => {
       try {
         await db.transaction(async (tx) => {
-          const { rows } = await tx.query<{ user_uuid: string; state: string }>(
-            'select user_uuid, state from data_exports where uuid = $1 for update',
+          const { rows } = await tx.query<{ user_uuid: string; account_uuid: string | null; state: string }>(
+            'select user_uuid, account_uuid, state from data_exports where uuid = $1 for update',
             [payload.exportUuid],
           );
           const row = rows[0];
           if (!row || row.state !== 'preparing') return;
-          const { entries } = await gatherExport(tx, config, row.user_uuid);
+          const { entries, accountName } = row.account_uuid
+            ? await gatherAccountExport(tx, row.account_uuid, row.user_uuid)
+            : { ...(await gatherExport(tx, config, row.user_uuid)), accountName: undefined };
           const expires = new Date(Date.now() + DATA_EXPORT_DAYS * 24 * HOUR_MS);
           await tx.query(
             `update data_exports set state = 'ready', entries = $2::jsonb, ready_at = now(), expires_at = $3
@@ -393,10 +485,13 @@ export function defineExportJob({ db, config, jobs, notifier }: MyDataDeps): voi
             [payload.exportUuid, JSON.stringify(entries), expires.toISOString()],
           );
           await notifier.notify(tx, {
-            accountUuid: null,
+            accountUuid: row.account_uuid,
             userUuids: [row.user_uuid],
             type: 'data_export.ready',
-            params: { availableUntil: expires.toISOString() },
+            params: {
+              availableUntil: expires.toISOString(),
+              ...(accountName === undefined ? {} : { accountName }),
+            },
           });
         });
       } catch (error) {

@@ -1,9 +1,10 @@
-import { myDataRoutes } from '@portal/contract';
+import { accountExportRoutes, myDataRoutes } from '@portal/contract';
 import { contentDisposition } from '../../files/files.ts';
 import { zipStream } from '../../files/zip.ts';
 import type { ModuleDeps } from '../deps.ts';
 import { deleteOwnLogin, deletionPreview } from './erasure.ts';
 import {
+  accountExportFileName,
   defineExportJob,
   getExportStatus,
   readyEntries,
@@ -11,9 +12,12 @@ import {
   zipEntries,
 } from './my-data.export.ts';
 
-/** The person's own data: the export of it (decision 231) and the deletion of their login (decision 232). */
+/**
+ * The person's own data: the export of it (decision 231) and the deletion of their login (decision 232); and the
+ * export of an account's data for its owner, the same way (decision 240).
+ */
 export function registerMyDataRoutes(deps: ModuleDeps) {
-  const { db, config, route, files } = deps;
+  const { db, config, route, files, invoicing } = deps;
   defineExportJob(deps);
 
   route(myDataRoutes.getDataExport, {
@@ -37,7 +41,41 @@ export function registerMyDataRoutes(deps: ModuleDeps) {
         .header('X-Content-Type-Options', 'nosniff')
         .header('Content-Disposition', contentDisposition('attachment', `portal-data-${day}.zip`))
         .header('Cache-Control', 'private, no-store');
-      return reply.send(zipStream(zipEntries(db, files, entries)));
+      const context = { db, files, billing: invoicing.config, reader: user, scope: { accountUuid: null } };
+      return reply.send(zipStream(zipEntries(context, entries)));
+    },
+  });
+
+  route(accountExportRoutes.getAccountExport, {
+    handler: async ({ user, account }) => ({
+      data: await getExportStatus(deps, user, { accountUuid: account.accountUuid }),
+    }),
+  });
+
+  route(accountExportRoutes.requestAccountExport, {
+    handler: async (request, reply) => {
+      const data = await requestExport(deps, request.user, request.body, {
+        accountUuid: request.account.accountUuid,
+      });
+      reply.code(202);
+      return { data };
+    },
+  });
+
+  route(accountExportRoutes.downloadAccountExport, {
+    handler: async ({ user, account, params }, reply) => {
+      const scope = { accountUuid: account.accountUuid };
+      const entries = await readyEntries(db, user, params.id, scope);
+      const name = await accountExportFileName(db, account.accountUuid);
+      reply
+        .header('Content-Type', 'application/zip')
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Content-Disposition', contentDisposition('attachment', name))
+        .header('Cache-Control', 'private, no-store');
+      // Streamed: each file is read from the store only when the client has taken what came before (decision 240).
+      return reply.send(
+        zipStream(zipEntries({ db, files, billing: invoicing.config, reader: user, scope }, entries)),
+      );
     },
   });
 
