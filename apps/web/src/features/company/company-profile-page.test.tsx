@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
   LOGO_MAX_BYTES,
+  accountExportRoutes,
   accountsRoutes,
   companyRoutes,
   usersRoutes,
@@ -29,10 +30,15 @@ const PREVIEW = {
   data: [{ userUuid: 'u1', name: 'Emma Employee', email: 'employee@example.com', role: 'EMPLOYEE' }],
   meta: { total: 1, page: 1, pageSize: 10 },
 };
-/** Requests other than the two-factor card's own reads. */
+/** The owner's export card: nothing asked for yet. */
+const NO_EXPORT = { data: { latest: null, nextAllowedAt: null, provider: 'embedded' } };
+/** Requests other than the two-factor and export cards' own reads. */
 const profileCalls = () =>
   apiRequest.mock.calls.filter(
-    ([route]) => route !== companyRoutes.getTwoFactorPolicy && route !== companyRoutes.previewTwoFactorPolicy,
+    ([route]) =>
+      route !== companyRoutes.getTwoFactorPolicy &&
+      route !== companyRoutes.previewTwoFactorPolicy &&
+      route !== accountExportRoutes.getAccountExport,
   );
 
 beforeEach(() => {
@@ -51,7 +57,9 @@ async function renderCompany(account: Partial<Account> = {}, profile: CompanyPro
         ? Promise.resolve({ data: POLICY })
         : route === companyRoutes.previewTwoFactorPolicy
           ? Promise.resolve(PREVIEW)
-          : Promise.reject(new Error('unexpected')),
+          : route === accountExportRoutes.getAccountExport
+            ? Promise.resolve(NO_EXPORT)
+            : Promise.reject(new Error('unexpected')),
   );
   const rendered = await renderPage(
     '/settings/company-profile',
@@ -256,8 +264,60 @@ describe('company profile page', () => {
     },
   );
 
+  it(
+    "lets the owner ask for the account's data with the password, once a day, and download it when ready",
+    { timeout: 30_000 },
+    async () => {
+      const user = userEvent.setup();
+      await renderCompany({ accountRole: 'OWNER', isOwner: true });
+      const card = (await screen.findByRole('heading', { name: 'Kontodaten exportieren' })).closest(
+        'section',
+      )!;
+      const password = await within(card).findByLabelText(/Ihr aktuelles Passwort/);
+      await user.type(password, 'geheim');
+      apiRequest.mockImplementation((called) =>
+        called === accountExportRoutes.requestAccountExport
+          ? Promise.reject(
+              new ApiError(429, 'too soon', 'DATA_EXPORT_TOO_SOON', { retryAt: '2026-11-29T10:00:00Z' }),
+            )
+          : Promise.resolve(NO_EXPORT),
+      );
+      await user.click(within(card).getByRole('button', { name: 'Kontodaten zusammenstellen' }));
+      expect(
+        await within(card).findByText('Die Kontodaten können einmal pro Tag zusammengestellt werden.'),
+      ).toBeTruthy();
+      expect(apiRequest).toHaveBeenCalledWith(accountExportRoutes.requestAccountExport, {
+        accountUuid: 'a1',
+        body: { password: 'geheim' },
+      });
+
+      const ready = {
+        uuid: 'e1',
+        state: 'ready',
+        requestedAt: '2026-11-28T10:00:00Z',
+        readyAt: '2026-11-28T10:01:00Z',
+        expiresAt: '2026-12-05T10:01:00Z',
+      };
+      apiRequest.mockImplementation((called) =>
+        called === accountExportRoutes.requestAccountExport
+          ? Promise.resolve({ data: { ...ready, state: 'preparing', readyAt: null, expiresAt: null } })
+          : Promise.resolve({
+              data: { latest: ready, nextAllowedAt: '2026-11-29T10:00:00Z', provider: 'embedded' },
+            }),
+      );
+      await user.click(within(card).getByRole('button', { name: 'Kontodaten zusammenstellen' }));
+      expect(await within(card).findByText(/Die Kontodaten stehen bis am 5\. Dezember 2026/)).toBeTruthy();
+      expect(within(card).getByRole('button', { name: 'ZIP herunterladen' })).toBeTruthy();
+      expect(within(card).getByText(/Eine neue Zusammenstellung ist ab/)).toBeTruthy();
+      expect(shownToasts('success')).toEqual(['Die Kontodaten werden zusammengestellt.']);
+    },
+  );
+
   it('tells an admin that only the owner can delete the account', async () => {
     await renderCompany();
+    // The export of the account's data is the owner's only: an admin neither sees it nor loads it.
+    expect(screen.queryByRole('heading', { name: 'Kontodaten exportieren' })).toBeNull();
+    expect(apiRequest).not.toHaveBeenCalledWith(accountExportRoutes.getAccountExport, expect.anything());
     expect(screen.getByText(/Nur die Inhaberin oder der Inhaber des Kontos kann es löschen/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Konto löschen …' })).toBeNull();
   });

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
@@ -14,6 +14,9 @@ import { companyProfileQuery } from './api.ts';
 import { CompanyDetailsForm } from './company-details-form.tsx';
 import { CompanyLogo } from './company-logo.tsx';
 import { TwoFactorPolicyCard } from './two-factor-policy.tsx';
+
+/** The owner's export of the account's data: a chunk of its own, loaded only for an owner (decision 240). */
+const AccountExport = lazy(() => import('./account-export.tsx'));
 
 function Section({
   id,
@@ -41,7 +44,10 @@ function Section({
   );
 }
 
-/** /settings/company-profile (ADMIN and above): company details, logo, the two-factor rule, the account's deletion. */
+/**
+ * /settings/company-profile (ADMIN and above): company details, logo, the two-factor rule, the export of the
+ * account's data (OWNER), the account's deletion.
+ */
 export default function CompanyProfilePage() {
   const { t } = useTranslation();
   const accountUuid = useCurrentAccountUuid();
@@ -65,6 +71,13 @@ export default function CompanyProfilePage() {
         >
           <TwoFactorPolicyCard account={accountUuid} isOwner={account?.accountRole === 'OWNER'} />
         </Section>
+        {account?.accountRole === 'OWNER' && (
+          <Section id="company-export" title={t('company.export.title')}>
+            <Suspense fallback={<CircularProgress size={24} aria-label={t('company.export.title')} />}>
+              <AccountExport account={accountUuid} />
+            </Suspense>
+          </Section>
+        )}
         {account && (
           <Section id="company-deletion" title={t('company.deletion')}>
             <AccountDeletion account={account} />

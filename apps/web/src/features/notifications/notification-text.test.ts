@@ -92,6 +92,30 @@ describe('notification texts', () => {
     );
     expect(personal.body).toBe('Qualcuno la invita a unirsi all’account «Neu Sàrl» come Digital Coach.');
     expect(personal.to).toBe('/accounts');
+
+    // The export of an account's data reads as the account's and leads to its company profile; the own as before.
+    const accountExport = notificationView(
+      await tFor('de'),
+      notification('data_export.ready', { availableUntil: '2026-12-05T10:00:00Z', accountName: 'Muster AG' }),
+    );
+    expect(accountExport.body).toBe(
+      'Die Zusammenstellung der Daten von Muster AG ist fertig. Sie können sie bis am 5. Dezember 2026 herunterladen.',
+    );
+    expect(accountExport.to).toBe('/settings/company-profile?uuid=a1');
+    const ownExport = notificationView(
+      await tFor('it'),
+      notification('data_export.ready', { availableUntil: '2026-12-05T10:00:00Z' }, null),
+    );
+    expect(ownExport.title).toBe(
+      lookup(files['../../i18n/locales/it/messages.json']!, [
+        'notifications',
+        'types',
+        'data_export',
+        'ready',
+        'title',
+      ]),
+    );
+    expect(ownExport.to).toBe('/settings/users?tab=data');
   });
 
   it('reads a type this version does not know as a generic notification', async () => {

@@ -74,7 +74,10 @@ function linkOf(notification: Notification): string {
     case 'account.two_factor_required':
       return href('settings-users', undefined, { ...account, tab: 'security' });
     case 'data_export.ready':
-      return href('settings-users', undefined, { tab: 'data' });
+      // An account's export (decision 240) is on the company profile; the person's own on their settings.
+      return account
+        ? href('settings-company-profile', undefined, account)
+        : href('settings-users', undefined, { tab: 'data' });
     case 'invoice.issued':
     case 'invoice.overdue':
       // The billing page opens the invoice named by `invoice=`.
@@ -146,10 +149,15 @@ export function notificationView(t: TFunction, notification: Notification): Noti
     ...(type === 'announcement.published' ? announcementValues(t, params) : {}),
   };
   const key = keyOf(type);
+  // The export of an account's data reads as such; the person's own export as theirs.
+  const texts =
+    type === 'data_export.ready' && text(params.accountName)
+      ? ('notifications.types.data_export.readyAccount' as const)
+      : key;
   return {
     label: t(`${key}.label`),
-    title: t(`${key}.title`, values),
-    body: t(`${key}.body`, values),
+    title: t(`${texts}.title`, values),
+    body: t(`${texts}.body`, values),
     to: linkOf(notification),
     action: t(`${key}.action`),
   };
