@@ -4,7 +4,8 @@
 // field; FUZZ_RUNS raises the count (`npm run fuzz`).
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { apiRoutes, fullPath, type RouteDef } from '@portal/contract';
+import { fullPath, type RouteDef } from '@portal/contract';
+import { allApiRoutes } from '@portal/contract/all-routes';
 import { DEMO_ACCOUNTS } from './demo/users.ts';
 import * as idp from './test/idp.ts';
 import { describeApi } from './test/api.ts';
@@ -73,7 +74,7 @@ function sample(node: SchemaNode): unknown {
 const isText = (node: SchemaNode) =>
   node.type === 'string' || (node.enum?.every((v) => typeof v === 'string') ?? false);
 
-const routes = Object.entries(apiRoutes as Record<string, RouteDef>);
+const routes = Object.entries(allApiRoutes as Record<string, RouteDef>);
 const checkAnswer = (label: string, response: { statusCode: number; body: string }) =>
   expect(response.statusCode, `${label}: ${response.body.slice(0, 300)}`).toBeLessThan(500);
 

@@ -45,7 +45,7 @@ import { peppershopRoutes } from './peppershop.ts';
 import { abaclikRoutes } from './abaclik.ts';
 import { lessonsRoutes } from './lessons.ts';
 import { securityRoutes } from './security.ts';
-import { accountExportRoutes, myDataRoutes } from './my-data.ts';
+import { myDataRoutes } from './my-data.ts';
 import { directoryRoutes } from './directory.ts';
 
 /** Every API route; a server test checks that the app registers each of them, account routes with a role rule. */
@@ -70,7 +70,6 @@ export const apiRoutes = {
   ...lessonsRoutes,
   ...securityRoutes,
   ...myDataRoutes,
-  ...accountExportRoutes,
   ...announcementsRoutes,
   ...directoryRoutes,
 };

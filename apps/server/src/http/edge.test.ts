@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import type { InjectOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { apiRoutes, fullPath, type RouteDef } from '@portal/contract';
+import { fullPath, type RouteDef } from '@portal/contract';
+import { allApiRoutes } from '@portal/contract/all-routes';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../demo/users.ts';
 import { invalidField } from './errors.ts';
 import { describeApi } from '../test/api.ts';
@@ -372,7 +373,7 @@ interface QueryNode {
 }
 
 /** Every listing the contract has, with its number and date-time query values. */
-const QUERY_ROUTES = Object.entries(apiRoutes as Record<string, RouteDef>)
+const QUERY_ROUTES = Object.entries(allApiRoutes as Record<string, RouteDef>)
   .filter(([, def]) => def.method === 'GET' && def.querystring && !/\{(?!accountUuid)/.test(fullPath(def)))
   .map(([name, def]) => {
     const properties = Object.entries(

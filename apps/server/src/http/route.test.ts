@@ -2,13 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { describe, expect, it } from 'vitest';
 import { accountParamOf, apiRoutes, defineRoute, Entity, ErrorBody, type RouteDef } from '@portal/contract';
+import { allApiRoutes } from '@portal/contract/all-routes';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../demo/users.ts';
 import { describeApi } from '../test/api.ts';
 import { allowStaff } from '../test/support-tickets.ts';
 import type { AreaModule } from '../modules/deps.ts';
 import { createRouter, routeUrl, type Hook } from './route.ts';
 
-const contractRoutes = Object.entries(apiRoutes as Record<string, RouteDef>);
+const contractRoutes = Object.entries(allApiRoutes as Record<string, RouteDef>);
 
 describe('contract routes', () => {
   it('give every account route a role rule, and name its account in the path', () => {

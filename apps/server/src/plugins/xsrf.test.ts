@@ -1,12 +1,13 @@
 // The XSRF check follows the route the router matched, not the URL's text: spellings of an API path that the router
 // decodes or folds to the same route are checked like the plain one, and the others find no route at all.
 import { expect, it } from 'vitest';
-import { apiRoutes, fullPath, type RouteDef } from '@portal/contract';
+import { fullPath, type RouteDef } from '@portal/contract';
+import { allApiRoutes } from '@portal/contract/all-routes';
 import { DEMO_ACCOUNTS } from '../demo/users.ts';
 import { describeApi } from '../test/api.ts';
 
 // A native app's routes carry no cookie and are exempt (their own tests call them without the header).
-const UNSAFE = Object.entries(apiRoutes as Record<string, RouteDef>).filter(
+const UNSAFE = Object.entries(allApiRoutes as Record<string, RouteDef>).filter(
   ([, def]) => def.method !== 'GET' && !def.appRoute,
 );
 

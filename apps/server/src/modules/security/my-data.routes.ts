@@ -1,4 +1,5 @@
-import { accountExportRoutes, myDataRoutes } from '@portal/contract';
+import { myDataRoutes } from '@portal/contract';
+import { accountExportRoutes } from '@portal/contract/account-export';
 import { contentDisposition } from '../../files/files.ts';
 import { zipStream } from '../../files/zip.ts';
 import type { ModuleDeps } from '../deps.ts';

@@ -6,8 +6,8 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import Download from '@mui/icons-material/Download';
+import { accountExportRoutes } from '@portal/contract/account-export';
 import {
-  accountExportRoutes,
   DATA_EXPORT_TOO_SOON,
   type DataExport,
   type DataExportBody,

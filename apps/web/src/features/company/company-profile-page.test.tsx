@@ -3,13 +3,13 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
   LOGO_MAX_BYTES,
-  accountExportRoutes,
   accountsRoutes,
   companyRoutes,
   usersRoutes,
   type Account,
   type CompanyProfile,
 } from '@portal/contract';
+import { accountExportRoutes } from '@portal/contract/account-export';
 import { apiRequest } from '@/testing/api-mock.ts';
 import { ApiError } from '@/api/errors.ts';
 import { testAccount, testCompanyProfile, testTwoFactorPolicy, testUser } from '@/testing/fixtures.ts';
