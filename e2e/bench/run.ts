@@ -23,6 +23,9 @@
  * - the account directory: typical searches of an agent among 100,000 accounts on PostgreSQL (target p99 ≤ 20 ms;
  *   apps/server/src/bench/directory.bench.ts, BENCH_DIRECTORY_ACCOUNTS for another size).
  * - memory over time: `npm run bench -- soak` alone (30 min per backend, BENCH_SOAK_MINUTES; e2e/bench/soak.ts).
+ * - the account data export: an account with 10,000 log entries, 200 invoices and 500 MB of attachments on
+ *   PostgreSQL, the job's time, the ZIP's download time and the resident memory meanwhile (streamed, never held;
+ *   apps/server/src/bench/account-export.bench.ts, BENCH_EXPORT_MB for another size).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -311,6 +314,22 @@ if (process.argv[2] === 'directory') {
   process.exit(0);
 }
 
+/** The account data export with 10,000 log entries, 200 invoices and 500 MB of attachments. */
+const accountExportFigures = () =>
+  postgresScenario(
+    'account-export.bench.ts',
+    'measureAccountExport',
+    'printAccountExportFigures',
+    'account data export with 500 MB of attachments',
+  );
+
+// `npm run bench -- account-export` measures the account data export alone.
+if (process.argv[2] === 'account-export') {
+  console.log('Portal benchmark (account data export only)');
+  await accountExportFigures();
+  process.exit(0);
+}
+
 // `npm run bench -- me` measures GET /users/v1/me against the bare stack alone.
 if (process.argv[2] === 'me') {
   console.log('Portal benchmark (GET /users/v1/me against the bare stack only)');
@@ -388,3 +407,4 @@ await invoicePdfFigures();
 await schedulerFigures();
 await announcementFigures();
 await directoryFigures();
+await accountExportFigures();
