@@ -52,8 +52,9 @@ export async function measureAccountExport(): Promise<AccountExportFigures> {
     const owner = owners[0]!.user_uuid;
     await db.query(
       `insert into audit_log (account_uuid, actor_uuid, action, target, after, client_address, user_agent, created_at)
-       select $1, $2, (array['account.update', 'member.invite', 'company.update', 'billing.details.update'])[1 + g % 4],
-              'account:' || $1, jsonb_build_object('n', g, 'note', 'Eintrag ' || g), '192.0.2.' || (g % 250),
+       select $1::uuid, $2::uuid,
+              (array['account.update', 'member.invite', 'company.update', 'billing.details.update'])[1 + g % 4],
+              'account:' || $1::text, jsonb_build_object('n', g, 'note', 'Eintrag ' || g), '192.0.2.' || (g % 250),
               'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Firefox/134.0', now() - (g || ' seconds')::interval
          from generate_series(1, ${LOG_ENTRIES}) g`,
       [MUSTER, owner],
