@@ -106,21 +106,21 @@ function ExportForm({ account, status }: { account: string; status: DataExportSt
         </Alert>
       )}
       {latest?.state === 'ready' && latest.expiresAt && (
-        <Alert
-          severity="success"
-          sx={{ alignSelf: 'stretch' }}
-          action={
+        // The download under the sentence, not beside it: on a phone an action beside the text squeezes both.
+        <Alert severity="success" sx={{ alignSelf: 'stretch' }}>
+          <Stack spacing={1} sx={{ alignItems: 'flex-start' }}>
+            <span>{t('company.export.ready', { date: formatDate(latest.expiresAt) })}</span>
             <Button
               color="inherit"
+              variant="outlined"
+              size="small"
               startIcon={<Download aria-hidden />}
               disabled={download.isPending}
               onClick={() => download.mutate(latest)}
             >
               {t('company.export.download')}
             </Button>
-          }
-        >
-          {t('company.export.ready', { date: formatDate(latest.expiresAt) })}
+          </Stack>
         </Alert>
       )}
       {nextAllowedAt ? (
