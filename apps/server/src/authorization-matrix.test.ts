@@ -8,6 +8,7 @@ import { ABACLIK_CODE_ALPHABET } from '@portal/contract';
 import { DEMO_ACCOUNTS, DEMO_USERS } from './demo/users.ts';
 import { DEMO_ANNOUNCEMENTS } from './demo/announcements.ts';
 import { DEMO_BILLING_ADDRESS } from './demo/billing.ts';
+import { DEMO_COURSE, DEMO_LESSON_UUIDS } from './demo/lessons.ts';
 import { describeApi, type DemoLogin, type TestApi } from './test/api.ts';
 import { allowStaff, insertTestAttachment, insertTestTicket } from './test/support-tickets.ts';
 
@@ -94,6 +95,17 @@ const MUSTER_PROFILE = {
   billingEmail: 'buchhaltung@example.com',
   phone: '+41 44 123 45 67',
   website: 'https://www.example.com',
+};
+/** A course and a lesson the schema accepts. */
+const MATRIX_COURSE = {
+  title: { de: 'Matrix-Kurs', en: '', fr: '', it: '' },
+  audience: 'all',
+  audiencePlans: [],
+};
+const MATRIX_LESSON = {
+  minutes: 3,
+  title: { de: 'Matrix-Lektion', en: '', fr: '', it: '' },
+  body: { de: 'Text der Matrix', en: '', fr: '', it: '' },
 };
 /** An announcement the schema accepts (for a month from tomorrow, to Muster AG). */
 const MATRIX_ANNOUNCEMENT = {
@@ -459,6 +471,47 @@ const MATRIX: Record<string, Row> = {
     body: { completed: true },
     prepare: firstLesson,
   },
+  // Lesson authoring: TEACHER and above across accounts (the service); customers and DC coaches refused.
+  'GET /api/lesson-authoring/v1/courses': { expect: supportStaff },
+  'POST /api/lesson-authoring/v1/courses': { expect: supportStaff, body: MATRIX_COURSE },
+  'PUT /api/lesson-authoring/v1/courses/{courseUuid}': {
+    expect: supportStaff,
+    params: { courseUuid: DEMO_COURSE.uuid },
+    body: { ...MATRIX_COURSE, title: { ...DEMO_COURSE.title } },
+  },
+  'PUT /api/lesson-authoring/v1/courses/{courseUuid}/order': {
+    expect: supportStaff,
+    prepare: async (api) => {
+      const { rows } = await api.db.query<{ uuid: string }>(
+        'select uuid from lessons where course_uuid = $1 order by position',
+        [DEMO_COURSE.uuid],
+      );
+      return { params: { courseUuid: DEMO_COURSE.uuid }, body: { lessonUuids: rows.map((r) => r.uuid) } };
+    },
+  },
+  'GET /api/lesson-authoring/v1/courses/{courseUuid}/progress': {
+    expect: supportStaff,
+    params: { courseUuid: DEMO_COURSE.uuid },
+  },
+  'POST /api/lesson-authoring/v1/courses/{courseUuid}/lessons': {
+    expect: supportStaff,
+    params: { courseUuid: DEMO_COURSE.uuid },
+    body: MATRIX_LESSON,
+  },
+  'GET /api/lesson-authoring/v1/lessons/{lessonUuid}': {
+    expect: supportStaff,
+    params: { lessonUuid: DEMO_LESSON_UUIDS[4]! },
+  },
+  'PUT /api/lesson-authoring/v1/lessons/{lessonUuid}': {
+    expect: supportStaff,
+    params: { lessonUuid: DEMO_LESSON_UUIDS[4]! },
+    body: MATRIX_LESSON,
+  },
+  'POST /api/lesson-authoring/v1/lessons/{lessonUuid}/publication': {
+    expect: supportStaff,
+    params: { lessonUuid: DEMO_LESSON_UUIDS[4]! },
+  },
+  'POST /api/lesson-authoring/v1/preview': { expect: supportStaff, body: { markdown: '**Matrix**' } },
   // Security: each person's own sign-in security, never another's (the routes act on the token's subject only).
   'GET /api/users/v1/me/security': { expect: signedIn },
   // The own sign-in sessions (this suite's issuer is an external Keycloak: the handler answers 409 after the check).

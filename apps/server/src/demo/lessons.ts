@@ -398,18 +398,36 @@ L’[Ufficio federale della cibersicurezza](https://www.ncsc.admin.ch) pubblica 
   },
 ];
 
+/** The demo course and its lessons, by fixed ids so tests and links can name them. */
+export const DEMO_COURSE = {
+  uuid: '6f1c2b1e-0021-4000-8000-000000000001',
+  slug: 'onboarding',
+  // The same words as migration 035, which makes a database's existing lessons this course.
+  title: { de: 'Einführung ins Portal', en: 'Getting started', fr: 'Premiers pas', it: 'Primi passi' },
+} as const;
+export const DEMO_LESSON_UUIDS = DEMO_LESSONS.map(
+  (_lesson, index) => `6f1c2b1e-0021-4000-8000-${String(index + 101).padStart(12, '0')}`,
+);
+
 /**
- * The demo course, offered to every account, and the demo owner's progress in Muster AG (the first lesson
- * completed, the second opened). Inserted once, by slug: running it again changes nothing.
+ * The demo course, offered to every account, published, and the demo owner's progress in Muster AG (the first
+ * lesson completed, the second opened). Inserted once, by slug: running it again changes nothing, so what the
+ * teachers changed since stays.
  */
 export async function seedDemoLessons(tx: Queryable, ownerUuid: string, accountUuid: string): Promise<void> {
+  await tx.query(
+    `insert into courses (uuid, slug, position, title) values ($1, $2, 10, $3)
+     on conflict (slug) do nothing`,
+    [DEMO_COURSE.uuid, DEMO_COURSE.slug, JSON.stringify(DEMO_COURSE.title)],
+  );
   const uuids: string[] = [];
   for (const [index, lesson] of DEMO_LESSONS.entries()) {
     const { rows } = await tx.query<{ uuid: string; created: boolean }>(
-      `insert into lessons (slug, position, minutes) values ($1, $2, $3)
+      `insert into lessons (uuid, slug, position, minutes, course_uuid, version, published_at)
+       values ($1, $2, $3, $4, (select uuid from courses where slug = $5), 1, now())
        on conflict (slug) do update set slug = excluded.slug
        returning uuid, (xmax = 0) as created`,
-      [lesson.slug, (index + 1) * 10, lesson.minutes],
+      [DEMO_LESSON_UUIDS[index], lesson.slug, (index + 1) * 10, lesson.minutes, DEMO_COURSE.slug],
     );
     const { uuid, created } = rows[0]!;
     uuids.push(uuid);

@@ -106,6 +106,14 @@ export const DEMO_USERS = {
     language: 'de',
     emailVerified: true,
   },
+  teacher: {
+    id: '6f1c2b1e-0001-4000-8000-000000000012',
+    email: 'teacher@example.com',
+    name: 'Tobias Lehrer',
+    userRole: 'TEACHER',
+    language: 'de',
+    emailVerified: true,
+  },
 } as const satisfies Record<string, DemoUser>;
 
 /** The name of a demo login (`owner`, `employee`…). */

@@ -1,8 +1,14 @@
 import crypto from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
-import type { LessonCourse, LessonDetail } from '@portal/contract';
+import type {
+  AuthoredCourse,
+  AuthoredLesson,
+  CourseProgress,
+  LessonCourse,
+  LessonDetail,
+} from '@portal/contract';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../../demo/users.ts';
-import { DEMO_LESSONS } from '../../demo/lessons.ts';
+import { DEMO_COURSE, DEMO_LESSONS, DEMO_LESSON_UUIDS } from '../../demo/lessons.ts';
 import { describeApi, type DemoLogin, type TestApi } from '../../test/api.ts';
 import { allowStaff } from '../../test/support-tickets.ts';
 
@@ -89,8 +95,9 @@ describeApi('lessons API', (api) => {
 
   it('sanitises what a lesson text carries: no scripts, handlers, javascript: links or frames', async () => {
     const { rows } = await api.db.query<{ uuid: string }>(
-      `insert into lessons (slug, account_uuid, position, minutes) values ('test-hostile', $1, 999, 1) returning uuid`,
-      [MUSTER],
+      `insert into lessons (slug, account_uuid, position, minutes, course_uuid, version, published_at)
+       values ('test-hostile', $1, 999, 1, $2, 1, now()) returning uuid`,
+      [MUSTER, DEMO_COURSE.uuid],
     );
     const hostile = rows[0]!.uuid;
     await api.db.query(
@@ -199,9 +206,9 @@ describeApi('lessons API', (api) => {
 
   it('refuses (404) a lesson offered only to another account, and an unknown lesson, changing nothing', async () => {
     const { rows } = await api.db.query<{ uuid: string }>(
-      `insert into lessons (slug, account_uuid, position, minutes) values ('test-beispiel-only', $1, 5, 2)
-       returning uuid`,
-      [BEISPIEL],
+      `insert into lessons (slug, account_uuid, position, minutes, course_uuid, version, published_at)
+       values ('test-beispiel-only', $1, 5, 2, $2, 1, now()) returning uuid`,
+      [BEISPIEL, DEMO_COURSE.uuid],
     );
     const own = rows[0]!.uuid;
     await api.db.query(
@@ -230,5 +237,161 @@ describeApi('lessons API', (api) => {
     const refused = await complete(api, 'agent', uuids[0]!);
     expect([refused.statusCode, refused.json().code]).toEqual([403, 'STAFF_READ_ONLY']);
     expect((await course(api, 'employee')).lessons[0]!.completedAt).toBeNull();
+  });
+
+  // The teachers' side (issue 26 item 2): the rules that keep learners on the published version.
+  const authoring = '/api/lesson-authoring/v1';
+  const texts = (de: string, more: Partial<Record<'en' | 'fr' | 'it', string>> = {}) => ({
+    de,
+    en: '',
+    fr: '',
+    it: '',
+    ...more,
+  });
+
+  it('lets TEACHER and above write lessons and refuses customers, with drafts invisible to learners', async () => {
+    for (const login of ['owner', 'coach'] as const) {
+      const refused = await api.request('GET', `${authoring}/courses`, { as: login });
+      expect(refused.statusCode).toBe(403);
+    }
+    const listed = await api.request('GET', `${authoring}/courses`, { as: 'portalAdmin' });
+    expect(listed.statusCode).toBe(200);
+    const list = await api.request('GET', `${authoring}/courses`, { as: 'teacher' });
+    const [demo] = list.json<{ data: AuthoredCourse[] }>().data;
+    expect(demo).toMatchObject({ uuid: DEMO_COURSE.uuid, title: DEMO_COURSE.title, audience: 'all' });
+    const seeded = demo!.lessons.filter((l) => DEMO_LESSON_UUIDS.includes(l.uuid));
+    expect(seeded.map((l) => [l.title, l.state, l.version])).toEqual(
+      DEMO_LESSONS.map((l) => [l.texts.de.title, 'published', 1]),
+    );
+
+    // A new lesson is a draft: the learners' course does not show it until it is published.
+    const before = (await course(api, 'employee')).total;
+    const created = await api.request('POST', `${authoring}/courses/${DEMO_COURSE.uuid}/lessons`, {
+      as: 'teacher',
+      body: { minutes: 2, title: texts('Neue Lektion'), body: texts('Neu **hier**') },
+    });
+    expect(created.statusCode).toBe(201);
+    const lesson = created.json<{ data: AuthoredLesson }>().data;
+    expect(lesson).toMatchObject({ state: 'draft', version: 0, publishedAt: null });
+    expect((await course(api, 'employee')).total).toBe(before);
+    const hidden = await api.request('GET', `${base(MUSTER)}/lessons/${lesson.uuid}`, { as: 'employee' });
+    expect(hidden.statusCode).toBe(404);
+    const published = await api.request('POST', `${authoring}/lessons/${lesson.uuid}/publication`, {
+      as: 'teacher',
+    });
+    expect(published.json<{ data: AuthoredLesson }>().data).toMatchObject({ state: 'published', version: 1 });
+    const after = await course(api, 'employee');
+    expect(after.lessons.at(-1)).toMatchObject({ uuid: lesson.uuid, title: 'Neue Lektion' });
+
+    // Reordered by the teacher, the learners read the new order.
+    const order = [lesson.uuid, ...demo!.lessons.map((l) => l.uuid)];
+    const ordered = await api.request('PUT', `${authoring}/courses/${DEMO_COURSE.uuid}/order`, {
+      as: 'teacher',
+      body: { lessonUuids: order },
+    });
+    expect(ordered.statusCode).toBe(200);
+    expect((await course(api, 'employee')).lessons[0]!.uuid).toBe(lesson.uuid);
+    // An order that misses a lesson (someone added one meanwhile) is refused.
+    const stale = await api.request('PUT', `${authoring}/courses/${DEMO_COURSE.uuid}/order`, {
+      as: 'teacher',
+      body: { lessonUuids: order.slice(1) },
+    });
+    expect([stale.statusCode, stale.json().details.fields]).toEqual([
+      422,
+      { lessonUuids: 'courseOrderStale' },
+    ]);
+  });
+
+  it("publishes a new version that learners read in their language, keeping everyone's progress", async () => {
+    const first = DEMO_LESSON_UUIDS[0]!;
+    await complete(api, 'owner', first);
+    const draft = {
+      minutes: 7,
+      title: texts('Konten, Mitglieder und Rollen', { it: 'Account, membri e ruoli' }),
+      body: texts('Neuer Text', { it: 'Testo nuovo' }),
+    };
+    const saved = await api.request('PUT', `${authoring}/lessons/${first}`, { as: 'teacher', body: draft });
+    expect(saved.json<{ data: AuthoredLesson }>().data).toMatchObject({
+      state: 'changed',
+      version: 1,
+      ...draft,
+    });
+    // Learners still read the published version while the draft waits.
+    const reading = async () =>
+      (await api.request('GET', `${base(MUSTER)}/lessons/${first}?lang=it`, { as: 'owner' })).json<{
+        data: LessonDetail;
+      }>().data;
+    expect((await reading()).title).toBe('Account e membri');
+    await api.request('POST', `${authoring}/lessons/${first}/publication`, { as: 'teacher' });
+    expect(await reading()).toMatchObject({ title: 'Account, membri e ruoli', minutes: 7, language: 'it' });
+    expect((await reading()).html).toContain('Testo nuovo');
+    // French was left empty: it reads German now.
+    const french = await course(api, 'employee', MUSTER, 'fr');
+    expect(french.lessons.find((l) => l.uuid === first)).toMatchObject({ language: 'de' });
+    // The owner's completion stays with the new version, and the overview counts it without a name.
+    expect((await course(api, 'owner')).lessons.find((l) => l.uuid === first)!.completedAt).not.toBeNull();
+    const progress = await api.request('GET', `${authoring}/courses/${DEMO_COURSE.uuid}/progress`, {
+      as: 'teacher',
+    });
+    const counts = progress.json<{ data: CourseProgress }>().data;
+    const { rows } = await api.db.query<{ people: number | string; accounts: number | string }>(
+      `select count(*) as people, count(distinct account_uuid) as accounts
+         from lesson_progress where lesson_uuid = $1 and completed_at is not null`,
+      [first],
+    );
+    expect(counts.lessons.find((l) => l.uuid === first)).toMatchObject({
+      finishedPeople: Number(rows[0]!.people),
+      finishedAccounts: Number(rows[0]!.accounts),
+    });
+    expect(counts.startedPeople).toBeGreaterThanOrEqual(1);
+    expect(progress.body).not.toContain(DEMO_USERS.owner.email);
+  });
+
+  it('refuses with field errors what the rules forbid, changing nothing, and offers a course by plan', async () => {
+    const lesson = DEMO_LESSON_UUIDS[1]!;
+    const refuse = async (body: unknown, fields: Record<string, string>) => {
+      const res = await api.request('PUT', `${authoring}/lessons/${lesson}`, { as: 'teacher', body });
+      expect([res.statusCode, res.json().details.fields]).toEqual([422, fields]);
+    };
+    await refuse(
+      { minutes: 3, title: texts(' '), body: texts('') },
+      { 'title.de': 'required', 'body.de': 'required' },
+    );
+    await refuse(
+      { minutes: 3, title: texts('Titel', { it: 'Titolo' }), body: texts('Text') },
+      { 'body.it': 'required' },
+    );
+    const long = await api.request('PUT', `${authoring}/lessons/${lesson}`, {
+      as: 'teacher',
+      body: { minutes: 3, title: texts('x'.repeat(121)), body: texts('Text') },
+    });
+    expect(long.statusCode).toBe(422);
+    const unchanged = await api.request('GET', `${authoring}/lessons/${lesson}`, { as: 'teacher' });
+    expect(unchanged.json<{ data: AuthoredLesson }>().data.state).toBe('published');
+
+    // The preview is the lesson page's renderer: nothing unsafe passes.
+    const preview = await api.request('POST', `${authoring}/preview`, {
+      as: 'teacher',
+      body: { markdown: '**fett** <script>alert(1)</script><img src=x onerror=alert(1)>' },
+    });
+    expect(preview.json<{ data: { html: string } }>().data.html.trim()).toBe('<p><strong>fett</strong> </p>');
+
+    // A course offered to PROFESSIONAL reaches Muster AG, not Beispiel GmbH (on STANDARD).
+    const offer = { title: texts('Für Profis'), audience: 'plans', audiencePlans: ['NOPE'] };
+    const unknown = await api.request('POST', `${authoring}/courses`, { as: 'teacher', body: offer });
+    expect(unknown.json().details.fields).toEqual({ audiencePlans: 'courseUnknownPlan' });
+    const made = await api.request('POST', `${authoring}/courses`, {
+      as: 'teacher',
+      body: { ...offer, audiencePlans: ['PROFESSIONAL'] },
+    });
+    const pro = made.json<{ data: AuthoredCourse }>().data;
+    const only = await api.request('POST', `${authoring}/courses/${pro.uuid}/lessons`, {
+      as: 'teacher',
+      body: { minutes: 1, title: texts('Profi-Lektion'), body: texts('Nur für Profis') },
+    });
+    const proLesson = only.json<{ data: AuthoredLesson }>().data.uuid;
+    await api.request('POST', `${authoring}/lessons/${proLesson}/publication`, { as: 'teacher' });
+    expect((await course(api, 'employee')).lessons.at(-1)!.uuid).toBe(proLesson);
+    expect((await course(api, 'inhaber', BEISPIEL)).lessons.some((l) => l.uuid === proLesson)).toBe(false);
   });
 });

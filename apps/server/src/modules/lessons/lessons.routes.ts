@@ -1,12 +1,26 @@
-import { lessonsRoutes } from '@portal/contract';
+import { lessonAuthoringRoutes, lessonsRoutes } from '@portal/contract';
 import type { ModuleDeps } from '../deps.ts';
+import {
+  courseProgress,
+  createCourse,
+  createLesson,
+  getLesson as getAuthoredLesson,
+  listCourses,
+  orderLessons,
+  previewLesson,
+  publishLesson,
+  saveDraft,
+  updateCourse,
+} from './authoring.service.ts';
 import { getCourse, getLesson, markOpened, readerLanguage, setCompletion } from './lessons.service.ts';
 
 /**
  * The lesson page's API: the account's course and one lesson, read by every member in their language, and the
  * caller's own progress (opened, completed). Progress is personal: it is not audited and nobody sees another's.
  */
-export function registerLessonsRoutes({ db, route }: ModuleDeps) {
+export function registerLessonsRoutes({ db, route, config }: ModuleDeps) {
+  const rules = { planCodes: config.billing.plans.map((plan) => plan.code) };
+
   route(lessonsRoutes.getLessonCourse, {
     handler: async ({ user, account, query }) => ({
       data: await getCourse(db, user, account, readerLanguage(user, query.lang)),
@@ -36,5 +50,52 @@ export function registerLessonsRoutes({ db, route }: ModuleDeps) {
         completed: body.completed,
       }),
     }),
+  });
+
+  // The teachers' side (TEACHER and above; each service refuses others with 403).
+  const authoring = lessonAuthoringRoutes;
+  route(authoring.listAuthoredCourses, { handler: async ({ user }) => listCourses(db, user) });
+  route(authoring.createCourse, {
+    idempotent: true,
+    handler: async ({ user, body }, reply) => {
+      const data = await createCourse(db, rules, user, body);
+      reply.code(201);
+      return { data };
+    },
+  });
+  route(authoring.updateCourse, {
+    handler: async ({ user, params, body }) => ({
+      data: await updateCourse(db, rules, user, params.courseUuid, body),
+    }),
+  });
+  route(authoring.orderCourseLessons, {
+    handler: async ({ user, params, body }) => ({
+      data: await orderLessons(db, user, params.courseUuid, body),
+    }),
+  });
+  route(authoring.getCourseProgress, {
+    handler: async ({ user, params }) => ({ data: await courseProgress(db, user, params.courseUuid) }),
+  });
+  route(authoring.createLesson, {
+    idempotent: true,
+    handler: async ({ user, params, body }, reply) => {
+      const data = await createLesson(db, user, params.courseUuid, body);
+      reply.code(201);
+      return { data };
+    },
+  });
+  route(authoring.getAuthoredLesson, {
+    handler: async ({ user, params }) => ({ data: await getAuthoredLesson(db, user, params.lessonUuid) }),
+  });
+  route(authoring.saveLessonDraft, {
+    handler: async ({ user, params, body }) => ({
+      data: await saveDraft(db, user, params.lessonUuid, body),
+    }),
+  });
+  route(authoring.publishLesson, {
+    handler: async ({ user, params }) => ({ data: await publishLesson(db, user, params.lessonUuid) }),
+  });
+  route(authoring.previewLesson, {
+    handler: async ({ user, body }) => ({ data: previewLesson(user, body.markdown) }),
   });
 }

@@ -23,6 +23,15 @@ interface LessonRow {
   completed_at: Date | null;
 }
 
+/**
+ * The lessons account `$2` reads: published, offered to every account or to this one, in a course offered to every
+ * account or to its plan. Needs `lessons l` and `courses c`.
+ */
+const OFFERED = `l.published_at is not null
+  and (l.account_uuid is null or l.account_uuid = $2)
+  and (c.audience = 'all'
+       or exists (select 1 from subscriptions s where s.account_uuid = $2 and s.plan_code = any(c.audience_plans)))`;
+
 const isoOrNull = (value: Date | null) => (value ? iso(value) : null);
 
 /** The language to read in: the one asked for, else the caller's own, else German. */
@@ -32,7 +41,7 @@ export function readerLanguage(user: PortalUser, asked: Language | undefined): L
 }
 
 /**
- * The lessons offered to the account (to every account, or to this one only) in their order, each in the reader's
+ * The published lessons offered to the account (OFFERED), course by course in their order, each in the reader's
  * language or German, with the caller's own progress in this account. A lesson without either text is left out.
  */
 async function courseRows(
@@ -45,6 +54,7 @@ async function courseRows(
     `select l.uuid, l.minutes, t.language, t.title, t.content_md,
             p.opened_at, p.last_opened_at, p.completed_at
        from lessons l
+       join courses c on c.uuid = l.course_uuid
        join lateral (
          select language, title, content_md from lesson_translations
           where lesson_uuid = l.uuid and language in ($3, $4)
@@ -52,8 +62,8 @@ async function courseRows(
        ) t on true
        left join lesson_progress p
          on p.lesson_uuid = l.uuid and p.user_uuid = $1 and p.account_uuid = $2
-      where l.account_uuid is null or l.account_uuid = $2
-      order by l.position, l.uuid`,
+      where ${OFFERED}
+      order by c.position, c.uuid, l.position, l.uuid`,
     [user.uuid, access.accountUuid, language, LESSON_FALLBACK_LANGUAGE],
   );
   return rows;
@@ -142,7 +152,7 @@ export async function getLesson(
 /** Refuses (404) a lesson that is not offered to the account. */
 async function assertInCourse(q: Queryable, accountUuid: string, lessonUuid: string): Promise<void> {
   const { rows } = await q.query(
-    'select 1 from lessons where uuid = $1 and (account_uuid is null or account_uuid = $2)',
+    `select 1 from lessons l join courses c on c.uuid = l.course_uuid where l.uuid = $1 and ${OFFERED}`,
     [lessonUuid, accountUuid],
   );
   if (!rows[0]) throw notFound('No such lesson');
