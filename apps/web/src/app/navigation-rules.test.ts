@@ -115,7 +115,7 @@ describe('route table', () => {
     expect(matchRoute(path)).toBeNull();
   });
 
-  it('needs an account everywhere except the account, invitation, onboarding, own settings, error, sign-in and staff routes (support queue, payments, announcements, account directory)', () => {
+  it('needs an account everywhere except the account, invitation, onboarding, own settings, error, sign-in and staff routes (support queue, payments, announcements, account directory, courses)', () => {
     const free = ROUTES.filter((r) => !r.access.needsAccount).map((r) => r.name);
     expect(free.sort()).toEqual(
       [
@@ -128,6 +128,9 @@ describe('route table', () => {
         'billing-payments',
         'create-account',
         'invite-verify',
+        'lesson-authoring',
+        'lesson-authoring-edit',
+        'lesson-authoring-new',
         'maintenance',
         'ncr-lesson',
         'ncr-lesson-redirect',
@@ -362,6 +365,13 @@ describe('before every navigation', () => {
       expect(guard('/support/queue/t1', { role })).toMatchObject({ kind: 'allow' });
       expect(guard('/accounts/directory', { accounts: [], role })).toMatchObject({ kind: 'allow' });
     }
+    // A teacher without an account lands on the courses, and only TEACHER and above open them.
+    expect(guard('/', { accounts: [], role: 'TEACHER' })).toEqual({
+      kind: 'redirect',
+      to: '/provider/lessons',
+    });
+    expect(guard('/provider/lessons/l1', { accounts: [], role: 'TEACHER' })).toMatchObject({ kind: 'allow' });
+    expect(guard('/provider/lessons', { role: 'DC' })).toEqual({ kind: 'redirect', to: '/' });
     for (const role of ['STANDARD', 'DC', 'TEACHER'] as const) {
       expect(guard('/support/queue', { role })).toEqual({ kind: 'redirect', to: '/' });
       expect(guard('/support/queue/t1', { role })).toEqual({ kind: 'redirect', to: '/' });

@@ -147,9 +147,10 @@ export function selectDefaultAccount({
 
 /**
  * Where staff without an account of their own work, and land after sign-in (SPEC-DECISIONS 37): billing staff on
- * the payments page, the other staff roles on the support queue. Null for everyone else.
+ * the payments page, the other staff roles on the support queue; a teacher on the courses. Null for everyone else.
  */
 export function staffWorkRoute(userRole: UserRole): RouteName | null {
+  if (userRole === 'TEACHER') return 'lesson-authoring';
   if (!isStaffRole(userRole)) return null;
   return userRole === BILLING_STAFF_ROLE ? 'billing-payments' : 'support-queue';
 }

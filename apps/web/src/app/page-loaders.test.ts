@@ -13,8 +13,8 @@ describe('page loaders', () => {
   });
 
   it('give every rendered route a page of its own', () => {
-    // One page writes a new announcement and edits one: the same form, its route says which.
-    const sharing = new Set(['announcement-new']);
+    // One page writes a new announcement and edits one: the same form, its route says which; so for a lesson.
+    const sharing = new Set(['announcement-new', 'lesson-authoring-new']);
     const pages = ROUTES.flatMap((entry) => {
       const loader = pageLoaderOf(entry.name);
       return loader && !sharing.has(entry.name) ? [loader.page.toString()] : [];

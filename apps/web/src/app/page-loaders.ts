@@ -162,6 +162,20 @@ export const PAGE_LOADERS: Record<RouteName, RouteLoader> = {
     messages: ['announcements'],
     paramsAsProps: true,
   },
+  'lesson-authoring': {
+    page: () => import('@/features/lesson-authoring/courses-page.tsx'),
+    messages: ['lessonAuthoring'],
+  },
+  'lesson-authoring-new': {
+    page: () => import('@/features/lesson-authoring/lesson-editor-page.tsx'),
+    messages: ['lessonAuthoring'],
+    paramsAsProps: true,
+  },
+  'lesson-authoring-edit': {
+    page: () => import('@/features/lesson-authoring/lesson-editor-page.tsx'),
+    messages: ['lessonAuthoring'],
+    paramsAsProps: true,
+  },
   'accounts-directory': {
     page: () => import('@/features/directory/directory-page.tsx'),
     messages: ['directory'],

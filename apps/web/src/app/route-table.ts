@@ -81,6 +81,8 @@ const noAccount: AccessRule = { needsAccount: false };
 const staff: AccessRule = { needsAccount: false, minUserRole: 'SUPPORT' };
 /** The provider's announcements: SUPPORT_MANAGER and above (drafts; PORTAL_ADMIN also publishes). */
 const announcer: AccessRule = { needsAccount: false, minUserRole: ANNOUNCEMENT_ROLES_NEEDED.draft };
+/** The provider's courses and lessons: TEACHER and above (`mayAuthorLessons` in the contract). */
+const teacher: AccessRule = { needsAccount: false, minUserRole: 'TEACHER' };
 
 /**
  * Every route of the app, one row each: its name, path, title and access rule. The router, the guard, the side
@@ -343,6 +345,26 @@ const TABLE = [
     path: 'provider/announcements/:announcementUuid',
     titleKey: 'routes.announcementEdit',
     access: announcer,
+  },
+  // Lesson authoring: the courses every account's lesson page shows, written by the provider's teachers.
+  {
+    name: 'lesson-authoring',
+    path: 'provider/lessons',
+    titleKey: 'routes.lessonAuthoring',
+    access: teacher,
+    nav: { group: 'provider', position: 3, icon: SchoolOutlined },
+  },
+  {
+    name: 'lesson-authoring-new',
+    path: 'provider/lessons/courses/:courseUuid/new',
+    titleKey: 'routes.lessonAuthoringNew',
+    access: teacher,
+  },
+  {
+    name: 'lesson-authoring-edit',
+    path: 'provider/lessons/:lessonUuid',
+    titleKey: 'routes.lessonAuthoringEdit',
+    access: teacher,
   },
   // The account directory: support staff find any account and read its summary without opening it.
   {

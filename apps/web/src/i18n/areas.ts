@@ -57,6 +57,10 @@ export const AREAS = {
     import: 'default',
     query: { area: 'announcements', keys: 'announcements' },
   }),
+  lessonAuthoring: import.meta.glob<MessageTree>('./locales/*/messages.json', {
+    import: 'default',
+    query: { area: 'lessonAuthoring', keys: 'lessonAuthoring' },
+  }),
   directory: import.meta.glob<MessageTree>('./locales/*/messages.json', {
     import: 'default',
     query: { area: 'directory', keys: 'directory' },

@@ -37,12 +37,19 @@ describe('side navigation', () => {
   it('adds the support queue for staff, also without an account', () => {
     expect(names(visibleNavItems('SUPPORT', 'SUPPORT_AGENT', true)).main).toContain('support-queue');
     expect(names(visibleNavItems(null, 'SUPPORT', false)).main).toEqual(['support-queue']);
-    // The provider's group: the directory for every staff role, announcements from SUPPORT_MANAGER on.
-    expect(names(visibleNavItems(null, 'SUPPORT', false)).provider).toEqual(['accounts-directory']);
+    // The provider's group: the directory for every staff role, announcements from SUPPORT_MANAGER on, courses
+    // from TEACHER on.
+    expect(names(visibleNavItems(null, 'SUPPORT', false)).provider).toEqual([
+      'accounts-directory',
+      'lesson-authoring',
+    ]);
     expect(names(visibleNavItems(null, 'PORTAL_ADMIN', false)).provider).toEqual([
       'announcements',
       'accounts-directory',
+      'lesson-authoring',
     ]);
+    expect(names(visibleNavItems(null, 'TEACHER', false)).provider).toEqual(['lesson-authoring']);
+    expect(names(visibleNavItems('OWNER', 'DC', true)).provider).toEqual([]);
     expect(names(visibleNavItems('OWNER', 'TEACHER', true)).main).not.toContain('support-queue');
   });
 

@@ -1,0 +1,113 @@
+// Lesson authoring, its data layer: the courses with their lessons' draft states, one lesson in the editor, the
+// preview through the server's renderer, and what a teacher does (save, publish, reorder, offer). Every change
+// reads the course list anew; the forms show their field errors themselves (meta.silentError).
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  lessonAuthoringRoutes as routes,
+  type AuthoredLesson,
+  type CourseInput,
+  type LessonDraftInput,
+} from '@portal/contract';
+import { apiRequest } from '@/api/client.ts';
+import { later } from '@/i18n/later.ts';
+import { useToast } from '@/ui/toast.tsx';
+
+const ROOT = 'lesson-authoring';
+
+export const coursesQuery = () =>
+  queryOptions({
+    queryKey: [ROOT, 'courses'],
+    queryFn: async ({ signal }) => (await apiRequest(routes.listAuthoredCourses, { signal })).data,
+    staleTime: 0,
+  });
+
+export const courseProgressQuery = (courseUuid: string) =>
+  queryOptions({
+    queryKey: [ROOT, 'progress', courseUuid],
+    queryFn: async ({ signal }) =>
+      (await apiRequest(routes.getCourseProgress, { params: { courseUuid }, signal })).data,
+    staleTime: 0,
+  });
+
+export const authoredLessonQuery = (lessonUuid: string) =>
+  queryOptions({
+    queryKey: [ROOT, 'lesson', lessonUuid],
+    queryFn: async ({ signal }) =>
+      (await apiRequest(routes.getAuthoredLesson, { params: { lessonUuid }, signal })).data,
+    staleTime: 0,
+  });
+
+/** The Markdown as the lesson page shows it, rendered and sanitised by the server (kept while typing on). */
+export const previewQuery = (markdown: string) =>
+  queryOptions({
+    queryKey: [ROOT, 'preview', markdown],
+    queryFn: async ({ signal }) =>
+      (await apiRequest(routes.previewLesson, { body: { markdown }, signal })).data.html,
+    staleTime: Infinity,
+    placeholderData: keepPreviousData,
+  });
+
+function useChanged() {
+  const queryClient = useQueryClient();
+  return (lesson?: AuthoredLesson) => {
+    if (lesson) queryClient.setQueryData([ROOT, 'lesson', lesson.uuid], lesson);
+    void queryClient.invalidateQueries({ queryKey: [ROOT, 'courses'] });
+  };
+}
+
+/** Saves a course's title and offer: a new course without uuid. */
+export function useSaveCourse() {
+  const changed = useChanged();
+  const toast = useToast();
+  return useMutation({
+    mutationFn: async ({ uuid, body }: { uuid: string | null; body: CourseInput }) =>
+      (uuid
+        ? await apiRequest(routes.updateCourse, { params: { courseUuid: uuid }, body })
+        : await apiRequest(routes.createCourse, { body })
+      ).data,
+    meta: { silentError: true },
+    onSuccess: () => {
+      changed();
+      toast.success(later('lessonAuthoring.courseSaved'));
+    },
+  });
+}
+
+export function useOrderLessons() {
+  const changed = useChanged();
+  return useMutation({
+    mutationFn: async ({ courseUuid, lessonUuids }: { courseUuid: string; lessonUuids: string[] }) =>
+      (await apiRequest(routes.orderCourseLessons, { params: { courseUuid }, body: { lessonUuids } })).data,
+    onSettled: () => changed(),
+  });
+}
+
+/** Saves a lesson's draft: a new lesson of `courseUuid` without uuid. */
+export function useSaveLesson() {
+  const changed = useChanged();
+  return useMutation({
+    mutationFn: async (input: { uuid: string | null; courseUuid: string; body: LessonDraftInput }) =>
+      (input.uuid
+        ? await apiRequest(routes.saveLessonDraft, { params: { lessonUuid: input.uuid }, body: input.body })
+        : await apiRequest(routes.createLesson, {
+            params: { courseUuid: input.courseUuid },
+            body: input.body,
+          })
+      ).data,
+    meta: { silentError: true },
+    onSuccess: (lesson) => changed(lesson),
+  });
+}
+
+export function usePublishLesson() {
+  const changed = useChanged();
+  const toast = useToast();
+  return useMutation({
+    mutationFn: async (lessonUuid: string) =>
+      (await apiRequest(routes.publishLesson, { params: { lessonUuid } })).data,
+    onSuccess: (lesson) => {
+      changed(lesson);
+      toast.success(later('lessonAuthoring.published'));
+    },
+  });
+}
