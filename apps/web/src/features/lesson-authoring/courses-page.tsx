@@ -222,8 +222,8 @@ function ProgressOverview({ courseUuid }: { courseUuid: string }) {
   return (
     <Stack spacing={1.5} sx={{ mt: 1 }}>
       <Typography>
-        {t('lessonAuthoring.progress.started', { people: p.startedPeople, accounts: p.startedAccounts })}{' '}
-        {t('lessonAuthoring.progress.finished', { people: p.finishedPeople, accounts: p.finishedAccounts })}
+        {t('lessonAuthoring.progress.started', { count: p.startedPeople, accounts: p.startedAccounts })}{' '}
+        {t('lessonAuthoring.progress.finished', { count: p.finishedPeople, accounts: p.finishedAccounts })}
       </Typography>
       <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
         <Table size="small" aria-label={t('lessonAuthoring.progress.title')}>
@@ -237,7 +237,7 @@ function ProgressOverview({ courseUuid }: { courseUuid: string }) {
           <TableBody>
             {p.lessons.map((lesson) => (
               <TableRow key={lesson.uuid}>
-                <TableCell sx={{ overflowWrap: 'anywhere' }}>{lesson.title}</TableCell>
+                <TableCell sx={{ minWidth: 160 }}>{lesson.title}</TableCell>
                 <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                   {t('lessonAuthoring.progress.cell', {
                     people: lesson.startedPeople,
