@@ -11,7 +11,10 @@ import { registerJsonBody, schemaController } from './http/input.ts';
 import { API_DESCRIPTION, SECURITY_SCHEMES, copyXsrfCookie, documentedSchema } from './http/openapi.ts';
 import { parseQuery } from './http/querystring.ts';
 import { createRouter } from './http/route.ts';
-import type { AreaModule } from './modules/deps.ts';
+import type { AreaModule, ExportSources } from './modules/deps.ts';
+import { invoiceDocument, invoiceFileName } from './modules/billing/billing.documents.ts';
+import { logsCsv } from './modules/logs/logs.csv.ts';
+import { readLogBatches } from './modules/logs/logs.service.ts';
 import './http/types.ts';
 import { seedDemoIdentities } from './demo/identities.ts';
 import { seedDemoData } from './demo/seed.ts';
@@ -260,11 +263,21 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const mailer = createMailer(config, db, jobs, files);
   const notifier = createNotifier({ db, jobs, mailer, config });
   const invoicing = createInvoicing({ config: config.billing, jobs, notifier });
+  const exportSources: ExportSources = {
+    invoiceFileName,
+    invoicePdf: async (q, accountUuid, invoiceUuid) =>
+      (await invoiceDocument(q, files, config.billing, accountUuid, invoiceUuid))?.content ?? null,
+    logCsv: (q, reader, accountUuid, to, language) =>
+      logsCsv(
+        readLogBatches(q, reader, { accountUuid, role: 'OWNER', viaStaff: false }, { to, lang: language }),
+        language,
+      ),
+  };
   registerSystemRoutes(app, { config, db, route, draining: () => draining });
   // The embedded database's backups are taken by the server that holds it (decision 224).
   if (db.dumpDataDir) registerBackupRoute(app, { config, db });
   for (const register of [...MODULES, ...(deps.modules ?? [])])
-    register({ config, db, route, mailer, jobs, secrets, files, notifier, live, invoicing });
+    register({ config, db, route, mailer, jobs, secrets, files, notifier, live, invoicing, exportSources });
 
   if (config.oidc.embedded) {
     await registerIdentityProvider(app, { config, db, mailer, jobs });

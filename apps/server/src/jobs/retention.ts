@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../db/client.ts';
-import { allowAuditPurge } from '../audit/retention.ts';
+import { allowAuditPurge } from '../db/audit-purge.ts';
 import type { RetentionConfig } from '../config.ts';
 import type { JobRunner } from './runner.ts';
 

@@ -537,7 +537,7 @@ it('sets the purge permission only in the purge', () => {
     .filter((file) => /\.(ts|sql)$/.test(file) && !file.endsWith('.test.ts'))
     .filter((file) => fs.readFileSync(path.join(src, file), 'utf8').includes('portal.audit_purge_before'));
   expect(users.sort()).toEqual([
-    'audit/retention.ts',
+    'db/audit-purge.ts',
     'db/migrations/010-logs.sql',
     'db/migrations/034-audit-erasure.sql',
   ]);

@@ -1,6 +1,6 @@
 import { isLanguage, type Language } from '@portal/contract';
 import type { Queryable } from '../../db/client.ts';
-import { invoiceFileName } from '../billing/billing.documents.ts';
+import type { ExportSources } from '../deps.ts';
 import { ACCOUNT_README } from './account-export.readme.ts';
 import { iso, json, safeName } from './export-format.ts';
 import type { ExportEntry } from './my-data.export.ts';
@@ -21,6 +21,7 @@ const LOGO_EXTENSIONS: Record<string, string> = {
  */
 export async function gatherAccountExport(
   q: Queryable,
+  sources: Pick<ExportSources, 'invoiceFileName'>,
   accountUuid: string,
   ownerUuid: string,
 ): Promise<{ entries: ExportEntry[]; accountName: string; language: Language }> {
@@ -126,7 +127,7 @@ export async function gatherAccountExport(
     [accountUuid],
   );
   const invoices = invoiceRows.map(({ uuid, ...invoice }) => {
-    const name = `invoices/${invoiceFileName(invoice, accountLanguage)}`;
+    const name = `invoices/${sources.invoiceFileName(invoice, accountLanguage)}`;
     files.push({ name, invoiceUuid: uuid });
     return {
       ...invoice,

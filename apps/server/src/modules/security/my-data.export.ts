@@ -19,10 +19,8 @@ import { HttpError, invalidField, notFound } from '../../http/errors.ts';
 import type { PortalUser } from '../../http/types.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
-import type { BillingConfig, Config } from '../../config.ts';
-import { invoiceDocument } from '../billing/billing.documents.ts';
-import { logsCsv } from '../logs/logs.csv.ts';
-import { readLogBatches } from '../logs/logs.service.ts';
+import type { Config } from '../../config.ts';
+import type { ExportSources } from '../deps.ts';
 import { gatherAccountExport } from './account-export.ts';
 import { confirmCurrentPassword, ownIdentity } from './security.service.ts';
 import { README } from './my-data.readme.ts';
@@ -73,6 +71,7 @@ export interface MyDataDeps {
   db: Db;
   config: Config;
   jobs: JobRunner;
+  exportSources: ExportSources;
   files: FileStore;
   notifier: Notifier;
 }
@@ -81,7 +80,7 @@ export interface MyDataDeps {
 export interface ZipContext {
   db: Db;
   files: FileStore;
-  billing: BillingConfig;
+  sources: ExportSources;
   reader: PortalUser;
   scope: ExportScope;
 }
@@ -234,22 +233,18 @@ export async function* zipEntries(context: ZipContext, entries: ExportEntry[]): 
       }
     } else if ('invoiceUuid' in entry) {
       if (!context.scope.accountUuid) continue;
-      const document = await invoiceDocument(
-        db,
-        files,
-        context.billing,
-        context.scope.accountUuid,
-        entry.invoiceUuid,
-      );
-      if (document) yield { name: entry.name, content: document.content, compress: false };
+      const pdf = await context.sources.invoicePdf(db, context.scope.accountUuid, entry.invoiceUuid);
+      if (pdf) yield { name: entry.name, content: pdf, compress: false };
     } else if (context.scope.accountUuid) {
       // The owner reads the whole log, with where each entry came from, up to the moment the job ran.
-      const access = { accountUuid: context.scope.accountUuid, role: 'OWNER' as const, viaStaff: false };
-      const batches = readLogBatches(db, context.reader, access, {
-        to: entry.log.to,
-        lang: entry.log.language,
-      });
-      yield { name: entry.name, content: csvBytes(logsCsv(batches, entry.log.language)) };
+      const csv = context.sources.logCsv(
+        db,
+        context.reader,
+        context.scope.accountUuid,
+        entry.log.to,
+        entry.log.language,
+      );
+      yield { name: entry.name, content: csvBytes(csv) };
     }
   }
 }
@@ -462,7 +457,7 @@ export async function gatherExport(
  * The job: gathers the export (the person's, or the account's when the row names one), offers it for
  * DATA_EXPORT_DAYS, tells the person who asked in the inbox and by mail.
  */
-export function defineExportJob({ db, config, jobs, notifier }: MyDataDeps): void {
+export function defineExportJob({ db, config, jobs, notifier, exportSources }: MyDataDeps): void {
   const maxAttempts = 3;
   jobs.define('my-data.export', {
     maxAttempts,
@@ -476,7 +471,7 @@ export function defineExportJob({ db, config, jobs, notifier }: MyDataDeps): voi
           const row = rows[0];
           if (!row || row.state !== 'preparing') return;
           const { entries, accountName } = row.account_uuid
-            ? await gatherAccountExport(tx, row.account_uuid, row.user_uuid)
+            ? await gatherAccountExport(tx, exportSources, row.account_uuid, row.user_uuid)
             : { ...(await gatherExport(tx, config, row.user_uuid)), accountName: undefined };
           const expires = new Date(Date.now() + DATA_EXPORT_DAYS * 24 * HOUR_MS);
           await tx.query(

@@ -18,7 +18,7 @@ import {
  * export of an account's data for its owner, the same way (decision 240).
  */
 export function registerMyDataRoutes(deps: ModuleDeps) {
-  const { db, config, route, files, invoicing } = deps;
+  const { db, config, route, files, exportSources } = deps;
   defineExportJob(deps);
 
   route(myDataRoutes.getDataExport, {
@@ -42,7 +42,7 @@ export function registerMyDataRoutes(deps: ModuleDeps) {
         .header('X-Content-Type-Options', 'nosniff')
         .header('Content-Disposition', contentDisposition('attachment', `portal-data-${day}.zip`))
         .header('Cache-Control', 'private, no-store');
-      const context = { db, files, billing: invoicing.config, reader: user, scope: { accountUuid: null } };
+      const context = { db, files, sources: exportSources, reader: user, scope: { accountUuid: null } };
       return reply.send(zipStream(zipEntries(context, entries)));
     },
   });
@@ -75,7 +75,7 @@ export function registerMyDataRoutes(deps: ModuleDeps) {
         .header('Cache-Control', 'private, no-store');
       // Streamed: each file is read from the store only when the client has taken what came before (decision 240).
       return reply.send(
-        zipStream(zipEntries({ db, files, billing: invoicing.config, reader: user, scope }, entries)),
+        zipStream(zipEntries({ db, files, sources: exportSources, reader: user, scope }, entries)),
       );
     },
   });

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/client.ts';
+import type { Queryable } from './client.ts';
 
 /**
  * The log's purge door (decision 097): its trigger refuses every DELETE except in a transaction that set
