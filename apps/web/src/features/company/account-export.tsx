@@ -9,6 +9,7 @@ import Download from '@mui/icons-material/Download';
 import { accountExportRoutes } from '@portal/contract/account-export';
 import {
   DATA_EXPORT_TOO_SOON,
+  REAUTHENTICATION_REQUIRED,
   type DataExport,
   type DataExportBody,
   type DataExportStatus,
@@ -16,6 +17,7 @@ import {
 import { apiFile, apiRequest } from '@/api/client.ts';
 import { ApiError } from '@/api/errors.ts';
 import { useDownload } from '@/api/use-download.ts';
+import { reauthenticateFor, useResumeAfterReauthentication } from '@/auth/reauthentication.ts';
 import { FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
 import { formatDate, formatDateTime } from '@/i18n/format.ts';
 import { useToast } from '@/ui/toast.tsx';
@@ -89,11 +91,19 @@ function ExportForm({ account, status }: { account: string; status: DataExportSt
     try {
       await request.mutateAsync(embedded ? { password } : {});
     } catch (error) {
+      // An external Keycloak: sign in again there, then the request goes on when the page is back.
+      if (error instanceof ApiError && error.code === REAUTHENTICATION_REQUIRED) {
+        await reauthenticateFor(`account-export:${account}`);
+        return;
+      }
       throw translate(error);
     }
     form.reset({ password: '' });
     toast.success(t('company.export.requested'));
   };
+  useResumeAfterReauthentication(`account-export:${account}`, () => {
+    if (!embedded && !nextAllowedAt) void form.submit(onSubmit)();
+  });
 
   return (
     <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
@@ -130,7 +140,7 @@ function ExportForm({ account, status }: { account: string; status: DataExportSt
       ) : (
         <RuleForm form={form} onSubmit={onSubmit} aria-label={t('company.export.title')}>
           <Stack spacing={2.5} sx={{ maxWidth: 520 }}>
-            {embedded && (
+            {embedded ? (
               <FormTextField
                 name="password"
                 type="password"
@@ -138,6 +148,8 @@ function ExportForm({ account, status }: { account: string; status: DataExportSt
                 rules="required"
                 autoComplete="current-password"
               />
+            ) : (
+              <Typography variant="body2">{t('company.export.reauthenticate')}</Typography>
             )}
             <div>
               <Button type="submit" variant="contained" disabled={request.isPending}>

@@ -1,4 +1,3 @@
-import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
@@ -16,7 +15,7 @@ import {
 } from '@portal/contract';
 import { ApiError } from '@/api/errors.ts';
 import { href } from '@/app/href.ts';
-import { reauthenticate } from '@/auth/auth.ts';
+import { reauthenticateFor, useResumeAfterReauthentication } from '@/auth/reauthentication.ts';
 import { FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
 import { formatDate, formatDateTime } from '@/i18n/format.ts';
 import { LinkAlert, SectionCard } from '@/ui/section-card.tsx';
@@ -69,9 +68,6 @@ function useExportErrors() {
   };
 }
 
-/** Set while the person signs in again at an external Keycloak before an export (decision 231). */
-const REAUTH_PENDING = 'portal.myData.reauthenticating';
-
 function DataExportCard({ status }: { status: DataExportStatus }) {
   const { t } = useTranslation();
   const toast = useToast();
@@ -88,8 +84,7 @@ function DataExportCard({ status }: { status: DataExportStatus }) {
     } catch (error) {
       // An external Keycloak: sign in again there, then the request goes on when the page is back.
       if (error instanceof ApiError && error.code === REAUTHENTICATION_REQUIRED) {
-        sessionStorage.setItem(REAUTH_PENDING, '1');
-        await reauthenticate();
+        await reauthenticateFor('my-data-export');
         return;
       }
       throw translate(error);
@@ -98,12 +93,7 @@ function DataExportCard({ status }: { status: DataExportStatus }) {
     toast.success(t('security.myData.requested'));
   };
 
-  // Back from signing in again (the page loaded with the mark set): the request the person asked for goes on, once.
-  const resume = useRef(sessionStorage.getItem(REAUTH_PENDING) !== null);
-  useEffect(() => {
-    if (!resume.current) return;
-    resume.current = false;
-    sessionStorage.removeItem(REAUTH_PENDING);
+  useResumeAfterReauthentication('my-data-export', () => {
     if (!embedded && !nextAllowedAt) void form.submit(onSubmit)();
   });
 
