@@ -103,7 +103,7 @@ export default function AnnouncementsPage() {
           <TableBody>
             {rows.map((a: Announcement) => (
               <TableRow key={a.uuid} hover>
-                <TableCell sx={{ minWidth: 200 }}>
+                <TableCell sx={{ minWidth: 180 }}>
                   <Link
                     component={RouterLink}
                     to={href('announcement-edit', { announcementUuid: a.uuid })}
@@ -118,9 +118,17 @@ export default function AnnouncementsPage() {
                 <TableCell>
                   <DotChip color={STATUS_COLORS[a.status]} label={t(`announcements.statuses.${a.status}`)} />
                 </TableCell>
+                {/* Start and end on a line each: on one line the window alone pushed reach and read out of a
+                    1280 px screen. */}
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>
                   {formatDateTime(a.startsAt)}
-                  {a.endsAt && ` – ${formatDateTime(a.endsAt)}`}
+                  {a.endsAt && (
+                    <>
+                      {' – '}
+                      <br />
+                      {formatDateTime(a.endsAt)}
+                    </>
+                  )}
                 </TableCell>
                 <TableCell>{audienceSummary(t, a)}</TableCell>
                 <TableCell align="right">{a.reach}</TableCell>
