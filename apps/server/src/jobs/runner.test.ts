@@ -9,6 +9,8 @@ declare module './runner.ts' {
     'test.flaky': { failures: number };
     'test.tick': Record<string, never>;
     'test.block': Record<string, never>;
+    'test.bulk': { n: number };
+    'test.other-bulk': { n: number };
   }
 }
 
@@ -249,6 +251,48 @@ describe.each(BACKENDS)('jobs runner on %s', (backend) => {
     await until(() => started === 3);
     release();
     await draining;
+    expect(await rows()).toEqual([]);
+  });
+
+  it('runs at most its limit of a limited kind at once, and leaves a slot to the kinds without a limit', async () => {
+    const jobs = runner({ concurrency: 3, kindLimits: { 'test.bulk': 1, 'test.other-bulk': 2 } });
+    const now = { 'test.bulk': 0, 'test.other-bulk': 0 };
+    const most = { 'test.bulk': 0, 'test.other-bulk': 0, together: 0 };
+    const done: string[] = [];
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    for (const kind of ['test.bulk', 'test.other-bulk'] as const) {
+      jobs.define(kind, {
+        handler: async ({ payload }) => {
+          now[kind] += 1;
+          most[kind] = Math.max(most[kind], now[kind]);
+          most.together = Math.max(most.together, now['test.bulk'] + now['test.other-bulk']);
+          await gate;
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          now[kind] -= 1;
+          done.push(`${kind}:${payload.n}`);
+        },
+      });
+    }
+    jobs.define('test.record', { handler: async ({ payload }) => void done.push(`record:${payload.n}`) });
+    // Queued first, the bulk jobs would take every slot without their limits.
+    await jobs.enqueueMany(
+      'test.bulk',
+      [0, 1, 2].map((n) => ({ payload: { n } })),
+    );
+    await jobs.enqueueMany(
+      'test.other-bulk',
+      [0, 1, 2].map((n) => ({ payload: { n } })),
+    );
+    await jobs.enqueue('test.record', { n: 0 });
+    const draining = jobs.drain();
+    // One bulk job (its limit), one other (the limited kinds' two slots of three), and the record in the third.
+    await until(() => done.includes('record:0'));
+    expect(now).toEqual({ 'test.bulk': 1, 'test.other-bulk': 1 });
+    open();
+    await draining;
+    expect(done).toHaveLength(7);
+    expect(most).toMatchObject({ 'test.bulk': 1, together: 2 });
     expect(await rows()).toEqual([]);
   });
 

@@ -62,7 +62,28 @@ export interface RunnerOptions {
   stopTimeoutMs: number;
   /** Errors of failed attempts and of the runner itself (the app's logger). */
   log: RunnerLog;
+  /**
+   * At most this many jobs of a kind at once in this instance (KIND_LIMITS by default). The kinds named here
+   * together never take more than `concurrency - 1` slots: one is always left for the kinds without a limit.
+   */
+  kindLimits: Readonly<Partial<Record<string, number>>>;
 }
+
+/**
+ * Bulk work queued in thousands at once, and how much of it runs at once per instance (decision 251). Unlimited, an
+ * announcement's batches (decision 244) and then its 10,000 owners' mails took all four slots, and with them four
+ * of the database pool's connections and most of the database's CPU, for as long as they lasted: the API's p99 went
+ * up fourfold meanwhile. Limited, they take at most three slots together (see `kindLimits`), one batch writes at a
+ * time, and mails go out one after the other: the inboxes fill a little later, the mails at their own pace, and the
+ * API keeps its share. A kind not named here runs as the runner's concurrency allows.
+ */
+export const KIND_LIMITS: Readonly<Partial<Record<JobKind, number>>> = {
+  'announcements.fanout-batch': 1,
+  'announcements.fanout-done': 1,
+  'announcements.withdraw': 1,
+  'notifications.mail': 1,
+  'mail.send': 1,
+};
 
 export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = {
   concurrency: 4,
@@ -71,6 +92,7 @@ export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = {
   maxBackoffMs: 60 * 60 * 1000,
   stopTimeoutMs: 10_000,
   log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+  kindLimits: KIND_LIMITS,
 };
 
 const DEFAULT_MAX_ATTEMPTS = 5;
@@ -108,7 +130,12 @@ export class JobRunner {
   private readonly options: RunnerOptions;
   private readonly instance = randomUUID();
   private readonly running = new Map<string, Promise<void>>();
+  /** Jobs running here per kind with a limit (kindLimits), and of all those kinds together. */
+  private readonly limitedRunning = new Map<string, number>();
+  private limitedTotal = 0;
   private readonly claiming = new Set<Promise<boolean>>();
+  /** Claims one after the other, so that a limit is checked against every claim before it. */
+  private claimQueue: Promise<unknown> = Promise.resolve();
   private started = false;
   private stopping = false;
   private timer: NodeJS.Timeout | undefined;
@@ -306,15 +333,31 @@ export class JobRunner {
 
   /** Claims the next due job and starts it; tracked while the claim is under way (see drain). */
   private claimAndRun(): Promise<boolean> {
-    const claim = this.claimNext();
+    const claim = this.claimQueue.then(() => this.claimNext());
+    this.claimQueue = claim.catch(() => undefined);
     this.claiming.add(claim);
     const done = () => this.claiming.delete(claim);
     claim.then(done, done);
     return claim;
   }
 
+  /**
+   * The kinds this instance may take now: all but those at their limit, and none with a limit once the limited
+   * kinds together hold all their slots.
+   */
+  private claimableKinds(): string[] {
+    const limits = this.options.kindLimits;
+    const limitedSlots = Math.max(1, this.options.concurrency - 1);
+    return [...this.definitions.keys()].filter((kind) => {
+      const limit = limits[kind];
+      if (limit === undefined) return true;
+      return this.limitedTotal < limitedSlots && (this.limitedRunning.get(kind) ?? 0) < limit;
+    });
+  }
+
   private async claimNext(): Promise<boolean> {
-    const kinds = [...this.definitions.keys()];
+    if (this.running.size >= this.options.concurrency) return false;
+    const kinds = this.claimableKinds();
     if (!kinds.length) return false;
     const leases = kinds.map((kind) => (this.definitions.get(kind)!.leaseMs ?? DEFAULT_LEASE_MS) / 1000);
     const { rows } = await this.db.query<JobRow>(
@@ -334,12 +377,20 @@ export class JobRunner {
     if (!row) return false;
     const definition = this.definitions.get(row.kind)!;
     const id = String(row.id);
+    const limited = this.options.kindLimits[row.kind] !== undefined;
+    if (limited) this.countLimited(row.kind, 1);
     const run = this.run(definition, { ...row, id }).finally(() => {
       this.running.delete(id);
+      if (limited) this.countLimited(row.kind, -1);
       this.wake();
     });
     this.running.set(id, run);
     return true;
+  }
+
+  private countLimited(kind: string, by: 1 | -1): void {
+    this.limitedRunning.set(kind, (this.limitedRunning.get(kind) ?? 0) + by);
+    this.limitedTotal += by;
   }
 
   private async run(definition: JobDefinition<never>, row: JobRow): Promise<void> {

@@ -13,7 +13,7 @@ import {
   type JWTVerifyGetKey,
 } from 'jose';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { buildApp } from '../app.ts';
+import { buildApp, type AppDeps } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { openDb, type Db } from '../db/client.ts';
 import { DEMO_USERS } from '../demo/users.ts';
@@ -111,6 +111,8 @@ export interface ApiOptions {
    * on its credentials (security). Requests still carry this harness's tokens, issued in the embedded issuer's name.
    */
   embeddedIdp?: boolean;
+  /** Settings of the jobs runner on top of the app's (a bench without the kinds' limits, say). */
+  jobs?: AppDeps['jobs'];
 }
 
 /** One mail of the demo outbox. */
@@ -162,6 +164,7 @@ export class TestApi {
       getKey: this.getKey,
       modules: options.modules,
       secrets: this.leaks.recording(this.config.secrets.keys),
+      ...(options.jobs ? { jobs: options.jobs } : {}),
     });
     this.leaks.watch(this.app);
     options.prepare?.(this.app);

@@ -421,8 +421,9 @@ const batchKey = (uuid: string, revision: number) => `announcement:${uuid}:${rev
 /**
  * Plans a fan-out at the announcement's start, in one short transaction: the audience is cut into ranges of
  * FANOUT_BATCH recipients (by user uuid, one pass over the audience), and every range is queued at once as a job
- * of its own, so the runner writes them side by side (its concurrency) and before the mails they queue; then the
- * job that marks the announcement fanned out once they are done. A job of an older revision does nothing.
+ * of its own, so the runner writes them as its limit for the kind allows (KIND_LIMITS, decision 251) and before the
+ * mails they queue; then the job that marks the announcement fanned out once they are done. A job of an older
+ * revision does nothing.
  * Returns how many batches it queued.
  */
 export async function planFanout(
