@@ -1,16 +1,7 @@
 import Type from 'typebox';
 import { CountryCode } from './accounts.ts';
 import { formatUid } from './company.ts';
-import {
-  DateTime,
-  ErrorBody,
-  List,
-  PageNumber,
-  USER_ROLES,
-  Uuid,
-  hasLevel,
-  type UserRole,
-} from './common.ts';
+import { DateTime, ErrorBody, USER_ROLES, Uuid, hasLevel, type UserRole } from './common.ts';
 import { CurrencySchema, IsoDate, formatInvoiceNumber } from './billing.ts';
 import { SUBSCRIPTION_STATUSES } from './subscriptions.ts';
 import { defineRoute } from './route.ts';
@@ -41,6 +32,8 @@ export const DIRECTORY_QUERY_MAX = 100;
 export const DIRECTORY_TEXT_MIN = 3;
 /** Largest page of the directory. */
 export const DIRECTORY_PAGE_SIZE_MAX = 50;
+/** Longest cursor: it carries an account's name (decision 252). */
+export const DIRECTORY_CURSOR_MAX = 1000;
 
 export const DirectoryQuery = Type.Object(
   {
@@ -50,7 +43,8 @@ export const DirectoryQuery = Type.Object(
      * every account, by name.
      */
     q: Type.Optional(Type.String({ maxLength: DIRECTORY_QUERY_MAX })),
-    page: Type.Optional(PageNumber),
+    /** Opaque keyset cursor from the previous page's `meta.nextCursor` (of the same search). */
+    cursor: Type.Optional(Type.String({ maxLength: DIRECTORY_CURSOR_MAX })),
     pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: DIRECTORY_PAGE_SIZE_MAX })),
   },
   { additionalProperties: false },
@@ -144,6 +138,21 @@ export const DirectoryAccount = Type.Object({
 });
 export type DirectoryAccount = Type.Static<typeof DirectoryAccount>;
 
+/**
+ * A page of the directory, by name (decision 252): `nextCursor` continues after its last account, null on the last
+ * page. `total` counts a search's hits; the unfiltered list has none (null): it pages along the name without
+ * counting every account.
+ */
+export const DirectoryList = Type.Object({
+  data: Type.Array(DirectoryAccount),
+  meta: Type.Object({
+    pageSize: Type.Integer(),
+    nextCursor: Type.Union([Type.String(), Type.Null()]),
+    total: Type.Union([Type.Integer(), Type.Null()]),
+  }),
+});
+export type DirectoryList = Type.Static<typeof DirectoryList>;
+
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 422: ErrorBody };
 
 /** Staff across accounts: not account routes; the caller's user role decides (403 below SUPPORT). */
@@ -155,6 +164,6 @@ export const directoryRoutes = {
       'Find accounts by name, UID, member address, invoice or ticket number, each with its summary (support staff)',
     tags: ['directory'],
     querystring: DirectoryQuery,
-    response: { 200: List(DirectoryAccount), ...errors },
+    response: { 200: DirectoryList, ...errors },
   }),
 };

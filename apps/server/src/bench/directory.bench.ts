@@ -4,7 +4,8 @@
  * with an owner and a member, a company profile with a UID, a subscription and an open invoice, every fifth with an
  * open ticket. Measures, through the real app (authentication, the staff check, the union of index searches, the
  * summaries of one page, serialisation), the typical searches of a support agent: p50 and p99 over 200 requests each
- * (target p99 ≤ 20 ms).
+ * (target p99 ≤ 20 ms). Every account is paged along the name with a cursor (decision 252): page 100 is the cursor
+ * after 99 pages of 25.
  */
 import { formatInvoiceNumber } from '@portal/contract';
 import { TestApi } from '../test/api.ts';
@@ -90,11 +91,17 @@ export async function measureDirectory(): Promise<DirectoryFigures> {
     const middle = Math.floor(ACCOUNTS / 2 / 5) * 5;
     const base = '/api/directory/v1/accounts';
     const search = (q: string) => `${base}?q=${encodeURIComponent(q)}`;
+    // Page 100 of every account: the cursor after 99 pages of 25, followed once as staff paging on would.
+    let cursor: string | null = null;
+    for (let page = 1; page < 100; page += 1) {
+      const res = await api.request('GET', cursor ? `${base}?cursor=${cursor}` : base, { as: 'agent' });
+      cursor = res.json<{ meta: { nextCursor: string | null } }>().meta.nextCursor;
+    }
     return {
       accounts: ACCOUNTS,
       searches: {
         'every account, first page': await timed(api, base, 'agent'),
-        'every account, page 100': await timed(api, `${base}?page=100`, 'agent'),
+        'every account, page 100': await timed(api, `${base}?cursor=${cursor!}`, 'agent'),
         'UID, with spaces': await timed(api, search(rows[0]!.uid.replace(/[-.]/g, ' ')), 'agent'),
         'name part (one hit)': await timed(api, search(`${middle} AG`), 'agent'),
         'name part (1,000 hits)': await timed(api, search('AlpenBerg'), 'agent'),

@@ -3,8 +3,8 @@ import type { Queryable } from './client.ts';
 
 // The one way a list is paged on the server (decision 203): `pageOf` reads page and pageSize from the query (the
 // contract has capped both), `sqlParams` numbers the values of a statement, `readPage` reads one page and its total,
-// and `listPage` answers the contract's List shape. A list that pages by position (the log, the sign-in history)
-// uses the keyset helpers at the end instead.
+// and `listPage` answers the contract's List shape. A list that pages by position (the log, the sign-in history,
+// the directory) uses the keyset helpers at the end instead.
 
 /** The page size of a list whose contract names none. */
 export const DEFAULT_PAGE_SIZE = 25;
@@ -129,19 +129,61 @@ export function decodeTimeCursor(cursor: string, of: string): TimePosition {
   return { createdAt: match[1]!, id: match[2]! };
 }
 
+/** A keyset position of a list by name (the directory): the name as the database sorts it, and the uuid. */
+export interface NamePosition {
+  name: string;
+  uuid: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The opaque cursor of a position by name. */
+export function encodeNameCursor(position: NamePosition): string {
+  return Buffer.from(JSON.stringify([position.name, position.uuid])).toString('base64url');
+}
+
+/** The position of a cursor by name; one that does not decode is refused as bad input (422 on `cursor`). */
+export function decodeNameCursor(cursor: string, of: string): NamePosition {
+  let parts: unknown;
+  try {
+    parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    parts = null;
+  }
+  if (
+    !Array.isArray(parts) ||
+    parts.length !== 2 ||
+    typeof parts[0] !== 'string' ||
+    typeof parts[1] !== 'string' ||
+    !UUID.test(parts[1])
+  )
+    throw invalidField('cursor', `is not a cursor of ${of}`);
+  return { name: parts[0], uuid: parts[1] };
+}
+
 /**
  * A keyset page from rows read with a limit of `pageSize + 1` (the one more tells whether a next page exists): the
- * first `pageSize` rows and the cursor after the last of them, or null on the last page.
+ * first `pageSize` rows and the cursor after the last of them (`cursorOf` it; by default its time position), or
+ * null on the last page.
  */
 export function keysetPage<R extends { created_at: string; id: string }>(
   rows: R[],
   pageSize: number,
+): { rows: R[]; nextCursor: string | null };
+export function keysetPage<R>(
+  rows: R[],
+  pageSize: number,
+  cursorOf: (row: R) => string,
+): { rows: R[]; nextCursor: string | null };
+export function keysetPage<R>(
+  rows: R[],
+  pageSize: number,
+  cursorOf: (row: R) => string = (row) => {
+    const { created_at: createdAt, id } = row as { created_at: string; id: string };
+    return encodeTimeCursor({ createdAt, id });
+  },
 ): { rows: R[]; nextCursor: string | null } {
   const page = rows.slice(0, pageSize);
   const last = page[page.length - 1];
-  return {
-    rows: page,
-    nextCursor:
-      rows.length > pageSize && last ? encodeTimeCursor({ createdAt: last.created_at, id: last.id }) : null,
-  };
+  return { rows: page, nextCursor: rows.length > pageSize && last ? cursorOf(last) : null };
 }

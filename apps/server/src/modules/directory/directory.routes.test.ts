@@ -1,4 +1,4 @@
-import type { DirectoryAccount } from '@portal/contract';
+import type { DirectoryAccount, DirectoryList } from '@portal/contract';
 import { beforeAll, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../../demo/users.ts';
 import { describeApi, type ApiRequest } from '../../test/api.ts';
@@ -32,7 +32,21 @@ describeApi('account directory API', (api) => {
     const query = q === null ? '' : `?q=${encodeURIComponent(q)}`;
     const res = await api.request('GET', `${BASE}${query}${extra}`, { as });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json<{ data: DirectoryAccount[]; meta: { total: number } }>();
+    return res.json<DirectoryList>();
+  }
+  /** The names on every page of a list, `pageSize` at a time along its cursor; `between` runs after the first page. */
+  async function walk(q: string | null, pageSize: number, between?: () => Promise<void>) {
+    const pages: { names: string[]; total: number | null }[] = [];
+    let cursor: string | null = null;
+    do {
+      const extra = `${q === null ? '?' : '&'}pageSize=${pageSize}${cursor ? `&cursor=${cursor}` : ''}`;
+      const page = await search(q, 'agent', extra);
+      expect(page.meta.pageSize).toBe(pageSize);
+      pages.push({ names: page.data.map((a) => a.name), total: page.meta.total });
+      cursor = page.meta.nextCursor;
+      if (pages.length === 1) await between?.();
+    } while (cursor && pages.length < 10);
+    return pages;
   }
   const uuids = (page: { data: DirectoryAccount[] }) => page.data.map((a) => a.uuid);
 
@@ -85,20 +99,58 @@ describeApi('account directory API', (api) => {
     expect((await search('Zürich')).data).toEqual([]);
   });
 
-  it('lists every live account by name, paged on the server; an account past its deletion is gone', async () => {
+  it('lists every live account by name along a cursor, a search too; an account past its deletion is gone', async () => {
     const all = await search(null);
     expect(all.data.map((a) => a.name)).toEqual(['Beispiel GmbH', 'Muster AG', 'Neu Sàrl']);
-    expect(all.meta.total).toBe(3);
-    const second = await search(null, 'agent', '?page=2&pageSize=1');
-    expect(second.data.map((a) => a.name)).toEqual(['Muster AG']);
-    expect(second.meta).toEqual({ total: 3, page: 2, pageSize: 1 });
+    // The unfiltered list is not counted; a search counts its hits.
+    expect(all.meta).toEqual({ pageSize: 25, nextCursor: null, total: null });
+    expect((await search('example.com')).meta.total).toBe(3);
+
+    // A twin of Muster AG's name (sorted after it by uuid) and, once the first page is read, an account sorted
+    // before it: the pages neither repeat nor skip one (by offset, the second page would repeat Beispiel GmbH).
+    const twin = 'ffffffff-0000-4000-8000-000000000001';
+    const early = 'ffffffff-0000-4000-8000-000000000002';
+    await api.db.query(`insert into accounts (uuid, name, country) values ($1, 'MUSTER AG', 'CH')`, [twin]);
+    try {
+      const pages = await walk(null, 1, () =>
+        api.db
+          .query(`insert into accounts (uuid, name, country) values ($1, 'Aare AG', 'CH')`, [early])
+          .then(() => undefined),
+      );
+      expect(pages.map((page) => page.names)).toEqual([
+        ['Beispiel GmbH'],
+        ['Muster AG'],
+        ['MUSTER AG'],
+        ['Neu Sàrl'],
+      ]);
+      // A search pages the same way, and every page says how many it found.
+      expect(await walk('muster', 1)).toEqual([
+        { names: ['Muster AG'], total: 2 },
+        { names: ['MUSTER AG'], total: 2 },
+      ]);
+    } finally {
+      await api.db.query(`delete from accounts where uuid = any($1::uuid[])`, [[twin, early]]);
+    }
+    expect((await walk('example.com', 2)).map(({ names, total }) => [names, total])).toEqual([
+      [['Beispiel GmbH', 'Muster AG'], 3],
+      [['Neu Sàrl'], 3],
+    ]);
+    for (const cursor of [
+      'x',
+      Buffer.from('["a"]').toString('base64url'),
+      Buffer.from('["a","1"]').toString('base64url'),
+    ]) {
+      const res = await api.request('GET', `${BASE}?cursor=${cursor}`, { as: 'agent' });
+      expect(res.statusCode, cursor).toBe(422);
+    }
 
     await api.db.query(`update accounts set available_until = now() - interval '1 minute' where uuid = $1`, [
       DEMO_ACCOUNTS.neu,
     ]);
     try {
-      expect((await search(null)).meta.total).toBe(2);
+      expect((await search(null)).data.map((a) => a.name)).toEqual(['Beispiel GmbH', 'Muster AG']);
       expect((await search('Neu Sàrl')).data).toEqual([]);
+      expect((await search('example.com')).meta.total).toBe(2);
     } finally {
       await api.db.query(`update accounts set available_until = null where uuid = $1`, [DEMO_ACCOUNTS.neu]);
     }

@@ -1,12 +1,14 @@
 // The account directory (decision 229): staff find an account across all accounts and read its summary without
 // opening it. Each kind of search runs on an index of its own (decision 230): part of a name or of a member's
-// address on a trigram index, a UID, an invoice and a ticket number on exact ones; the hits are the union, paged by
-// name. What a summary shows follows the caller's user role (DIRECTORY_ROLES in the contract).
+// address on a trigram index, a UID, an invoice and a ticket number on exact ones; the hits are the union. Every
+// list, searched or not, pages along the name with a keyset cursor (decision 252). What a summary shows follows the
+// caller's user role (DIRECTORY_ROLES in the contract).
 import {
   isEmailAddress,
   maySeeInDirectory,
   parseDirectorySearch,
   type DirectoryAccount,
+  type DirectoryList,
   type DirectoryMatch,
   type DirectoryQuery,
   type SubscriptionStatus,
@@ -15,7 +17,14 @@ import { NOT_EXPIRED, STAFF_CONSENT, staffMayOpen } from '../../access/accounts.
 import type { BillingConfig } from '../../config.ts';
 import type { Queryable } from '../../db/client.ts';
 import { iso } from '../../db/iso.ts';
-import { pageOf, readPage, sqlParams, type ListPage, type SqlParams } from '../../db/paging.ts';
+import {
+  DEFAULT_PAGE_SIZE,
+  decodeNameCursor,
+  encodeNameCursor,
+  keysetPage,
+  sqlParams,
+  type SqlParams,
+} from '../../db/paging.ts';
 import { forbidden } from '../../http/errors.ts';
 import type { PortalUser } from '../../http/types.ts';
 import { todayIn } from '../../invoicing/money.ts';
@@ -23,6 +32,8 @@ import { findPlan } from '../../invoicing/plans.ts';
 
 interface PageRow {
   uuid: string;
+  /** lower(name): the key the list is sorted by, as the database computes it (the cursor carries it). */
+  sort_name: string;
   kinds: DirectoryMatch[] | null;
 }
 
@@ -86,33 +97,32 @@ function hitsOf(q: string, p: SqlParams): string | null {
   return `select h.uuid, array_agg(distinct h.kind) as kinds from (${branches.join(' union all ')}) h group by h.uuid`;
 }
 
-/** From this many accounts on, the unfiltered list's total is the database's estimate (decision 245). */
-export const ESTIMATED_TOTAL_FROM = 10_000;
-
 /**
- * The total of the unfiltered list: counting every live account scanned them all on each page (p99 up to 266 ms at
- * 100,000). Below ESTIMATED_TOTAL_FROM it is counted; from there it is the planner's row estimate of `accounts`
- * (pg_class.reltuples, kept by autovacuum's analyze), read in the same statement: the count is a subquery of the
- * branch not taken, so it never runs. A pager of 4,000 pages needs no exact figure; a search's total stays counted.
+ * Every account, or those the search finds, by name; each with its summary as the caller's role may see it. Pages
+ * follow the name (lower(name), then uuid, on accounts_name_sort_idx) from the cursor on, so a page deep in the
+ * unfiltered list costs what the first does (an offset read and dropped every row before it), and accounts created
+ * meanwhile neither repeat nor skip one. A search's total counts its hits; the unfiltered list is not counted.
  */
-const UNFILTERED_TOTAL = `select case when e.n >= ${ESTIMATED_TOTAL_FROM} then e.n
-         else (select count(*) from accounts a where ${NOT_EXPIRED}) end as total
-    from (select greatest(reltuples, 0)::bigint as n from pg_class where oid = to_regclass('accounts')) e`;
-
-/** Every account, or those the search finds, by name; each with its summary as the caller's role may see it. */
 export async function searchDirectory(
   db: Queryable,
   billing: BillingConfig,
   user: PortalUser,
   query: DirectoryQuery,
-): Promise<ListPage<DirectoryAccount>> {
+): Promise<DirectoryList> {
   requireDirectory(user);
   const p = sqlParams();
   const hits = hitsOf(query.q ?? '', p);
+  const pageSize = query.pageSize ?? DEFAULT_PAGE_SIZE;
   // First the page of accounts (the filter and the order, on indexes), then the summaries of that page only: a
-  // summary computed in the same statement would be computed for every row skipped or sorted, not for 25.
+  // summary computed in the same statement would be computed for every row sorted, not for 25.
   const source = hits ? `(${hits}) f join accounts a on a.uuid = f.uuid` : 'accounts a';
-  const count = hits ? `select count(*) as total from ${source} where ${NOT_EXPIRED}` : UNFILTERED_TOTAL;
+  const count = hits ? `select count(*) as total from ${source} where ${NOT_EXPIRED}` : null;
+  const countValues = p.copy().values;
+  const where = [NOT_EXPIRED];
+  if (query.cursor) {
+    const after = decodeNameCursor(query.cursor, 'the directory');
+    where.push(`(lower(a.name), a.uuid) > (${p.add(after.name)}, ${p.add(after.uuid)}::uuid)`);
+  }
   // Today in the billing time zone, written into the statement: the count shares the values of `p` and takes no
   // more (a day is digits and dashes, nothing a caller chose).
   const today = `'${/^\d{4}-\d\d-\d\d$/.exec(todayIn(billing.timeZone))![0]}'`;
@@ -150,24 +160,28 @@ export async function searchDirectory(
 
   const seesEmail = maySeeInDirectory(user.userRole, 'ownerEmail');
   const seesAmounts = maySeeInDirectory(user.userRole, 'invoiceAmounts');
-  const page = await readPage<PageRow, PageRow>(
-    db,
-    {
-      rows: `select a.uuid, ${hits ? 'f.kinds' : 'null as kinds'} from ${source}
-              where ${NOT_EXPIRED} order by lower(a.name), a.uuid`,
-      count,
-    },
-    p,
-    pageOf(query),
-    (row) => row,
+  const [read, counted] = await Promise.all([
+    db.query<PageRow>(
+      `select a.uuid, lower(a.name) as sort_name, ${hits ? 'f.kinds' : 'null as kinds'} from ${source}
+        where ${where.join(' and ')} order by lower(a.name), a.uuid limit ${p.add(pageSize + 1)}`,
+      p.values,
+    ),
+    count ? db.query<{ total: string | number }>(count, countValues) : null,
+  ]);
+  const page = keysetPage(read.rows, pageSize, (row) =>
+    encodeNameCursor({ name: row.sort_name, uuid: row.uuid }),
   );
-  const { rows } = page.data.length
-    ? await db.query<DirectoryRow>(sql, [page.data.map((row) => row.uuid)])
+  const { rows } = page.rows.length
+    ? await db.query<DirectoryRow>(sql, [page.rows.map((row) => row.uuid)])
     : { rows: [] };
   const byUuid = new Map(rows.map((row) => [row.uuid, row]));
   return {
-    meta: page.meta,
-    data: page.data.flatMap(({ uuid, kinds }) => {
+    meta: {
+      pageSize,
+      nextCursor: page.nextCursor,
+      total: counted ? Number(counted.rows[0]?.total ?? 0) : null,
+    },
+    data: page.rows.flatMap(({ uuid, kinds }) => {
       const row = byUuid.get(uuid);
       if (!row) return [];
       const overdueCount = Number(row.overdue_count);

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { directoryRoutes, type DirectoryAccount } from '@portal/contract';
 import { apiRequest } from '@/testing/api-mock.ts';
@@ -53,9 +53,13 @@ const BEISPIEL: DirectoryAccount = {
   mayOpen: false,
 };
 
-const list = (data: DirectoryAccount[], total = data.length) => ({
+const list = (
+  data: DirectoryAccount[],
+  total: number | null = data.length,
+  nextCursor: string | null = null,
+) => ({
   data,
-  meta: { total, page: 1, pageSize: 25 },
+  meta: { pageSize: 25, nextCursor, total },
 });
 
 beforeEach(() => {
@@ -66,16 +70,26 @@ describe('account directory page', { timeout: 20_000 }, () => {
   it('searches on the server with the text from the address, and shows each summary as it came', async () => {
     apiRequest.mockImplementation(async (route, input) => {
       expect(route).toBe(directoryRoutes.searchDirectory);
-      const q = (input as { query: { q?: string } }).query.q;
-      return q ? list([MUSTER]) : list([BEISPIEL, MUSTER], 60);
+      const { q, cursor } = (input as { query: { q?: string; cursor?: string } }).query;
+      if (q) return list([MUSTER], 1);
+      // Every account, not counted, a page at a time along the server's cursor.
+      return cursor === 'after-beispiel' ? list([MUSTER], null) : list([BEISPIEL], null, 'after-beispiel');
     });
     const user = userEvent.setup();
     await renderPage('/accounts/directory', <DirectoryPage />);
 
-    // Every account by name first, paged on the server.
+    // Every account by name first; more along the cursor, appended.
     const results = await screen.findByRole('list', { name: 'Gefundene Konten' });
     expect(await within(results).findByRole('heading', { name: 'Beispiel GmbH' })).toBeTruthy();
-    expect(screen.getByText(/^1–25 \S+ 60$/)).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe('1 Konto angezeigt');
+    await user.click(screen.getByRole('button', { name: 'Weitere laden' }));
+    expect(await within(results).findByRole('heading', { name: 'Muster AG' })).toBeTruthy();
+    expect(apiRequest).toHaveBeenLastCalledWith(
+      directoryRoutes.searchDirectory,
+      expect.objectContaining({ query: { cursor: 'after-beispiel' } }),
+    );
+    expect(screen.getByRole('status').textContent).toBe('2 Konten angezeigt');
+    expect(screen.queryByRole('button', { name: 'Weitere laden' })).toBeNull();
     const beispiel = within(results).getAllByRole('listitem')[0]!;
     expect(
       within(beispiel).getByText(
@@ -92,9 +106,11 @@ describe('account directory page', { timeout: 20_000 }, () => {
     await user.type(screen.getByRole('searchbox', { name: 'Konto suchen' }), ' che 123 456 788 {Enter}');
     expect(apiRequest).toHaveBeenLastCalledWith(
       directoryRoutes.searchDirectory,
-      expect.objectContaining({ query: { q: 'che 123 456 788', page: 1, pageSize: 25 } }),
+      expect.objectContaining({ query: { q: 'che 123 456 788' } }),
     );
-    const hit = await screen.findByRole('listitem');
+    await waitFor(() => expect(screen.getAllByRole('listitem')).toHaveLength(1));
+    const hit = screen.getByRole('listitem');
+    expect(screen.getByRole('status').textContent).toBe('1 von 1 angezeigt');
     expect(within(hit).getByRole('heading', { name: 'Muster AG' })).toBeTruthy();
     expect(within(hit).getByText('CHE-123.456.788 · Schweiz')).toBeTruthy();
     expect(within(hit).getByText('Gefunden über die UID')).toBeTruthy();
@@ -117,7 +133,7 @@ describe('account directory page', { timeout: 20_000 }, () => {
     );
     expect(apiRequest).toHaveBeenCalledWith(
       directoryRoutes.searchDirectory,
-      expect.objectContaining({ query: { q: 'Nr. 99', page: 1, pageSize: 25 } }),
+      expect.objectContaining({ query: { q: 'Nr. 99' } }),
     );
   });
 });

@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
@@ -11,15 +12,13 @@ import Typography from '@mui/material/Typography';
 import ManageSearchOutlined from '@mui/icons-material/ManageSearchOutlined';
 import { DIRECTORY_QUERY_MAX, type DirectoryAccount, type SubscriptionStatus } from '@portal/contract';
 import { href } from '@/app/href.ts';
-import { formatDate, formatLastDay, formatMoney } from '@/i18n/format.ts';
-import { AddressPagination, readPaging, useAddressParams } from '@/ui/address-pagination.tsx';
+import { formatDate, formatLastDay, formatMoney, formatNumber } from '@/i18n/format.ts';
+import { useAddressParams } from '@/ui/address-pagination.tsx';
 import { DotChip } from '@/ui/dot-chip.tsx';
 import { EmptyState } from '@/ui/empty-state.tsx';
 import { Fact, FactList } from '@/ui/fact.tsx';
 import { Page } from '@/ui/page.tsx';
 import { directoryQuery } from './api.ts';
-
-const SIZES = [10, 25, 50];
 
 const STATUS_COLOR = {
   TRIALING: 'info',
@@ -148,19 +147,20 @@ function Hit({ account }: { account: DirectoryAccount }) {
 
 /**
  * /accounts/directory: support staff find any account by name, UID, a member's address, an invoice or a ticket
- * number, and read its summary without opening it (decision 229). The search and the page live in the address, so a
- * search can be shared and the back button returns to it. Opening an account is the guard's `/?uuid=`, with its own
- * rules and its entry in the account's log.
+ * number, and read its summary without opening it (decision 229). The search lives in the address, so it can be
+ * shared and the back button returns to it; the hits come by name, "load more" along the server's keyset cursor as
+ * on the log (decision 252). Opening an account is the guard's `/?uuid=`, with its own rules and its entry in the
+ * account's log.
  */
 export default function DirectoryPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { get, set } = useAddressParams();
   const q = get('q') ?? '';
   const [text, setText] = useState(q);
-  const { page, pageSize } = readPaging(get, SIZES, 25);
-  const result = useQuery(directoryQuery({ q: q || undefined, page, pageSize }));
-  const accounts = result.data?.data ?? [];
-  const total = result.data?.meta.total ?? 0;
+  const result = useInfiniteQuery(directoryQuery({ q: q || undefined }));
+  const accounts = result.data?.pages.flatMap((page) => page.data) ?? [];
+  // A search counts its hits; the list of every account is not counted.
+  const total = result.data?.pages[0]?.meta.total ?? null;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -211,7 +211,31 @@ export default function DirectoryPage() {
               <Hit key={account.uuid} account={account} />
             ))}
           </Stack>
-          {total > 0 && <AddressPagination total={total} page={page} pageSize={pageSize} sizes={SIZES} />}
+          {accounts.length > 0 && (
+            <Stack
+              direction="row"
+              sx={{ alignItems: 'center', justifyContent: 'space-between', mt: 2, gap: 2, flexWrap: 'wrap' }}
+            >
+              <Typography variant="body2" sx={{ color: 'text.secondary' }} role="status">
+                {total === null
+                  ? t('directory.shown', { count: accounts.length })
+                  : t('directory.shownOf', {
+                      count: accounts.length,
+                      total: formatNumber(total, i18n.resolvedLanguage),
+                    })}
+              </Typography>
+              {result.hasNextPage && (
+                <Button
+                  variant="outlined"
+                  onClick={() => void result.fetchNextPage()}
+                  disabled={result.isFetchingNextPage}
+                  startIcon={result.isFetchingNextPage ? <CircularProgress size={18} /> : undefined}
+                >
+                  {t('directory.loadMore')}
+                </Button>
+              )}
+            </Stack>
+          )}
         </>
       )}
     </Page>
