@@ -29,7 +29,10 @@ const MUSTER: DirectoryAccount = {
   invoices: {
     openCount: 2,
     overdueCount: 1,
-    amounts: [{ currency: 'CHF', openMinor: 162150, overdueMinor: 50000 }],
+    amounts: [
+      { currency: 'CHF', openMinor: 162150, overdueMinor: 50000 },
+      { currency: 'EUR', openMinor: 9730, overdueMinor: 0 },
+    ],
   },
   openTickets: 2,
   availableUntil: null,
@@ -118,6 +121,8 @@ describe('account directory page', { timeout: 20_000 }, () => {
     expect(within(hit).getByText('2, davon 1 überfällig')).toBeTruthy();
     expect(within(hit).getByText('owner@example.com')).toBeTruthy();
     expect(within(hit).getByText("CHF 1'621.50 offen, davon CHF 500.00 überfällig")).toBeTruthy();
+    // Nothing overdue in a currency: no "davon EUR 0.00 überfällig".
+    expect(within(hit).getByText('EUR 97.30 offen')).toBeTruthy();
     expect(within(hit).getByText('Für alle Mitglieder verlangt')).toBeTruthy();
     expect(within(hit).getByRole('link', { name: 'Konto Muster AG öffnen' }).getAttribute('href')).toBe(
       `/?uuid=${MUSTER.uuid}`,

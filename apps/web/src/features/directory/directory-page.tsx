@@ -38,10 +38,12 @@ function Invoices({ account }: { account: DirectoryAccount }) {
         : openCount}
       {amounts?.map((amount) => (
         <Typography key={amount.currency} variant="body2" sx={{ color: 'text.secondary' }}>
-          {t('directory.amounts', {
-            open: formatMoney(amount.openMinor, amount.currency),
-            overdue: formatMoney(amount.overdueMinor, amount.currency),
-          })}
+          {amount.overdueMinor > 0
+            ? t('directory.amounts', {
+                open: formatMoney(amount.openMinor, amount.currency),
+                overdue: formatMoney(amount.overdueMinor, amount.currency),
+              })
+            : t('directory.amountsOpen', { open: formatMoney(amount.openMinor, amount.currency) })}
         </Typography>
       ))}
     </>
