@@ -1,4 +1,11 @@
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import module from 'node:module';
+import type { Config } from './config.ts';
+
+// Node 22.1 and later keep V8's compiled code of every module loaded from here on in a cache (in the system's
+// temporary folder), so a restart compiles none of them again (decision 250); Node 20 has no such cache. The
+// configuration is imported after this line for that reason.
+if ('enableCompileCache' in module) module.enableCompileCache();
+const { ConfigError, loadConfig } = await import('./config.ts');
 
 /**
  * After the drain time (DRAIN_SECONDS), busy connections are cut and the database closes; should that hang too, the
@@ -29,11 +36,12 @@ if (config.secrets.development) {
     'stored secrets are sealed with the published development key: set SECRETS_KEYS outside development',
   );
 }
-// The password policy's dictionaries load once the server listens, in the background: start does not wait for
-// them, and neither does the first registration or reset. Without the embedded sign-in service no page needs them.
+// The password policy's dictionaries are built once the server listens, in a worker thread of their own (decision
+// 250): neither the start nor the server's thread waits for them; a registration or reset that comes first waits.
+// Without the embedded sign-in service no page needs them.
 if (config.oidc.embedded) {
   const { preparePasswordPolicy } = await import('./access/password-policy.ts');
-  void preparePasswordPolicy();
+  preparePasswordPolicy();
 }
 
 let stopping = false;

@@ -1,4 +1,4 @@
-import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import { Worker } from 'node:worker_threads';
 import { invalidField, type HttpError } from '../http/errors.ts';
 
 /**
@@ -73,45 +73,71 @@ const localPart = (email: string | undefined) => email?.slice(0, Math.max(0, ema
  */
 const ESTIMATOR_OPTIONS = { maxLength: 64, l33tMaxSubstitutions: 12 };
 
-let estimator: Promise<ZxcvbnFactory> | undefined;
+/** What the estimator said of a password: zxcvbn's score and its warning (a translation key), if any. */
+interface Estimate {
+  score: number;
+  warning: string | null;
+}
+
+type Answer = { id: number; error: string } | ({ id: number } & Estimate);
+
+interface Estimator {
+  worker: Worker;
+  pending: Map<number, { resolve: (estimate: Estimate) => void; reject: (error: Error) => void }>;
+}
+
+let estimator: Estimator | undefined;
+let nextId = 0;
 
 /**
- * The estimator with its dictionaries, loaded once, on first use (about 50 MB of heap and a second or more of
- * CPU, which server start should not pay). The German and Italian packages name their lists without a language
- * suffix, so each list gets its language's suffix here to keep them apart.
+ * The estimator with its dictionaries, in a worker thread of its own (password-estimator.worker.mjs, decision 250):
+ * building them takes about a second of CPU and 50 MB of heap, and a long password's estimate up to hundreds of
+ * milliseconds, which the server's thread should not spend. Started once, on first use; a check waits until the
+ * worker has built them. A worker that fails or ends fails the checks it holds; the next check starts a new one.
+ * The worker keeps the process alive only while it has checks to answer.
  */
-function loadEstimator(): Promise<ZxcvbnFactory> {
-  estimator ??= (async () => {
-    const [core, common, en, de, fr, it] = await Promise.all([
-      import('@zxcvbn-ts/core'),
-      import('@zxcvbn-ts/language-common'),
-      import('@zxcvbn-ts/language-en'),
-      import('@zxcvbn-ts/language-de'),
-      import('@zxcvbn-ts/language-fr'),
-      import('@zxcvbn-ts/language-it'),
-    ]);
-    const dictionary: Record<string, (string | number)[]> = { ...common.dictionary };
-    const languages = { en, de, fr, it };
-    for (const [language, pack] of Object.entries(languages)) {
-      for (const [name, words] of Object.entries(pack.dictionary as Record<string, string[]>)) {
-        dictionary[name.endsWith(`-${language}`) ? name : `${name}-${language}`] = words;
-      }
-    }
-    return new core.ZxcvbnFactory({ ...ESTIMATOR_OPTIONS, dictionary, graphs: common.adjacencyGraphs });
-  })().catch((error: unknown) => {
-    // The next check tries again.
-    estimator = undefined;
-    throw error;
+function startEstimator(): Estimator {
+  if (estimator) return estimator;
+  const worker = new Worker(new URL('./password-estimator.worker.mjs', import.meta.url), {
+    workerData: { options: ESTIMATOR_OPTIONS },
   });
-  return estimator;
+  worker.unref();
+  const started: Estimator = { worker, pending: new Map() };
+  const fail = (error: Error) => {
+    if (estimator === started) estimator = undefined;
+    for (const { reject } of started.pending.values()) reject(error);
+    started.pending.clear();
+  };
+  worker.on('message', (answer: Answer) => {
+    const waiting = started.pending.get(answer.id);
+    if (!waiting) return;
+    started.pending.delete(answer.id);
+    if (started.pending.size === 0) worker.unref();
+    if ('error' in answer) waiting.reject(new Error(`password estimator: ${answer.error}`));
+    else waiting.resolve({ score: answer.score, warning: answer.warning });
+  });
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`password estimator ended (exit code ${code})`)));
+  estimator = started;
+  return started;
+}
+
+function estimate(password: string, userInputs: string[]): Promise<Estimate> {
+  const { worker, pending } = startEstimator();
+  const id = nextId++;
+  return new Promise<Estimate>((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    worker.ref();
+    worker.postMessage({ id, password, userInputs });
+  });
 }
 
 /**
- * Loads the dictionaries now instead of at the first check (the server calls it once it listens). A failure is
- * not reported here: the first check meets it again and fails its request.
+ * Starts the estimator's worker now instead of at the first check (the server calls it once it listens), so the
+ * first registration does not wait for the dictionaries. A failure is not reported here: the first check meets it.
  */
-export async function preparePasswordPolicy(): Promise<void> {
-  await loadEstimator().catch(() => undefined);
+export function preparePasswordPolicy(): void {
+  startEstimator();
 }
 
 /** The estimator's warning (a translation key, as no translations are loaded) as one of our hints. */
@@ -146,9 +172,9 @@ export async function checkPassword(
   const namePieces = personalPieces(owner.name);
   if (emailPieces.some((piece) => folded.includes(piece))) return { reason: 'containsEmail' };
   if (namePieces.some((piece) => folded.includes(piece))) return { reason: 'containsName' };
-  const result = (await loadEstimator()).check(password, [...emailPieces, ...namePieces]);
+  const result = await estimate(password, [...emailPieces, ...namePieces]);
   if (result.score >= PASSWORD_MIN_SCORE) return undefined;
-  const hint = result.feedback.warning ? HINTS[result.feedback.warning] : undefined;
+  const hint = result.warning ? HINTS[result.warning] : undefined;
   return hint ? { reason: 'tooWeak', hint } : { reason: 'tooWeak' };
 }
 

@@ -1,9 +1,11 @@
 import { AjvCompiler } from '@fastify/ajv-compiler';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { HttpError } from './errors.ts';
 
 type SchemaController = NonNullable<FastifyServerOptions['schemaController']>;
 type BuildValidator = NonNullable<NonNullable<SchemaController['compilersFactory']>['buildValidator']>;
+type BuildSerializer = NonNullable<NonNullable<SchemaController['compilersFactory']>['buildSerializer']>;
 interface Issue {
   keyword: string;
   instancePath: string;
@@ -106,23 +108,65 @@ function checkingNumbers(validate: Validator): Validator {
 }
 
 /**
+ * A validator that compiles its schema when it is first called, not when the server starts (decision 250): Fastify
+ * compiles every route's schemas on ready, over a second of CPU before the first request, most of it for routes
+ * an instance may not see for a while. A schema is compiled once, on its route's first request (a few
+ * milliseconds); a schema Ajv cannot compile fails that request with a 500, and the API tests call every route.
+ */
+function compiledOnFirstCall(compile: () => Validator): Validator {
+  let validate: Validator | undefined;
+  const lazy: Validator = (data, context) => {
+    validate ??= compile();
+    const valid = validate(data, context);
+    lazy.errors = validate.errors;
+    return valid;
+  };
+  // Fastify passes the request as the parent (so Ajv can coerce a root value in place) only to a validator with
+  // `schemaEnv`, as every Ajv validator has.
+  lazy.schemaEnv = true;
+  return lazy;
+}
+
+/**
  * Validators per request part: a JSON body is validated as sent (no type coercion: `{"name": 42}` is refused,
  * never stored as "42"); query strings and path parameters are text, so their values are coerced to the schema's
  * types (`?page=2`, a single value as a one-item list), and a number coerced from text must be finite, in range
- * and written in decimal digits. Dates and date-times are limited to years YEAR_MIN–YEAR_MAX everywhere.
+ * and written in decimal digits. Dates and date-times are limited to years YEAR_MIN–YEAR_MAX everywhere. Validators
+ * and response serializers are compiled on their route's first use ({@link compiledOnFirstCall}).
  */
 export const schemaController: SchemaController = {
   compilersFactory: {
     buildValidator: ((externalSchemas: PoolArgs[0], options: PoolArgs[1]) => {
       const withFormats = { ...options, onCreate: limitDateYears } as PoolArgs[1];
-      const coercing = pool(externalSchemas, withFormats) as unknown as Compile;
-      const strict = pool(externalSchemas, {
-        ...withFormats,
-        customOptions: { ...options?.customOptions, coerceTypes: false },
-      } as PoolArgs[1]) as unknown as Compile;
+      let coercing: Compile | undefined;
+      let strict: Compile | undefined;
       return ((route: { httpPart?: string }) =>
-        route.httpPart === 'body' ? strict(route) : checkingNumbers(coercing(route))) as never;
+        route.httpPart === 'body'
+          ? compiledOnFirstCall(() => {
+              strict ??= pool(externalSchemas, {
+                ...withFormats,
+                customOptions: { ...options?.customOptions, coerceTypes: false },
+              } as PoolArgs[1]) as unknown as Compile;
+              return strict(route);
+            })
+          : checkingNumbers(
+              compiledOnFirstCall(() => {
+                coercing ??= pool(externalSchemas, withFormats) as unknown as Compile;
+                return coercing(route);
+              }),
+            )) as never;
     }) as BuildValidator,
+    buildSerializer: ((...args: Parameters<ReturnType<typeof SerializerSelector>>) => {
+      let compile: ReturnType<ReturnType<typeof SerializerSelector>> | undefined;
+      return (route: Parameters<NonNullable<typeof compile>>[0]) => {
+        let serialize: ((data: unknown) => string) | undefined;
+        return (data: unknown) => {
+          compile ??= SerializerSelector()(...args);
+          serialize ??= compile(route);
+          return serialize(data);
+        };
+      };
+    }) as BuildSerializer,
   },
 };
 
