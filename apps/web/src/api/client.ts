@@ -102,11 +102,29 @@ async function toApiError(response: Response): Promise<ApiError> {
   return new ApiError(response.status, message, code, body.details?.fields);
 }
 
+/** What answers in place of the network in a page test (see {@link answerInTests}). */
+interface TestAnswers {
+  request?: (route: RouteDef, ...args: unknown[]) => unknown;
+  file?: (route: RouteDef, ...args: unknown[]) => Promise<ApiFile>;
+}
+let testAnswers: TestAnswers = {};
+
+/**
+ * Page tests answer the app's requests themselves (apps/web/src/testing/api-mock.ts sets and clears this around each
+ * test), without replacing this module, so their files share their worker's modules (decision 246). Only under
+ * Vitest: the app's build drops it with the check in {@link apiRequest}.
+ */
+export function answerInTests(answers: TestAnswers): void {
+  testAnswers = answers;
+}
+
 /** The one HTTP client of the SPA, typed by the contract's route definitions. No timeout: slow answers count. */
 export async function apiRequest<R extends RouteDef>(
   route: R,
   ...args: RequestArgs<R>
 ): Promise<RouteResponse<R>> {
+  if (import.meta.env.MODE === 'test' && testAnswers.request)
+    return (await testAnswers.request(route, ...args)) as RouteResponse<R>;
   const input: RequestInput = args[0] ?? {};
   const url = buildUrl<RouteDef>(route, input);
   const hasBody = input.body !== undefined;
@@ -132,6 +150,7 @@ export interface ApiFile {
 
 /** Fetches a file the API serves (a logo to show, a document to save); `useDownload` saves one. */
 export async function apiFile<R extends RouteDef>(route: R, ...args: RequestArgs<R>): Promise<ApiFile> {
+  if (import.meta.env.MODE === 'test' && testAnswers.file) return testAnswers.file(route, ...args);
   const input: RequestInput = args[0] ?? {};
   const response = await fetch(buildUrl<RouteDef>(route, input), {
     method: route.method,

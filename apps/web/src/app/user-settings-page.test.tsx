@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
@@ -9,7 +9,7 @@ import {
   type Account,
   type User,
 } from '@portal/contract';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { ApiError } from '@/api/errors.ts';
 import { notificationKeys } from '@/api/notifications.ts';
 import { queryKeys, setCurrentAccountUuid } from '@/api/session.ts';
@@ -21,9 +21,7 @@ import { PortalThemeProvider } from '@/ui/theme.tsx';
 import { toast } from '@/ui/toast-store.ts';
 import UserSettingsPage from './user-settings-page.tsx';
 
-vi.mock('@/api/client.ts', async (original) =>
-  (await import('@/testing/api-mock.ts')).mockedClient(original),
-);
+mockApi();
 
 beforeEach(() => {
   apiRequest.mockReset();

@@ -1,13 +1,20 @@
-// Page tests answer the app's API calls themselves. Each mocks the one HTTP client with
-//   vi.mock('@/api/client.ts', async (original) => (await import('@/testing/api-mock.ts')).mockedClient(original));
-// (the factory imports this module itself: vi.mock runs before the test file's imports) and says what
-// `apiRequest` answers; the rest of the client stays real.
-import { vi } from 'vitest';
-import type * as ClientModule from '@/api/client.ts';
+// Page tests answer the app's API calls themselves: a file calls `mockApi()` once at its top and says what
+// `apiRequest` answers (the client's `apiRequest` hands each call to it during the file's tests, decision 246); the
+// rest of the client stays real. No file replaces the client module (`vi.mock`), so a file that replaces nothing
+// else shares its worker's modules.
+import { afterEach, beforeEach, vi } from 'vitest';
+import { answerInTests, type ApiFile } from '@/api/client.ts';
 
 export const apiRequest = vi.fn();
 
-export async function mockedClient(original: () => Promise<unknown>): Promise<typeof ClientModule> {
-  const client = (await original()) as typeof ClientModule;
-  return { ...client, apiRequest: (...args: unknown[]) => apiRequest(...args) } as typeof ClientModule;
+/**
+ * During each test of the calling file, `apiRequest` (reset before each test) answers the app's requests, and `file`
+ * its files when given (else the network does).
+ */
+export function mockApi(answers: { file?: (...args: unknown[]) => Promise<ApiFile> } = {}): void {
+  beforeEach(() => {
+    apiRequest.mockReset();
+    answerInTests({ request: (...args) => apiRequest(...args), file: answers.file });
+  });
+  afterEach(() => answerInTests({}));
 }

@@ -1,16 +1,14 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import { billingRoutes, type Account, type BillingStatus } from '@portal/contract';
 import { storeAccountUuid } from '@/api/account-storage.ts';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { createQueryClient } from '@/api/query-client.ts';
 import { testAccount } from '@/testing/fixtures.ts';
 import { renderPage } from '@/testing/render.tsx';
 import { PastDueBar } from './toolbars.tsx';
 
-vi.mock('@/api/client.ts', async (original) =>
-  (await import('@/testing/api-mock.ts')).mockedClient(original),
-);
+mockApi();
 
 const PAST_DUE: BillingStatus = {
   pastDue: { since: '2026-10-15', invoices: 1, amounts: [{ currency: 'EUR', amountMinor: 5890 }] },

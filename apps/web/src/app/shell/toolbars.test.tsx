@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { accountsRoutes, type Account } from '@portal/contract';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { ApiError } from '@/api/errors.ts';
 import { createQueryClient } from '@/api/query-client.ts';
 import { queryKeys } from '@/api/session.ts';
@@ -13,9 +13,7 @@ import { shownToasts, watchToasts } from '@/testing/toasts.ts';
 import { toast } from '@/ui/toast-store.ts';
 import { AccountDeletionBar } from './toolbars.tsx';
 
-vi.mock('@/api/client.ts', async (original) =>
-  (await import('@/testing/api-mock.ts')).mockedClient(original),
-);
+mockApi();
 const confirm = vi.fn(async () => true);
 vi.mock('@/ui/confirm.tsx', () => ({ useConfirm: () => confirm }));
 

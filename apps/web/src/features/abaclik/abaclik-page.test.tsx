@@ -1,8 +1,8 @@
-import { beforeEach, expect, it, vi } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { abaclikRoutes, type AbaclikDevice, type RouteDef } from '@portal/contract';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { createQueryClient } from '@/api/query-client.ts';
 import { queryKeys, setCurrentAccountUuid } from '@/api/session.ts';
 import { testAccount } from '@/testing/fixtures.ts';
@@ -10,9 +10,7 @@ import { renderPage } from '@/testing/render.tsx';
 import { ConfirmProvider } from '@/ui/confirm.tsx';
 import AbaclikPage from './abaclik-page.tsx';
 
-vi.mock('@/api/client.ts', async (original) =>
-  (await import('@/testing/api-mock.ts')).mockedClient(original),
-);
+mockApi();
 
 const device = (uuid: string, extra: Partial<AbaclikDevice> = {}): AbaclikDevice => ({
   uuid,

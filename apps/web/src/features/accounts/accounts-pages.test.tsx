@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { usersRoutes, type Account, type User, type UserRole } from '@portal/contract';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import type * as SessionModule from '@/api/session.ts';
 import { ApiError } from '@/api/errors.ts';
 import { messageFiles } from '@/testing/i18n.ts';
@@ -12,9 +12,7 @@ import { shownToasts, watchToasts } from '@/testing/toasts.ts';
 import AccountsPage from './accounts-page.tsx';
 import VerifyInvitePage from './verify-invite-page.tsx';
 
-vi.mock('@/api/client.ts', async (original) =>
-  (await import('@/testing/api-mock.ts')).mockedClient(original),
-);
+mockApi();
 let accounts: Account[] = [];
 let userRole: UserRole = 'STANDARD';
 let emailVerified = true;

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { accountsRoutes } from '@portal/contract';
 import { ApiError } from '@/api/errors.ts';
 import { testAccount } from '@/testing/fixtures.ts';
@@ -10,9 +10,7 @@ import { toast } from '@/ui/toast-store.ts';
 import { CreateAccountForm } from './create-account-form.tsx';
 import { renderPage } from '@/testing/render.tsx';
 
-vi.mock('@/api/client.ts', async (original) =>
-  (await import('@/testing/api-mock.ts')).mockedClient(original),
-);
+mockApi();
 const invalidateSession = vi.fn(async () => {});
 vi.mock('@/api/session.ts', () => ({ useInvalidateSession: () => invalidateSession }));
 

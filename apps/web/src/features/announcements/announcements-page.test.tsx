@@ -3,7 +3,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
 import { announcementsRoutes, usersRoutes, type Announcement, type UserRole } from '@portal/contract';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { queryKeys } from '@/api/session.ts';
 import { testUser } from '@/testing/fixtures.ts';
 import { renderPage } from '@/testing/render.tsx';
@@ -12,9 +12,7 @@ import { PortalThemeProvider } from '@/ui/theme.tsx';
 import AnnouncementEditorPage from './announcement-editor-page.tsx';
 import AnnouncementsPage from './announcements-page.tsx';
 
-vi.mock('@/api/client.ts', async (original) =>
-  (await import('@/testing/api-mock.ts')).mockedClient(original),
-);
+mockApi();
 
 const PUBLISHED: Announcement = {
   uuid: 'a0000000-0000-4000-8000-000000000001',

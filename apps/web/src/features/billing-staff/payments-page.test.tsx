@@ -1,9 +1,9 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
 import { billingStaffRoutes, usersRoutes, type BankPayment } from '@portal/contract';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { ApiError } from '@/api/errors.ts';
 import { queryKeys } from '@/api/session.ts';
 import { testUser } from '@/testing/fixtures.ts';
@@ -11,9 +11,7 @@ import { renderPage } from '@/testing/render.tsx';
 import { PortalThemeProvider } from '@/ui/theme.tsx';
 import PaymentsPage from './payments-page.tsx';
 
-vi.mock('@/api/client.ts', async (original) =>
-  (await import('@/testing/api-mock.ts')).mockedClient(original),
-);
+mockApi();
 
 const UNMATCHED: BankPayment = {
   uuid: 'b0000000-0000-4000-8000-000000000001',

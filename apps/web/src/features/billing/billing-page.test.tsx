@@ -13,7 +13,7 @@ import {
   type PostalAddress,
   type Subscription,
 } from '@portal/contract';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { ApiError } from '@/api/errors.ts';
 import { testAccount } from '@/testing/fixtures.ts';
 import { accountQueryClient } from '@/testing/account-query-client.ts';
@@ -23,10 +23,7 @@ import { PortalThemeProvider } from '@/ui/theme.tsx';
 import BillingPage from './billing-page.tsx';
 
 const apiFile = vi.fn();
-vi.mock('@/api/client.ts', async (original) => ({
-  ...(await (await import('@/testing/api-mock.ts')).mockedClient(original)),
-  apiFile: (...args: unknown[]) => apiFile(...args),
-}));
+mockApi({ file: (...args) => apiFile(...args) });
 const saveFile = vi.fn();
 vi.mock('@/api/save-file.ts', () => ({ saveFile: (...args: unknown[]) => saveFile(...args) }));
 const leavePageTo = vi.fn();
@@ -232,7 +229,9 @@ describe('billing page', () => {
     const pdf = new Blob(['%PDF-1.7'], { type: 'application/pdf' });
     apiFile.mockResolvedValue({ blob: pdf, fileName: null });
     await renderBilling();
-    await user.click(screen.getByRole('button', { name: 'PDF der Rechnung 2025-000003 herunterladen' }));
+    await user.click(
+      await screen.findByRole('button', { name: 'PDF der Rechnung 2025-000003 herunterladen' }),
+    );
     await waitFor(() => expect(saveFile).toHaveBeenCalledWith(pdf, '2025-000003.pdf'));
     expect(apiFile).toHaveBeenCalledWith(billingRoutes.getInvoicePdf, {
       accountUuid: 'a1',
@@ -243,7 +242,7 @@ describe('billing page', () => {
   it('opens an invoice in a dialog named in the address bar: lines, VAT, payments, billed-to', async () => {
     const user = userEvent.setup();
     const { router } = await renderBilling();
-    await user.click(screen.getByRole('button', { name: '2025-000003' }));
+    await user.click(await screen.findByRole('button', { name: '2025-000003' }));
     const dialog = within(await screen.findByRole('dialog', { name: /Rechnung 2025-000003/ }));
     expect(router.state.location.search).toBe(`?invoice=${PAID.uuid}`);
     expect(await dialog.findByText('21 00000 00003 13947 14300 09017')).toBeTruthy();

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
@@ -10,7 +10,7 @@ import {
   type CompanyProfile,
 } from '@portal/contract';
 import { accountExportRoutes } from '@portal/contract/account-export';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { ApiError } from '@/api/errors.ts';
 import { testAccount, testCompanyProfile, testTwoFactorPolicy, testUser } from '@/testing/fixtures.ts';
 import { accountQueryClient } from '@/testing/account-query-client.ts';
@@ -19,10 +19,9 @@ import { shownToasts, watchToasts } from '@/testing/toasts.ts';
 import { ConfirmProvider } from '@/ui/confirm.tsx';
 import CompanyProfilePage from './company-profile-page.tsx';
 
-vi.mock('@/api/client.ts', async (original) => ({
-  ...(await (await import('@/testing/api-mock.ts')).mockedClient(original)),
-  apiFile: () => Promise.resolve({ blob: new Blob(['<svg/>'], { type: 'image/svg+xml' }), fileName: null }),
-}));
+mockApi({
+  file: () => Promise.resolve({ blob: new Blob(['<svg/>'], { type: 'image/svg+xml' }), fileName: null }),
+});
 
 const PROFILE = testCompanyProfile();
 const POLICY = testTwoFactorPolicy();

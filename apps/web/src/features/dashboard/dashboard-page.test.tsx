@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
 import { usersRoutes, type Account, type RouteDef } from '@portal/contract';
 import { getStoredAccountUuids } from '@/api/account-storage.ts';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { queryKeys } from '@/api/session.ts';
 import type * as SessionModule from '@/api/session.ts';
 import { renderPage } from '@/testing/render.tsx';
@@ -22,9 +22,7 @@ vi.mock('@/api/session.ts', async (original) => ({
   useCurrentAccount: () => current,
 }));
 
-vi.mock('@/api/client.ts', async (original) =>
-  (await import('@/testing/api-mock.ts')).mockedClient(original),
-);
+mockApi();
 
 function serve(accounts: Account[]) {
   server = accounts;

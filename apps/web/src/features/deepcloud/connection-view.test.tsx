@@ -9,7 +9,7 @@ import {
   type CloudState,
   type RouteDef,
 } from '@portal/contract';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { ApiError } from '@/api/errors.ts';
 import { queryKeys, setCurrentAccountUuid } from '@/api/session.ts';
 import { testAccount, testUser } from '@/testing/fixtures.ts';
@@ -18,9 +18,7 @@ import { watchToasts } from '@/testing/toasts.ts';
 import { ConfirmProvider } from '@/ui/confirm.tsx';
 import { CloudConnectionView } from './connection-view.tsx';
 
-vi.mock('@/api/client.ts', async (original) =>
-  (await import('@/testing/api-mock.ts')).mockedClient(original),
-);
+mockApi();
 const startCloudConnect = vi.fn();
 vi.mock('./connect-state.ts', () => ({
   startCloudConnect: (...args: unknown[]) => startCloudConnect(...args),

@@ -1,14 +1,12 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { directoryRoutes, type DirectoryAccount } from '@portal/contract';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { renderPage } from '@/testing/render.tsx';
 import DirectoryPage from './directory-page.tsx';
 
-vi.mock('@/api/client.ts', async (original) =>
-  (await import('@/testing/api-mock.ts')).mockedClient(original),
-);
+mockApi();
 
 const MUSTER: DirectoryAccount = {
   uuid: '6f1c2b1e-0002-4000-8000-000000000001',

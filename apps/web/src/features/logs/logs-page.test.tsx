@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { logsRoutes, type Account, type LogEntry } from '@portal/contract';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { renderPage } from '@/testing/render.tsx';
 import { testAccount } from '@/testing/fixtures.ts';
 import { actionLabel, changedFields, readableKey } from './log-labels.ts';
@@ -11,9 +11,7 @@ import LogsPage from './logs-page.tsx';
 // Typing, menus and expanding rows through user-event take seconds on a busy machine.
 vi.setConfig({ testTimeout: 20_000 });
 
-vi.mock('@/api/client.ts', async (original) =>
-  (await import('@/testing/api-mock.ts')).mockedClient(original),
-);
+mockApi();
 let account: Account;
 vi.mock('@/api/session.ts', () => ({ useCurrentAccount: () => account }));
 

@@ -1,9 +1,9 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
 import { membersRoutes, type AccountRole, type Member } from '@portal/contract';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { ApiError } from '@/api/errors.ts';
 import { queryKeys, setCurrentAccountUuid } from '@/api/session.ts';
 import { testAccount } from '@/testing/fixtures.ts';
@@ -14,9 +14,7 @@ import { PortalThemeProvider } from '@/ui/theme.tsx';
 import MemberFormPage from './member-form-page.tsx';
 import UserManagementPage from './user-management-page.tsx';
 
-vi.mock('@/api/client.ts', async (original) =>
-  (await import('@/testing/api-mock.ts')).mockedClient(original),
-);
+mockApi();
 
 const ACCOUNT = '6f1c2b1e-0002-4000-8000-000000000001';
 

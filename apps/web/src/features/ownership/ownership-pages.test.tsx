@@ -1,9 +1,9 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
 import { ownershipRoutes, type Ownership, type OwnershipTransfer, type RouteDef } from '@portal/contract';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { ApiError } from '@/api/errors.ts';
 import { queryKeys, setCurrentAccountUuid } from '@/api/session.ts';
 import { testAccount, testUser } from '@/testing/fixtures.ts';
@@ -13,9 +13,7 @@ import { ConfirmProvider } from '@/ui/confirm.tsx';
 import OwnershipPage from './ownership-page.tsx';
 import TransferOwnershipPage from './transfer-ownership-page.tsx';
 
-vi.mock('@/api/client.ts', async (original) =>
-  (await import('@/testing/api-mock.ts')).mockedClient(original),
-);
+mockApi();
 
 const OLIVIA = { uuid: 'u1', name: 'Olivia Owner', email: 'owner@example.com' };
 const ADRIAN = { uuid: 'u2', name: 'Adrian Admin', email: 'admin@example.com' };

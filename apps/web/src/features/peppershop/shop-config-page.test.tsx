@@ -1,8 +1,8 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { peppershopRoutes, type ShopState } from '@portal/contract';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { ApiError } from '@/api/errors.ts';
 import { accountQueryClient } from '@/testing/account-query-client.ts';
 import { testAccount, testShopState } from '@/testing/fixtures.ts';
@@ -11,9 +11,7 @@ import { watchToasts } from '@/testing/toasts.ts';
 import { ConfirmProvider } from '@/ui/confirm.tsx';
 import ShopConfigPage from './shop-config-page.tsx';
 
-vi.mock('@/api/client.ts', async (original) =>
-  (await import('@/testing/api-mock.ts')).mockedClient(original),
-);
+mockApi();
 
 const CONNECTED = testShopState({
   nextSyncAt: '2026-11-23T16:00:00Z',

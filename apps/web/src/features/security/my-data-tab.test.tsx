@@ -4,14 +4,12 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
 import { myDataRoutes, type DataExportStatus, type LoginDeletionPreview } from '@portal/contract';
 import { ApiError } from '@/api/errors.ts';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { renderPage } from '@/testing/render.tsx';
 import { PortalThemeProvider } from '@/ui/theme.tsx';
 import { MyDataTab } from './my-data-tab.tsx';
 
-vi.mock('@/api/client.ts', async (original) =>
-  (await import('@/testing/api-mock.ts')).mockedClient(original),
-);
+mockApi();
 const logout = vi.fn();
 const reauthenticate = vi.fn();
 vi.mock('@/auth/auth.ts', () => ({ logout: () => logout(), reauthenticate: () => reauthenticate() }));

@@ -2,15 +2,13 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { securityRoutes, type Passkey } from '@portal/contract';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { renderPage } from '@/testing/render.tsx';
 import { shownToasts, watchToasts } from '@/testing/toasts.ts';
 import { ConfirmProvider } from '@/ui/confirm.tsx';
 import { PasskeysCard } from './passkeys-card.tsx';
 
-vi.mock('@/api/client.ts', async (original) =>
-  (await import('@/testing/api-mock.ts')).mockedClient(original),
-);
+mockApi();
 
 const browser = { supported: true, startRegistration: vi.fn() };
 vi.mock('@simplewebauthn/browser', () => ({

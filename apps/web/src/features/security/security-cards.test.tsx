@@ -1,9 +1,9 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
 import { securityRoutes } from '@portal/contract';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { ApiError } from '@/api/errors.ts';
 import { queryKeys } from '@/api/session.ts';
 import { testUser } from '@/testing/fixtures.ts';
@@ -14,9 +14,7 @@ import { emailChangeQuery } from './api.ts';
 import { EmailCard } from './email-card.tsx';
 import { PasswordCard } from './password-card.tsx';
 
-vi.mock('@/api/client.ts', async (original) =>
-  (await import('@/testing/api-mock.ts')).mockedClient(original),
-);
+mockApi();
 
 beforeEach(() => {
   apiRequest.mockReset();

@@ -3,15 +3,13 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
 import { securityRoutes, type SignInSession } from '@portal/contract';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { renderPage } from '@/testing/render.tsx';
 import { ConfirmProvider } from '@/ui/confirm.tsx';
 import { PortalThemeProvider } from '@/ui/theme.tsx';
 import { SessionsCard } from './sessions-card.tsx';
 
-vi.mock('@/api/client.ts', async (original) =>
-  (await import('@/testing/api-mock.ts')).mockedClient(original),
-);
+mockApi();
 const logout = vi.fn();
 vi.mock('@/auth/auth.ts', () => ({ logout: () => logout() }));
 

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
@@ -10,7 +10,7 @@ import {
   type Subscription,
   type SubscriptionPreview,
 } from '@portal/contract';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { ApiError } from '@/api/errors.ts';
 import { queryKeys, setCurrentAccountUuid } from '@/api/session.ts';
 import { testAccount, testUser } from '@/testing/fixtures.ts';
@@ -18,9 +18,7 @@ import { renderPage } from '@/testing/render.tsx';
 import { shownToasts, watchToasts } from '@/testing/toasts.ts';
 import SubscriptionsPage from './subscriptions-page.tsx';
 
-vi.mock('@/api/client.ts', async (original) =>
-  (await import('@/testing/api-mock.ts')).mockedClient(original),
-);
+mockApi();
 
 const price = (monthlyMinor: number, seatMonthlyMinor: number) => ({
   monthlyMinor,

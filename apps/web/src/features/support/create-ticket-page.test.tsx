@@ -1,8 +1,8 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ATTACHMENT_MAX_BYTES, supportRoutes } from '@portal/contract';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { ApiError } from '@/api/errors.ts';
 import { createQueryClient } from '@/api/query-client.ts';
 import { queryKeys, setCurrentAccountUuid } from '@/api/session.ts';
@@ -11,9 +11,7 @@ import { renderPage } from '@/testing/render.tsx';
 import CreateTicketPage from './create-ticket-page.tsx';
 import TicketSuccessPage from './ticket-success-page.tsx';
 
-vi.mock('@/api/client.ts', async (original) =>
-  (await import('@/testing/api-mock.ts')).mockedClient(original),
-);
+mockApi();
 
 beforeEach(() => {
   apiRequest.mockReset();

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
@@ -8,7 +8,7 @@ import {
   type SupportTicketDetail,
 } from '@portal/contract';
 import { storeAccountUuid } from '@/api/account-storage.ts';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { createQueryClient } from '@/api/query-client.ts';
 import { queryKeys, setCurrentAccountUuid } from '@/api/session.ts';
 import { testAccount } from '@/testing/fixtures.ts';
@@ -16,9 +16,7 @@ import { renderPage } from '@/testing/render.tsx';
 import { ConfirmProvider } from '@/ui/confirm.tsx';
 import TicketPage from './ticket-page.tsx';
 
-vi.mock('@/api/client.ts', async (original) =>
-  (await import('@/testing/api-mock.ts')).mockedClient(original),
-);
+mockApi();
 
 const TICKET = 't0000000-0000-4000-8000-000000000001';
 

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import type * as SessionModule from '@/api/session.ts';
 import { accountsRoutes, TERMS_VERSION, type Account } from '@portal/contract';
 import { renderPage } from '@/testing/render.tsx';
@@ -9,9 +9,7 @@ import { testAccount } from '@/testing/fixtures.ts';
 import { shownToasts, watchToasts } from '@/testing/toasts.ts';
 import AcceptAgbPage, { safeRedirect } from './accept-agb-page.tsx';
 
-vi.mock('@/api/client.ts', async (original) =>
-  (await import('@/testing/api-mock.ts')).mockedClient(original),
-);
+mockApi();
 let current: Account | null = null;
 const accountChanged = vi.fn(async () => {});
 vi.mock('@/api/session.ts', async (original) => ({

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
@@ -11,7 +11,7 @@ import {
   type SupportMessage,
   type UserRole,
 } from '@portal/contract';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { queryKeys } from '@/api/session.ts';
 import { testUser } from '@/testing/fixtures.ts';
 import { renderPage } from '@/testing/render.tsx';
@@ -19,9 +19,7 @@ import { PortalThemeProvider } from '@/ui/theme.tsx';
 import AgentTicketPage from './agent-ticket-page.tsx';
 import QueuePage from './queue-page.tsx';
 
-vi.mock('@/api/client.ts', async (original) =>
-  (await import('@/testing/api-mock.ts')).mockedClient(original),
-);
+mockApi();
 
 /** Picks files in the composer's file picker. */
 function choose(files: File[]) {
