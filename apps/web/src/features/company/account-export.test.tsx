@@ -5,13 +5,11 @@ import { QueryClient } from '@tanstack/react-query';
 import type { DataExportStatus } from '@portal/contract';
 import { accountExportRoutes } from '@portal/contract/account-export';
 import { ApiError } from '@/api/errors.ts';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { renderPage } from '@/testing/render.tsx';
 import AccountExport from './account-export.tsx';
 
-vi.mock('@/api/client.ts', async (original) =>
-  (await import('@/testing/api-mock.ts')).mockedClient(original),
-);
+mockApi();
 const reauthenticate = vi.fn();
 vi.mock('@/auth/auth.ts', () => ({ reauthenticate: () => reauthenticate() }));
 
@@ -20,7 +18,6 @@ const calls = () =>
   apiRequest.mock.calls.filter(([route]) => route === accountExportRoutes.requestAccountExport);
 
 beforeEach(() => {
-  apiRequest.mockReset();
   reauthenticate.mockReset();
   sessionStorage.clear();
 });
