@@ -314,6 +314,31 @@ async function firstLesson(api: TestApi): Promise<{ params: { lessonUuid: string
   return { params: { lessonUuid: rows[0]!.uuid } };
 }
 
+/** An image of the first lesson (a file of no account in the store), made once per database. */
+const matrixImages = new WeakMap<TestApi, { lessonUuid: string; imageUuid: string }>();
+async function firstLessonImage(
+  api: TestApi,
+): Promise<{ params: { lessonUuid: string; imageUuid: string } }> {
+  let image = matrixImages.get(api);
+  if (!image) {
+    const { lessonUuid } = (await firstLesson(api)).params;
+    const imageUuid = crypto.randomUUID();
+    const content = Buffer.from(PIXEL_LOGO.content, 'base64');
+    await api.db.query(
+      `insert into files (uuid, account_uuid, purpose, content_type, size, sha256, file_name, content)
+       values ($1, null, 'lesson-image', 'image/png', $2, $3, 'matrix.png', $4)`,
+      [imageUuid, content.length, crypto.createHash('sha256').update(content).digest('hex'), content],
+    );
+    await api.db.query('insert into lesson_images (file_uuid, lesson_uuid) values ($1, $2)', [
+      imageUuid,
+      lessonUuid,
+    ]);
+    image = { lessonUuid, imageUuid };
+    matrixImages.set(api, image);
+  }
+  return { params: image };
+}
+
 /** A fresh open ticket of Muster AG (no consent of its own), for the agents' endpoints. */
 async function musterTicket(api: TestApi): Promise<{ params: { ticketUuid: string } }> {
   const ticket = await insertTestTicket(api, { account: MUSTER, createdBy: DEMO_USERS.owner.id });
@@ -462,6 +487,11 @@ const MATRIX: Record<string, Row> = {
     expect: atLeast('EMPLOYEE'),
     prepare: firstLesson,
   },
+  // A lesson's image: whoever reads the lesson in the account.
+  'GET /api/accounts/{accountUuid}/lessons/v1/lessons/{lessonUuid}/images/{imageUuid}': {
+    expect: atLeast('EMPLOYEE'),
+    prepare: firstLessonImage,
+  },
   'POST /api/accounts/{accountUuid}/lessons/v1/lessons/{lessonUuid}/opened': {
     expect: change('EMPLOYEE'),
     prepare: firstLesson,
@@ -512,6 +542,12 @@ const MATRIX: Record<string, Row> = {
     params: { lessonUuid: DEMO_LESSON_UUIDS[4]! },
   },
   'POST /api/lesson-authoring/v1/preview': { expect: supportStaff, body: { markdown: '**Matrix**' } },
+  'POST /api/lesson-authoring/v1/lessons/{lessonUuid}/images': {
+    expect: supportStaff,
+    params: { lessonUuid: DEMO_LESSON_UUIDS[4]! },
+    body: PIXEL_LOGO,
+  },
+  'GET /api/lesson-authoring/v1/images/{imageUuid}': { expect: supportStaff, prepare: firstLessonImage },
   // Security: each person's own sign-in security, never another's (the routes act on the token's subject only).
   'GET /api/users/v1/me/security': { expect: signedIn },
   // The own sign-in sessions (this suite's issuer is an external Keycloak: the handler answers 409 after the check).

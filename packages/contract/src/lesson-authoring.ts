@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { DateTime, Entity, ErrorBody, List, USER_ROLES, Uuid, hasLevel, type UserRole } from './common.ts';
+import { FileBytes, FileUpload } from './company.ts';
 import { defineRoute } from './route.ts';
 
 // Lesson authoring: the provider's teachers write the courses the lesson page shows (issue 26 item 2). A course
@@ -23,6 +24,15 @@ export const LESSON_MINUTES_MAX = 600;
 /** Most lessons in one course, and most plans a course is offered to. */
 export const COURSE_LESSONS_MAX = 200;
 export const COURSE_PLANS_MAX = 50;
+
+/** A lesson's image: PNG, JPEG, WebP or GIF (read from the content) up to 2 MB. */
+export const LESSON_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
+export const LESSON_IMAGE_MAX_BYTES = 2 * 1024 * 1024;
+/**
+ * The one address a lesson's text may show an image from (`![alt](/api/lesson-authoring/v1/images/<uuid>)`): the
+ * server's sanitiser drops every other image, and the pages load these through the API client.
+ */
+export const LESSON_IMAGE_PATH = '/api/lesson-authoring/v1/images/';
 
 /** Offered to every account, or to the accounts whose subscription is on one of the named plans. */
 export const COURSE_AUDIENCES = ['all', 'plans'] as const;
@@ -136,6 +146,21 @@ export const LessonPreview = Type.Object({
   html: Type.String(),
 });
 
+export const LessonImageUpload = FileUpload(LESSON_IMAGE_MAX_BYTES);
+export type LessonImageUpload = Type.Static<typeof LessonImageUpload>;
+
+/** An image kept for a lesson; `markdown` is what the editor inserts at the cursor. */
+export const LessonImage = Type.Object({
+  uuid: Uuid,
+  lessonUuid: Uuid,
+  fileName: Type.String(),
+  contentType: Type.Enum(LESSON_IMAGE_TYPES),
+  size: Type.Integer({ minimum: 1 }),
+  /** `![name](/api/lesson-authoring/v1/images/<uuid>)` */
+  markdown: Type.String(),
+});
+export type LessonImage = Type.Static<typeof LessonImage>;
+
 const CourseParams = Type.Object({ courseUuid: Uuid });
 const LessonParams = Type.Object({ lessonUuid: Uuid });
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ErrorBody };
@@ -217,6 +242,23 @@ export const lessonAuthoringRoutes = {
     tags,
     params: LessonParams,
     response: { 200: Entity(AuthoredLesson), ...errors },
+  }),
+  uploadLessonImage: defineRoute({
+    method: 'POST',
+    path: '/lesson-authoring/v1/lessons/{lessonUuid}/images',
+    summary: "Keep an image for a lesson's text: PNG, JPEG, WebP or GIF by its content, up to 2 MB (TEACHER)",
+    tags,
+    params: LessonParams,
+    body: LessonImageUpload,
+    response: { 201: Entity(LessonImage), ...errors },
+  }),
+  getLessonImage: defineRoute({
+    method: 'GET',
+    path: '/lesson-authoring/v1/images/{imageUuid}',
+    summary: "A lesson's image, for the editor's preview (TEACHER)",
+    tags,
+    params: Type.Object({ imageUuid: Uuid }),
+    response: { 200: FileBytes, ...errors },
   }),
   previewLesson: defineRoute({
     method: 'POST',

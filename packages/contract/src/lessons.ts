@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { DateTime, Entity, ErrorBody, LanguageSchema, Uuid, type Language } from './common.ts';
+import { FileBytes } from './company.ts';
 import { defineRoute } from './route.ts';
 
 // Lessons: the provider's course for an account (ncr/lesson/{accountUuid}) and each person's own progress in it.
@@ -95,6 +96,16 @@ export const lessonsRoutes = {
     params: LessonParams,
     querystring: LessonLanguageQuery,
     response: { 200: Entity(LessonDetail), ...errors },
+  }),
+  getLessonImage: defineRoute({
+    method: 'GET',
+    path: '/lessons/v1/lessons/{lessonUuid}/images/{imageUuid}',
+    summary: 'An image of a lesson the account reads, for every member who may read the lesson',
+    tags: ['lessons'],
+    accountScoped: true,
+    accountRole: MEMBER,
+    params: Type.Object({ lessonUuid: Uuid, imageUuid: Uuid }),
+    response: { 200: FileBytes, ...errors },
   }),
   markLessonOpened: defineRoute({
     method: 'POST',

@@ -6,7 +6,8 @@ import { fileTypeFromBuffer } from 'file-type';
 import type { Queryable } from '../db/client.ts';
 import { looksLikeSvg, sanitizeSvg } from './svg.ts';
 
-// Files of an account (logos now; attachments and documents later): one store for every area. Types come from the
+// Files of an account (logos, attachments, documents) and of no account (the provider's own: lesson images, whose
+// `accountUuid` is null): one store for every area. Types come from the
 // content, never from the name the browser sent; SVG is sanitised before it is stored; the bytes live in the
 // database, or in a folder when the server is configured with one; every file is served with its stored type,
 // nosniff, a Content-Disposition and a policy that lets nothing in it run.
@@ -15,6 +16,8 @@ import { looksLikeSvg, sanitizeSvg } from './svg.ts';
 const EXTENSIONS = {
   'image/png': 'png',
   'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
   'image/svg+xml': 'svg',
   'application/pdf': 'pdf',
   'text/plain': 'txt',
@@ -24,7 +27,8 @@ export type FileType = keyof typeof EXTENSIONS;
 
 export interface StoredFile {
   uuid: string;
-  accountUuid: string;
+  /** Null for a file of the provider's own (a lesson image). */
+  accountUuid: string | null;
   purpose: string;
   contentType: FileType;
   size: number;
@@ -111,12 +115,15 @@ export interface FileStore {
   /** Stores a checked upload in the caller's transaction. */
   put(
     tx: Queryable,
-    input: CheckedUpload & { accountUuid: string; purpose: string; createdBy: string | null },
+    input: CheckedUpload & { accountUuid: string | null; purpose: string; createdBy: string | null },
   ): Promise<StoredFile>;
-  /** A file of the account with its bytes, or null (unknown, another account's, or its bytes are gone). */
+  /**
+   * A file of the account (null: of no account) with its bytes, or null (unknown, another account's, or its bytes
+   * are gone).
+   */
   read(
     q: Queryable,
-    accountUuid: string,
+    accountUuid: string | null,
     uuid: string,
   ): Promise<{ file: StoredFile; content: Buffer } | null>;
   /**
@@ -133,12 +140,12 @@ export interface FileStore {
    * Deletes a file's row in the caller's transaction; returns what to do once that transaction has committed
    * (remove the bytes from the folder), so a rolled-back change never loses a file still in use.
    */
-  remove(tx: Queryable, accountUuid: string, uuid: string): Promise<() => Promise<void>>;
+  remove(tx: Queryable, accountUuid: string | null, uuid: string): Promise<() => Promise<void>>;
 }
 
 interface FileRow {
   uuid: string;
-  account_uuid: string;
+  account_uuid: string | null;
   purpose: string;
   content_type: FileType;
   size: number;
@@ -197,7 +204,7 @@ export function createFileStore(dir: string | null): FileStore {
     async read(q, accountUuid, uuid) {
       const { rows } = await q.query<FileRow>(
         `select uuid, account_uuid, purpose, content_type, size, sha256, file_name, content, created_at
-           from files where uuid = $1 and account_uuid = $2`,
+           from files where uuid = $1 and account_uuid is not distinct from $2`,
         [uuid, accountUuid],
       );
       const row = rows[0];
@@ -248,7 +255,10 @@ export function createFileStore(dir: string | null): FileStore {
     },
 
     async remove(tx, accountUuid, uuid) {
-      await tx.query('delete from files where uuid = $1 and account_uuid = $2', [uuid, accountUuid]);
+      await tx.query('delete from files where uuid = $1 and account_uuid is not distinct from $2', [
+        uuid,
+        accountUuid,
+      ]);
       return async () => {
         if (dir) await fs.rm(pathOf(uuid), { force: true });
       };

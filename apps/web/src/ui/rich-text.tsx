@@ -1,9 +1,11 @@
+import { useEffect, useRef } from 'react';
 import Box from '@mui/material/Box';
 import type { SxProps, Theme } from '@mui/material/styles';
 import { focusRingColor, primaryText } from './theme.tsx';
 
 // A text people wrote in Markdown (a lesson, an announcement), as the server rendered and sanitised it
-// (`http/markdown.ts` on the server: no scripts, handlers, frames or images). The one place that inserts such HTML.
+// (`http/markdown.ts` on the server: no scripts, handlers or frames, and images only a lesson's own, named by
+// `data-lesson-image` without an address). The one place that inserts such HTML.
 
 /** Typography for a text the server rendered from Markdown and sanitised, that reads well in both themes. */
 const contentSx: SxProps<Theme> = {
@@ -62,14 +64,56 @@ const contentSx: SxProps<Theme> = {
   '& table': { borderCollapse: 'collapse', my: 2 },
   '& th, & td': { border: 1, borderColor: 'divider', px: 1.5, py: 0.75, textAlign: 'left' },
   '& hr': { border: 0, borderTop: 1, borderColor: 'divider', my: 3 },
+  // A lesson's image: as wide as the text at most, on a light ground in both themes (drawn for white paper).
+  '& img': {
+    display: 'block',
+    maxWidth: '100%',
+    height: 'auto',
+    my: 2,
+    borderRadius: 1,
+    bgcolor: '#fff',
+  },
+  '& img:not([src])': { display: 'none' },
 };
 
-export function RichText({ html, lang, sx }: { html: string; lang?: string; sx?: SxProps<Theme> }) {
+/** Loads a lesson image named in the HTML (its uuid) as an image source; the page's area knows from where. */
+export type ImageLoader = (imageUuid: string) => Promise<string>;
+
+export function RichText({
+  html,
+  lang,
+  sx,
+  loadImage,
+}: {
+  html: string;
+  lang?: string;
+  sx?: SxProps<Theme>;
+  /** Without it, images stay hidden. Keep it stable (useCallback), or the images load again on each render. */
+  loadImage?: ImageLoader;
+}) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const root = box.current;
+    if (!root || !loadImage) return;
+    let current = true;
+    for (const image of root.querySelectorAll<HTMLImageElement>('img[data-lesson-image]')) {
+      loadImage(image.dataset.lessonImage!).then(
+        (src) => {
+          if (current) image.src = src;
+        },
+        () => undefined, // An image that cannot be loaded stays hidden; the text reads on.
+      );
+    }
+    return () => {
+      current = false;
+    };
+  }, [html, loadImage]);
   return (
     <Box
+      ref={box}
       lang={lang}
       sx={[contentSx, ...(Array.isArray(sx) ? sx : [sx])] as SxProps<Theme>}
-      // The server rendered the Markdown and sanitised the HTML (no scripts, handlers, frames or images).
+      // The server rendered the Markdown and sanitised the HTML (no scripts, handlers, frames or foreign images).
       dangerouslySetInnerHTML={{ __html: html }}
     />
   );

@@ -1,6 +1,9 @@
 import {
   COURSE_LESSONS_MAX,
   LANGUAGES,
+  LESSON_IMAGE_MAX_BYTES,
+  LESSON_IMAGE_PATH,
+  LESSON_IMAGE_TYPES,
   mayAuthorLessons,
   type AuthoredCourse,
   type AuthoredLesson,
@@ -10,12 +13,15 @@ import {
   type CourseProgress,
   type Language,
   type LessonDraftInput,
+  type LessonImage,
+  type LessonImageUpload,
   type LessonState,
   type LessonTexts,
 } from '@portal/contract';
 import type { Db, Queryable } from '../../db/client.ts';
 import { iso } from '../../db/iso.ts';
 import { wholeList, type ListPage } from '../../db/paging.ts';
+import { checkUpload, UploadRefused, type FileStore } from '../../files/files.ts';
 import { HttpError, forbidden, notFound } from '../../http/errors.ts';
 import { renderMarkdown } from '../../http/markdown.ts';
 import type { PortalUser } from '../../http/types.ts';
@@ -382,8 +388,98 @@ export async function courseProgress(db: Db, user: PortalUser, courseUuid: strin
   };
 }
 
-/** The Markdown as the lesson page would show it: the same renderer and sanitiser. */
+/** The Markdown as the lesson page would show it: the same renderer and sanitiser (lesson images too). */
 export function previewLesson(user: PortalUser, markdown: string): { html: string } {
   requireAuthor(user);
-  return { html: renderMarkdown(markdown) };
+  return { html: renderMarkdown(markdown, { lessonImages: true }) };
+}
+
+/** What a lesson image's file is kept as in the store. */
+const LESSON_IMAGE_PURPOSE = 'lesson-image';
+
+const IMAGE_PROBLEMS = {
+  fileTooLarge: 'lessonImageTooLarge',
+  fileType: 'lessonImageType',
+  fileEmpty: 'lessonImageEmpty',
+} as const;
+
+/** The upload's bytes; base64 that does not round-trip is no image at all. */
+function decodeImage(content: string): Buffer {
+  const bytes = Buffer.from(content, 'base64');
+  if (bytes.toString('base64').replace(/=+$/, '') !== content.replace(/\s/g, '').replace(/=+$/, '')) {
+    throw invalid('image', { file: IMAGE_PROBLEMS.fileType });
+  }
+  return bytes;
+}
+
+/**
+ * Keeps an image for a lesson in the one file store (a file of no account): PNG, JPEG, WebP or GIF by its content,
+ * up to LESSON_IMAGE_MAX_BYTES, else a 422 on `file`. Answers the Markdown that shows it.
+ */
+export async function uploadLessonImage(
+  db: Db,
+  files: FileStore,
+  user: PortalUser,
+  lessonUuid: string,
+  body: LessonImageUpload,
+): Promise<LessonImage> {
+  requireAuthor(user);
+  let upload;
+  try {
+    upload = await checkUpload(decodeImage(body.content), body.fileName, {
+      types: LESSON_IMAGE_TYPES,
+      maxBytes: LESSON_IMAGE_MAX_BYTES,
+    });
+  } catch (error) {
+    if (error instanceof UploadRefused) throw invalid('image', { file: IMAGE_PROBLEMS[error.problem] });
+    throw error;
+  }
+  return db.transaction(async (tx) => {
+    await lessonRow(tx, lessonUuid, true);
+    const stored = await files.put(tx, {
+      ...upload,
+      accountUuid: null,
+      purpose: LESSON_IMAGE_PURPOSE,
+      createdBy: user.uuid,
+    });
+    await tx.query('insert into lesson_images (file_uuid, lesson_uuid) values ($1, $2)', [
+      stored.uuid,
+      lessonUuid,
+    ]);
+    // The name without what Markdown would read as the end of the alternative text.
+    const alt = stored.fileName.replace(/\.[^.]*$/, '').replace(/[[\]\\]/g, ' ');
+    return {
+      uuid: stored.uuid,
+      lessonUuid,
+      fileName: stored.fileName,
+      contentType: stored.contentType as LessonImage['contentType'],
+      size: stored.size,
+      markdown: `![${alt}](${LESSON_IMAGE_PATH}${stored.uuid})`,
+    };
+  });
+}
+
+/** A lesson image for the editor's preview (any lesson's: teachers see every lesson); 404 for any other file. */
+export async function readAuthorImage(db: Db, files: FileStore, user: PortalUser, imageUuid: string) {
+  requireAuthor(user);
+  const found = await readLessonImage(db, files, imageUuid, null);
+  if (!found) throw notFound('No such image');
+  return found;
+}
+
+/**
+ * A lesson image's file, when it is an image of `lessonUuid` (of any lesson with null), else null. The caller
+ * decides first whether its reader may read that lesson.
+ */
+export async function readLessonImage(
+  q: Queryable,
+  files: FileStore,
+  imageUuid: string,
+  lessonUuid: string | null,
+) {
+  const { rows } = await q.query(
+    'select 1 from lesson_images where file_uuid = $1 and ($2::uuid is null or lesson_uuid = $2::uuid)',
+    [imageUuid, lessonUuid],
+  );
+  return rows[0] ? files.read(q, null, imageUuid) : null;
 }

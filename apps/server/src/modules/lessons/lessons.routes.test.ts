@@ -6,7 +6,9 @@ import type {
   CourseProgress,
   LessonCourse,
   LessonDetail,
+  LessonImage,
 } from '@portal/contract';
+import { LESSON_IMAGE_MAX_BYTES, LESSON_IMAGE_PATH } from '@portal/contract';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../../demo/users.ts';
 import { DEMO_COURSE, DEMO_LESSONS, DEMO_LESSON_UUIDS } from '../../demo/lessons.ts';
 import { describeApi, type DemoLogin, type TestApi } from '../../test/api.ts';
@@ -14,6 +16,11 @@ import { allowStaff } from '../../test/support-tickets.ts';
 
 const MUSTER: string = DEMO_ACCOUNTS.muster;
 const BEISPIEL: string = DEMO_ACCOUNTS.beispiel;
+/** A 1×1 PNG. */
+const PIXEL = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 const base = (account: string) => `/api/accounts/${account}/lessons/v1`;
 
 async function course(api: TestApi, as: DemoLogin, account = MUSTER, lang?: string): Promise<LessonCourse> {
@@ -393,5 +400,98 @@ describeApi('lessons API', (api) => {
     await api.request('POST', `${authoring}/lessons/${proLesson}/publication`, { as: 'teacher' });
     expect((await course(api, 'employee')).lessons.at(-1)!.uuid).toBe(proLesson);
     expect((await course(api, 'inhaber', BEISPIEL)).lessons.some((l) => l.uuid === proLesson)).toBe(false);
+  });
+
+  it('keeps images from the file store by their content for readers of the lesson only, and shows no other', async () => {
+    const lesson = DEMO_LESSON_UUIDS[2]!;
+    const upload = (as: DemoLogin, fileName: string, content: Buffer, to = lesson) =>
+      api.request('POST', `${authoring}/lessons/${to}/images`, {
+        as,
+        body: { fileName, content: content.toString('base64') },
+      });
+    const refused = async (fileName: string, content: Buffer, problem: string) => {
+      const res = await upload('teacher', fileName, content);
+      expect([res.statusCode, res.json().details.fields]).toEqual([422, { file: problem }]);
+    };
+    // The type comes from the content: HTML or a PDF named .png is refused, and so is a file over 2 MB.
+    await refused('bild.png', Buffer.from('<html><script>alert(1)</script></html>'), 'lessonImageType');
+    await refused('bild.png', Buffer.from('%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n'), 'lessonImageType');
+    const big = Buffer.alloc(LESSON_IMAGE_MAX_BYTES + 1);
+    PIXEL.copy(big);
+    await refused('gross.png', big, 'lessonImageTooLarge');
+    expect((await upload('owner', 'bild.png', PIXEL)).statusCode).toBe(403);
+    const count = await api.db.query(`select 1 from files where purpose = 'lesson-image'`);
+    expect(count.rows).toHaveLength(0);
+
+    // PNG and GIF pass, named by their content; the answer is the Markdown the editor inserts.
+    const png = await upload('teacher', 'Ablauf.gif', PIXEL);
+    expect(png.statusCode).toBe(201);
+    const image = png.json<{ data: LessonImage }>().data;
+    expect(image).toMatchObject({ lessonUuid: lesson, fileName: 'Ablauf.png', contentType: 'image/png' });
+    expect(image.markdown).toBe(`![Ablauf](/api/lesson-authoring/v1/images/${image.uuid})`);
+    const gif = await upload(
+      'teacher',
+      'punkt.gif',
+      Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64'),
+    );
+    expect(gif.json<{ data: LessonImage }>().data.contentType).toBe('image/gif');
+    const other = (await upload('teacher', 'andere.png', PIXEL, DEMO_LESSON_UUIDS[3]!)).json<{
+      data: LessonImage;
+    }>().data;
+
+    // The sanitiser keeps only images from the lesson images' address, without the address itself.
+    const markdown = [
+      image.markdown,
+      '![fremd](https://example.com/x.png)',
+      `<img src="${LESSON_IMAGE_PATH}${image.uuid}/../x" onerror="alert(1)">`,
+      `<img src="https://evil.example${LESSON_IMAGE_PATH}${image.uuid}">`,
+      '![daten](data:image/png;base64,iVBORw0KGgo=)',
+    ].join('\n\n');
+    const preview = await api.request('POST', `${authoring}/preview`, { as: 'teacher', body: { markdown } });
+    const html = preview.json<{ data: { html: string } }>().data.html;
+    expect(html.match(/<img[^>]*>/g)).toEqual([`<img alt="Ablauf" data-lesson-image="${image.uuid}">`]);
+    expect(html).not.toContain('src=');
+
+    // Teachers load it for the preview; customers may not.
+    const forTeacher = await api.request('GET', `${authoring}/images/${image.uuid}`, { as: 'teacher' });
+    expect([forTeacher.statusCode, forTeacher.headers['content-type']]).toEqual([200, 'image/png']);
+    expect(Buffer.from(forTeacher.rawPayload).equals(PIXEL)).toBe(true);
+    expect((await api.request('GET', `${authoring}/images/${image.uuid}`, { as: 'owner' })).statusCode).toBe(
+      403,
+    );
+
+    // Published, every reader of the lesson in the account loads it; nobody outside the account, and only under
+    // its own lesson.
+    await api.request('PUT', `${authoring}/lessons/${lesson}`, {
+      as: 'teacher',
+      body: { minutes: 4, title: texts('Mit Bild'), body: texts(`Schau:\n\n${image.markdown}`) },
+    });
+    await api.request('POST', `${authoring}/lessons/${lesson}/publication`, { as: 'teacher' });
+    const read = await api.request('GET', `${base(MUSTER)}/lessons/${lesson}`, { as: 'employee' });
+    expect(read.json<{ data: LessonDetail }>().data.html).toContain(`data-lesson-image="${image.uuid}"`);
+    const learnerImage = (as: DemoLogin, account: string, imageUuid: string, of = lesson) =>
+      api.request('GET', `${base(account)}/lessons/${of}/images/${imageUuid}`, { as });
+    expect((await learnerImage('employee', MUSTER, image.uuid)).statusCode).toBe(200);
+    expect((await learnerImage('newowner', MUSTER, image.uuid)).statusCode).toBe(404);
+    expect((await learnerImage('employee', MUSTER, other.uuid)).statusCode).toBe(404);
+    expect((await learnerImage('employee', MUSTER, other.uuid, DEMO_LESSON_UUIDS[3]!)).statusCode).toBe(200);
+    // A lesson of a course not offered to the account: its image stays out of reach.
+    const pro = (
+      await api.request('POST', `${authoring}/courses`, {
+        as: 'teacher',
+        body: { title: texts('Nur Profis'), audience: 'plans', audiencePlans: ['PROFESSIONAL'] },
+      })
+    ).json<{ data: AuthoredCourse }>().data;
+    const proLesson = (
+      await api.request('POST', `${authoring}/courses/${pro.uuid}/lessons`, {
+        as: 'teacher',
+        body: { minutes: 1, title: texts('Profi-Bild'), body: texts('Bild') },
+      })
+    ).json<{ data: AuthoredLesson }>().data.uuid;
+    await api.request('POST', `${authoring}/lessons/${proLesson}/publication`, { as: 'teacher' });
+    const proImage = (await upload('teacher', 'profi.png', PIXEL, proLesson)).json<{ data: LessonImage }>()
+      .data;
+    expect((await learnerImage('employee', MUSTER, proImage.uuid, proLesson)).statusCode).toBe(200);
+    expect((await learnerImage('inhaber', BEISPIEL, proImage.uuid, proLesson)).statusCode).toBe(404);
   });
 });

@@ -1,4 +1,6 @@
-import { lessonAuthoringRoutes, lessonsRoutes } from '@portal/contract';
+import { LESSON_IMAGE_MAX_BYTES, lessonAuthoringRoutes, lessonsRoutes } from '@portal/contract';
+import { notFound } from '../../http/errors.ts';
+import { sendFile } from '../../files/files.ts';
 import type { ModuleDeps } from '../deps.ts';
 import {
   courseProgress,
@@ -9,16 +11,29 @@ import {
   orderLessons,
   previewLesson,
   publishLesson,
+  readAuthorImage,
+  readLessonImage,
   saveDraft,
   updateCourse,
+  uploadLessonImage,
 } from './authoring.service.ts';
-import { getCourse, getLesson, markOpened, readerLanguage, setCompletion } from './lessons.service.ts';
+import {
+  assertInCourse,
+  getCourse,
+  getLesson,
+  markOpened,
+  readerLanguage,
+  setCompletion,
+} from './lessons.service.ts';
+
+/** An upload's JSON carries the image in base64 (4 characters per 3 bytes), plus its name. */
+const IMAGE_BODY_LIMIT = Math.ceil(LESSON_IMAGE_MAX_BYTES * 1.5);
 
 /**
  * The lesson page's API: the account's course and one lesson, read by every member in their language, and the
  * caller's own progress (opened, completed). Progress is personal: it is not audited and nobody sees another's.
  */
-export function registerLessonsRoutes({ db, route, config }: ModuleDeps) {
+export function registerLessonsRoutes({ db, route, config, files }: ModuleDeps) {
   const rules = { planCodes: config.billing.plans.map((plan) => plan.code) };
 
   route(lessonsRoutes.getLessonCourse, {
@@ -31,6 +46,17 @@ export function registerLessonsRoutes({ db, route, config }: ModuleDeps) {
     handler: async ({ user, account, params, query }) => ({
       data: await getLesson(db, user, account, params.lessonUuid, readerLanguage(user, query.lang)),
     }),
+  });
+
+  // A lesson's image, for whoever may read the lesson in this account (404 for any other image or lesson).
+  route(lessonsRoutes.getLessonImage, {
+    handler: async (request, reply) => {
+      const { lessonUuid, imageUuid } = request.params;
+      await assertInCourse(db, request.account.accountUuid, lessonUuid);
+      const found = await readLessonImage(db, files, imageUuid, lessonUuid);
+      if (!found) throw notFound('No such image');
+      return sendFile(request, reply, found);
+    },
   });
 
   route(lessonsRoutes.markLessonOpened, {
@@ -94,6 +120,18 @@ export function registerLessonsRoutes({ db, route, config }: ModuleDeps) {
   });
   route(authoring.publishLesson, {
     handler: async ({ user, params }) => ({ data: await publishLesson(db, user, params.lessonUuid) }),
+  });
+  route(authoring.uploadLessonImage, {
+    bodyLimit: IMAGE_BODY_LIMIT,
+    handler: async ({ user, params, body }, reply) => {
+      const data = await uploadLessonImage(db, files, user, params.lessonUuid, body);
+      reply.code(201);
+      return { data };
+    },
+  });
+  route(authoring.getLessonImage, {
+    handler: async (request, reply) =>
+      sendFile(request, reply, await readAuthorImage(db, files, request.user, request.params.imageUuid)),
   });
   route(authoring.previewLesson, {
     handler: async ({ user, body }) => ({ data: previewLesson(user, body.markdown) }),

@@ -143,14 +143,14 @@ export async function getLesson(
   const row = rows[index]!;
   return {
     ...toSummary(row, index),
-    html: renderMarkdown(row.content_md),
+    html: renderMarkdown(row.content_md, { lessonImages: true }),
     previousUuid: rows[index - 1]?.uuid ?? null,
     nextUuid: rows[index + 1]?.uuid ?? null,
   };
 }
 
 /** Refuses (404) a lesson that is not offered to the account. */
-async function assertInCourse(q: Queryable, accountUuid: string, lessonUuid: string): Promise<void> {
+export async function assertInCourse(q: Queryable, accountUuid: string, lessonUuid: string): Promise<void> {
   const { rows } = await q.query(
     `select 1 from lessons l join courses c on c.uuid = l.course_uuid where l.uuid = $1 and ${OFFERED}`,
     [lessonUuid, accountUuid],

@@ -1,6 +1,7 @@
 // Lesson authoring, its data layer: the courses with their lessons' draft states, one lesson in the editor, the
 // preview through the server's renderer, and what a teacher does (save, publish, reorder, offer). Every change
 // reads the course list anew; the forms show their field errors themselves (meta.silentError).
+import { useCallback } from 'react';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   lessonAuthoringRoutes as routes,
@@ -8,7 +9,8 @@ import {
   type CourseInput,
   type LessonDraftInput,
 } from '@portal/contract';
-import { apiRequest } from '@/api/client.ts';
+import { apiFile, apiRequest } from '@/api/client.ts';
+import { dataUrl } from '@/api/data-url.ts';
 import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
 
@@ -110,4 +112,38 @@ export function usePublishLesson() {
       toast.success(later('lessonAuthoring.published'));
     },
   });
+}
+
+/** The file's bytes in base64, as the upload sends them. */
+function base64Of(file: File): Promise<string> {
+  return dataUrl(file).then((url) => url.slice(url.indexOf(',') + 1));
+}
+
+/** Keeps an image for the lesson; the answer carries the Markdown to insert. The editor shows the field error. */
+export function useUploadLessonImage(lessonUuid: string) {
+  return useMutation({
+    mutationFn: async (file: File) =>
+      (
+        await apiRequest(routes.uploadLessonImage, {
+          params: { lessonUuid },
+          body: { fileName: file.name, content: await base64Of(file) },
+        })
+      ).data,
+    meta: { silentError: true },
+  });
+}
+
+/** Loads lesson images for the preview, each once. */
+export function useAuthorImages() {
+  const queryClient = useQueryClient();
+  return useCallback(
+    (imageUuid: string) =>
+      queryClient.fetchQuery({
+        queryKey: [ROOT, 'image', imageUuid],
+        queryFn: async ({ signal }) =>
+          dataUrl((await apiFile(routes.getLessonImage, { params: { imageUuid }, signal })).blob),
+        staleTime: Infinity,
+      }),
+    [queryClient],
+  );
 }

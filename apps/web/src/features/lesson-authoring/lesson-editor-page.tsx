@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
@@ -11,11 +11,15 @@ import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
+import FormHelperText from '@mui/material/FormHelperText';
+import AddPhotoAlternateOutlined from '@mui/icons-material/AddPhotoAlternateOutlined';
 import ArrowBack from '@mui/icons-material/ArrowBack';
 import SearchOff from '@mui/icons-material/SearchOff';
 import {
   LANGUAGES,
   LESSON_BODY_MAX,
+  LESSON_IMAGE_MAX_BYTES,
+  LESSON_IMAGE_TYPES,
   LESSON_MINUTES_MAX,
   LESSON_TITLE_MAX,
   type AuthoredLesson,
@@ -24,7 +28,7 @@ import {
 } from '@portal/contract';
 import { ApiError } from '@/api/errors.ts';
 import { href } from '@/app/href.ts';
-import { FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
+import { FormTextField, RuleForm, serverFieldErrors, useRuleForm } from '@/forms/index.ts';
 import { formatDateTime } from '@/i18n/format.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
 import { DotChip } from '@/ui/dot-chip.tsx';
@@ -32,7 +36,14 @@ import { EmptyState } from '@/ui/empty-state.tsx';
 import { Page } from '@/ui/page.tsx';
 import { RichText } from '@/ui/rich-text.tsx';
 import { useToast } from '@/ui/toast.tsx';
-import { authoredLessonQuery, previewQuery, usePublishLesson, useSaveLesson } from './api.ts';
+import {
+  authoredLessonQuery,
+  previewQuery,
+  useAuthorImages,
+  usePublishLesson,
+  useSaveLesson,
+  useUploadLessonImage,
+} from './api.ts';
 import { STATE_COLORS } from './labels.ts';
 
 interface EditorValues {
@@ -105,6 +116,7 @@ function Preview({ markdown, language }: { markdown: string; language: Language 
   const { t } = useTranslation();
   const settled = useSettled(markdown);
   const preview = useQuery({ ...previewQuery(settled), enabled: settled.trim() !== '' });
+  const loadImage = useAuthorImages();
   return (
     <Paper
       variant="outlined"
@@ -118,9 +130,71 @@ function Preview({ markdown, language }: { markdown: string; language: Language 
       {settled.trim() === '' ? (
         <Typography sx={{ color: 'text.secondary' }}>{t('lessonAuthoring.previewEmpty')}</Typography>
       ) : (
-        <RichText html={preview.data ?? ''} lang={language} />
+        <RichText html={preview.data ?? ''} lang={language} loadImage={loadImage} />
       )}
     </Paper>
+  );
+}
+
+type ImageProblem = 'lessonImageType' | 'lessonImageTooLarge' | 'lessonImageEmpty';
+
+/** What the browser can already see of a chosen image (size, a declared type); the server reads the content. */
+function localProblem(file: File): ImageProblem | null {
+  if (file.size === 0) return 'lessonImageEmpty';
+  if (file.size > LESSON_IMAGE_MAX_BYTES) return 'lessonImageTooLarge';
+  if (file.type && !(LESSON_IMAGE_TYPES as readonly string[]).includes(file.type)) return 'lessonImageType';
+  return null;
+}
+
+/**
+ * Uploads an image for the lesson and hands its Markdown on, to go where the cursor is. A new lesson has no place
+ * for images yet: the button waits for its first save.
+ */
+function ImageButton({
+  lessonUuid,
+  onInsert,
+}: {
+  lessonUuid: string | null;
+  onInsert: (md: string) => void;
+}) {
+  const { t } = useTranslation();
+  const helpId = useId();
+  const upload = useUploadLessonImage(lessonUuid ?? '');
+  const [problem, setProblem] = useState<string | null>(null);
+  const choose = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (!file) return;
+    const local = localProblem(file);
+    setProblem(local);
+    if (local) return;
+    try {
+      onInsert((await upload.mutateAsync(file)).markdown);
+    } catch (error) {
+      setProblem(serverFieldErrors(error).file ?? (error instanceof Error ? error.message : String(error)));
+    }
+  };
+  const known = (key: string): key is ImageProblem =>
+    ['lessonImageType', 'lessonImageTooLarge', 'lessonImageEmpty'].includes(key);
+  const text = problem && (known(problem) ? t(`lessonAuthoring.image.${problem}`) : problem);
+  return (
+    <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ gap: 1, alignItems: { sm: 'center' } }}>
+      <Button
+        component="label"
+        variant="outlined"
+        size="small"
+        startIcon={upload.isPending ? <CircularProgress size={16} /> : <AddPhotoAlternateOutlined />}
+        disabled={!lessonUuid || upload.isPending}
+        aria-describedby={helpId}
+        sx={{ alignSelf: 'flex-start', flexShrink: 0 }}
+      >
+        {t('lessonAuthoring.image.insert')}
+        <input hidden type="file" accept={LESSON_IMAGE_TYPES.join(',')} onChange={(e) => void choose(e)} />
+      </Button>
+      <FormHelperText id={helpId} error={Boolean(text)} sx={{ m: 0 }}>
+        {text || t(lessonUuid ? 'lessonAuthoring.image.help' : 'lessonAuthoring.image.saveFirst')}
+      </FormHelperText>
+    </Stack>
   );
 }
 
@@ -145,6 +219,27 @@ function Editor({ lesson, courseUuid }: { lesson: AuthoredLesson | undefined; co
   const tab = germanError && chosen.submits < submitCount ? 'de' : chosen.tab;
   const body = form.watch(`body.${tab}`);
   const state = lesson?.state ?? 'draft';
+  const bodyFields = useRef<Partial<Record<Language, HTMLTextAreaElement | null>>>({});
+
+  /** Puts an image's Markdown where the cursor is in the tab's text (at its end without one), on a line of its own. */
+  const insertImage = (language: Language, markdown: string) => {
+    const field = bodyFields.current[language];
+    const text = form.getValues(`body.${language}`);
+    // The cursor's place stays in the field while the file dialog has the focus.
+    const at = field?.selectionStart ?? text.length;
+    const before = text.slice(0, at);
+    const after = text.slice(at);
+    const lead = before === '' || before.endsWith('\n\n') ? '' : before.endsWith('\n') ? '\n' : '\n\n';
+    const trail = after.startsWith('\n') ? '\n' : '\n\n';
+    const next = `${before}${lead}${markdown}${trail}${after}`;
+    form.setValue(`body.${language}`, next, { shouldDirty: true, shouldValidate: true });
+    toast.success(t('lessonAuthoring.image.inserted'));
+    requestAnimationFrame(() => {
+      const caret = before.length + lead.length + markdown.length;
+      field?.focus();
+      field?.setSelectionRange(caret, caret);
+    });
+  };
 
   const input = (values: EditorValues): LessonDraftInput => ({
     minutes: Number(values.minutes),
@@ -258,8 +353,12 @@ function Editor({ lesson, courseUuid }: { lesson: AuthoredLesson | undefined; co
                     helperText={t('lessonAuthoring.fields.bodyHelp')}
                     multiline
                     minRows={12}
+                    inputRef={(element: HTMLTextAreaElement | null) => {
+                      bodyFields.current[l] = element;
+                    }}
                     slotProps={{ htmlInput: { sx: { fontFamily: 'monospace', fontSize: '0.875rem' } } }}
                   />
+                  <ImageButton lessonUuid={lesson?.uuid ?? null} onInsert={(md) => insertImage(l, md)} />
                 </Stack>
               </Box>
             ))}

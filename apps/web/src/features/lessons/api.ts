@@ -2,9 +2,11 @@
 // course of the account the page's address names (not this tab's account: the lesson page lies outside account
 // selection), one lesson, and the hooks that record the reader's own progress. Every read and change names that
 // account and the reading language; a change answers the whole course, which replaces the cached one.
+import { useCallback } from 'react';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { lessonsRoutes, type Language, type LessonCourse } from '@portal/contract';
-import { apiRequest } from '@/api/client.ts';
+import { apiFile, apiRequest } from '@/api/client.ts';
+import { dataUrl } from '@/api/data-url.ts';
 import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
 
@@ -35,6 +37,29 @@ export function lessonQuery(accountUuid: string, lessonUuid: string, lang: Langu
       ).data,
     staleTime: 5 * 60 * 1000,
   });
+}
+
+/** Loads the lesson's images (as the page's reader, in the account the address names), each once. */
+export function useLessonImages(accountUuid: string, lessonUuid: string) {
+  const queryClient = useQueryClient();
+  return useCallback(
+    (imageUuid: string) =>
+      queryClient.fetchQuery({
+        queryKey: ['lessons', accountUuid, 'image', lessonUuid, imageUuid],
+        queryFn: async ({ signal }) =>
+          dataUrl(
+            (
+              await apiFile(lessonsRoutes.getLessonImage, {
+                accountUuid,
+                params: { lessonUuid, imageUuid },
+                signal,
+              })
+            ).blob,
+          ),
+        staleTime: Infinity,
+      }),
+    [queryClient, accountUuid, lessonUuid],
+  );
 }
 
 function useStoreCourse(accountUuid: string, lang: Language) {

@@ -36,7 +36,13 @@ import { formatDate } from '@/i18n/format.ts';
 import { EmptyState } from '@/ui/empty-state.tsx';
 import { Page } from '@/ui/page.tsx';
 import { RichText } from '@/ui/rich-text.tsx';
-import { lessonCourseQuery, lessonQuery, useMarkLessonOpened, useSetLessonCompletion } from './api.ts';
+import {
+  lessonCourseQuery,
+  lessonQuery,
+  useLessonImages,
+  useMarkLessonOpened,
+  useSetLessonCompletion,
+} from './api.ts';
 
 /** The outline beside the lesson on wide screens, above it on narrow ones. */
 const layoutSx: SxProps<Theme> = {
@@ -148,6 +154,7 @@ function LessonView({
   const lang = useReadingLanguage();
   const { data: lesson, error, isPending } = useQuery(lessonQuery(accountUuid, summary.uuid, lang));
   const { mutate: markOpened } = useMarkLessonOpened(accountUuid, lang);
+  const loadImage = useLessonImages(accountUuid, summary.uuid);
   const completion = useSetLessonCompletion(accountUuid, lang);
   // Progress is the reader's own: staff looking into a customer's account read the lessons without keeping any.
   const keepsProgress = mayCall(lessonsRoutes.markLessonOpened, useAccount(accountUuid)?.accountRole);
@@ -216,7 +223,7 @@ function LessonView({
           {t('lessons.onlyInGerman')}
         </Alert>
       )}
-      <RichText html={lesson.html} lang={lesson.language} sx={{ mt: 2 }} />
+      <RichText html={lesson.html} lang={lesson.language} sx={{ mt: 2 }} loadImage={loadImage} />
       <Stack
         direction={{ xs: 'column', sm: 'row' }}
         sx={{ mt: 4, pt: 2, gap: 1.5, borderTop: 1, borderColor: 'divider', justifyContent: 'space-between' }}
