@@ -339,6 +339,19 @@ async function firstLessonImage(
   return { params: image };
 }
 
+/** A fresh course (with one draft lesson) that an allowed caller may delete. */
+async function freshCourse(api: TestApi): Promise<{ params: { courseUuid: string; lessonUuid: string } }> {
+  const { rows } = await api.db.query<{ uuid: string }>(
+    `insert into courses (position, title) values (999, '{"de": "Matrix"}') returning uuid`,
+  );
+  const courseUuid = rows[0]!.uuid;
+  const lesson = await api.db.query<{ uuid: string }>(
+    'insert into lessons (course_uuid, position, minutes) values ($1, 10, 1) returning uuid',
+    [courseUuid],
+  );
+  return { params: { courseUuid, lessonUuid: lesson.rows[0]!.uuid } };
+}
+
 /** A fresh open ticket of Muster AG (no consent of its own), for the agents' endpoints. */
 async function musterTicket(api: TestApi): Promise<{ params: { ticketUuid: string } }> {
   const ticket = await insertTestTicket(api, { account: MUSTER, createdBy: DEMO_USERS.owner.id });
@@ -518,6 +531,22 @@ const MATRIX: Record<string, Row> = {
       );
       return { params: { courseUuid: DEMO_COURSE.uuid }, body: { lessonUuids: rows.map((r) => r.uuid) } };
     },
+  },
+  // Taken back and published again at once, so the learners' rows below still read the course.
+  'DELETE /api/lesson-authoring/v1/courses/{courseUuid}/publication': {
+    expect: supportStaff,
+    params: { courseUuid: DEMO_COURSE.uuid },
+  },
+  'POST /api/lesson-authoring/v1/courses/{courseUuid}/publication': {
+    expect: supportStaff,
+    params: { courseUuid: DEMO_COURSE.uuid },
+  },
+  'DELETE /api/lesson-authoring/v1/courses/{courseUuid}': { expect: supportStaff, prepare: freshCourse },
+  'DELETE /api/lesson-authoring/v1/lessons/{lessonUuid}': { expect: supportStaff, prepare: freshCourse },
+  // Taken back before the rows below save a draft and publish it again.
+  'DELETE /api/lesson-authoring/v1/lessons/{lessonUuid}/publication': {
+    expect: supportStaff,
+    params: { lessonUuid: DEMO_LESSON_UUIDS[4]! },
   },
   'GET /api/lesson-authoring/v1/courses/{courseUuid}/progress': {
     expect: supportStaff,

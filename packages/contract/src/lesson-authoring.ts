@@ -40,9 +40,10 @@ export type CourseAudience = (typeof COURSE_AUDIENCES)[number];
 
 /**
  * `draft`: never published, learners do not see it; `published`: learners read what the teacher sees;
- * `changed`: published, with a draft not yet published (learners read the published version).
+ * `changed`: published, with a draft not yet published (learners read the published version); `unpublished`:
+ * published once, taken back: learners do not see it, their progress stays.
  */
-export const LESSON_STATES = ['draft', 'published', 'changed'] as const;
+export const LESSON_STATES = ['draft', 'published', 'changed', 'unpublished'] as const;
 export type LessonState = (typeof LESSON_STATES)[number];
 
 const text = (max: number) => Type.String({ maxLength: max });
@@ -98,6 +99,8 @@ export type AuthoredLessonSummary = Type.Static<typeof AuthoredLessonSummary>;
 export const AuthoredCourse = Type.Object({
   uuid: Uuid,
   ...CourseInput.properties,
+  /** False once unpublished: learners see none of its lessons (their progress stays). */
+  published: Type.Boolean(),
   lessons: Type.Array(AuthoredLessonSummary),
 });
 export type AuthoredCourse = Type.Static<typeof AuthoredCourse>;
@@ -201,6 +204,30 @@ export const lessonAuthoringRoutes = {
     body: CourseOrderInput,
     response: { 200: Entity(AuthoredCourse), ...errors },
   }),
+  unpublishCourse: defineRoute({
+    method: 'DELETE',
+    path: '/lesson-authoring/v1/courses/{courseUuid}/publication',
+    summary: 'Take a course back: learners no longer see its lessons; their progress stays (TEACHER)',
+    tags,
+    params: CourseParams,
+    response: { 200: Entity(AuthoredCourse), ...errors },
+  }),
+  publishCourse: defineRoute({
+    method: 'POST',
+    path: '/lesson-authoring/v1/courses/{courseUuid}/publication',
+    summary: 'Publish a course taken back: learners see its published lessons again (TEACHER)',
+    tags,
+    params: CourseParams,
+    response: { 200: Entity(AuthoredCourse), ...errors },
+  }),
+  deleteCourse: defineRoute({
+    method: 'DELETE',
+    path: '/lesson-authoring/v1/courses/{courseUuid}',
+    summary: "Delete a course with its lessons, their images and everyone's progress in them (TEACHER)",
+    tags,
+    params: CourseParams,
+    response: { 204: Type.Null(), ...errors },
+  }),
   getCourseProgress: defineRoute({
     method: 'GET',
     path: '/lesson-authoring/v1/courses/{courseUuid}/progress',
@@ -238,7 +265,8 @@ export const lessonAuthoringRoutes = {
   publishLesson: defineRoute({
     method: 'POST',
     path: '/lesson-authoring/v1/lessons/{lessonUuid}/publication',
-    summary: "Publish a lesson's draft as its new version; everyone's progress stays (TEACHER)",
+    summary:
+      "Publish a lesson's draft as its new version, or a lesson taken back as it was; everyone's progress stays (TEACHER)",
     tags,
     params: LessonParams,
     response: { 200: Entity(AuthoredLesson), ...errors },
@@ -259,6 +287,22 @@ export const lessonAuthoringRoutes = {
     tags,
     params: Type.Object({ imageUuid: Uuid }),
     response: { 200: FileBytes, ...errors },
+  }),
+  unpublishLesson: defineRoute({
+    method: 'DELETE',
+    path: '/lesson-authoring/v1/lessons/{lessonUuid}/publication',
+    summary: 'Take a lesson back: learners no longer see it; their progress stays (TEACHER)',
+    tags,
+    params: LessonParams,
+    response: { 200: Entity(AuthoredLesson), ...errors },
+  }),
+  deleteLesson: defineRoute({
+    method: 'DELETE',
+    path: '/lesson-authoring/v1/lessons/{lessonUuid}',
+    summary: "Delete a lesson with its draft, its images and everyone's progress in it (TEACHER)",
+    tags,
+    params: LessonParams,
+    response: { 204: Type.Null(), ...errors },
   }),
   previewLesson: defineRoute({
     method: 'POST',

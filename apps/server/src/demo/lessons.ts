@@ -415,23 +415,27 @@ export const DEMO_LESSON_UUIDS = DEMO_LESSONS.map(
  * teachers changed since stays.
  */
 export async function seedDemoLessons(tx: Queryable, ownerUuid: string, accountUuid: string): Promise<void> {
+  // What a teacher deleted stays deleted (deleted_seed_slugs, decision 249).
   await tx.query(
-    `insert into courses (uuid, slug, position, title) values ($1, $2, 10, $3)
+    `insert into courses (uuid, slug, position, title)
+     select $1, $2, 10, $3 where not exists (select 1 from deleted_seed_slugs where slug = $2)
      on conflict (slug) do nothing`,
     [DEMO_COURSE.uuid, DEMO_COURSE.slug, JSON.stringify(DEMO_COURSE.title)],
   );
-  const uuids: string[] = [];
+  const uuids: Array<string | null> = [];
   for (const [index, lesson] of DEMO_LESSONS.entries()) {
     const { rows } = await tx.query<{ uuid: string; created: boolean }>(
       `insert into lessons (uuid, slug, position, minutes, course_uuid, version, published_at)
-       values ($1, $2, $3, $4, (select uuid from courses where slug = $5), 1, now())
+       select $1, $2, $3, $4, c.uuid, 1, now() from courses c
+        where c.slug = $5 and not exists (select 1 from deleted_seed_slugs where slug = $2)
        on conflict (slug) do update set slug = excluded.slug
        returning uuid, (xmax = 0) as created`,
       [DEMO_LESSON_UUIDS[index], lesson.slug, (index + 1) * 10, lesson.minutes, DEMO_COURSE.slug],
     );
-    const { uuid, created } = rows[0]!;
-    uuids.push(uuid);
-    if (!created) continue;
+    const row = rows[0];
+    uuids.push(row?.uuid ?? null);
+    if (!row?.created) continue;
+    const { uuid } = row;
     for (const [language, text] of Object.entries(lesson.texts)) {
       await tx.query(
         'insert into lesson_translations (lesson_uuid, language, title, content_md) values ($1, $2, $3, $4)',
@@ -439,6 +443,7 @@ export async function seedDemoLessons(tx: Queryable, ownerUuid: string, accountU
       );
     }
   }
+  if (!uuids[0] || !uuids[1]) return;
   await tx.query(
     `insert into lesson_progress (user_uuid, account_uuid, lesson_uuid, opened_at, last_opened_at, completed_at)
      values ($1, $2, $3, now() - interval '3 days', now() - interval '3 days', now() - interval '3 days'),

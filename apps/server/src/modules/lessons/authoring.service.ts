@@ -82,6 +82,7 @@ interface LessonRow {
   position: number;
   version: number;
   published_at: Date | string | null;
+  unpublished_at: Date | string | null;
   minutes: number;
   draft_minutes: number | null;
   draft_title: LessonTexts | null;
@@ -91,7 +92,7 @@ interface LessonRow {
 }
 
 const LESSON_SELECT = `
-  select l.uuid, l.course_uuid, l.position, l.version, l.published_at, l.minutes,
+  select l.uuid, l.course_uuid, l.position, l.version, l.published_at, l.unpublished_at, l.minutes,
          d.minutes as draft_minutes, d.title as draft_title, d.body as draft_body,
          (select jsonb_object_agg(t.language, jsonb_build_object('title', t.title, 'body', t.content_md))
             from lesson_translations t where t.lesson_uuid = l.uuid) as published
@@ -99,7 +100,13 @@ const LESSON_SELECT = `
     left join lesson_drafts d on d.lesson_uuid = l.uuid`;
 
 const stateOf = (row: LessonRow): LessonState =>
-  row.version === 0 ? 'draft' : row.draft_title ? 'changed' : 'published';
+  row.version === 0
+    ? 'draft'
+    : row.unpublished_at !== null
+      ? 'unpublished'
+      : row.draft_title
+        ? 'changed'
+        : 'published';
 
 /** The texts a teacher edits: the draft's, else the published version's (a missing language as ''). */
 function textsOf(row: LessonRow): { minutes: number; title: LessonTexts; body: LessonTexts } {
@@ -132,11 +139,12 @@ interface CourseRow {
   title: Partial<LessonTexts>;
   audience: CourseInput['audience'];
   audience_plans: string[];
+  unpublished_at: Date | string | null;
 }
 
 async function courseRows(q: Queryable, courseUuid: string | null): Promise<AuthoredCourse[]> {
   const { rows: courses } = await q.query<CourseRow>(
-    `select uuid, title, audience, audience_plans from courses
+    `select uuid, title, audience, audience_plans, unpublished_at from courses
       where $1::uuid is null or uuid = $1::uuid order by position, uuid`,
     [courseUuid],
   );
@@ -149,6 +157,7 @@ async function courseRows(q: Queryable, courseUuid: string | null): Promise<Auth
     title: { de: '', en: '', fr: '', it: '', ...c.title },
     audience: c.audience,
     audiencePlans: c.audience_plans,
+    published: c.unpublished_at === null,
     lessons: lessons.filter((l) => l.course_uuid === c.uuid).map(toSummary),
   }));
 }
@@ -309,7 +318,12 @@ export async function publishLesson(db: Db, user: PortalUser, lessonUuid: string
   requireAuthor(user);
   return db.transaction(async (tx) => {
     const row = await lessonRow(tx, lessonUuid, true);
-    if (!row.draft_title || !row.draft_body) return toLesson(row);
+    if (!row.draft_title || !row.draft_body) {
+      // Nothing new to publish: a lesson taken back is published again as it was.
+      if (row.unpublished_at === null || row.version === 0) return toLesson(row);
+      await tx.query('update lessons set unpublished_at = null where uuid = $1', [lessonUuid]);
+      return toLesson(await lessonRow(tx, lessonUuid));
+    }
     const draft = checkDraft({
       minutes: row.draft_minutes ?? row.minutes,
       title: row.draft_title,
@@ -324,13 +338,109 @@ export async function publishLesson(db: Db, user: PortalUser, lessonUuid: string
       );
     }
     await tx.query(
-      `update lessons set minutes = $2, version = version + 1, published_at = now(), published_by = $3
+      `update lessons set minutes = $2, version = version + 1, published_at = now(), published_by = $3,
+                         unpublished_at = null
         where uuid = $1`,
       [lessonUuid, draft.minutes, user.uuid],
     );
     await tx.query('delete from lesson_drafts where lesson_uuid = $1', [lessonUuid]);
     return toLesson(await lessonRow(tx, lessonUuid));
   });
+}
+
+/** Takes a published lesson back: learners no longer see it, their progress stays. A draft never published: as is. */
+export async function unpublishLesson(db: Db, user: PortalUser, lessonUuid: string): Promise<AuthoredLesson> {
+  requireAuthor(user);
+  return db.transaction(async (tx) => {
+    await lessonRow(tx, lessonUuid, true);
+    await tx.query(
+      'update lessons set unpublished_at = coalesce(unpublished_at, now()) where uuid = $1 and version > 0',
+      [lessonUuid],
+    );
+    return toLesson(await lessonRow(tx, lessonUuid));
+  });
+}
+
+/** Takes a course back (learners see none of its lessons; progress stays), or publishes it again. */
+export async function setCoursePublished(
+  db: Db,
+  user: PortalUser,
+  courseUuid: string,
+  published: boolean,
+): Promise<AuthoredCourse> {
+  requireAuthor(user);
+  return db.transaction(async (tx) => {
+    const { rowCount } = await tx.query(
+      `update courses set unpublished_at = case when $2::boolean then null else coalesce(unpublished_at, now()) end,
+              updated_at = now()
+        where uuid = $1`,
+      [courseUuid, published],
+    );
+    if (!rowCount) throw notFound('No such course');
+    return oneCourse(tx, courseUuid);
+  });
+}
+
+/**
+ * Deletes the lessons' rows (with their drafts, translations, images' rows and everyone's progress in them, by the
+ * foreign keys) and their images' files; a demo lesson's slug is remembered so the demo seed does not bring it back.
+ * Answers what to do once the transaction has committed (remove the image files' bytes).
+ */
+async function deleteLessons(
+  tx: Queryable,
+  files: FileStore,
+  where: { lessonUuid: string } | { courseUuid: string },
+): Promise<Array<() => Promise<void>>> {
+  const [column, value] =
+    'lessonUuid' in where ? ['l.uuid', where.lessonUuid] : ['l.course_uuid', where.courseUuid];
+  const { rows: images } = await tx.query<{ file_uuid: string }>(
+    `select i.file_uuid from lesson_images i join lessons l on l.uuid = i.lesson_uuid where ${column} = $1`,
+    [value],
+  );
+  const cleanups: Array<() => Promise<void>> = [];
+  for (const image of images) cleanups.push(await files.remove(tx, null, image.file_uuid));
+  await tx.query(
+    `insert into deleted_seed_slugs (slug)
+     select l.slug from lessons l where ${column} = $1 and l.slug is not null on conflict do nothing`,
+    [value],
+  );
+  await tx.query(`delete from lessons l where ${column} = $1`, [value]);
+  return cleanups;
+}
+
+async function runAll(cleanups: Array<() => Promise<void>>): Promise<void> {
+  for (const cleanup of cleanups) await cleanup();
+}
+
+/** Deletes a lesson, its draft, its images and everyone's progress in it (decision 249). */
+export async function deleteLesson(db: Db, files: FileStore, user: PortalUser, lessonUuid: string) {
+  requireAuthor(user);
+  const cleanups = await db.transaction(async (tx) => {
+    await lessonRow(tx, lessonUuid, true);
+    return deleteLessons(tx, files, { lessonUuid });
+  });
+  await runAll(cleanups);
+}
+
+/** Deletes a course with its lessons, their images and everyone's progress in them (decision 249). */
+export async function deleteCourse(db: Db, files: FileStore, user: PortalUser, courseUuid: string) {
+  requireAuthor(user);
+  const cleanups = await db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ slug: string | null }>(
+      'select slug from courses where uuid = $1 for update',
+      [courseUuid],
+    );
+    if (!rows[0]) throw notFound('No such course');
+    const done = await deleteLessons(tx, files, { courseUuid });
+    if (rows[0].slug) {
+      await tx.query('insert into deleted_seed_slugs (slug) values ($1) on conflict do nothing', [
+        rows[0].slug,
+      ]);
+    }
+    await tx.query('delete from courses where uuid = $1', [courseUuid]);
+    return done;
+  });
+  await runAll(cleanups);
 }
 
 interface CountRow {

@@ -10,7 +10,7 @@ import type {
 } from '@portal/contract';
 import { LESSON_IMAGE_MAX_BYTES, LESSON_IMAGE_PATH } from '@portal/contract';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../../demo/users.ts';
-import { DEMO_COURSE, DEMO_LESSONS, DEMO_LESSON_UUIDS } from '../../demo/lessons.ts';
+import { DEMO_COURSE, DEMO_LESSONS, DEMO_LESSON_UUIDS, seedDemoLessons } from '../../demo/lessons.ts';
 import { describeApi, type DemoLogin, type TestApi } from '../../test/api.ts';
 import { allowStaff } from '../../test/support-tickets.ts';
 
@@ -493,5 +493,95 @@ describeApi('lessons API', (api) => {
       .data;
     expect((await learnerImage('employee', MUSTER, proImage.uuid, proLesson)).statusCode).toBe(200);
     expect((await learnerImage('inhaber', BEISPIEL, proImage.uuid, proLesson)).statusCode).toBe(404);
+  });
+
+  it('unpublishes a lesson or a course keeping progress, and deletes them with their progress and images', async () => {
+    const lesson = DEMO_LESSON_UUIDS[4]!;
+    await complete(api, 'employee', lesson);
+    const learnerSees = async (uuid: string) =>
+      (await course(api, 'employee')).lessons.some((l) => l.uuid === uuid);
+    expect(await learnerSees(lesson)).toBe(true);
+
+    // Taken back: learners no longer see it, not even by its address; the progress stays and counts again later.
+    expect(
+      (await api.request('DELETE', `${authoring}/lessons/${lesson}/publication`, { as: 'owner' })).statusCode,
+    ).toBe(403);
+    const taken = await api.request('DELETE', `${authoring}/lessons/${lesson}/publication`, {
+      as: 'teacher',
+    });
+    expect(taken.json<{ data: AuthoredLesson }>().data).toMatchObject({ state: 'unpublished', version: 1 });
+    expect(await learnerSees(lesson)).toBe(false);
+    expect(
+      (await api.request('GET', `${base(MUSTER)}/lessons/${lesson}`, { as: 'employee' })).statusCode,
+    ).toBe(404);
+    expect((await complete(api, 'employee', lesson, false)).statusCode).toBe(404);
+    const again = await api.request('POST', `${authoring}/lessons/${lesson}/publication`, { as: 'teacher' });
+    expect(again.json<{ data: AuthoredLesson }>().data).toMatchObject({ state: 'published', version: 1 });
+    expect(
+      (await course(api, 'employee')).lessons.find((l) => l.uuid === lesson)!.completedAt,
+    ).not.toBeNull();
+
+    // A course taken back hides all its lessons; published again, they are back with their progress.
+    const hidden = await api.request('DELETE', `${authoring}/courses/${DEMO_COURSE.uuid}/publication`, {
+      as: 'teacher',
+    });
+    expect(hidden.json<{ data: AuthoredCourse }>().data.published).toBe(false);
+    const during = await course(api, 'employee');
+    expect(during.lessons.some((l) => DEMO_LESSON_UUIDS.includes(l.uuid))).toBe(false);
+    await api.request('POST', `${authoring}/courses/${DEMO_COURSE.uuid}/publication`, { as: 'teacher' });
+    expect(
+      (await course(api, 'employee')).lessons.find((l) => l.uuid === lesson)!.completedAt,
+    ).not.toBeNull();
+
+    // Deleted: the lesson goes with its images' files and everyone's progress in it, and the demo seed does not
+    // bring it back.
+    const image = (
+      await api.request('POST', `${authoring}/lessons/${lesson}/images`, {
+        as: 'teacher',
+        body: { fileName: 'weg.png', content: PIXEL.toString('base64') },
+      })
+    ).json<{ data: LessonImage }>().data;
+    expect((await api.request('DELETE', `${authoring}/lessons/${lesson}`, { as: 'owner' })).statusCode).toBe(
+      403,
+    );
+    const deleted = await api.request('DELETE', `${authoring}/lessons/${lesson}`, { as: 'teacher' });
+    expect(deleted.statusCode).toBe(204);
+    expect((await api.request('GET', `${authoring}/lessons/${lesson}`, { as: 'teacher' })).statusCode).toBe(
+      404,
+    );
+    const left = await api.db.query(
+      'select 1 from lesson_progress where lesson_uuid = $1 union all select 1 from files where uuid = $2',
+      [lesson, image.uuid],
+    );
+    expect(left.rows).toHaveLength(0);
+    await api.db.transaction((tx) => seedDemoLessons(tx, DEMO_USERS.owner.id, MUSTER));
+    expect(await learnerSees(lesson)).toBe(false);
+
+    // A whole course goes with its lessons.
+    const made = (
+      await api.request('POST', `${authoring}/courses`, {
+        as: 'teacher',
+        body: { title: texts('Kurz'), audience: 'all', audiencePlans: [] },
+      })
+    ).json<{ data: AuthoredCourse }>().data;
+    const inside = (
+      await api.request('POST', `${authoring}/courses/${made.uuid}/lessons`, {
+        as: 'teacher',
+        body: { minutes: 1, title: texts('Drin'), body: texts('Text') },
+      })
+    ).json<{ data: AuthoredLesson }>().data.uuid;
+    await api.request('POST', `${authoring}/lessons/${inside}/publication`, { as: 'teacher' });
+    await open(api, 'employee', inside);
+    expect(
+      (await api.request('DELETE', `${authoring}/courses/${made.uuid}`, { as: 'teacher' })).statusCode,
+    ).toBe(204);
+    const gone = await api.db.query(
+      'select 1 from lessons where uuid = $1 union all select 1 from lesson_progress where lesson_uuid = $1',
+      [inside],
+    );
+    expect(gone.rows).toHaveLength(0);
+    expect(
+      (await api.request('DELETE', `${authoring}/courses/${made.uuid}`, { as: 'teacher' })).statusCode,
+    ).toBe(404);
   });
 });

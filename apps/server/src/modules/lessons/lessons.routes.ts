@@ -6,6 +6,8 @@ import {
   courseProgress,
   createCourse,
   createLesson,
+  deleteCourse,
+  deleteLesson,
   getLesson as getAuthoredLesson,
   listCourses,
   orderLessons,
@@ -14,6 +16,8 @@ import {
   readAuthorImage,
   readLessonImage,
   saveDraft,
+  setCoursePublished,
+  unpublishLesson,
   updateCourse,
   uploadLessonImage,
 } from './authoring.service.ts';
@@ -99,6 +103,23 @@ export function registerLessonsRoutes({ db, route, config, files }: ModuleDeps) 
       data: await orderLessons(db, user, params.courseUuid, body),
     }),
   });
+  route(authoring.unpublishCourse, {
+    handler: async ({ user, params }) => ({
+      data: await setCoursePublished(db, user, params.courseUuid, false),
+    }),
+  });
+  route(authoring.publishCourse, {
+    handler: async ({ user, params }) => ({
+      data: await setCoursePublished(db, user, params.courseUuid, true),
+    }),
+  });
+  route(authoring.deleteCourse, {
+    handler: async ({ user, params }, reply) => {
+      await deleteCourse(db, files, user, params.courseUuid);
+      reply.code(204);
+      return null;
+    },
+  });
   route(authoring.getCourseProgress, {
     handler: async ({ user, params }) => ({ data: await courseProgress(db, user, params.courseUuid) }),
   });
@@ -120,6 +141,16 @@ export function registerLessonsRoutes({ db, route, config, files }: ModuleDeps) 
   });
   route(authoring.publishLesson, {
     handler: async ({ user, params }) => ({ data: await publishLesson(db, user, params.lessonUuid) }),
+  });
+  route(authoring.unpublishLesson, {
+    handler: async ({ user, params }) => ({ data: await unpublishLesson(db, user, params.lessonUuid) }),
+  });
+  route(authoring.deleteLesson, {
+    handler: async ({ user, params }, reply) => {
+      await deleteLesson(db, files, user, params.lessonUuid);
+      reply.code(204);
+      return null;
+    },
   });
   route(authoring.uploadLessonImage, {
     bodyLimit: IMAGE_BODY_LIMIT,

@@ -24,10 +24,10 @@ interface LessonRow {
 }
 
 /**
- * The lessons account `$2` reads: published, offered to every account or to this one, in a course offered to every
+ * The lessons account `$2` reads: published and not taken back (nor their course), offered to every account or to this one, in a course offered to every
  * account or to its plan. Needs `lessons l` and `courses c`.
  */
-const OFFERED = `l.published_at is not null
+const OFFERED = `l.published_at is not null and l.unpublished_at is null and c.unpublished_at is null
   and (l.account_uuid is null or l.account_uuid = $2)
   and (c.audience = 'all'
        or exists (select 1 from subscriptions s where s.account_uuid = $2 and s.plan_code = any(c.audience_plans)))`;

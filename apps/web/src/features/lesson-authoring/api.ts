@@ -114,6 +114,55 @@ export function usePublishLesson() {
   });
 }
 
+type LaterKey = Parameters<typeof later<'messages'>>[0];
+
+/** A change from a row's menu: the list reads anew, a toast says what happened. */
+function useRowChange<T>(run: (input: T) => Promise<unknown>, done: (input: T) => LaterKey) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  return useMutation({
+    mutationFn: run,
+    onSuccess: (_data, input) => {
+      void queryClient.invalidateQueries({ queryKey: [ROOT] });
+      toast.success(later(done(input)));
+    },
+  });
+}
+
+/** Takes a lesson back, or publishes it again as it was. */
+export function useLessonPublished() {
+  return useRowChange(
+    ({ lessonUuid, published }: { lessonUuid: string; published: boolean }) =>
+      apiRequest(published ? routes.publishLesson : routes.unpublishLesson, { params: { lessonUuid } }),
+    ({ published }) =>
+      published ? 'lessonAuthoring.actions.lessonRepublished' : 'lessonAuthoring.actions.lessonUnpublished',
+  );
+}
+
+/** Takes a course back, or publishes it again. */
+export function useCoursePublished() {
+  return useRowChange(
+    ({ courseUuid, published }: { courseUuid: string; published: boolean }) =>
+      apiRequest(published ? routes.publishCourse : routes.unpublishCourse, { params: { courseUuid } }),
+    ({ published }) =>
+      published ? 'lessonAuthoring.actions.courseRepublished' : 'lessonAuthoring.actions.courseUnpublished',
+  );
+}
+
+export function useDeleteLesson() {
+  return useRowChange(
+    (lessonUuid: string) => apiRequest(routes.deleteLesson, { params: { lessonUuid } }),
+    () => 'lessonAuthoring.actions.lessonDeleted',
+  );
+}
+
+export function useDeleteCourse() {
+  return useRowChange(
+    (courseUuid: string) => apiRequest(routes.deleteCourse, { params: { courseUuid } }),
+    () => 'lessonAuthoring.actions.courseDeleted',
+  );
+}
+
 /** The file's bytes in base64, as the upload sends them. */
 function base64Of(file: File): Promise<string> {
   return dataUrl(file).then((url) => url.slice(url.indexOf(',') + 1));

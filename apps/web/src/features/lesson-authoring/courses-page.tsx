@@ -40,6 +40,7 @@ import { Page } from '@/ui/page.tsx';
 import { useToast } from '@/ui/toast.tsx';
 import { courseProgressQuery, coursesQuery, useOrderLessons, useSaveCourse } from './api.ts';
 import { STATE_COLORS, ruleText } from './labels.ts';
+import { CourseMenu, LessonMenu } from './row-menu.tsx';
 
 /**
  * provider/lessons: every course with its offer and its lessons in order (state, minutes), buttons to move a lesson
@@ -126,8 +127,13 @@ function CourseCard({ course, onEdit }: { course: AuthoredCourse; onEdit: () => 
               ? t('lessonAuthoring.offer.all')
               : t('lessonAuthoring.offer.plans', { plans: course.audiencePlans.join(', ') })}
           </Typography>
+          {!course.published && (
+            <Typography variant="body2" sx={{ fontWeight: 600, mt: 0.5 }}>
+              {t('lessonAuthoring.courseHidden')}
+            </Typography>
+          )}
         </div>
-        <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
+        <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
           <Button variant="outlined" onClick={onEdit}>
             {t('lessonAuthoring.editCourse')}
           </Button>
@@ -139,6 +145,7 @@ function CourseCard({ course, onEdit }: { course: AuthoredCourse; onEdit: () => 
           >
             {t('lessonAuthoring.newLesson')}
           </Button>
+          <CourseMenu course={course} title={title} />
         </Stack>
       </Stack>
       {course.lessons.length === 0 ? (
@@ -196,6 +203,7 @@ function CourseCard({ course, onEdit }: { course: AuthoredCourse; onEdit: () => 
               >
                 <ArrowDownward />
               </IconButton>
+              <LessonMenu lesson={lesson} title={lesson.title} />
             </Stack>
           ))}
         </Stack>

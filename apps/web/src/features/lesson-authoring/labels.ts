@@ -7,6 +7,7 @@ export const STATE_COLORS: Record<LessonState, SvgIconProps['color']> = {
   draft: 'disabled',
   published: 'success',
   changed: 'warning',
+  unpublished: 'disabled',
 };
 
 /** The server's rule keys of this area (courseOrderStale…), in words; other keys through the validation texts. */

@@ -288,7 +288,13 @@ function Editor({ lesson, courseUuid }: { lesson: AuthoredLesson | undefined; co
           </Stack>
         )}
         <Alert severity="info">
-          {t(state === 'draft' ? 'lessonAuthoring.draftInfo' : 'lessonAuthoring.publishedInfo')}
+          {t(
+            state === 'draft'
+              ? 'lessonAuthoring.draftInfo'
+              : state === 'unpublished'
+                ? 'lessonAuthoring.unpublishedInfo'
+                : 'lessonAuthoring.publishedInfo',
+          )}
         </Alert>
         <FormTextField
           name="minutes"
