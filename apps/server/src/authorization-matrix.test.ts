@@ -80,6 +80,11 @@ const supportStaff: Expectations = {
 };
 /** Billing staff across accounts (SUPPORT_MANAGER and above): customers and support agents alike are refused. */
 const billingStaff: Expectations = { ...supportStaff, staff: 403 };
+/**
+ * Lesson authors (TEACHER and PORTAL_ADMIN only): every caller of the table is refused, support staff too; the
+ * test after the table lets the teacher through and refuses a SUPPORT_MANAGER.
+ */
+const authors: Expectations = { ...supportStaff, staff: 403 };
 /** The owner only (staff, acting as SUPPORT, too are refused). */
 const ownerOnly: Expectations = atLeast('OWNER');
 
@@ -514,16 +519,16 @@ const MATRIX: Record<string, Row> = {
     body: { completed: true },
     prepare: firstLesson,
   },
-  // Lesson authoring: TEACHER and above across accounts (the service); customers and DC coaches refused.
-  'GET /api/lesson-authoring/v1/courses': { expect: supportStaff },
-  'POST /api/lesson-authoring/v1/courses': { expect: supportStaff, body: MATRIX_COURSE },
+  // Lesson authoring: TEACHER and PORTAL_ADMIN across accounts (the routes' userRole); everyone else refused.
+  'GET /api/lesson-authoring/v1/courses': { expect: authors },
+  'POST /api/lesson-authoring/v1/courses': { expect: authors, body: MATRIX_COURSE },
   'PUT /api/lesson-authoring/v1/courses/{courseUuid}': {
-    expect: supportStaff,
+    expect: authors,
     params: { courseUuid: DEMO_COURSE.uuid },
     body: { ...MATRIX_COURSE, title: { ...DEMO_COURSE.title } },
   },
   'PUT /api/lesson-authoring/v1/courses/{courseUuid}/order': {
-    expect: supportStaff,
+    expect: authors,
     prepare: async (api) => {
       const { rows } = await api.db.query<{ uuid: string }>(
         'select uuid from lessons where course_uuid = $1 order by position',
@@ -534,49 +539,49 @@ const MATRIX: Record<string, Row> = {
   },
   // Taken back and published again at once, so the learners' rows below still read the course.
   'DELETE /api/lesson-authoring/v1/courses/{courseUuid}/publication': {
-    expect: supportStaff,
+    expect: authors,
     params: { courseUuid: DEMO_COURSE.uuid },
   },
   'POST /api/lesson-authoring/v1/courses/{courseUuid}/publication': {
-    expect: supportStaff,
+    expect: authors,
     params: { courseUuid: DEMO_COURSE.uuid },
   },
-  'DELETE /api/lesson-authoring/v1/courses/{courseUuid}': { expect: supportStaff, prepare: freshCourse },
-  'DELETE /api/lesson-authoring/v1/lessons/{lessonUuid}': { expect: supportStaff, prepare: freshCourse },
+  'DELETE /api/lesson-authoring/v1/courses/{courseUuid}': { expect: authors, prepare: freshCourse },
+  'DELETE /api/lesson-authoring/v1/lessons/{lessonUuid}': { expect: authors, prepare: freshCourse },
   // Taken back before the rows below save a draft and publish it again.
   'DELETE /api/lesson-authoring/v1/lessons/{lessonUuid}/publication': {
-    expect: supportStaff,
+    expect: authors,
     params: { lessonUuid: DEMO_LESSON_UUIDS[4]! },
   },
   'GET /api/lesson-authoring/v1/courses/{courseUuid}/progress': {
-    expect: supportStaff,
+    expect: authors,
     params: { courseUuid: DEMO_COURSE.uuid },
   },
   'POST /api/lesson-authoring/v1/courses/{courseUuid}/lessons': {
-    expect: supportStaff,
+    expect: authors,
     params: { courseUuid: DEMO_COURSE.uuid },
     body: MATRIX_LESSON,
   },
   'GET /api/lesson-authoring/v1/lessons/{lessonUuid}': {
-    expect: supportStaff,
+    expect: authors,
     params: { lessonUuid: DEMO_LESSON_UUIDS[4]! },
   },
   'PUT /api/lesson-authoring/v1/lessons/{lessonUuid}': {
-    expect: supportStaff,
+    expect: authors,
     params: { lessonUuid: DEMO_LESSON_UUIDS[4]! },
     body: MATRIX_LESSON,
   },
   'POST /api/lesson-authoring/v1/lessons/{lessonUuid}/publication': {
-    expect: supportStaff,
+    expect: authors,
     params: { lessonUuid: DEMO_LESSON_UUIDS[4]! },
   },
-  'POST /api/lesson-authoring/v1/preview': { expect: supportStaff, body: { markdown: '**Matrix**' } },
+  'POST /api/lesson-authoring/v1/preview': { expect: authors, body: { markdown: '**Matrix**' } },
   'POST /api/lesson-authoring/v1/lessons/{lessonUuid}/images': {
-    expect: supportStaff,
+    expect: authors,
     params: { lessonUuid: DEMO_LESSON_UUIDS[4]! },
     body: PIXEL_LOGO,
   },
-  'GET /api/lesson-authoring/v1/images/{imageUuid}': { expect: supportStaff, prepare: firstLessonImage },
+  'GET /api/lesson-authoring/v1/images/{imageUuid}': { expect: authors, prepare: firstLessonImage },
   // Security: each person's own sign-in security, never another's (the routes act on the token's subject only).
   'GET /api/users/v1/me/security': { expect: signedIn },
   // The own sign-in sessions (this suite's issuer is an external Keycloak: the handler answers 409 after the check).
@@ -916,6 +921,32 @@ describeApi('the authorization matrix', (api) => {
     }
     expect(wrong).toEqual([]);
   }, 180_000); // about 900 requests: more than the default 30 s on a busy 2-core machine
+
+  it('lets TEACHER and PORTAL_ADMIN through every authoring route, and refuses a SUPPORT_MANAGER', async () => {
+    const rows = Object.entries(MATRIX).filter(([endpoint]) => endpoint.includes(' /api/lesson-authoring/'));
+    expect(rows.length).toBeGreaterThan(15);
+    const wrong: string[] = [];
+    for (const [endpoint, row] of rows) {
+      const [method, path] = endpoint.split(' ') as [string, string];
+      for (const login of ['teacher', 'portalAdmin', 'billing'] as const) {
+        const prepared = (await row.prepare?.(api, 'staff')) ?? {};
+        const body = prepared.body ?? row.body;
+        const response = await api.request(
+          method as 'GET',
+          urlOf(path, { ...row.params, ...prepared.params }),
+          {
+            as: login,
+            ...(body === undefined ? {} : { body }),
+          },
+        );
+        const passed = response.statusCode < 400 || response.statusCode === 409;
+        if (login === 'billing' ? response.statusCode !== 403 : !passed) {
+          wrong.push(`${endpoint} as ${login}: ${response.statusCode}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
 
   it('lets staff under consent change only the declared support actions', () => {
     const changes = Object.keys(MATRIX).filter(isAccountChange);

@@ -1,7 +1,7 @@
 import Type from 'typebox';
-import { DateTime, Entity, ErrorBody, List, USER_ROLES, Uuid, hasLevel, type UserRole } from './common.ts';
+import { DateTime, Entity, ErrorBody, List, Uuid, type UserRole } from './common.ts';
 import { FileBytes, FileUpload } from './company.ts';
-import { defineRoute } from './route.ts';
+import { allowsUserRole, defineRoute, type UserRoleRule } from './route.ts';
 
 // Lesson authoring: the provider's teachers write the courses the lesson page shows (issue 26 item 2). A course
 // holds lessons in order; each lesson has a title, minutes and a Markdown text per language (German required, the
@@ -9,12 +9,18 @@ import { defineRoute } from './route.ts';
 // publishing a new version keeps everyone's progress. A course is offered to every account or to the accounts on
 // given plans. The overview counts who started and finished a course, never naming anyone.
 
-/** The user role that writes lessons: TEACHER and every role above it (PORTAL_ADMIN too). */
-export const LESSON_AUTHOR_ROLE = 'TEACHER' as const satisfies UserRole;
+/**
+ * The user roles that write lessons: TEACHER and PORTAL_ADMIN only. The support roles rank between them in SPEC's
+ * order but do not write lessons (decision 249).
+ */
+export const LESSON_AUTHOR_ROLES = ['TEACHER', 'PORTAL_ADMIN'] as const satisfies readonly UserRole[];
 
-/** Whether a user role may write courses and lessons (the server enforces it, the web mirrors it). */
+/** Every authoring route's rule (the server enforces it before the handler, the web's route table mirrors it). */
+const AUTHOR: UserRoleRule = { oneOf: LESSON_AUTHOR_ROLES, denied: 'Writing lessons needs the TEACHER role' };
+
+/** Whether a user role may write courses and lessons. */
 export function mayAuthorLessons(role: UserRole | null | undefined): boolean {
-  return hasLevel(USER_ROLES, role, LESSON_AUTHOR_ROLE);
+  return allowsUserRole(AUTHOR, role);
 }
 
 export const COURSE_TITLE_MAX = 120;
@@ -169,13 +175,14 @@ const LessonParams = Type.Object({ lessonUuid: Uuid });
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ErrorBody };
 const tags = ['lesson-authoring'];
 
-/** The teachers' side: TEACHER and above (the service checks the user role, 403 below it). */
+/** The teachers' side: TEACHER and PORTAL_ADMIN (`userRole`, 403 for everyone else). */
 export const lessonAuthoringRoutes = {
   listAuthoredCourses: defineRoute({
     method: 'GET',
     path: '/lesson-authoring/v1/courses',
     summary: 'Every course with its offer and its lessons in order, each with its draft state (TEACHER)',
     tags,
+    userRole: AUTHOR,
     response: { 200: List(AuthoredCourse), ...errors },
   }),
   createCourse: defineRoute({
@@ -183,6 +190,7 @@ export const lessonAuthoringRoutes = {
     path: '/lesson-authoring/v1/courses',
     summary: 'Start a course, after the others (TEACHER)',
     tags,
+    userRole: AUTHOR,
     body: CourseInput,
     response: { 201: Entity(AuthoredCourse), ...errors },
   }),
@@ -191,6 +199,7 @@ export const lessonAuthoringRoutes = {
     path: '/lesson-authoring/v1/courses/{courseUuid}',
     summary: "Change a course's title and to whom it is offered (TEACHER)",
     tags,
+    userRole: AUTHOR,
     params: CourseParams,
     body: CourseInput,
     response: { 200: Entity(AuthoredCourse), ...errors },
@@ -200,6 +209,7 @@ export const lessonAuthoringRoutes = {
     path: '/lesson-authoring/v1/courses/{courseUuid}/order',
     summary: "Put a course's lessons in a new order (TEACHER)",
     tags,
+    userRole: AUTHOR,
     params: CourseParams,
     body: CourseOrderInput,
     response: { 200: Entity(AuthoredCourse), ...errors },
@@ -209,6 +219,7 @@ export const lessonAuthoringRoutes = {
     path: '/lesson-authoring/v1/courses/{courseUuid}/publication',
     summary: 'Take a course back: learners no longer see its lessons; their progress stays (TEACHER)',
     tags,
+    userRole: AUTHOR,
     params: CourseParams,
     response: { 200: Entity(AuthoredCourse), ...errors },
   }),
@@ -217,6 +228,7 @@ export const lessonAuthoringRoutes = {
     path: '/lesson-authoring/v1/courses/{courseUuid}/publication',
     summary: 'Publish a course taken back: learners see its published lessons again (TEACHER)',
     tags,
+    userRole: AUTHOR,
     params: CourseParams,
     response: { 200: Entity(AuthoredCourse), ...errors },
   }),
@@ -225,6 +237,7 @@ export const lessonAuthoringRoutes = {
     path: '/lesson-authoring/v1/courses/{courseUuid}',
     summary: "Delete a course with its lessons, their images and everyone's progress in them (TEACHER)",
     tags,
+    userRole: AUTHOR,
     params: CourseParams,
     response: { 204: Type.Null(), ...errors },
   }),
@@ -233,6 +246,7 @@ export const lessonAuthoringRoutes = {
     path: '/lesson-authoring/v1/courses/{courseUuid}/progress',
     summary: 'How many people in how many accounts started and finished the course and each lesson (TEACHER)',
     tags,
+    userRole: AUTHOR,
     params: CourseParams,
     response: { 200: Entity(CourseProgress), ...errors },
   }),
@@ -241,6 +255,7 @@ export const lessonAuthoringRoutes = {
     path: '/lesson-authoring/v1/courses/{courseUuid}/lessons',
     summary: 'Write a new lesson at the end of the course, as a draft learners do not see (TEACHER)',
     tags,
+    userRole: AUTHOR,
     params: CourseParams,
     body: LessonDraftInput,
     response: { 201: Entity(AuthoredLesson), ...errors },
@@ -250,6 +265,7 @@ export const lessonAuthoringRoutes = {
     path: '/lesson-authoring/v1/lessons/{lessonUuid}',
     summary: 'A lesson in the editor: its draft, or its published version when it has no draft (TEACHER)',
     tags,
+    userRole: AUTHOR,
     params: LessonParams,
     response: { 200: Entity(AuthoredLesson), ...errors },
   }),
@@ -258,6 +274,7 @@ export const lessonAuthoringRoutes = {
     path: '/lesson-authoring/v1/lessons/{lessonUuid}',
     summary: "Save a lesson's draft; learners keep reading the published version (TEACHER)",
     tags,
+    userRole: AUTHOR,
     params: LessonParams,
     body: LessonDraftInput,
     response: { 200: Entity(AuthoredLesson), ...errors },
@@ -268,6 +285,7 @@ export const lessonAuthoringRoutes = {
     summary:
       "Publish a lesson's draft as its new version, or a lesson taken back as it was; everyone's progress stays (TEACHER)",
     tags,
+    userRole: AUTHOR,
     params: LessonParams,
     response: { 200: Entity(AuthoredLesson), ...errors },
   }),
@@ -276,6 +294,7 @@ export const lessonAuthoringRoutes = {
     path: '/lesson-authoring/v1/lessons/{lessonUuid}/images',
     summary: "Keep an image for a lesson's text: PNG, JPEG, WebP or GIF by its content, up to 2 MB (TEACHER)",
     tags,
+    userRole: AUTHOR,
     params: LessonParams,
     body: LessonImageUpload,
     response: { 201: Entity(LessonImage), ...errors },
@@ -285,6 +304,7 @@ export const lessonAuthoringRoutes = {
     path: '/lesson-authoring/v1/images/{imageUuid}',
     summary: "A lesson's image, for the editor's preview (TEACHER)",
     tags,
+    userRole: AUTHOR,
     params: Type.Object({ imageUuid: Uuid }),
     response: { 200: FileBytes, ...errors },
   }),
@@ -293,6 +313,7 @@ export const lessonAuthoringRoutes = {
     path: '/lesson-authoring/v1/lessons/{lessonUuid}/publication',
     summary: 'Take a lesson back: learners no longer see it; their progress stays (TEACHER)',
     tags,
+    userRole: AUTHOR,
     params: LessonParams,
     response: { 200: Entity(AuthoredLesson), ...errors },
   }),
@@ -301,6 +322,7 @@ export const lessonAuthoringRoutes = {
     path: '/lesson-authoring/v1/lessons/{lessonUuid}',
     summary: "Delete a lesson with its draft, its images and everyone's progress in it (TEACHER)",
     tags,
+    userRole: AUTHOR,
     params: LessonParams,
     response: { 204: Type.Null(), ...errors },
   }),
@@ -309,6 +331,7 @@ export const lessonAuthoringRoutes = {
     path: '/lesson-authoring/v1/preview',
     summary: 'A Markdown text rendered and sanitised as the lesson page shows it (TEACHER)',
     tags,
+    userRole: AUTHOR,
     body: LessonPreviewInput,
     response: { 200: Entity(LessonPreview), ...errors },
   }),

@@ -1,5 +1,5 @@
 import type Type from 'typebox';
-import { ACCOUNT_ROLES, hasLevel, type AccountRole } from './common.ts';
+import { ACCOUNT_ROLES, USER_ROLES, hasLevel, type AccountRole, type UserRole } from './common.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -8,6 +8,19 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * Everyone else gets 403 with `denied` as message. Staff acting as SUPPORT are judged by `mayCall`.
  */
 export type AccountRoleRule = ({ min: AccountRole } | { exactly: AccountRole }) & { denied?: string };
+
+/**
+ * Who may call a route by the signed-in user's own role (the provider's side, across accounts). `min`: that user
+ * role or any above it in SPEC's order; `oneOf`: exactly these roles (authoring is TEACHER's and PORTAL_ADMIN's,
+ * not the support roles' between them). Everyone else gets 403 with `denied` as message.
+ */
+export type UserRoleRule = ({ min: UserRole } | { oneOf: readonly UserRole[] }) & { denied?: string };
+
+/** Whether a user role passes the rule (the server enforces it, the web's route table mirrors it). */
+export function allowsUserRole(rule: UserRoleRule, role: UserRole | null | undefined): boolean {
+  if (!role) return false;
+  return 'oneOf' in rule ? rule.oneOf.includes(role) : hasLevel(USER_ROLES, role, rule.min);
+}
 
 /**
  * One API route, shared by server and web: the server registers it with these schemas (validation and
@@ -29,6 +42,8 @@ export interface RouteDef {
    * access to the account and 403 to those this rule refuses, before the handler runs.
    */
   accountRole?: AccountRoleRule;
+  /** The user role the caller needs, checked by the server before the handler (403 otherwise). */
+  userRole?: UserRoleRule;
   /**
    * An unsafe account route (POST, PUT, PATCH, DELETE) that staff acting as SUPPORT may call, because it changes
    * nothing of the customer's or the support task needs it. Staff get 403 on every other unsafe account route.

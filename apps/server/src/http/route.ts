@@ -4,6 +4,7 @@ import {
   ErrorBody,
   Uuid,
   accountParamOf,
+  allowsUserRole,
   isUnsafeMethod,
   fullPath,
   toFastifyPath,
@@ -12,6 +13,7 @@ import {
   type RouteParams,
   type RouteQuery,
 } from '@portal/contract';
+import { forbidden } from './errors.ts';
 import { checkRequestText } from './text.ts';
 import type { AccountAccess, PortalUser } from './types.ts';
 
@@ -84,6 +86,23 @@ function isAccountRoute(def: RouteDef): boolean {
 }
 
 /**
+ * The hook of a route that declares the user role its caller needs: 403 with the rule's text for any other, before
+ * the account scope and the handler. A route without a signed-in user cannot declare one.
+ */
+function userRoleHook(def: RouteDef): Hook[] {
+  const rule = def.userRole;
+  if (!rule) return [];
+  if (def.auth === false) throw new Error(`${def.method} ${def.path}: userRole needs the signed-in user`);
+  return [
+    async (request) => {
+      if (!allowsUserRole(rule, request.user?.userRole)) {
+        throw forbidden(rule.denied ?? 'Your user role may not call this');
+      }
+    },
+  ];
+}
+
+/**
  * The error statuses the edge can answer on a route, whatever its handler does: 400 for a malformed request (URL,
  * path parameter, JSON), 401 without a valid token, 403 for a missing XSRF header on unsafe methods (not on app
  * routes), 413 and 415
@@ -102,8 +121,8 @@ function edgeErrorStatuses(def: RouteDef, idempotent = false): number[] {
 /**
  * Registers a contract route: URL `/api` + path (account-scoped ones under /accounts/{accountUuid}), the
  * contract's schemas for validation, serialisation and OpenAPI (with the edge's error statuses), the text rule
- * before validation, authentication unless `auth: false`, and on account routes the account-scope hook with the
- * route's role rule.
+ * before validation, authentication unless `auth: false`, the user role the route declares, and on account routes
+ * the account-scope hook with the route's role rule.
  */
 export function createRouter(app: FastifyInstance, hooks: RouteHooks) {
   return function route<R extends RouteDef>(def: R, options: RouteOptions<R>): void {
@@ -138,7 +157,7 @@ export function createRouter(app: FastifyInstance, hooks: RouteHooks) {
       onRequest: def.auth === false ? [] : [hooks.authenticate],
       // Every text of the request passes the one text rule before the schema sees it.
       preValidation: async (request) => checkRequestText(request),
-      preHandler: account ? [hooks.accountScope(def)] : [],
+      preHandler: [...userRoleHook(def), ...(account ? [hooks.accountScope(def)] : [])],
       handler: options.handler as unknown as (
         request: FastifyRequest,
         reply: FastifyReply,

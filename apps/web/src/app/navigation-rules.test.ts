@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Account, AccountRole, User, UserRole } from '@portal/contract';
+import {
+  LESSON_AUTHOR_ROLES,
+  type Account,
+  type AccountRole,
+  type User,
+  type UserRole,
+} from '@portal/contract';
 import {
   decideNavigation,
   matchRoute,
@@ -10,7 +16,7 @@ import {
   type StoredAccount,
 } from './navigation-rules.ts';
 import { testAccount, testUser } from '@/testing/fixtures.ts';
-import { ROUTES } from './route-table.ts';
+import { ROUTES, routeByName } from './route-table.ts';
 
 const account = (
   uuid: string,
@@ -365,13 +371,21 @@ describe('before every navigation', () => {
       expect(guard('/support/queue/t1', { role })).toMatchObject({ kind: 'allow' });
       expect(guard('/accounts/directory', { accounts: [], role })).toMatchObject({ kind: 'allow' });
     }
-    // A teacher without an account lands on the courses, and only TEACHER and above open them.
+    // A teacher without an account lands on the courses, and only TEACHER and PORTAL_ADMIN open them.
     expect(guard('/', { accounts: [], role: 'TEACHER' })).toEqual({
       kind: 'redirect',
       to: '/provider/lessons',
     });
     expect(guard('/provider/lessons/l1', { accounts: [], role: 'TEACHER' })).toMatchObject({ kind: 'allow' });
     expect(guard('/provider/lessons', { role: 'DC' })).toEqual({ kind: 'redirect', to: '/' });
+    expect(guard('/provider/lessons', { accounts: [], role: 'PORTAL_ADMIN' })).toMatchObject({
+      kind: 'allow',
+    });
+    for (const role of ['SUPPORT', 'SUPPORT_AGENT', 'SUPPORT_MANAGER'] as const) {
+      expect(guard('/provider/lessons/l1', { role })).toEqual({ kind: 'redirect', to: '/' });
+    }
+    // The route table's set is the contract's.
+    expect(routeByName('lesson-authoring').access.userRoles).toEqual(LESSON_AUTHOR_ROLES);
     for (const role of ['STANDARD', 'DC', 'TEACHER'] as const) {
       expect(guard('/support/queue', { role })).toEqual({ kind: 'redirect', to: '/' });
       expect(guard('/support/queue/t1', { role })).toEqual({ kind: 'redirect', to: '/' });

@@ -161,6 +161,7 @@ export function canAccess(access: AccessRule, accountRole: AccountRole | null, u
   if (access.minAccountRole && !hasLevel(ACCOUNT_ROLES, level, access.minAccountRole)) return false;
   if (access.exactAccountRole && accountRole !== access.exactAccountRole) return false;
   if (access.minUserRole && !hasLevel(USER_ROLES, userRole, access.minUserRole)) return false;
+  if (access.userRoles && !access.userRoles.includes(userRole)) return false;
   return true;
 }
 

@@ -37,6 +37,8 @@ export interface AccessRule {
   exactAccountRole?: AccountRole;
   /** Level check on the user role. */
   minUserRole?: UserRole;
+  /** Set check on the user role: only these (the contract's `userRole: { oneOf }`). */
+  userRoles?: readonly UserRole[];
   /** Refused (→ dashboard) when the user already has any account. */
   refuseWithAccount?: boolean;
   /** Skips the guard and its loads (the backend may be down). */
@@ -81,8 +83,11 @@ const noAccount: AccessRule = { needsAccount: false };
 const staff: AccessRule = { needsAccount: false, minUserRole: 'SUPPORT' };
 /** The provider's announcements: SUPPORT_MANAGER and above (drafts; PORTAL_ADMIN also publishes). */
 const announcer: AccessRule = { needsAccount: false, minUserRole: ANNOUNCEMENT_ROLES_NEEDED.draft };
-/** The provider's courses and lessons: TEACHER and above (`mayAuthorLessons` in the contract). */
-const teacher: AccessRule = { needsAccount: false, minUserRole: 'TEACHER' };
+/**
+ * The provider's courses and lessons: TEACHER and PORTAL_ADMIN only (the contract's LESSON_AUTHOR_ROLES, written out
+ * here so the first load does not carry the authoring module; navigation-rules.test.ts compares them).
+ */
+const teacher: AccessRule = { needsAccount: false, userRoles: ['TEACHER', 'PORTAL_ADMIN'] };
 
 /**
  * Every route of the app, one row each: its name, path, title and access rule. The router, the guard, the side

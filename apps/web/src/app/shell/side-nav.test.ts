@@ -38,10 +38,11 @@ describe('side navigation', () => {
     expect(names(visibleNavItems('SUPPORT', 'SUPPORT_AGENT', true)).main).toContain('support-queue');
     expect(names(visibleNavItems(null, 'SUPPORT', false)).main).toEqual(['support-queue']);
     // The provider's group: the directory for every staff role, announcements from SUPPORT_MANAGER on, courses
-    // from TEACHER on.
-    expect(names(visibleNavItems(null, 'SUPPORT', false)).provider).toEqual([
+    // for TEACHER and PORTAL_ADMIN only.
+    expect(names(visibleNavItems(null, 'SUPPORT', false)).provider).toEqual(['accounts-directory']);
+    expect(names(visibleNavItems(null, 'SUPPORT_MANAGER', false)).provider).toEqual([
+      'announcements',
       'accounts-directory',
-      'lesson-authoring',
     ]);
     expect(names(visibleNavItems(null, 'PORTAL_ADMIN', false)).provider).toEqual([
       'announcements',
