@@ -93,6 +93,8 @@ export const AuthoredLessonSummary = Type.Object({
   uuid: Uuid,
   /** The German title of the draft (or of the published version when there is no draft). */
   title: Type.String(),
+  /** Its title in every language ('' where not written: the list shows German there). */
+  titles: LessonTitles,
   minutes: Type.Integer({ minimum: 1 }),
   state: Type.Enum(LESSON_STATES),
   /** Published versions so far; 0 for a lesson never published. */

@@ -123,6 +123,7 @@ function toSummary(row: LessonRow): AuthoredLessonSummary {
   return {
     uuid: row.uuid,
     title: texts.title.de,
+    titles: texts.title,
     minutes: texts.minutes,
     state: stateOf(row),
     version: row.version,

@@ -324,6 +324,13 @@ describeApi('lessons API', (api) => {
       version: 1,
       ...draft,
     });
+    // The teacher's list names the lesson in every language (the page shows the interface language's).
+    const listed = await api.request('GET', `${authoring}/courses`, { as: 'teacher' });
+    const summary = listed
+      .json<{ data: AuthoredCourse[] }>()
+      .data.flatMap((c) => c.lessons)
+      .find((l) => l.uuid === first);
+    expect(summary).toMatchObject({ title: draft.title.de, titles: draft.title });
     // Learners still read the published version while the draft waits.
     const reading = async () =>
       (await api.request('GET', `${base(MUSTER)}/lessons/${first}?lang=it`, { as: 'owner' })).json<{

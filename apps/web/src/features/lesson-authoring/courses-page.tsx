@@ -156,56 +156,59 @@ function CourseCard({ course, onEdit }: { course: AuthoredCourse; onEdit: () => 
           aria-label={t('lessonAuthoring.lessonsOf', { course: title })}
           sx={{ p: 0, m: 0 }}
         >
-          {course.lessons.map((lesson, index) => (
-            <Stack
-              component="li"
-              key={lesson.uuid}
-              direction="row"
-              sx={{
-                listStyle: 'none',
-                alignItems: 'center',
-                gap: 1,
-                py: 1,
-                borderTop: index === 0 ? 0 : 1,
-                borderColor: 'divider',
-              }}
-            >
-              <Typography sx={{ color: 'text.secondary', minWidth: 24 }}>{index + 1}.</Typography>
-              <Stack sx={{ flex: 1, minWidth: 0 }}>
-                <Link
-                  component={RouterLink}
-                  to={href('lesson-authoring-edit', { lessonUuid: lesson.uuid })}
-                  sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}
-                >
-                  {lesson.title}
-                </Link>
-                <Stack direction="row" sx={{ gap: 1.5, alignItems: 'center', flexWrap: 'wrap' }}>
-                  <DotChip
-                    color={STATE_COLORS[lesson.state]}
-                    label={t(`lessonAuthoring.states.${lesson.state}`)}
-                  />
-                  <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-                    {t('lessonAuthoring.minutesShort', { count: lesson.minutes })}
-                  </Typography>
+          {course.lessons.map((lesson, index) => {
+            const lessonTitle = announcementText(lesson.titles, language);
+            return (
+              <Stack
+                component="li"
+                key={lesson.uuid}
+                direction="row"
+                sx={{
+                  listStyle: 'none',
+                  alignItems: 'center',
+                  gap: 1,
+                  py: 1,
+                  borderTop: index === 0 ? 0 : 1,
+                  borderColor: 'divider',
+                }}
+              >
+                <Typography sx={{ color: 'text.secondary', minWidth: 24 }}>{index + 1}.</Typography>
+                <Stack sx={{ flex: 1, minWidth: 0 }}>
+                  <Link
+                    component={RouterLink}
+                    to={href('lesson-authoring-edit', { lessonUuid: lesson.uuid })}
+                    sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}
+                  >
+                    {lessonTitle}
+                  </Link>
+                  <Stack direction="row" sx={{ gap: 1.5, alignItems: 'center', flexWrap: 'wrap' }}>
+                    <DotChip
+                      color={STATE_COLORS[lesson.state]}
+                      label={t(`lessonAuthoring.states.${lesson.state}`)}
+                    />
+                    <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+                      {t('lessonAuthoring.minutesShort', { count: lesson.minutes })}
+                    </Typography>
+                  </Stack>
                 </Stack>
+                <IconButton
+                  aria-label={t('lessonAuthoring.moveUp', { title: lessonTitle })}
+                  disabled={index === 0 || order.isPending}
+                  onClick={() => move(index, -1)}
+                >
+                  <ArrowUpward />
+                </IconButton>
+                <IconButton
+                  aria-label={t('lessonAuthoring.moveDown', { title: lessonTitle })}
+                  disabled={index === course.lessons.length - 1 || order.isPending}
+                  onClick={() => move(index, 1)}
+                >
+                  <ArrowDownward />
+                </IconButton>
+                <LessonMenu lesson={lesson} title={lessonTitle} />
               </Stack>
-              <IconButton
-                aria-label={t('lessonAuthoring.moveUp', { title: lesson.title })}
-                disabled={index === 0 || order.isPending}
-                onClick={() => move(index, -1)}
-              >
-                <ArrowUpward />
-              </IconButton>
-              <IconButton
-                aria-label={t('lessonAuthoring.moveDown', { title: lesson.title })}
-                disabled={index === course.lessons.length - 1 || order.isPending}
-                onClick={() => move(index, 1)}
-              >
-                <ArrowDownward />
-              </IconButton>
-              <LessonMenu lesson={lesson} title={lesson.title} />
-            </Stack>
-          ))}
+            );
+          })}
         </Stack>
       )}
       <Button
@@ -215,15 +218,19 @@ function CourseCard({ course, onEdit }: { course: AuthoredCourse; onEdit: () => 
       >
         {t(showProgress ? 'lessonAuthoring.progress.hide' : 'lessonAuthoring.progress.show')}
       </Button>
-      {showProgress && <ProgressOverview courseUuid={course.uuid} />}
+      {showProgress && <ProgressOverview course={course} language={language} />}
     </Paper>
   );
 }
 
 /** How many people in how many accounts started and finished the course and each lesson; never who. */
-function ProgressOverview({ courseUuid }: { courseUuid: string }) {
+function ProgressOverview({ course, language }: { course: AuthoredCourse; language: Language }) {
   const { t } = useTranslation();
-  const progress = useQuery(courseProgressQuery(courseUuid));
+  const progress = useQuery(courseProgressQuery(course.uuid));
+  const titleOf = (uuid: string, german: string) => {
+    const lesson = course.lessons.find((l) => l.uuid === uuid);
+    return lesson ? announcementText(lesson.titles, language) : german;
+  };
   if (progress.isPending) return <CircularProgress size={24} aria-label={t('lessonAuthoring.loading')} />;
   if (!progress.data) return <Typography>{t('lessonAuthoring.loadFailed')}</Typography>;
   const p = progress.data;
@@ -245,7 +252,7 @@ function ProgressOverview({ courseUuid }: { courseUuid: string }) {
           <TableBody>
             {p.lessons.map((lesson) => (
               <TableRow key={lesson.uuid}>
-                <TableCell sx={{ minWidth: 160 }}>{lesson.title}</TableCell>
+                <TableCell sx={{ minWidth: 160 }}>{titleOf(lesson.uuid, lesson.title)}</TableCell>
                 <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                   {t('lessonAuthoring.progress.cell', {
                     people: lesson.startedPeople,
