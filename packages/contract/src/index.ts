@@ -18,7 +18,6 @@ export * from './deepcloud.ts';
 export * from './peppershop.ts';
 export * from './abaclik.ts';
 export * from './lessons.ts';
-export * from './lesson-authoring.ts';
 export * from './security.ts';
 export * from './my-data.ts';
 export * from './directory.ts';
@@ -45,7 +44,6 @@ import { deepcloudRoutes } from './deepcloud.ts';
 import { peppershopRoutes } from './peppershop.ts';
 import { abaclikRoutes } from './abaclik.ts';
 import { lessonsRoutes } from './lessons.ts';
-import { lessonAuthoringRoutes } from './lesson-authoring.ts';
 import { securityRoutes } from './security.ts';
 import { myDataRoutes } from './my-data.ts';
 import { directoryRoutes } from './directory.ts';
@@ -74,7 +72,6 @@ export const apiRoutes = (() => ({
   ...peppershopRoutes,
   ...abaclikRoutes,
   ...lessonsRoutes,
-  ...lessonAuthoringRoutes,
   ...securityRoutes,
   ...myDataRoutes,
   ...announcementsRoutes,

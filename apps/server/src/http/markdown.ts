@@ -2,7 +2,7 @@ import createDOMPurify, { type Config, type DOMPurify } from 'dompurify';
 import { createRequire } from 'node:module';
 import type * as Jsdom from 'jsdom';
 import { Marked } from 'marked';
-import { LESSON_IMAGE_PATH } from '@portal/contract';
+import { LESSON_IMAGE_PATH } from '@portal/contract/lesson-authoring';
 
 // Texts people write in Markdown (a lesson, an announcement) are turned into HTML on the server and sanitised
 // there, so a page inserts nothing it did not get from this one gate.

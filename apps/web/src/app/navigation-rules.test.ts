@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  LESSON_AUTHOR_ROLES,
-  type Account,
-  type AccountRole,
-  type User,
-  type UserRole,
-} from '@portal/contract';
+import { type Account, type AccountRole, type User, type UserRole } from '@portal/contract';
+import { LESSON_AUTHOR_ROLES } from '@portal/contract/lesson-authoring';
 import {
   decideNavigation,
   matchRoute,

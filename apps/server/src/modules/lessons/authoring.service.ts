@@ -1,6 +1,6 @@
+import { LANGUAGES, type Language } from '@portal/contract';
 import {
   COURSE_LESSONS_MAX,
-  LANGUAGES,
   LESSON_IMAGE_MAX_BYTES,
   LESSON_IMAGE_PATH,
   LESSON_IMAGE_TYPES,
@@ -11,13 +11,12 @@ import {
   type CourseInput,
   type CourseOrderInput,
   type CourseProgress,
-  type Language,
   type LessonDraftInput,
   type LessonImage,
   type LessonImageUpload,
   type LessonState,
   type LessonTexts,
-} from '@portal/contract';
+} from '@portal/contract/lesson-authoring';
 import type { Db, Queryable } from '../../db/client.ts';
 import { iso } from '../../db/iso.ts';
 import { wholeList, type ListPage } from '../../db/paging.ts';

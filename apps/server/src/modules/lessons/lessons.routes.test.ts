@@ -1,14 +1,13 @@
 import crypto from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
+import type { LessonCourse, LessonDetail } from '@portal/contract';
 import type {
   AuthoredCourse,
   AuthoredLesson,
   CourseProgress,
-  LessonCourse,
-  LessonDetail,
   LessonImage,
-} from '@portal/contract';
-import { LESSON_IMAGE_MAX_BYTES, LESSON_IMAGE_PATH } from '@portal/contract';
+} from '@portal/contract/lesson-authoring';
+import { LESSON_IMAGE_MAX_BYTES, LESSON_IMAGE_PATH } from '@portal/contract/lesson-authoring';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../../demo/users.ts';
 import { DEMO_COURSE, DEMO_LESSONS, DEMO_LESSON_UUIDS, seedDemoLessons } from '../../demo/lessons.ts';
 import { describeApi, type DemoLogin, type TestApi } from '../../test/api.ts';

@@ -1,4 +1,5 @@
-import { LESSON_IMAGE_MAX_BYTES, lessonAuthoringRoutes, lessonsRoutes } from '@portal/contract';
+import { lessonsRoutes } from '@portal/contract';
+import { LESSON_IMAGE_MAX_BYTES, lessonAuthoringRoutes } from '@portal/contract/lesson-authoring';
 import { notFound } from '../../http/errors.ts';
 import { sendFile } from '../../files/files.ts';
 import type { ModuleDeps } from '../deps.ts';

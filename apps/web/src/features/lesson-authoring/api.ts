@@ -8,7 +8,7 @@ import {
   type AuthoredLesson,
   type CourseInput,
   type LessonDraftInput,
-} from '@portal/contract';
+} from '@portal/contract/lesson-authoring';
 import { apiFile, apiRequest } from '@/api/client.ts';
 import { dataUrl } from '@/api/data-url.ts';
 import { later } from '@/i18n/later.ts';

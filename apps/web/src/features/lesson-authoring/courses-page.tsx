@@ -23,15 +23,13 @@ import AddOutlined from '@mui/icons-material/AddOutlined';
 import ArrowDownward from '@mui/icons-material/ArrowDownward';
 import ArrowUpward from '@mui/icons-material/ArrowUpward';
 import SchoolOutlined from '@mui/icons-material/SchoolOutlined';
+import { LANGUAGES, announcementText, type Language } from '@portal/contract';
 import {
   COURSE_AUDIENCES,
   COURSE_TITLE_MAX,
-  LANGUAGES,
-  announcementText,
   type AuthoredCourse,
   type CourseAudience,
-  type Language,
-} from '@portal/contract';
+} from '@portal/contract/lesson-authoring';
 import { href } from '@/app/href.ts';
 import { FormSelect, FormTextField, RuleForm, serverFieldErrors, useRuleForm } from '@/forms/index.ts';
 import { DotChip } from '@/ui/dot-chip.tsx';

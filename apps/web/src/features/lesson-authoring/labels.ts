@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import type { SvgIconProps } from '@mui/material/SvgIcon';
-import type { LessonState } from '@portal/contract';
+import type { LessonState } from '@portal/contract/lesson-authoring';
 
 /** The dot of each lesson state (DotChip). */
 export const STATE_COLORS: Record<LessonState, SvgIconProps['color']> = {

@@ -3,13 +3,13 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
+import { usersRoutes } from '@portal/contract';
 import {
   lessonAuthoringRoutes as routes,
-  usersRoutes,
   type AuthoredCourse,
   type AuthoredLesson,
   type AuthoredLessonSummary,
-} from '@portal/contract';
+} from '@portal/contract/lesson-authoring';
 import { ApiError } from '@/api/errors.ts';
 import { apiRequest } from '@/testing/api-mock.ts';
 import { queryKeys } from '@/api/session.ts';

@@ -15,17 +15,16 @@ import FormHelperText from '@mui/material/FormHelperText';
 import AddPhotoAlternateOutlined from '@mui/icons-material/AddPhotoAlternateOutlined';
 import ArrowBack from '@mui/icons-material/ArrowBack';
 import SearchOff from '@mui/icons-material/SearchOff';
+import { LANGUAGES, type Language } from '@portal/contract';
 import {
-  LANGUAGES,
   LESSON_BODY_MAX,
   LESSON_IMAGE_MAX_BYTES,
   LESSON_IMAGE_TYPES,
   LESSON_MINUTES_MAX,
   LESSON_TITLE_MAX,
   type AuthoredLesson,
-  type Language,
   type LessonDraftInput,
-} from '@portal/contract';
+} from '@portal/contract/lesson-authoring';
 import { ApiError } from '@/api/errors.ts';
 import { href } from '@/app/href.ts';
 import { FormTextField, RuleForm, serverFieldErrors, useRuleForm } from '@/forms/index.ts';

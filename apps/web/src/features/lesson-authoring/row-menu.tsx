@@ -4,7 +4,7 @@ import IconButton from '@mui/material/IconButton';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import MoreVert from '@mui/icons-material/MoreVert';
-import type { AuthoredCourse, AuthoredLessonSummary } from '@portal/contract';
+import type { AuthoredCourse, AuthoredLessonSummary } from '@portal/contract/lesson-authoring';
 import { useConfirm } from '@/ui/confirm.tsx';
 import { useCoursePublished, useDeleteCourse, useDeleteLesson, useLessonPublished } from './api.ts';
 
