@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
@@ -11,7 +11,7 @@ import {
   type AuthoredLessonSummary,
 } from '@portal/contract/lesson-authoring';
 import { ApiError } from '@/api/errors.ts';
-import { apiRequest } from '@/testing/api-mock.ts';
+import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { queryKeys } from '@/api/session.ts';
 import { testUser } from '@/testing/fixtures.ts';
 import { renderPage } from '@/testing/render.tsx';
@@ -20,9 +20,7 @@ import { PortalThemeProvider } from '@/ui/theme.tsx';
 import CoursesPage from './courses-page.tsx';
 import LessonEditorPage from './lesson-editor-page.tsx';
 
-vi.mock('@/api/client.ts', async (original) =>
-  (await import('@/testing/api-mock.ts')).mockedClient(original),
-);
+mockApi();
 
 const COURSE_UUID = 'c0000000-0000-4000-8000-000000000001';
 const LESSON_UUID = 'a0000000-0000-4000-8000-000000000001';
@@ -81,10 +79,6 @@ const page = (child: ReactElement) => (
     <ConfirmProvider>{child}</ConfirmProvider>
   </PortalThemeProvider>
 );
-
-beforeEach(() => {
-  apiRequest.mockReset();
-});
 
 describe('lesson authoring pages', { timeout: 60_000 }, () => {
   it('lists courses and lessons in the interface language, German where a title lacks it, with state and menus', async () => {
