@@ -1,49 +1,8 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import IconButton from '@mui/material/IconButton';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
-import MoreVert from '@mui/icons-material/MoreVert';
 import type { AuthoredCourse, AuthoredLessonSummary } from '@portal/contract/lesson-authoring';
 import { useConfirm } from '@/ui/confirm.tsx';
+import { RowMenu, type RowMenuItem } from '@/ui/row-menu.tsx';
 import { useCoursePublished, useDeleteCourse, useDeleteLesson, useLessonPublished } from './api.ts';
-
-interface Item {
-  key: string;
-  label: string;
-  run: () => Promise<void>;
-}
-
-/** A row's menu of actions, behind one button that fits beside the row at 320 px. */
-function RowMenu({ label, items, busy }: { label: string; items: Item[]; busy: boolean }) {
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  return (
-    <>
-      <IconButton
-        aria-label={label}
-        aria-haspopup="menu"
-        disabled={busy}
-        onClick={(event) => setAnchor(event.currentTarget)}
-      >
-        <MoreVert />
-      </IconButton>
-      <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
-        {items.map((item) => (
-          <MenuItem
-            key={item.key}
-            onClick={() => {
-              setAnchor(null);
-              void item.run();
-            }}
-            sx={item.key === 'delete' ? { color: 'error.main' } : undefined}
-          >
-            {item.label}
-          </MenuItem>
-        ))}
-      </Menu>
-    </>
-  );
-}
 
 /**
  * A lesson's actions: take it back (learners stop seeing it, progress stays) or publish it again, and delete it
@@ -54,7 +13,7 @@ export function LessonMenu({ lesson, title }: { lesson: AuthoredLessonSummary; t
   const confirm = useConfirm();
   const publication = useLessonPublished();
   const remove = useDeleteLesson();
-  const items: Item[] = [];
+  const items: RowMenuItem[] = [];
   if (lesson.state === 'published' || lesson.state === 'changed') {
     items.push({
       key: 'unpublish',
@@ -79,6 +38,7 @@ export function LessonMenu({ lesson, title }: { lesson: AuthoredLessonSummary; t
   items.push({
     key: 'delete',
     label: t('lessonAuthoring.actions.delete'),
+    destructive: true,
     run: async () => {
       const ok = await confirm({
         title: t('lessonAuthoring.actions.deleteLessonTitle', { title }),
@@ -104,7 +64,7 @@ export function CourseMenu({ course, title }: { course: AuthoredCourse; title: s
   const confirm = useConfirm();
   const publication = useCoursePublished();
   const remove = useDeleteCourse();
-  const items: Item[] = [
+  const items: RowMenuItem[] = [
     course.published
       ? {
           key: 'unpublish',
@@ -126,6 +86,7 @@ export function CourseMenu({ course, title }: { course: AuthoredCourse; title: s
     {
       key: 'delete',
       label: t('lessonAuthoring.actions.delete'),
+      destructive: true,
       run: async () => {
         const ok = await confirm({
           title: t('lessonAuthoring.actions.deleteCourseTitle', { title }),

@@ -1,14 +1,10 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import IconButton from '@mui/material/IconButton';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
-import MoreVert from '@mui/icons-material/MoreVert';
 import { membersRoutes, type Member } from '@portal/contract';
 import { useMayCall } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
+import { RowMenu, type RowMenuItem } from '@/ui/row-menu.tsx';
 import { useRemoveMember, useResendInvitation, useRevokeInvitation } from './api.ts';
 
 /**
@@ -19,7 +15,6 @@ export function RowActions({ member, account, label }: { member: Member; account
   const { t } = useTranslation();
   const navigate = useNavigate();
   const confirm = useConfirm();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const remove = useRemoveMember(account);
   const resend = useResendInvitation(account);
   const revoke = useRevokeInvitation(account);
@@ -30,7 +25,7 @@ export function RowActions({ member, account, label }: { member: Member; account
     remove: useMayCall(membersRoutes.removeMember),
   };
   const who = member.name || member.email;
-  const items: { key: keyof typeof may; label: string; run: () => void | Promise<void> }[] = [];
+  const items: (RowMenuItem & { key: keyof typeof may })[] = [];
 
   if (member.kind === 'INVITATION') {
     items.push({ key: 'resend', label: t('members.actions.resend'), run: () => resend.mutate(member) });
@@ -72,30 +67,11 @@ export function RowActions({ member, account, label }: { member: Member; account
   // Only what the caller may do (staff in a customer's account change nothing here).
   const allowed = items.filter((item) => may[item.key]);
   if (!allowed.length) return null;
-  const busy = remove.isPending || resend.isPending || revoke.isPending;
   return (
-    <>
-      <IconButton
-        aria-label={t('members.actions.label', { name: label })}
-        aria-haspopup="menu"
-        disabled={busy}
-        onClick={(event) => setAnchor(event.currentTarget)}
-      >
-        <MoreVert />
-      </IconButton>
-      <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
-        {allowed.map((item) => (
-          <MenuItem
-            key={item.key}
-            onClick={() => {
-              setAnchor(null);
-              void item.run();
-            }}
-          >
-            {item.label}
-          </MenuItem>
-        ))}
-      </Menu>
-    </>
+    <RowMenu
+      label={t('members.actions.label', { name: label })}
+      items={allowed}
+      busy={remove.isPending || resend.isPending || revoke.isPending}
+    />
   );
 }
