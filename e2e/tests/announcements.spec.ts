@@ -75,4 +75,7 @@ test('the admin publishes a maintenance; owner@ sees the bar and the inbox entry
   await owner.reload();
   await expect(owner.getByRole('heading', { level: 2, name: `Wartung: ${title}` })).toBeVisible();
   await expect(owner.getByRole('alert').filter({ hasText: title })).toHaveCount(0);
+  // Contexts of its own are closed by the test: left open, they went on polling the next test's server.
+  await owner.context().close();
+  await admin.context().close();
 });

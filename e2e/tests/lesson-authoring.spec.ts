@@ -42,4 +42,7 @@ test('the teacher edits a lesson in German and Italian and publishes; owner@ rea
   await expect(owner.getByRole('heading', { level: 2, name: 'Account, membri e ruoli' })).toBeVisible();
   await expect(owner.getByRole('heading', { level: 3, name: 'Testo nuovo' })).toBeVisible();
   await expect(owner.getByText('Scritto dal docente.')).toBeVisible();
+  // Contexts of its own are closed by the test: left open, they went on polling the next test's server.
+  await owner.context().close();
+  await teacher.context().close();
 });
