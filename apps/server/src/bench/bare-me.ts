@@ -18,7 +18,9 @@ const SELECT = 'select uuid, email, name, language from users where subject = $1
 const query: (subject: string) => Promise<unknown> =
   env('DATABASE_URL') === 'snapshot'
     ? await (async () => {
-        const db = await PGlite.create(undefined, { loadDataDir: await pgliteSnapshot() });
+        const db = await PGlite.create(undefined, {
+          loadDataDir: new Blob([new Uint8Array(await pgliteSnapshot())]),
+        });
         return async (subject: string) => (await db.query(SELECT, [subject])).rows[0];
       })()
     : (() => {

@@ -163,7 +163,7 @@ export async function restoreCommand(config: BackupConfig, file: string): Promis
     throw new Error(`the backup holds ${files.length} uploaded files: set FILES_DIR to restore them`);
   }
   // Opening it once runs PostgreSQL's recovery, so the server starts on a finished database.
-  const db = await openDb(dir, { loadDataDir: new Blob([new Uint8Array(database)]) });
+  const db = await openDb(dir, { loadDataDir: database });
   await db.close();
   if (config.filesDir) {
     fs.mkdirSync(config.filesDir, { recursive: true });

@@ -28,9 +28,9 @@ export function templateFile(): string {
 }
 
 /** The template to start a new data folder from, when the build made one for this tree. */
-export function readTemplate(): Blob | undefined {
+export function readTemplate(): Buffer | undefined {
   const file = templateFile();
-  return fs.existsSync(file) ? new Blob([fs.readFileSync(file)]) : undefined;
+  return fs.existsSync(file) ? fs.readFileSync(file) : undefined;
 }
 
 /**

@@ -54,27 +54,44 @@ export function snapshotSources(): string[] {
   return [...sources].sort();
 }
 
+/** The hash of the snapshot's sources, read once per process (a test run does not edit them). */
+let sourcesHash: string | undefined;
+
 /** Key of the snapshot cache: its sources and the day (the seed is relative to now). */
 function snapshotKey(): string {
-  const hash = crypto.createHash('sha256');
-  for (const file of snapshotSources()) hash.update(file).update(fs.readFileSync(file));
-  hash.update(new Date().toISOString().slice(0, 10));
-  return hash.digest('hex').slice(0, 16);
+  if (!sourcesHash) {
+    const hash = crypto.createHash('sha256');
+    for (const file of snapshotSources()) hash.update(file).update(fs.readFileSync(file));
+    sourcesHash = hash.digest('hex');
+  }
+  return crypto
+    .createHash('sha256')
+    .update(sourcesHash)
+    .update(new Date().toISOString().slice(0, 10))
+    .digest('hex')
+    .slice(0, 16);
 }
 
+/** The snapshots this process has read, by file: every test database of a worker starts from the same bytes. */
+const snapshots = new Map<string, Buffer>();
+
 /** A migrated, seeded PGlite data dir, made once and shared by test files and test servers through a temp file. */
-export async function pgliteSnapshot(): Promise<Blob> {
+export async function pgliteSnapshot(): Promise<Buffer> {
   const file = path.join(os.tmpdir(), `portal-test-db-${snapshotKey()}.tar`);
-  if (fs.existsSync(file)) return new Blob([fs.readFileSync(file)]);
-  const db = await openDb('memory://', { walSegmentMb: 1 });
-  await migrate(db);
-  await seedDemoData(db);
-  const dump = await db.dumpDataDir!();
-  await db.close();
-  const temp = `${file}.${process.pid}.${crypto.randomUUID()}`;
-  fs.writeFileSync(temp, Buffer.from(await dump.arrayBuffer()));
-  fs.renameSync(temp, file);
-  return dump;
+  let bytes = snapshots.get(file);
+  if (!bytes && fs.existsSync(file)) bytes = fs.readFileSync(file);
+  if (!bytes) {
+    const db = await openDb('memory://', { walSegmentMb: 1 });
+    await migrate(db);
+    await seedDemoData(db);
+    bytes = Buffer.from(await (await db.dumpDataDir!()).arrayBuffer());
+    await db.close();
+    const temp = `${file}.${process.pid}.${crypto.randomUUID()}`;
+    fs.writeFileSync(temp, bytes);
+    fs.renameSync(temp, file);
+  }
+  snapshots.set(file, bytes);
+  return bytes;
 }
 
 /** Runs `fn` with an admin connection to the PostgreSQL server of TEST_DATABASE_URL. */
