@@ -131,6 +131,25 @@ export interface AuditRow {
   target: string;
 }
 
+/**
+ * The signing key and a forger's key, made once per test process: an RSA key pair costs tens of milliseconds of CPU,
+ * and every suite made two on each backend. Each suite's app still trusts only the test key.
+ */
+let keyPairs: Promise<{ keys: CryptoKeyPair; foreign: CryptoKeyPair }> | undefined;
+const testKeys = () =>
+  (keyPairs ??= Promise.all([generateKeyPair('RS256'), generateKeyPair('RS256')]).then(([keys, foreign]) => ({
+    keys,
+    foreign,
+  })));
+type CryptoKeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
+
+/**
+ * How long a request `as` a demo login reuses its token: signing costs a millisecond of CPU, and the suites (the fuzz
+ * test's tens of thousands of requests most of all) signed one per request. Well within the token's five minutes,
+ * and short enough that `auth_time` stays recent.
+ */
+const REUSE_TOKEN_MS = 30_000;
+
 export class TestApi {
   app!: FastifyInstance;
   db!: Db;
@@ -139,6 +158,7 @@ export class TestApi {
   private url?: string;
   private getKey!: JWTVerifyGetKey;
   private readonly others: { app: FastifyInstance; db: Db }[] = [];
+  private readonly demoTokens = new Map<DemoLogin, { token: string; until: number }>();
   private key!: CryptoKey;
   private foreign!: CryptoKey;
   /** Every value the areas sealed in this suite, and every answer the suite received (see `stop`). */
@@ -147,11 +167,7 @@ export class TestApi {
   constructor(readonly backend: Backend) {}
 
   async start(options: ApiOptions = {}): Promise<void> {
-    const [keys, foreign, database] = await Promise.all([
-      generateKeyPair('RS256'),
-      generateKeyPair('RS256'),
-      freshDatabase(this.backend),
-    ]);
+    const [{ keys, foreign }, database] = await Promise.all([testKeys(), freshDatabase(this.backend)]);
     this.key = keys.privateKey;
     this.foreign = foreign.privateKey;
     ({ db: this.db, drop: this.drop, url: this.url } = database);
@@ -221,6 +237,16 @@ export class TestApi {
       .sign(options.foreignKey ? this.foreign : this.key);
   }
 
+  /** A token for a request: a demo login's is reused for {@link REUSE_TOKEN_MS}, any other subject's is new. */
+  private async tokenFor(as: NonNullable<ApiRequest['as']>): Promise<string> {
+    if (typeof as !== 'string') return this.token(as);
+    const reused = this.demoTokens.get(as);
+    if (reused && reused.until > Date.now()) return reused.token;
+    const token = await this.token(as);
+    this.demoTokens.set(as, { token, until: Date.now() + REUSE_TOKEN_MS });
+    return token;
+  }
+
   /** An HTTP request through the app, signed in as `as` (default owner) unless `as: undefined` and no token. */
   async request(
     method: InjectOptions['method'],
@@ -228,7 +254,7 @@ export class TestApi {
     options: ApiRequest = {},
   ): Promise<LightMyRequestResponse> {
     const headers: Record<string, string> = { ...options.headers };
-    const token = options.token ?? (options.as ? await this.token(options.as) : undefined);
+    const token = options.token ?? (options.as ? await this.tokenFor(options.as) : undefined);
     if (token) headers.authorization ??= `Bearer ${token}`;
     if (options.xsrf !== false) {
       headers.cookie = [headers.cookie, `XSRF-TOKEN=${XSRF}`].filter(Boolean).join('; ');
