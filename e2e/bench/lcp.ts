@@ -6,7 +6,7 @@
  */
 import { chromium, type CDPSession, type Page } from '@playwright/test';
 import { fillLogin, startServer, watchNetwork } from '../fixtures.ts';
-import config from '../playwright.config.ts';
+import config, { CHROMIUM } from '../playwright.config.ts';
 
 const ROUNDS = 3;
 const MOBILE = {
@@ -66,7 +66,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 export async function measureLcp(): Promise<{ cold: PaintFigures; warm: PaintFigures }> {
   const { server, stop } = await startServer();
-  const browser = await chromium.launch(config.use?.launchOptions);
+  const browser = await chromium.launch({ ...config.use?.launchOptions, executablePath: CHROMIUM });
   try {
     const context = await browser.newContext({
       locale: 'de-CH',
