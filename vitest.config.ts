@@ -38,6 +38,7 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          globalSetup: ['src/test/global-setup.ts'],
           // Test files of a worker share its loaded modules (decision 192): loading the server again for each file
           // cost more than the tests themselves. No server test mocks a module or changes the environment.
           isolate: false,
