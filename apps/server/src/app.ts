@@ -162,9 +162,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.addHook('preClose', async () => {
     draining = true;
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) reply.header('Connection', 'close');
-    return payload;
+    done(null, payload);
   });
 
   const db = deps.db ?? (await openDb(config.databaseUrl));

@@ -156,7 +156,11 @@ export function createRouter(app: FastifyInstance, hooks: RouteHooks) {
       ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
       onRequest: def.auth === false ? [] : [hooks.authenticate],
       // Every text of the request passes the one text rule before the schema sees it.
-      preValidation: async (request) => checkRequestText(request),
+      // A callback hook (no promise per request); what it throws becomes the answer as from an async one.
+      preValidation: (request, _reply, done) => {
+        checkRequestText(request);
+        done();
+      },
       preHandler: [...userRoleHook(def), ...(account ? [hooks.accountScope(def)] : [])],
       handler: options.handler as unknown as (
         request: FastifyRequest,

@@ -44,9 +44,16 @@ export function registerMetrics(
   const requests = new Map<string, number>();
   const durations = new Map<string, Series>();
 
-  app.addHook('onResponse', async (request, reply) => {
+  // The labels of a method and route pattern, escaped once (decision 254).
+  const labelsOf = new Map<string, string>();
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    const base = `method="${escapeLabel(request.method)}",route="${escapeLabel(route)}"`;
+    const seen = `${request.method} ${route}`;
+    let base = labelsOf.get(seen);
+    if (base === undefined) {
+      base = `method="${escapeLabel(request.method)}",route="${escapeLabel(route)}"`;
+      labelsOf.set(seen, base);
+    }
     const key = `${base},status="${reply.statusCode}"`;
     requests.set(key, (requests.get(key) ?? 0) + 1);
     const seconds = reply.elapsedTime / 1000;
@@ -58,6 +65,7 @@ export function registerMetrics(
     BUCKETS.forEach((le, i) => {
       if (seconds <= le) series.buckets[i]! += 1;
     });
+    done();
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {

@@ -58,8 +58,10 @@ export function registerSecurityHeaders(
   const entries = Object.entries(headers);
   const signIn = Object.entries({ ...headers, ...IDP_HEADERS });
   const overrides = signInPaths.map((prefix) => ({ prefix, entries: signIn }));
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: no promise per request (decision 254).
+  app.addHook('onRequest', (request, reply, done) => {
     const chosen = overrides.find(({ prefix }) => underPrefix(request.url, prefix))?.entries ?? entries;
     for (const [name, value] of chosen) reply.raw.setHeader(name, value);
+    done();
   });
 }
