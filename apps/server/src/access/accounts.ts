@@ -126,6 +126,8 @@ export async function accessFor(
        from accounts a left join account_members m on m.account_uuid = a.uuid and m.user_uuid = $2
       where a.uuid = $1 and ${NOT_EXPIRED}`,
     [accountUuid, user.uuid, ...twoFactorParams(user)],
+    // Every account route asks this first: PostgreSQL keeps it prepared (decision 254).
+    { prepare: 'portal_access_for' },
   );
   const row = rows[0];
   if (!row) return null;

@@ -90,9 +90,12 @@ function takesProviderName(row: ProvisionRow, identity: TokenIdentity): boolean 
  */
 export async function provisionUser(q: Queryable, identity: TokenIdentity): Promise<PortalUser> {
   const signedInAt = identity.signedInAt ?? identity.issuedAt ?? null;
-  const found = await q.query<ProvisionRow>(`select ${PROVISION_COLUMNS} from users where subject = $1`, [
-    identity.subject,
-  ]);
+  // Every authenticated request reads this row: PostgreSQL keeps the statement prepared (decision 254).
+  const found = await q.query<ProvisionRow>(
+    `select ${PROVISION_COLUMNS} from users where subject = $1`,
+    [identity.subject],
+    { prepare: 'portal_user_by_subject' },
+  );
   let row = found.rows[0];
   if (row?.deleted_at) throw new DeletedLoginError();
   if (!row) {

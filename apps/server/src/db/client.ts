@@ -11,8 +11,20 @@ export interface QueryResult<T> {
   rowCount: number;
 }
 
+/**
+ * `prepare` names a statement that PostgreSQL keeps parsed and planned on each pooled connection (node-postgres's
+ * named statements): for the few statements of every request (the signed-in user's row). PGlite ignores it.
+ */
+export interface QueryOptions {
+  prepare?: string;
+}
+
 export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+  query<T = Record<string, unknown>>(
+    sql: string,
+    params?: unknown[],
+    options?: QueryOptions,
+  ): Promise<QueryResult<T>>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
 }
@@ -124,8 +136,10 @@ async function listenOn(
 
 function fromPool(pool: pg.Pool): Db {
   const wrap = (client: pg.Pool | pg.PoolClient): Queryable => ({
-    async query<T>(sql: string, params: unknown[] = []) {
-      const result = await client.query(sql, params);
+    async query<T>(sql: string, params: unknown[] = [], options?: QueryOptions) {
+      const result = options?.prepare
+        ? await client.query({ name: options.prepare, text: sql, values: params })
+        : await client.query(sql, params);
       return { rows: result.rows as T[], rowCount: result.rowCount ?? 0 };
     },
     async exec(sql) {
