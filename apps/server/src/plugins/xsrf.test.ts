@@ -35,6 +35,17 @@ describeApi('the XSRF check follows the matched route', (api) => {
     expect(UNSAFE.length).toBeGreaterThan(0);
   });
 
+  it('gives every new cookie a token of its own, also past a draw of the token buffer (decision 254)', async () => {
+    const tokens = new Set<string>();
+    for (let i = 0; i < 300; i++) {
+      const response = await api.app.inject({ method: 'GET', url: '/healthz' });
+      const token = /^XSRF-TOKEN=([\w-]+);/.exec(String(response.headers['set-cookie']))?.[1];
+      expect(token).toMatch(/^[\w-]{32}$/);
+      tokens.add(token!);
+    }
+    expect(tokens.size).toBe(300);
+  });
+
   for (const [name, def] of UNSAFE) {
     it(`${name}: no spelling of ${def.method} ${fullPath(def)} passes without the header`, async () => {
       for (const url of [`/api${pathOf(def)}`, ...variants(pathOf(def))]) {
