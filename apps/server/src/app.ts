@@ -175,7 +175,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   try {
     await migrate(db);
     if (config.demoData) {
-      await seedDemoData(db, config.billing);
+      // Seeds only when this tree's demo data version is not the stored one (decision 253).
+      await seedDemoData(db, config.billing, { unlessCurrent: true });
       if (config.oidc.embedded) await seedDemoIdentities(db);
     }
   } catch (error) {

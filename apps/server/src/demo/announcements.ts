@@ -31,7 +31,7 @@ const DRAFT = {
 
 /**
  * A published maintenance announcement whose window covers the start of the demo (from an hour before to three
- * days after, renewed at each start) and that every member of the demo accounts has in their inbox, so the shell's
+ * days after, renewed at each start: renewDemoAnnouncements) and that every member of the demo accounts has in their inbox, so the shell's
  * bar shows; and a draft for next week (portal-admin@ publishes it). The inbox entries are written once.
  */
 export async function seedDemoAnnouncements(tx: Queryable, ids: Map<DemoLogin, string>) {
@@ -70,5 +70,14 @@ export async function seedDemoAnnouncements(tx: Queryable, ids: Map<DemoLogin, s
                          where n.user_uuid = m.user_uuid and n.type = 'announcement.published'
                            and n.params ->> 'announcementUuid' = $2::text)`,
     [DEMO_ANNOUNCEMENTS.maintenance, DEMO_ANNOUNCEMENTS.maintenance],
+  );
+}
+
+/** A demo start that does not seed (decision 253) still renews the maintenance window, as the seed's upsert does. */
+export async function renewDemoAnnouncements(tx: Queryable) {
+  await tx.query(
+    `update announcements set starts_at = now() - interval '1 hour', ends_at = now() + interval '3 days'
+      where uuid = $1`,
+    [DEMO_ANNOUNCEMENTS.maintenance],
   );
 }

@@ -10,10 +10,9 @@ import pg from 'pg';
 import { openDb } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
 import { seedDemoData } from '../demo/seed.ts';
+import { importedSources } from '../demo/version.ts';
 
 const srcDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-const contractIndex = path.resolve(srcDir, '../../../packages/contract/src/index.ts');
 
 /** Every source file under `dir` (tests excluded), recursively. */
 function sourcesIn(dir: string): string[] {
@@ -22,23 +21,6 @@ function sourcesIn(dir: string): string[] {
     if (entry.isDirectory()) return sourcesIn(file);
     return entry.name.endsWith('.test.ts') ? [] : [file];
   });
-}
-
-const IMPORT = /(?:from\s+|import\s*\(\s*|import\s+)'([^']+)'/g;
-
-/** The files `entry` imports, directly or not: relative imports and the contract (packages are outside the key). */
-function importedSources(entry: string, seen = new Set<string>()): Set<string> {
-  if (seen.has(entry)) return seen;
-  seen.add(entry);
-  for (const [, specifier] of fs.readFileSync(entry, 'utf8').matchAll(IMPORT)) {
-    const target = specifier!.startsWith('.')
-      ? path.resolve(path.dirname(entry), specifier!)
-      : specifier === '@portal/contract'
-        ? contractIndex
-        : null;
-    if (target && fs.existsSync(target) && fs.statSync(target).isFile()) importedSources(target, seen);
-  }
-  return seen;
 }
 
 /**
