@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import pg from 'pg';
-import Cursor from 'pg-cursor';
+import type pg from 'pg';
 import { readTemplate } from './template.ts';
 
 export interface QueryResult<T> {
@@ -101,12 +100,13 @@ function fromPglite(db: PGlite): Db {
 
 /** A client of its own for LISTEN: a pooled one would be handed to other queries, or closed when idle. */
 async function listenOn(
+  Client: typeof pg.Client,
   options: pg.ClientConfig,
   channel: string,
   onPayload: (payload: string) => void,
   onLost?: (error: Error) => void,
 ): Promise<Unlisten> {
-  const client = new pg.Client(options);
+  const client = new Client(options);
   let stopped = false;
   const lost = (error: Error) => {
     if (stopped) return;
@@ -134,7 +134,7 @@ async function listenOn(
   };
 }
 
-function fromPool(pool: pg.Pool): Db {
+function fromPool(pool: pg.Pool, Client: typeof pg.Client): Db {
   const wrap = (client: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params: unknown[] = [], options?: QueryOptions) {
       const result = options?.prepare
@@ -167,9 +167,10 @@ function fromPool(pool: pg.Pool): Db {
       await pool.query('select 1');
     },
     listen(channel, onPayload, onLost) {
-      return listenOn({ ...pool.options, keepAlive: true }, channel, onPayload, onLost);
+      return listenOn(Client, { ...pool.options, keepAlive: true }, channel, onPayload, onLost);
     },
     async *cursor<T>(sql: string, params: unknown[], batchSize: number) {
+      const { default: Cursor } = await import('pg-cursor');
       const client = await pool.connect();
       let broken: Error | undefined;
       try {
@@ -264,10 +265,12 @@ function tarball(bytes: Uint8Array): Blob {
 /** Opens the database named by DATABASE_URL: memory://, a folder (PGlite) or postgres://. */
 export async function openDb(databaseUrl: string, options: OpenDbOptions = {}): Promise<Db> {
   if (/^postgres(ql)?:\/\//i.test(databaseUrl)) {
+    // node-postgres loads only for PostgreSQL: an embedded database's start does not load it (decision 253).
+    const { default: pg } = await import('pg');
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, connectionTimeoutMillis: 5_000 });
     // An idle client's error (e.g. the server restarting) must not crash the process; /readyz reports it.
     pool.on('error', () => undefined);
-    return fromPool(pool);
+    return fromPool(pool, pg.Client);
   }
   const initDbStartParams = options.walSegmentMb ? [`--wal-segsize=${options.walSegmentMb}`] : undefined;
   // Trigram indexes (the account directory's search, migration 032): PostgreSQL ships pg_trgm in contrib,

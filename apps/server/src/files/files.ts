@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { fileTypeFromBuffer } from 'file-type';
 import type { Queryable } from '../db/client.ts';
 import { looksLikeSvg, sanitizeSvg } from './svg.ts';
 
@@ -69,6 +68,8 @@ export async function checkUpload(
 ): Promise<CheckedUpload> {
   if (content.length === 0) throw new UploadRefused('fileEmpty');
   if (content.length > allowed.maxBytes) throw new UploadRefused('fileTooLarge');
+  // file-type loads with the first upload, not at the server's start (decision 253).
+  const { fileTypeFromBuffer } = await import('file-type');
   const detected = await fileTypeFromBuffer(content);
   // file-type names any XML document application/xml; an SVG is one, told apart below by its root element.
   if (detected && detected.mime !== 'application/xml') {

@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { PASSKEYS_MAX } from '@portal/contract';
 import type { Config } from '../config.ts';
 import type { Db, Queryable } from '../db/client.ts';
+
+/** The WebAuthn library loads with the first passkey ceremony, not at the server's start (decision 253). */
+const webauthn = () => import('@simplewebauthn/server');
 
 /**
  * Passkeys (WebAuthn) of the embedded sign-in service: registering one (the settings page asks through the API)
@@ -106,7 +105,9 @@ export async function registrationOptions(
   identity: { id: string; email: string; name: string },
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const rp = relyingParty(config);
-  const options = await generateRegistrationOptions({
+  const options = await (
+    await webauthn()
+  ).generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
     userID: userHandle(identity.id),
@@ -152,7 +153,9 @@ export async function registerPasskey(
   let info;
   try {
     // The challenge is taken outside any transaction: a wrong answer uses it up as well.
-    const verification = await verifyRegistrationResponse({
+    const verification = await (
+      await webauthn()
+    ).verifyRegistrationResponse({
       response,
       expectedChallenge: (challenge) => takeChallenge(db, challenge, 'register', { identityId }),
       expectedOrigin: rp.origin,
@@ -202,7 +205,9 @@ export async function authenticationOptions(
   config: Pick<Config, 'publicUrl' | 'productName'>,
   binding: { interactionUid: string; identityId?: string },
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
-  const options = await generateAuthenticationOptions({
+  const options = await (
+    await webauthn()
+  ).generateAuthenticationOptions({
     rpID: relyingParty(config).id,
     allowCredentials: binding.identityId ? await credentialsOf(db, binding.identityId) : [],
     userVerification: binding.identityId ? 'preferred' : 'required',
@@ -264,7 +269,9 @@ export async function verifyAssertion(
   const counter = Number(passkey.sign_count);
   let result;
   try {
-    result = await verifyAuthenticationResponse({
+    result = await (
+      await webauthn()
+    ).verifyAuthenticationResponse({
       response,
       expectedChallenge: challenge,
       expectedOrigin: rp.origin,

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../config.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import type { FileStore } from '../files/files.ts';
@@ -60,10 +60,15 @@ async function attachmentContents(db: Db, files: FileStore | undefined, attachme
 
 /** Delivers one mail now: over SMTP when SMTP_URL is set; otherwise into the database outbox. */
 function createTransport(config: Pick<Config, 'smtpUrl' | 'mailFrom'>, db: Db, files?: FileStore) {
-  if (config.smtpUrl) {
-    const transporter = nodemailer.createTransport(config.smtpUrl);
+  const { smtpUrl } = config;
+  if (smtpUrl) {
+    // nodemailer loads with the first mail sent, not at the server's start (decision 253).
+    let transporter: Promise<Transporter> | undefined;
     return async ({ to, subject, text, html, attachments = [] }: MailMessage) => {
-      await transporter.sendMail({
+      transporter ??= import('nodemailer').then((nodemailer) => nodemailer.default.createTransport(smtpUrl));
+      await (
+        await transporter
+      ).sendMail({
         from: config.mailFrom,
         to,
         subject,

@@ -17,7 +17,6 @@ import {
   type AbaclikPairing,
   type AbaclikPlatform,
 } from '@portal/contract';
-import QRCode from 'qrcode';
 import type { Actor } from '../../audit/audit.ts';
 import { writeAudit } from '../../audit/audit.ts';
 import type { AbaclikConfig } from '../../config.ts';
@@ -184,7 +183,10 @@ export async function createCode(
       code: formatActivationCode(code),
       expiresAt: iso(created.expires_at),
       pairingUri: uri,
-      qrSvg: await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }),
+      // qrcode loads with the first code drawn, not at the server's start (decision 253).
+      qrSvg: await (
+        await import('qrcode')
+      ).default.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }),
     };
   }
 }

@@ -4,7 +4,8 @@
 // same when the bank sends the same credit again in another file. Anything that is not such a file is refused
 // before anything is booked; a document type declaration is refused outright, so no entity can ever expand.
 import crypto from 'node:crypto';
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { createRequire } from 'node:module';
+import type * as FastXmlParser from 'fast-xml-parser';
 
 /** Why a file was refused; the texts are message keys of the web app's billing staff page. */
 export type CamtProblem =
@@ -57,17 +58,31 @@ const REPEATED = new Set(['Ntfctn', 'Ntry', 'NtryDtls', 'TxDtls', 'Strd', 'Ustrd
  */
 export const CAMT_MAX_DEPTH = 40;
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  maxNestedTags: CAMT_MAX_DEPTH,
-  attributeNamePrefix: '@',
-  removeNSPrefix: false,
-  // Amounts and references stay the exact text of the file: no number conversion, no trimming surprises.
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  isArray: (name) => REPEATED.has(name),
-});
+/**
+ * fast-xml-parser loads with the first bank file read, not at the server's start (decision 253); synchronously, so
+ * the parse stays synchronous.
+ */
+let xmlReader: { parser: FastXmlParser.XMLParser; validator: typeof FastXmlParser.XMLValidator } | null =
+  null;
+function xmlTools() {
+  if (xmlReader) return xmlReader;
+  const { XMLParser, XMLValidator } = createRequire(import.meta.url)(
+    'fast-xml-parser',
+  ) as typeof FastXmlParser;
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    maxNestedTags: CAMT_MAX_DEPTH,
+    attributeNamePrefix: '@',
+    removeNSPrefix: false,
+    // Amounts and references stay the exact text of the file: no number conversion, no trimming surprises.
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: true,
+    isArray: (name) => REPEATED.has(name),
+  });
+  xmlReader = { parser, validator: XMLValidator };
+  return xmlReader;
+}
 
 type Node = Record<string, unknown>;
 
@@ -240,7 +255,8 @@ export function parseCamt054(content: Buffer, maxBytes: number): CamtNotificatio
   // camt files never carry a DTD: refusing one means no entity of the file is ever defined, let alone expanded.
   if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw new CamtRefused('camtDoctype');
   if (!xml.trimStart().startsWith('<')) throw new CamtRefused('camtNotXml');
-  const valid = XMLValidator.validate(xml);
+  const { parser, validator } = xmlTools();
+  const valid = validator.validate(xml);
   if (valid !== true) throw new CamtRefused('camtNotXml', valid.err.msg);
   let parsed: unknown;
   try {

@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Currency } from '@portal/contract';
 import type { BillingConfig } from '../../config.ts';
 
@@ -60,11 +60,22 @@ export interface CardPayments {
 const idOf = (value: string | { id: string } | null | undefined) =>
   typeof value === 'string' ? value : (value?.id ?? null);
 
-/** The adapter for Stripe, through Stripe's own Node library (setup by Checkout, charges off session). */
-export function stripeCardPayments(secretKey: string, client?: Stripe): CardPayments {
-  const stripe = client ?? new Stripe(secretKey, { maxNetworkRetries: 2, timeout: 20_000 });
+/** Stripe's library loads with the first card payment, not at the server's start (decision 253). */
+const loadStripe = async () => (await import('stripe')).default;
+
+/**
+ * The adapter for Stripe, through Stripe's own Node library (setup by Checkout, charges off session); the client is
+ * made on first use with `options` (defaults: two retries, 20 s timeout).
+ */
+export function stripeCardPayments(secretKey: string, options?: Stripe.StripeConfig): CardPayments {
+  let client: Promise<Stripe> | undefined;
+  const api = () =>
+    (client ??= loadStripe().then(
+      (StripeClient) => new StripeClient(secretKey, options ?? { maxNetworkRetries: 2, timeout: 20_000 }),
+    ));
   return {
     async createSetupUrl(input) {
+      const stripe = await api();
       const customerId =
         input.customerId ??
         (
@@ -85,13 +96,18 @@ export function stripeCardPayments(secretKey: string, client?: Stripe): CardPaym
       return { url: session.url, customerId };
     },
     async completeSetup(sessionId) {
+      const stripe = await api();
       let session: Stripe.Checkout.Session;
       try {
         session = await stripe.checkout.sessions.retrieve(sessionId, {
           expand: ['setup_intent.payment_method'],
         });
       } catch (error) {
-        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
+        if (
+          error instanceof (await loadStripe()).errors.StripeInvalidRequestError &&
+          error.statusCode === 404
+        )
+          return null;
         throw error;
       }
       const customerId = idOf(session.customer);
@@ -103,6 +119,7 @@ export function stripeCardPayments(secretKey: string, client?: Stripe): CardPaym
       return { customerId, paymentMethodId: method.id, brand: method.card.brand, last4: method.card.last4 };
     },
     async charge(input) {
+      const stripe = await api();
       try {
         const intent = await stripe.paymentIntents.create(
           {
@@ -121,7 +138,7 @@ export function stripeCardPayments(secretKey: string, client?: Stripe): CardPaym
         return { succeeded, paymentId: intent.id, declineCode: succeeded ? null : intent.status };
       } catch (error) {
         // A declined card (or one that needs its holder) is an answer, not a failure: the invoice is paid by bank.
-        if (error instanceof Stripe.errors.StripeCardError) {
+        if (error instanceof (await loadStripe()).errors.StripeCardError) {
           return {
             succeeded: false,
             paymentId: error.payment_intent?.id ?? null,
@@ -138,14 +155,16 @@ export function stripeCardPayments(secretKey: string, client?: Stripe): CardPaym
 export function cardPaymentsFor(config: Pick<BillingConfig, 'card'>): CardPayments | null {
   if (!config.card) return null;
   const api = config.card.apiUrl ? new URL(config.card.apiUrl) : null;
-  const client = api
-    ? new Stripe(config.card.secretKey, {
-        host: api.hostname,
-        port: Number(api.port) || (api.protocol === 'http:' ? 80 : 443),
-        protocol: api.protocol === 'http:' ? 'http' : 'https',
-        maxNetworkRetries: 0,
-        timeout: 20_000,
-      })
-    : undefined;
-  return stripeCardPayments(config.card.secretKey, client);
+  return stripeCardPayments(
+    config.card.secretKey,
+    api
+      ? {
+          host: api.hostname,
+          port: Number(api.port) || (api.protocol === 'http:' ? 80 : 443),
+          protocol: api.protocol === 'http:' ? 'http' : 'https',
+          maxNetworkRetries: 0,
+          timeout: 20_000,
+        }
+      : undefined,
+  );
 }

@@ -12,8 +12,6 @@ import {
   type PostalAddress,
   DEFAULT_BRAND_COLOR,
 } from '@portal/contract';
-import PDFDocument from 'pdfkit';
-import { SwissQRBill } from 'swissqrbill/pdf';
 import type { Brand, Creditor } from '../../config.ts';
 import { findPlan } from '../../invoicing/plans.ts';
 import { countryName, dayIn, fill, INVOICE_PDF_TEXTS, type InvoicePdfTexts } from './invoice-pdf.texts.ts';
@@ -51,8 +49,6 @@ const WIDTH = RIGHT - LEFT;
 const TOP = 15 * MM;
 /** Content stops here on a page without the payment part. */
 const BOTTOM = PAGE.height - 18 * MM;
-/** The payment part takes the bottom 105 mm of an A4 page, below its perforation line. */
-const PAYMENT_PART_TOP = PAGE.height - SwissQRBill.height;
 /** Space kept free above the perforation line. */
 const PERFORATION_GAP = 6 * MM;
 /** The address sits where the window of a Swiss C5 envelope with a right window shows it. */
@@ -176,7 +172,19 @@ function lineDescription(line: InvoiceLine, input: InvoicePdfInput, t: InvoicePd
  * window envelope, the lines with VAT per rate and the payable total, and for an invoice still to be paid the
  * Swiss QR-bill payment part at the bottom of the last page (on a page of its own when the lines leave no room).
  */
-export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
+export async function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
+  return renderWith(await loadPdfLibraries(), input);
+}
+
+/** pdfkit and swissqrbill load with the first document rendered, not at the server's start (decision 253). */
+async function loadPdfLibraries() {
+  const [pdfkit, qrBill] = await Promise.all([import('pdfkit'), import('swissqrbill/pdf')]);
+  return { PDFDocument: pdfkit.default, SwissQRBill: qrBill.SwissQRBill };
+}
+
+type PdfLibraries = Awaited<ReturnType<typeof loadPdfLibraries>>;
+
+function renderWith({ PDFDocument, SwissQRBill }: PdfLibraries, input: InvoicePdfInput): Promise<Buffer> {
   const { invoice, language, creditor } = input;
   const t = INVOICE_PDF_TEXTS[language];
   const { currency } = invoice.totals;
@@ -371,7 +379,7 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
   y = text(note, LEFT, y + 5 * MM, { width: WIDTH }) + 4;
   text(t.thanks, LEFT, y, { width: WIDTH });
 
-  if (payable) attachPaymentPart(doc, input, t);
+  if (payable) attachPaymentPart(SwissQRBill, doc, input, t);
 
   const pages = doc.bufferedPageRange().count;
   if (pages > 1) {
@@ -417,7 +425,14 @@ function drawLogo(doc: PDFKit.PDFDocument, logo: InvoiceLogo | null | undefined)
  * payment reference (QR reference with a QR-IBAN, creditor reference with an IBAN) and the invoice number as
  * message. It goes to the bottom of the last page, or to a new A4 page when the content reaches its perforation.
  */
-function attachPaymentPart(doc: PDFKit.PDFDocument, input: InvoicePdfInput, t: InvoicePdfTexts) {
+function attachPaymentPart(
+  SwissQRBill: PdfLibraries['SwissQRBill'],
+  doc: PDFKit.PDFDocument,
+  input: InvoicePdfInput,
+  t: InvoicePdfTexts,
+) {
+  /** The payment part takes the bottom 105 mm of an A4 page, below its perforation line. */
+  const paymentPartTop = PAGE.height - SwissQRBill.height;
   const { invoice, creditor } = input;
   const party = (name: string, address: PostalAddress) => ({
     name: qrText(name, QR_NAME_MAX),
@@ -439,7 +454,7 @@ function attachPaymentPart(doc: PDFKit.PDFDocument, input: InvoicePdfInput, t: I
     },
     { language: input.language.toUpperCase() as 'DE' | 'EN' | 'FR' | 'IT' },
   );
-  if (doc.y > PAYMENT_PART_TOP - PERFORATION_GAP) {
+  if (doc.y > paymentPartTop - PERFORATION_GAP) {
     doc.addPage({ size: 'A4', margin: 0 });
     doc.font(BOLD).fontSize(13).fillColor(accentOf(input));
     doc.text(printableText(creditor.name), LEFT, TOP, { width: WIDTH });
@@ -448,6 +463,6 @@ function attachPaymentPart(doc: PDFKit.PDFDocument, input: InvoicePdfInput, t: I
       width: WIDTH,
     });
   }
-  doc.y = PAYMENT_PART_TOP - PERFORATION_GAP;
-  bill.attachTo(doc, 0, PAYMENT_PART_TOP);
+  doc.y = paymentPartTop - PERFORATION_GAP;
+  bill.attachTo(doc, 0, paymentPartTop);
 }
