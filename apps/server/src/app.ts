@@ -83,6 +83,11 @@ declare module 'fastify' {
 export interface AppDeps {
   /** An open database (tests); otherwise config.databaseUrl is opened, and closed with the app. */
   db?: Db;
+  /**
+   * config.databaseUrl as it is being opened (server.ts starts it while the app's modules load, decision 253): the
+   * app takes it over as its own, as if it had opened it.
+   */
+  opening?: Promise<Db>;
   /** Token key source (tests); otherwise the embedded provider's keys or the issuer's JWKS. */
   getKey?: JWTVerifyGetKey;
   /** More area modules, registered after the app's own (tests add routes this way). */
@@ -167,7 +172,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     done(null, payload);
   });
 
-  const db = deps.db ?? (await openDb(config.databaseUrl));
+  const db = deps.db ?? (await (deps.opening ?? openDb(config.databaseUrl)));
   const ownsDb = !deps.db;
   app.addHook('onClose', async () => {
     if (ownsDb) await db.close();

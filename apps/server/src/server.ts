@@ -27,9 +27,15 @@ try {
 // Error reporting (only with SENTRY_DSN) starts before the app loads, so its integrations see Fastify from the start.
 const { initErrorReporting, flushErrorReporting } = await import('./plugins/error-reporting.ts');
 await initErrorReporting(config);
+// The database starts opening before the app's modules load, and goes on while they do (decision 253): PGlite
+// reads its files and compiles its WebAssembly on other threads meanwhile. A failure to open it is the app's to
+// report, as when the app opens it itself.
+const { openDb } = await import('./db/client.ts');
+const opening = openDb(config.databaseUrl);
+opening.catch(() => undefined);
 // Loaded after the configuration is known to be valid, so a bad variable is reported at once.
 const { buildApp } = await import('./app.ts');
-const app = await buildApp(config);
+const app = await buildApp(config, { opening });
 await app.listen({ host: config.host, port: config.port });
 if (config.secrets.development) {
   app.log.warn(
