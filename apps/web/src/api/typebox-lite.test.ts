@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseAst } from 'vite';
-import { contractForWeb, contractWithoutValidators } from '../../vite.config.ts';
+import { contractForWeb, contractWithoutValidators, topLevelEffects } from '../../vite.config.ts';
 
 const contractSrc = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -33,7 +33,10 @@ function check(file: string, code: string): string | undefined {
 
 describe("the web build's TypeBox stand-in", () => {
   it('provides every builder the contract calls', () => {
-    for (const file of readdirSync(contractSrc).filter((name) => name.endsWith('.ts')))
+    // The build never loads a test file (its `describe(…)` would be a side effect).
+    for (const file of readdirSync(contractSrc).filter(
+      (name) => name.endsWith('.ts') && !name.includes('.test.'),
+    ))
       expect(check(file, readFileSync(path.join(contractSrc, file), 'utf8')), file).toBeUndefined();
   });
 
@@ -87,6 +90,19 @@ describe('the contract as the web bundles it', () => {
     );
     expect(web).toContain('values.forEach((value) => seen.add(value))');
     expect(web).toContain('const seen = new Set<string>()');
+  });
+
+  it('takes every contract file as free of side effects, which each is: it only declares (decision 255)', () => {
+    for (const file of readdirSync(contractSrc).filter(
+      (name) => name.endsWith('.ts') && !name.includes('.test.'),
+    ))
+      expect(topLevelEffects(readFileSync(path.join(contractSrc, file), 'utf8')), file).toEqual([]);
+    // A statement that runs when the file loads would be lost once nothing imports the file's values: the build fails.
+    const registering = "import { registry } from './registry.ts';\nexport const A = 1;\nregistry.add(A);\n";
+    expect(topLevelEffects(registering)).toEqual(['ExpressionStatement at line 3']);
+    expect(check('users.ts', registering)).toMatch(
+      /users\.ts runs code when it loads \(ExpressionStatement at line 3\)/,
+    );
   });
 
   it('turns every contract file into code that parses', () => {
