@@ -323,14 +323,58 @@ export function contractWithoutValidators(): Plugin {
   };
 }
 
+/**
+ * MUI's `createTheme` and `ThemeProvider` as the build bundles them: only their path for a theme without CSS variables
+ * (decision 255). Both take that path whenever the theme has neither `cssVariables` nor `colorSchemes`, which
+ * Portal's never has (ui/theme.tsx); yet both import the other path too (createThemeWithVars, CssVarsProvider with its
+ * colour-scheme storage), and a module's import is kept whatever branch runs. The build's versions keep the first
+ * path as MUI writes it and throw where MUI would take the second, so a theme that asks for CSS variables fails
+ * loudly instead of silently losing them. Tests and the dev server use MUI's own files.
+ */
+const MUI_WITHOUT_CSS_VARS: Record<string, string> = {
+  createTheme: `import createThemeNoVars from './createThemeNoVars.mjs';
+export default function createTheme(options = {}, ...args) {
+  if (options.cssVariables || 'colorSchemes' in options)
+    throw new Error('MUI is built without CSS variables (decision 255): no cssVariables or colorSchemes');
+  return createThemeNoVars(options, ...args);
+}`,
+  ThemeProvider: `import * as React from 'react';
+import ThemeProviderNoVars from './ThemeProviderNoVars.mjs';
+import THEME_ID from './identifier.mjs';
+import { jsx } from 'react/jsx-runtime';
+export default function ThemeProvider({ theme, ...props }) {
+  const noVarsTheme = React.useMemo(() => {
+    if (typeof theme === 'function') return theme;
+    const muiTheme = THEME_ID in theme ? theme[THEME_ID] : theme;
+    if ('colorSchemes' in muiTheme)
+      throw new Error('MUI is built without CSS variables (decision 255): no theme with colorSchemes');
+    return 'vars' in muiTheme ? theme : { ...theme, vars: null };
+  }, [theme]);
+  return jsx(ThemeProviderNoVars, { theme: noVarsTheme, ...props });
+}`,
+};
+
+export function muiWithoutCssVars(): Plugin {
+  const file = /[\\/]@mui[\\/]material[\\/]styles[\\/](createTheme|ThemeProvider)\.mjs$/;
+  return {
+    name: 'portal-mui-without-css-vars',
+    apply: 'build',
+    load(id) {
+      const name = file.exec(id)?.[1];
+      return name ? MUI_WITHOUT_CSS_VARS[name]! : null;
+    },
+  };
+}
+
 export default defineConfig({
   root,
   plugins: [
     contractWithoutValidators(),
+    muiWithoutCssVars(),
     messageAreas(),
     react(),
     devConfig(),
-    loadBudget({ firstLoadKb: 150, firstLoadCeilingKb: 233, routeKb: 50 }),
+    loadBudget({ firstLoadKb: 150, firstLoadCeilingKb: 225, routeKb: 50 }),
     precompress(),
   ],
   resolve: { alias: { '@': path.join(root, 'src') } },
