@@ -33,13 +33,25 @@ describe('the tab’s live notifications', () => {
     const [url] = server.fetch.mock.calls[0]!;
     expect(url).toBe('/api/notifications/v1/stream');
     expect(server.requests[0]!.get('Authorization')).toBe('Bearer the-access-token');
-    // StrictMode mounts, unmounts and mounts again: the first request was given up, one stays open.
+    // StrictMode mounts, unmounts and mounts again: one stream stays open.
     const open = () => server.streams.filter((stream) => !stream.aborted).length;
     expect(open()).toBe(1);
     first.unmount();
     expect(open()).toBe(1);
     second.unmount();
     expect(open()).toBe(0);
+  });
+
+  it('opens no stream when the app is left before the connection’s chunk has loaded', async () => {
+    // The connection loads in a chunk of its own after the shell mounts (decision 255).
+    renderHook(() => useLiveNotifications(), { wrapper }).unmount();
+    // Mounted again later: this one's stream opens, the first never does.
+    const again = renderHook(() => useLiveNotifications(), { wrapper });
+    await vi.waitFor(() => expect(server.fetch).toHaveBeenCalled());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.fetch).toHaveBeenCalledTimes(1);
+    again.unmount();
+    expect(server.streams.filter((stream) => !stream.aborted)).toHaveLength(0);
   });
 
   it('refreshes every notification query on each event, and nothing else', async () => {

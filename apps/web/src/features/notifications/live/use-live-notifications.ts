@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { notificationsLiveRoutes } from '@portal/contract';
 import { buildHeaders, buildUrl } from '@/api/client.ts';
-import { LiveConnection } from './live-connection.ts';
+import type { LiveConnection } from './live-connection.ts';
 
 /** Every query of the notifications area (list, detail, unread count) has a key under this prefix. */
 export const NOTIFICATIONS_QUERY_PREFIX = ['notifications'] as const;
@@ -16,8 +16,17 @@ function streamHeaders(): Headers | null {
   return headers.has('Authorization') ? headers : null;
 }
 
-/** The tab's one stream and how many mounted components use it. */
-let shared: { connection: LiveConnection; users: number; stopOnline: () => void } | null = null;
+/**
+ * The tab's one stream and how many mounted components use it. The connection (with its event-stream parser) is a
+ * chunk of its own, loaded when the shell mounts, not in the first load (decision 255); until it is there, the
+ * connection is null, and a release to nobody meanwhile means it never starts.
+ */
+interface Shared {
+  connection: LiveConnection | null;
+  users: number;
+  stopOnline: () => void;
+}
+let shared: Shared | null = null;
 
 function acquire(queryClient: QueryClient): void {
   if (shared) {
@@ -34,20 +43,26 @@ function acquire(queryClient: QueryClient): void {
       void queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_QUERY_PREFIX });
     }, INVALIDATE_DELAY_MS);
   };
-  const connection = new LiveConnection({
-    url: buildUrl(notificationsLiveRoutes.notificationStream),
-    headers: streamHeaders,
-    onEvent: refresh,
-  });
-  const online = () => connection.retryNow();
+  const current: Shared = { connection: null, users: 1, stopOnline: () => undefined };
+  const online = () => current.connection?.retryNow();
   window.addEventListener('online', online);
-  shared = { connection, users: 1, stopOnline: () => window.removeEventListener('online', online) };
-  connection.start();
+  current.stopOnline = () => window.removeEventListener('online', online);
+  shared = current;
+  void import('./live-connection.ts').then(({ LiveConnection }) => {
+    // Released (or released and acquired anew) while the chunk loaded: this one is not wanted any more.
+    if (shared !== current) return;
+    current.connection = new LiveConnection({
+      url: buildUrl(notificationsLiveRoutes.notificationStream),
+      headers: streamHeaders,
+      onEvent: refresh,
+    });
+    current.connection.start();
+  });
 }
 
 function release(): void {
   if (!shared || --shared.users > 0) return;
-  shared.connection.stop();
+  shared.connection?.stop();
   shared.stopOnline();
   shared = null;
 }
