@@ -374,7 +374,7 @@ export default defineConfig({
     messageAreas(),
     react(),
     devConfig(),
-    loadBudget({ firstLoadKb: 150, firstLoadCeilingKb: 223, routeKb: 50 }),
+    loadBudget({ firstLoadKb: 150, firstLoadCeilingKb: 219, routeKb: 50 }),
     precompress(),
   ],
   resolve: { alias: { '@': path.join(root, 'src') } },

@@ -1,11 +1,10 @@
-// The notifications' shared data: the query keys of the whole area, the unread count (the shell's badge and the
-// document title) and the email preferences (the profile page). Every key starts with ['notifications'], so one
-// invalidation of that prefix (a live event, a change in another tab) refreshes the inbox, the item, the badge
-// and the title together; nothing is counted locally.
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { notificationsRoutes, type NotificationPreference, type NotificationsQuery } from '@portal/contract';
-import { later } from '@/i18n/later.ts';
-import { useToast } from '@/ui/toast.tsx';
+// The notifications' shared data: the query keys of the whole area and the unread count (the shell's badge and the
+// document title). Every key starts with ['notifications'], so one invalidation of that prefix (a live event, a
+// change in another tab) refreshes the inbox, the item, the badge and the title together; nothing is counted
+// locally. The email preferences are the profile's (features/profile/api.ts): the shell loads this file, and their
+// update, a mutation, need not come with it (decision 255).
+import { queryOptions } from '@tanstack/react-query';
+import { notificationsRoutes, type NotificationsQuery } from '@portal/contract';
 import { apiRequest } from './client.ts';
 
 export const notificationKeys = {
@@ -28,25 +27,5 @@ export function unreadCountQuery(accountUuid: string) {
       (await apiRequest(notificationsRoutes.getUnreadCount, { accountUuid, signal })).data.count,
     staleTime: 0,
     meta: { silentError: true },
-  });
-}
-
-export const notificationPreferencesQuery = queryOptions({
-  queryKey: notificationKeys.preferences,
-  queryFn: async ({ signal }) =>
-    (await apiRequest(notificationsRoutes.getNotificationPreferences, { signal })).data.preferences,
-});
-
-/** Switches the email of one or more types; the answer (every type's setting) replaces the cached list. */
-export function useUpdateNotificationPreferences() {
-  const queryClient = useQueryClient();
-  const toast = useToast();
-  return useMutation({
-    mutationFn: (preferences: NotificationPreference[]) =>
-      apiRequest(notificationsRoutes.updateNotificationPreferences, { body: { preferences } }),
-    onSuccess: ({ data }) => {
-      queryClient.setQueryData(notificationKeys.preferences, data.preferences);
-      toast.success(later('notifications.preferences.saved'));
-    },
   });
 }

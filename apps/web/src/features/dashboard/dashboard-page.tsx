@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
@@ -13,8 +14,12 @@ import { href } from '@/app/href.ts';
 import { logout } from '@/auth/auth.ts';
 import { formatDate } from '@/i18n/format.ts';
 import { Page } from '@/ui/page.tsx';
-import { OpenInvitations } from './open-invitations.tsx';
 import { OwnershipOffer } from './ownership-offer.tsx';
+
+// Open invitations are rare: their card, with the answers' hooks, loads only for a user who has one (decision 255).
+const OpenInvitations = lazy(() =>
+  import('./open-invitations.tsx').then((invitations) => ({ default: invitations.OpenInvitations })),
+);
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -93,7 +98,11 @@ export default function DashboardPage() {
       {account && account.invitationStatus === 'ACCEPTED' && !actingAsSupport && (
         <OwnershipOffer account={account.uuid} userUuid={me.uuid} />
       )}
-      <OpenInvitations accounts={accounts} />
+      {accounts.some((own) => own.invitationStatus === 'PENDING') && (
+        <Suspense fallback={null}>
+          <OpenInvitations accounts={accounts} />
+        </Suspense>
+      )}
       <Grid container spacing={3}>
         <Grid size={{ xs: 12, md: 7 }}>{account && <AccountCard account={account} />}</Grid>
         <Grid size={{ xs: 12, md: 5 }}>

@@ -1,10 +1,18 @@
 // The profile area's data layer (see features/accounts/api.ts for the shape every area's api.ts follows).
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { usersRoutes, type Account, type Language, type User } from '@portal/contract';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  notificationsRoutes,
+  usersRoutes,
+  type Account,
+  type Language,
+  type NotificationPreference,
+  type User,
+} from '@portal/contract';
 import { clearStoredAccountUuid } from '@/api/account-storage.ts';
 import { apiRequest } from '@/api/client.ts';
+import { notificationKeys } from '@/api/notifications.ts';
 import { ApiError } from '@/api/errors.ts';
 import { queryKeys, useInvalidateSession } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
@@ -79,6 +87,27 @@ export function useLeaveAccount() {
         (other) => other.uuid !== account.uuid && other.invitationStatus === 'ACCEPTED',
       );
       await navigate(others.length ? href('dashboard') : href('accounts'));
+    },
+  });
+}
+
+/** The person's email per notification type (the profile's preferences, under the notifications' key prefix). */
+export const notificationPreferencesQuery = queryOptions({
+  queryKey: notificationKeys.preferences,
+  queryFn: async ({ signal }) =>
+    (await apiRequest(notificationsRoutes.getNotificationPreferences, { signal })).data.preferences,
+});
+
+/** Switches the email of one or more types; the answer (every type's setting) replaces the cached list. */
+export function useUpdateNotificationPreferences() {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  return useMutation({
+    mutationFn: (preferences: NotificationPreference[]) =>
+      apiRequest(notificationsRoutes.updateNotificationPreferences, { body: { preferences } }),
+    onSuccess: ({ data }) => {
+      queryClient.setQueryData(notificationKeys.preferences, data.preferences);
+      toast.success(later('notifications.preferences.saved'));
     },
   });
 }

@@ -8,8 +8,8 @@ import ListItem from '@mui/material/ListItem';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import type { NotificationType } from '@portal/contract';
-import { notificationPreferencesQuery, useUpdateNotificationPreferences } from '@/api/notifications.ts';
 import { SectionCard } from '@/ui/section-card.tsx';
+import { notificationPreferencesQuery, useUpdateNotificationPreferences } from './api.ts';
 
 /**
  * The always-mailed types whose mail carries a link to answer (accept or decline); the owner's acceptance of an
