@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
@@ -84,7 +84,9 @@ describe('dashboard', () => {
 
 describe('open invitations on the dashboard', () => {
   const section = () => screen.getByRole('region', { name: /^Offene Einladung/ });
-  // The card loads in a chunk of its own, only for a user with an open invitation (decision 255).
+  // The card loads in a chunk of its own, only for a user with an open invitation (decision 255): imported here
+  // first, as a browser that has fetched it, so the test does not wait on its transform.
+  beforeAll(() => import('./open-invitations.tsx'));
   const shown = () => screen.findByRole('region', { name: /^Offene Einladung/ });
 
   it('lists every open invitation with its role, whichever account is selected', async () => {
