@@ -156,6 +156,19 @@ class Instance {
     }
   }
 
+  /** API requests this instance has answered with 200 so far, from its own /metrics (read on loopback, not through nginx). */
+  async apiRequestsAnswered(): Promise<number> {
+    const agent = new http.Agent();
+    try {
+      const { body } = await call(`${this.url}/metrics`, { agent });
+      return [
+        ...body.matchAll(/^portal_http_requests_total\{[^}]*route="\/api\/[^"]*",status="200"\} (\d+)$/gm),
+      ].reduce((sum, match) => sum + Number(match[1]), 0);
+    } finally {
+      agent.destroy();
+    }
+  }
+
   /** SIGTERM, and the exit code once the process is gone. */
   async stop(): Promise<number | null> {
     const child = this.child;
@@ -485,8 +498,16 @@ describe.skipIf(skipped)('two instances behind deploy/nginx/portal.conf [postgre
       for (const instance of instances) {
         expect(await instance.stop(), instance.output).toBe(0);
         await instance.start();
-        // nginx sends to the instance again once its fail_timeout has passed.
-        await new Promise((resolve) => setTimeout(resolve, FAIL_TIMEOUT_MS + 500));
+        // nginx sends to the instance again once its fail_timeout has passed: only then may the other one stop.
+        // Waited for until the instance has answered API requests through it (a fixed wait of fail_timeout and
+        // half a second was too short on a loaded machine: both were down for a moment, and nginx answered 502).
+        const readyAt = Date.now();
+        while ((await instance.apiRequestsAnswered()) < 20) {
+          expect(Date.now() - readyAt, 'nginx sends the restarted instance no work').toBeLessThan(
+            FAIL_TIMEOUT_MS + 30_000,
+          );
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
         // The stream, wherever it was, is open again (if its instance was this one, it reconnected elsewhere).
         await live.until(() => live.state.ready === live.state.connections);
       }
