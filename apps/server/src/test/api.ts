@@ -9,6 +9,7 @@ import {
   exportJWK,
   generateKeyPair,
   type CryptoKey,
+  type GenerateKeyPairResult,
   type JWTPayload,
   type JWTVerifyGetKey,
 } from 'jose';
@@ -135,13 +136,12 @@ export interface AuditRow {
  * The signing key and a forger's key, made once per test process: an RSA key pair costs tens of milliseconds of CPU,
  * and every suite made two on each backend. Each suite's app still trusts only the test key.
  */
-let keyPairs: Promise<{ keys: CryptoKeyPair; foreign: CryptoKeyPair }> | undefined;
+let keyPairs: Promise<{ keys: GenerateKeyPairResult; foreign: GenerateKeyPairResult }> | undefined;
 const testKeys = () =>
   (keyPairs ??= Promise.all([generateKeyPair('RS256'), generateKeyPair('RS256')]).then(([keys, foreign]) => ({
     keys,
     foreign,
   })));
-type CryptoKeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
 
 /**
  * How long a request `as` a demo login reuses its token: signing costs a millisecond of CPU, and the suites (the fuzz
