@@ -17,17 +17,19 @@ import { followMaintenance, syncDocumentTitle } from '@/app/router-effects.ts';
 import { buildRoutes, preloadPage } from '@/app/routes.tsx';
 import { startVersionPolling } from '@/app/version-check.ts';
 import { startErrorReporting } from '@/app/error-reporting.ts';
+import { dropRefusedLoads, startSessionLoads } from '@/app/early-session.ts';
 
 async function start() {
   const root = createRoot(document.getElementById('root')!);
-  // The version check starts at once; the locale files and the sign-in load side by side.
+  // The version check starts at once; the locale files, the sign-in and (on a reload) the first loads side by side.
   startVersionPolling();
   const current = stripLegacyPrefixes(window.location.pathname);
   const wanted = isAuthReturnPath(current)
     ? resolveRequestedLocation(sessionStorage.getItem(REQUESTED_LOCATION_KEY))
     : current;
   preloadPage(new URL(wanted, window.location.origin).pathname);
-  const [auth] = await Promise.all([startAuth(), initI18n()]);
+  const queryClient = createQueryClient();
+  const [auth] = await Promise.all([startAuth(), initI18n(), startSessionLoads(queryClient)]);
   if (auth.status === 'redirecting') return;
   if (auth.status === 'failed') {
     root.render(<StartError error={auth.error} />);
@@ -40,7 +42,7 @@ async function start() {
   if (stripped !== pathname)
     window.history.replaceState(window.history.state, '', `${stripped}${search}${hash}`);
 
-  const queryClient = createQueryClient();
+  dropRefusedLoads(queryClient);
   let router: ReturnType<typeof createBrowserRouter> | null = null;
   const guardLoader = createGuardLoader({
     queryClient,

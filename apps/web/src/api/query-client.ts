@@ -5,7 +5,11 @@ import { ApiError, isAbortError } from './errors.ts';
 
 declare module '@tanstack/react-query' {
   interface Register {
-    queryMeta: { silentError?: boolean };
+    /**
+     * silentError: the caller shows the error itself. beforeSignIn: a load started with the saved token while the
+     * sign-in check runs (app/early-session.ts); its 401 leaves the decision to that check.
+     */
+    queryMeta: { silentError?: boolean; beforeSignIn?: boolean };
     mutationMeta: { silentError?: boolean };
   }
 }
@@ -22,10 +26,13 @@ export function shouldToastError(error: unknown, meta: { silentError?: boolean }
   return true;
 }
 
-function onError(error: unknown, meta: { silentError?: boolean } | undefined): void {
-  // 401 leads to a new login, whoever asked.
-  if (error instanceof ApiError && error.status === 401) handleUnauthorized();
-  else if (shouldToastError(error, meta)) toast.error(errorMessage(error));
+/** 401 leads to a new login (`onUnauthorized`), whoever asked, except before the sign-in check has decided. */
+function errorHandler(onUnauthorized: () => void) {
+  return (error: unknown, meta: { silentError?: boolean; beforeSignIn?: boolean } | undefined): void => {
+    if (error instanceof ApiError && error.status === 401) {
+      if (!meta?.beforeSignIn) onUnauthorized();
+    } else if (shouldToastError(error, meta)) toast.error(errorMessage(error));
+  };
 }
 
 function errorMessage(error: unknown): string {
@@ -37,7 +44,8 @@ function successMessage(data: unknown): string | null {
   return typeof message === 'string' && message ? message : null;
 }
 
-export function createQueryClient(): QueryClient {
+export function createQueryClient({ onUnauthorized = handleUnauthorized } = {}): QueryClient {
+  const onError = errorHandler(onUnauthorized);
   return new QueryClient({
     queryCache: new QueryCache({
       onError: (error: Error, query: Query<unknown, unknown, unknown>) => onError(error, query.meta),

@@ -9,6 +9,7 @@ import { useVerifyEmailHref } from '@/auth/use-verify-email-href.ts';
 import { useCancelDeletion } from '@/api/account-deletion.ts';
 import { billingStatusQuery } from '@/features/billing/api.ts';
 import { formatDate, formatDay, formatMoney } from '@/i18n/format.ts';
+import { preloadable } from '@/ui/preloadable.tsx';
 import { href } from '../href.ts';
 import { getVersionState, subscribeVersion } from '../version-check.ts';
 
@@ -215,7 +216,10 @@ export function TwoFactorBar({ account }: { account: Account | null }) {
   );
 }
 
-const AnnouncementBarList = lazy(() => import('./announcement-bars.tsx'));
+// A reload with a session starts the bars' chunk early (app/early-session.ts), so they render with the shell.
+const announcementBarList = preloadable(() => import('./announcement-bars.tsx'));
+export const preloadAnnouncementBars = announcementBarList.preload;
+const AnnouncementBarList = announcementBarList.Component;
 
 /** The provider's maintenance and incident announcements (`announcement-bars.tsx`), loaded after the first paint. */
 export function AnnouncementBars() {
