@@ -164,6 +164,8 @@ function CourseCard({ course, onEdit }: { course: AuthoredCourse; onEdit: () => 
                 sx={{
                   listStyle: 'none',
                   alignItems: 'center',
+                  // On a phone the buttons take a line of their own under the title, which keeps the width.
+                  flexWrap: { xs: 'wrap', sm: 'nowrap' },
                   gap: 1,
                   py: 1,
                   borderTop: index === 0 ? 0 : 1,
@@ -171,11 +173,11 @@ function CourseCard({ course, onEdit }: { course: AuthoredCourse; onEdit: () => 
                 }}
               >
                 <Typography sx={{ color: 'text.secondary', minWidth: 24 }}>{index + 1}.</Typography>
-                <Stack sx={{ flex: 1, minWidth: 0 }}>
+                <Stack sx={{ flex: { xs: '1 1 calc(100% - 40px)', sm: 1 }, minWidth: 0 }}>
                   <Link
                     component={RouterLink}
                     to={href('lesson-authoring-edit', { lessonUuid: lesson.uuid })}
-                    sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}
+                    sx={{ fontWeight: 500, overflowWrap: 'break-word' }}
                   >
                     {lessonTitle}
                   </Link>
@@ -189,21 +191,23 @@ function CourseCard({ course, onEdit }: { course: AuthoredCourse; onEdit: () => 
                     </Typography>
                   </Stack>
                 </Stack>
-                <IconButton
-                  aria-label={t('lessonAuthoring.moveUp', { title: lessonTitle })}
-                  disabled={index === 0 || order.isPending}
-                  onClick={() => move(index, -1)}
-                >
-                  <ArrowUpward />
-                </IconButton>
-                <IconButton
-                  aria-label={t('lessonAuthoring.moveDown', { title: lessonTitle })}
-                  disabled={index === course.lessons.length - 1 || order.isPending}
-                  onClick={() => move(index, 1)}
-                >
-                  <ArrowDownward />
-                </IconButton>
-                <LessonMenu lesson={lesson} title={lessonTitle} />
+                <Stack direction="row" sx={{ ml: 'auto' }}>
+                  <IconButton
+                    aria-label={t('lessonAuthoring.moveUp', { title: lessonTitle })}
+                    disabled={index === 0 || order.isPending}
+                    onClick={() => move(index, -1)}
+                  >
+                    <ArrowUpward />
+                  </IconButton>
+                  <IconButton
+                    aria-label={t('lessonAuthoring.moveDown', { title: lessonTitle })}
+                    disabled={index === course.lessons.length - 1 || order.isPending}
+                    onClick={() => move(index, 1)}
+                  >
+                    <ArrowDownward />
+                  </IconButton>
+                  <LessonMenu lesson={lesson} title={lessonTitle} />
+                </Stack>
               </Stack>
             );
           })}
