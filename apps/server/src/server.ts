@@ -49,6 +49,9 @@ if (config.oidc.embedded) {
   const { preparePasswordPolicy } = await import('./access/password-policy.ts');
   preparePasswordPolicy();
 }
+// The Markdown sanitiser's jsdom a few seconds later, before anyone reads a lesson.
+const { prepareSanitizerSoon } = await import('./http/markdown.ts');
+prepareSanitizerSoon();
 
 let stopping = false;
 /**

@@ -71,6 +71,18 @@ export const LESSON_IMAGE_ATTRIBUTE = 'data-lesson-image';
 
 let purify: DOMPurify | null = null;
 
+/** How long after the server listens the sanitiser loads (`prepareSanitizerSoon`). */
+const SANITIZER_DELAY_MS = 5_000;
+
+/**
+ * Makes the sanitiser a few seconds after the server listens. Loading jsdom holds the server's thread for about a
+ * second (far longer on a loaded machine): at start that would delay readiness, on first use it delayed the first
+ * lesson or announcement, with every request in flight behind it. The timer does not keep the process alive.
+ */
+export function prepareSanitizerSoon(): void {
+  setTimeout(sanitizer, SANITIZER_DELAY_MS).unref();
+}
+
 /** The sanitiser with its own DOM, made on first use; its hook opens every link safely in a new tab. */
 function sanitizer(): DOMPurify {
   if (purify) return purify;

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { openDb, type Db } from '../db/client.ts';
+import { prepareSanitizerSoon } from '../http/markdown.ts';
 import { pgliteSnapshot } from './snapshot.ts';
 
 export type HostRequest =
@@ -37,6 +38,7 @@ async function start(env: Record<string, string>): Promise<{ app: FastifyInstanc
       passwordPolicy = import('../access/password-policy.ts').then((policy) =>
         policy.preparePasswordPolicy(),
       );
+    prepareSanitizerSoon();
     return { app, db };
   } catch (error) {
     await db?.close();
