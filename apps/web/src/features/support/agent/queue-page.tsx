@@ -159,7 +159,8 @@ export default function QueuePage() {
             {rows.map((ticket) => (
               <TableRow key={ticket.uuid} hover>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>#{ticket.number}</TableCell>
-                <TableCell sx={{ wordBreak: 'break-word' }}>
+                {/* Wide enough for a word: on a phone the table scrolls sideways instead of breaking words. */}
+                <TableCell sx={{ minWidth: 180, overflowWrap: 'break-word' }}>
                   <Link component={RouterLink} to={href('support-queue-ticket', { ticketUuid: ticket.uuid })}>
                     {ticket.subject}
                   </Link>
