@@ -126,7 +126,7 @@ export async function accessFor(
        from accounts a left join account_members m on m.account_uuid = a.uuid and m.user_uuid = $2
       where a.uuid = $1 and ${NOT_EXPIRED}`,
     [accountUuid, user.uuid, ...twoFactorParams(user)],
-    // Every account route asks this first: PostgreSQL keeps it prepared (decision 254).
+    // Every account route asks this first: the database keeps it prepared (decisions 254, 257).
     { prepare: 'portal_access_for' },
   );
   const row = rows[0];

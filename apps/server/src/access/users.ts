@@ -90,7 +90,7 @@ function takesProviderName(row: ProvisionRow, identity: TokenIdentity): boolean 
  */
 export async function provisionUser(q: Queryable, identity: TokenIdentity): Promise<PortalUser> {
   const signedInAt = identity.signedInAt ?? identity.issuedAt ?? null;
-  // Every authenticated request reads this row: PostgreSQL keeps the statement prepared (decision 254).
+  // Every authenticated request reads this row: the database keeps the statement prepared (decisions 254, 257).
   const found = await q.query<ProvisionRow>(
     `select ${PROVISION_COLUMNS} from users where subject = $1`,
     [identity.subject],
