@@ -17,7 +17,7 @@ import { followMaintenance, syncDocumentTitle } from '@/app/router-effects.ts';
 import { buildRoutes, preloadPage } from '@/app/routes.tsx';
 import { startVersionPolling } from '@/app/version-check.ts';
 import { startErrorReporting } from '@/app/error-reporting.ts';
-import { dropRefusedLoads, startSessionLoads } from '@/app/early-session.ts';
+import { settleSessionLoads, startSessionLoads } from '@/app/early-session.ts';
 
 async function start() {
   const root = createRoot(document.getElementById('root')!);
@@ -29,7 +29,7 @@ async function start() {
     : current;
   preloadPage(new URL(wanted, window.location.origin).pathname);
   const queryClient = createQueryClient();
-  const [auth] = await Promise.all([startAuth(), initI18n(), startSessionLoads(queryClient)]);
+  const [auth, , loadedFor] = await Promise.all([startAuth(), initI18n(), startSessionLoads(queryClient)]);
   if (auth.status === 'redirecting') return;
   if (auth.status === 'failed') {
     root.render(<StartError error={auth.error} />);
@@ -42,7 +42,7 @@ async function start() {
   if (stripped !== pathname)
     window.history.replaceState(window.history.state, '', `${stripped}${search}${hash}`);
 
-  dropRefusedLoads(queryClient);
+  settleSessionLoads(queryClient, loadedFor);
   let router: ReturnType<typeof createBrowserRouter> | null = null;
   const guardLoader = createGuardLoader({
     queryClient,

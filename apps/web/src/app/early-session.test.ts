@@ -6,15 +6,15 @@ import { meQuery, myAccountsQuery } from '@/api/session.ts';
 import { clearTokens, writeTokens } from '@/auth/tokens.ts';
 import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { getToasts } from '@/ui/toast-store.ts';
-import { dropRefusedLoads, secondsLeft, startSessionLoads } from './early-session.ts';
+import { secondsLeft, settleSessionLoads, startSessionLoads } from './early-session.ts';
 
 mockApi();
 
 const base64url = (value: object) =>
   btoa(JSON.stringify(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 /** An access token that expires `seconds` from now (unsigned: only the API verifies signatures). */
-const tokenFor = (seconds: number) =>
-  `${base64url({ alg: 'RS256' })}.${base64url({ exp: Math.floor(Date.now() / 1000) + seconds, sub: 'u' })}.sig`;
+const tokenFor = (seconds: number, claims: object = {}) =>
+  `${base64url({ alg: 'RS256' })}.${base64url({ exp: Math.floor(Date.now() / 1000) + seconds, sub: 'u', ...claims })}.sig`;
 
 const ME = { uuid: 'u', language: 'de' };
 const ACCOUNTS = [{ uuid: 'a' }];
@@ -42,7 +42,10 @@ describe('the first loads on a reload', () => {
     writeTokens({ token: tokenFor(300), refreshToken: 'r' });
     answer();
     const queryClient = createQueryClient();
-    await startSessionLoads(queryClient);
+    const loadedFor = await startSessionLoads(queryClient);
+    // The refresh brought a token for the same person: the answers stay for the guard.
+    writeTokens({ token: tokenFor(300, { iat: 1 }), refreshToken: 'r2' });
+    settleSessionLoads(queryClient, loadedFor);
     expect(apiRequest.mock.calls.map(([route]) => route)).toEqual([
       usersRoutes.getMe,
       usersRoutes.listMyAccounts,
@@ -69,11 +72,29 @@ describe('the first loads on a reload', () => {
     expect(onUnauthorized).not.toHaveBeenCalled();
     expect(getToasts()).toHaveLength(0);
     expect(queryClient.getQueryState(meQuery.queryKey)?.status).toBe('error');
-    dropRefusedLoads(queryClient);
+    settleSessionLoads(queryClient, null);
     expect(queryClient.getQueryState(meQuery.queryKey)).toBeUndefined();
 
     // The same 401 after the check signs in again.
     await queryClient.prefetchQuery(meQuery);
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+
+  it('forgets them when the refreshed token names the person differently: an address verified meanwhile', async () => {
+    writeTokens({
+      token: tokenFor(300, { email: 'a@example.com', email_verified: false }),
+      refreshToken: 'r',
+    });
+    answer();
+    const queryClient = createQueryClient();
+    const loadedFor = await startSessionLoads(queryClient);
+    expect(queryClient.getQueryData(meQuery.queryKey)).toEqual(ME);
+    writeTokens({
+      token: tokenFor(300, { email: 'a@example.com', email_verified: true }),
+      refreshToken: 'r2',
+    });
+    settleSessionLoads(queryClient, loadedFor);
+    expect(queryClient.getQueryData(meQuery.queryKey)).toBeUndefined();
+    expect(queryClient.getQueryData(myAccountsQuery.queryKey)).toBeUndefined();
   });
 });
