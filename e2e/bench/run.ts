@@ -22,6 +22,10 @@
  *   ≤ 60 s) and the API's p99 meanwhile (apps/server/src/bench/announcements.bench.ts).
  * - the account directory: typical searches of an agent among 100,000 accounts on PostgreSQL (target p99 ≤ 20 ms;
  *   apps/server/src/bench/directory.bench.ts, BENCH_DIRECTORY_ACCOUNTS for another size).
+ * - the notifications inbox: 100,000 notifications per person on PostgreSQL, its pages, filters and unread count
+ *   (target p99 ≤ 20 ms; apps/server/src/bench/inbox.bench.ts, BENCH_INBOX_NOTIFICATIONS for another size).
+ * - the support agents' queue: 50,000 tickets on PostgreSQL, its pages and filters (target p99 ≤ 20 ms;
+ *   apps/server/src/bench/queue.bench.ts, BENCH_QUEUE_TICKETS for another size).
  * - memory over time: `npm run bench -- soak` alone (30 min per backend, BENCH_SOAK_MINUTES; e2e/bench/soak.ts).
  * - the account data export: an account with 10,000 log entries, 200 invoices and 500 MB of attachments on
  *   PostgreSQL, the job's time, the ZIP's download time and the resident memory meanwhile (streamed, never held;
@@ -314,6 +318,33 @@ if (process.argv[2] === 'directory') {
   process.exit(0);
 }
 
+/** The notifications inbox with 100,000 notifications per person. */
+const inboxFigures = () =>
+  postgresScenario(
+    'inbox.bench.ts',
+    'measureInbox',
+    'printInboxFigures',
+    'notifications inbox at 100,000 notifications per person',
+  );
+
+// `npm run bench -- inbox` measures the notifications inbox alone.
+if (process.argv[2] === 'inbox') {
+  console.log(`Portal benchmark (notifications inbox only; load average ${os.loadavg()[0]!.toFixed(1)})`);
+  await inboxFigures();
+  process.exit(0);
+}
+
+/** The support agents' queue with 50,000 tickets. */
+const queueFigures = () =>
+  postgresScenario('queue.bench.ts', 'measureQueue', 'printQueueFigures', 'support queue at 50,000 tickets');
+
+// `npm run bench -- queue` measures the support agents' queue alone.
+if (process.argv[2] === 'queue') {
+  console.log(`Portal benchmark (support queue only; load average ${os.loadavg()[0]!.toFixed(1)})`);
+  await queueFigures();
+  process.exit(0);
+}
+
 /** The account data export with 10,000 log entries, 200 invoices and 500 MB of attachments. */
 const accountExportFigures = () =>
   postgresScenario(
@@ -407,4 +438,6 @@ await invoicePdfFigures();
 await schedulerFigures();
 await announcementFigures();
 await directoryFigures();
+await inboxFigures();
+await queueFigures();
 await accountExportFigures();
