@@ -105,6 +105,31 @@ describeApi('support agents API', (api) => {
     expect(first.json().data[2].accountName).toBe('Muster AG');
   });
 
+  it("pages every status in the queue's one order, across statuses (each read off its index, decision 259)", async () => {
+    const owner = await staffUser(api, 'SUPPORT_AGENT');
+    const base = { account: MUSTER, createdBy: OWNER, assignee: owner.uuid, waitingHours: null };
+    const closed = await insertTestTicket(api, { ...base, status: 'CLOSED' });
+    const recent = await insertTestTicket(api, { ...base, waitingHours: 5 });
+    const solved = await insertTestTicket(api, { ...base, status: 'SOLVED' });
+    const waiting = await insertTestTicket(api, { ...base, status: 'WAITING_FOR_CUSTOMER' });
+    const longest = await insertTestTicket(api, { ...base, waitingHours: 30 });
+    const closedLater = await insertTestTicket(api, { ...base, status: 'CLOSED' });
+
+    const pages = [];
+    for (const page of [1, 2, 3]) {
+      const res = await api.request(
+        'GET',
+        `${AGENT}/tickets?status=ALL&assignee=${owner.uuid}&pageSize=2&page=${page}`,
+        { as: 'agent' },
+      );
+      expect(res.statusCode).toBe(200);
+      expect(res.json().meta).toEqual({ total: 6, page, pageSize: 2 });
+      pages.push(...res.json().data.map((t: { uuid: string }) => t.uuid));
+    }
+    // Waiting for an agent, longest first; then the others by their last change.
+    expect(pages).toEqual([longest, recent, closed, solved, waiting, closedLater].map((t) => t.uuid));
+  });
+
   it('filters the queue by status, severity, category, assignee and waiting time', async () => {
     const owner = await staffUser(api, 'SUPPORT_AGENT');
     const base = { account: MUSTER, createdBy: OWNER, assignee: owner.uuid };
