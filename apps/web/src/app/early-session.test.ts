@@ -5,7 +5,7 @@ import { createQueryClient } from '@/api/query-client.ts';
 import { meQuery, myAccountsQuery } from '@/api/session.ts';
 import { clearTokens, writeTokens } from '@/auth/tokens.ts';
 import { apiRequest, mockApi } from '@/testing/api-mock.ts';
-import { getToasts } from '@/ui/toast-store.ts';
+import { dismissToast, getToasts } from '@/ui/toast-store.ts';
 import { secondsLeft, settleSessionLoads, startSessionLoads } from './early-session.ts';
 
 mockApi();
@@ -66,6 +66,8 @@ describe('the first loads on a reload', () => {
   it('leaves a refused load to the sign-in check: no new login, no toast, asked again afterwards', async () => {
     writeTokens({ token: tokenFor(300), refreshToken: 'r' });
     answer(401);
+    // Files of this worker share the toast store: start from none.
+    getToasts().forEach((toast) => dismissToast(toast.id));
     const onUnauthorized = vi.fn();
     const queryClient = createQueryClient({ onUnauthorized });
     await startSessionLoads(queryClient);
