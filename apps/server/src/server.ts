@@ -37,22 +37,8 @@ opening.catch(() => undefined);
 const { buildApp } = await import('./app.ts');
 const app = await buildApp(config, { opening });
 await app.listen({ host: config.host, port: config.port });
-if (config.secrets.development) {
-  app.log.warn(
-    'stored secrets are sealed with the published development key: set SECRETS_KEYS outside development',
-  );
-}
-// The password policy's dictionaries are built once the server listens, in a worker thread of their own (decision
-// 250): neither the start nor the server's thread waits for them; a registration or reset that comes first waits.
-// Without the embedded sign-in service no page needs them.
-if (config.oidc.embedded) {
-  const { preparePasswordPolicy } = await import('./access/password-policy.ts');
-  preparePasswordPolicy();
-}
-// The Markdown sanitiser's jsdom a few seconds later, before anyone reads a lesson.
-const { prepareSanitizerSoon } = await import('./http/markdown.ts');
-prepareSanitizerSoon();
-
+// The signals are taken from the moment the server listens, before anything else is awaited: a SIGTERM in between
+// would end the process without draining.
 let stopping = false;
 /**
  * The one way the instance stops (decision 220): app.close() drains — /readyz answers 503, live streams end with a
@@ -79,3 +65,18 @@ async function shutdown(signal: string) {
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
+if (config.secrets.development) {
+  app.log.warn(
+    'stored secrets are sealed with the published development key: set SECRETS_KEYS outside development',
+  );
+}
+// The password policy's dictionaries are built once the server listens, in a worker thread of their own (decision
+// 250): neither the start nor the server's thread waits for them; a registration or reset that comes first waits.
+// Without the embedded sign-in service no page needs them.
+if (config.oidc.embedded) {
+  const { preparePasswordPolicy } = await import('./access/password-policy.ts');
+  preparePasswordPolicy();
+}
+// The Markdown sanitiser's jsdom a few seconds later, before anyone reads a lesson.
+const { prepareSanitizerSoon } = await import('./http/markdown.ts');
+prepareSanitizerSoon();
