@@ -73,7 +73,10 @@ test('the owner hands the account to an admin, who accepts; the roles swap in bo
   // Olivia's session learns of the change on her next navigation: the ownership page finds she is no longer the
   // owner (or the guard, with the roles refetched, sends her to the dashboard) and her role reads Administrator.
   const nav = owner.getByRole('navigation', { name: 'Hauptnavigation' });
+  // The dashboard is shown before going back: a click while its navigation is pending would keep the ownership
+  // page mounted, with nothing to read it anew.
   await nav.getByRole('link', { name: 'Übersicht', exact: true }).click();
+  await expect(h1(owner, `Willkommen, ${DEMO.owner.name}`)).toBeVisible();
   await nav.getByRole('link', { name: 'Inhaberschaft', exact: true }).click();
   await expect(accountSwitcher(owner)).toHaveText(/Muster AG.*Administrator/);
   await expect(nav.getByRole('link', { name: 'Inhaberschaft', exact: true })).toHaveCount(0);
