@@ -99,6 +99,8 @@ export async function loadAreas(areas: readonly Area[]): Promise<void> {
   for (const [other, have] of inStore) {
     if (inUse.includes(other) || areas.every((area) => have.has(area))) continue;
     i18n.removeResourceBundle(other, 'messages');
+    // i18next also takes the namespace off its list then, and would load it in no language again (keys shown).
+    i18n.options.ns = [...NAMESPACES];
     inStore.delete(other);
   }
 }
