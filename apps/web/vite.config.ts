@@ -9,6 +9,7 @@ import { defineConfig, parseAst, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import TypeLite from './src/api/typebox-lite.ts';
 import { pickKeys, type MessageTree } from './src/i18n/pick-keys.ts';
+import type { RoutePreloads } from '@portal/contract';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
@@ -102,6 +103,119 @@ function loadBudget(budget: LoadBudget): Plugin {
           .map((page) => `${page.fileName} is ${page.kb.toFixed(1)} KB gzip, over ${budget.routeKb} KB`),
       ];
       if (over.length) this.error(`JavaScript over budget (decision 236):\n  ${over.join('\n  ')}`);
+    },
+  };
+}
+
+/** A string literal's value, or null. */
+const literal = (node: AstNode | undefined): string | null =>
+  node?.type === 'Literal' && typeof node.value === 'string' ? node.value : null;
+
+/** The value of an object literal's property by key, or undefined. */
+function property(node: AstNode, key: string): AstNode | undefined {
+  for (const prop of (node.properties as AstNode[] | undefined) ?? []) {
+    const name = (prop.key as AstNode | undefined)?.name ?? literal(prop.key as AstNode | undefined);
+    if (prop.type === 'Property' && name === key) return prop.value as AstNode;
+  }
+  return undefined;
+}
+
+/** The object literal a top-level `const NAME = …` (or `export const`) starts with, through `as`/`satisfies`. */
+function constInitialiser(code: string, name: string): AstNode {
+  for (const statement of parseAst(code, { lang: 'ts' }).body as unknown as AstNode[]) {
+    const declaration =
+      statement.type === 'ExportNamedDeclaration' ? (statement.declaration as AstNode | null) : statement;
+    if (declaration?.type !== 'VariableDeclaration') continue;
+    for (const declarator of declaration.declarations as AstNode[]) {
+      if ((declarator.id as AstNode).name !== name) continue;
+      let init = declarator.init as AstNode;
+      while (init.type === 'TSAsExpression' || init.type === 'TSSatisfiesExpression')
+        init = init.expression as AstNode;
+      return init;
+    }
+  }
+  throw new Error(`no top-level const ${name}`);
+}
+
+/**
+ * The routes of `route-table.ts` with what `page-loaders.ts` loads for them: path, the modules it renders (its page
+ * and what loads alongside, as written: `@/…`; none for a route without a page) and its areas of texts. Read from
+ * the two sources' syntax, so the build needs no browser module.
+ */
+export function routePages(
+  routeTable: string,
+  pageLoaders: string,
+): { path: string; modules: string[]; areas: string[] }[] {
+  const loaders = new Map<string, AstNode | null>();
+  for (const prop of constInitialiser(pageLoaders, 'PAGE_LOADERS').properties as AstNode[]) {
+    const key = prop.key as AstNode;
+    loaders.set((key.name as string | undefined) ?? literal(key)!, prop.value as AstNode);
+  }
+  return (constInitialiser(routeTable, 'TABLE').elements as AstNode[]).map((row) => {
+    const name = literal(property(row, 'name'))!;
+    const path = literal(property(row, 'path'))!;
+    const loader = loaders.get(name);
+    if (loader === undefined) throw new Error(`route ${name} has no page loader`);
+    if (loader?.type !== 'ObjectExpression' || !property(loader, 'page'))
+      return { path, modules: [], areas: [] };
+    // `page: () => import('…')` and `alongside: () => import('…')`: the modules the route renders.
+    const modules = ['page', 'alongside']
+      .map((key) => property(loader, key))
+      .map((loads) => (loads ? literal((loads.body as AstNode).source as AstNode) : null))
+      .filter((module): module is string => module !== null);
+    const areas = (property(loader, 'messages')?.elements as AstNode[] | undefined) ?? [];
+    return { path, modules, areas: areas.map((area) => literal(area)!) };
+  });
+}
+
+/**
+ * Writes `route-preloads.json` beside index.html: for each route, the chunks its page needs that the first load's
+ * index.html does not already preload, and for each language the files of each area's texts. The server puts them
+ * into index.html as `modulepreload` hints for the address asked for and the browser's last language, so a reload
+ * fetches them with the app's code instead of after it has run (issue 24 item 3).
+ */
+function routePreloads(): Plugin {
+  return {
+    name: 'portal-route-preloads',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((item) => item.type === 'chunk');
+      const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+      const closure = (fileName: string, into = new Set<string>()) => {
+        if (into.has(fileName) || !byName.has(fileName)) return into;
+        into.add(fileName);
+        for (const imported of byName.get(fileName)!.imports) closure(imported, into);
+        return into;
+      };
+      const inFirstLoad = new Set<string>();
+      for (const chunk of chunks) if (chunk.isEntry) closure(chunk.fileName, inFirstLoad);
+      const filesOf = (facade: string) => {
+        const chunk = chunks.find((candidate) => candidate.facadeModuleId === facade);
+        // A page is its own chunk (page-loaders.ts); one merged into another would hint at the wrong files.
+        if (!chunk) this.error(`route-preloads: no chunk starts with ${facade}`);
+        return [...closure(chunk.fileName)].filter((file) => !inFirstLoad.has(file));
+      };
+      const source = (file: string) => readFileSync(path.join(root, 'src/app', file), 'utf8');
+      const routes = routePages(source('route-table.ts'), source('page-loaders.ts'))
+        .filter((route) => route.modules.length > 0)
+        .map((route) => ({
+          path: route.path,
+          files: [
+            ...new Set(
+              route.modules.flatMap((module) => filesOf(path.join(root, 'src', module.replace(/^@\//, '')))),
+            ),
+          ],
+          areas: route.areas,
+        }));
+      const texts: RoutePreloads['texts'] = {};
+      for (const chunk of chunks) {
+        const id = chunk.facadeModuleId ?? '';
+        const [, language, area] =
+          /^\0messages-(\w+)-(\w+)$/.exec(id) ?? /locales\/(\w+)\/(validation)\.json$/.exec(id) ?? [];
+        if (language && area) (texts[language] ??= {})[area] = filesOf(id);
+      }
+      const preloads: RoutePreloads = { routes, texts };
+      this.emitFile({ type: 'asset', fileName: 'route-preloads.json', source: JSON.stringify(preloads) });
     },
   };
 }
@@ -375,6 +489,7 @@ export default defineConfig({
     react(),
     devConfig(),
     loadBudget({ firstLoadKb: 150, firstLoadCeilingKb: 219, routeKb: 50 }),
+    routePreloads(),
     precompress(),
   ],
   resolve: { alias: { '@': path.join(root, 'src') } },

@@ -78,3 +78,4 @@ export const apiRoutes = (() => ({
   ...directoryRoutes,
 }))();
 export * from './error-reporting.ts';
+export * from './web-build.ts';

@@ -15,6 +15,17 @@ fs.writeFileSync(
   '<!doctype html><html><head><!--portal-config--><title>Portal</title></head><body><div id="root"></div></body></html>',
 );
 fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), asset);
+// What the web build writes beside index.html for the hints (one route, one language here).
+fs.writeFileSync(
+  path.join(dist, 'route-preloads.json'),
+  JSON.stringify({
+    routes: [{ path: 'settings/users', files: ['assets/users-page-1.js'], areas: ['members'] }],
+    texts: {
+      de: { shell: ['assets/messages-de-shell-1.js'], members: ['assets/messages-de-members-1.js'] },
+      fr: { shell: ['assets/messages-fr-shell-1.js'], members: ['assets/messages-fr-members-1.js'] },
+    },
+  }),
+);
 fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js.br'), brotliCompressSync(asset));
 fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js.gz'), gzipSync(asset));
 const sourceMap = '{"version":3,"sources":["../src/secret-business-rule.ts"],"mappings":""}';
@@ -71,8 +82,35 @@ describeApi(
         expect(res.headers['content-encoding']).toBe(encoding);
         expect(res.headers['vary']).toMatch(/accept-encoding/i);
         expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-        expect(decode[encoding](res.rawPayload).toString()).toBe(plain.body);
+        expect(decode[encoding](res.rawPayload).toString()).toBe(
+          (await get(url, undefined, 'text/html')).body,
+        );
       }
+    });
+
+    it("hints in index.html at the route's chunks and its texts in the language cookie's language", async () => {
+      const page = async (url: string, cookie?: string) => {
+        const res = await api.request('GET', url, {
+          headers: { accept: 'text/html', 'accept-encoding': 'br', ...(cookie ? { cookie } : {}) },
+        });
+        expect(res.headers['vary']).toMatch(/cookie/i);
+        const html = decode.br(res.rawPayload).toString();
+        return [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+      };
+      expect(await page('/settings/users?uuid=a1', 'portal-language=fr')).toEqual([
+        '/assets/users-page-1.js',
+        '/assets/messages-fr-shell-1.js',
+        '/assets/messages-fr-members-1.js',
+      ]);
+      // No cookie, or one naming no language of the app: German, the default.
+      for (const cookie of [undefined, 'portal-language=<x>']) {
+        expect(await page('/settings/users', cookie)).toEqual([
+          '/assets/users-page-1.js',
+          '/assets/messages-de-shell-1.js',
+          '/assets/messages-de-members-1.js',
+        ]);
+      }
+      expect(await page('/billing', 'portal-language=fr')).toEqual(['/assets/messages-fr-shell-1.js']);
     });
 
     it(`compresses API JSON from ${COMPRESS_THRESHOLD} bytes on, smaller answers go out as they are`, async () => {

@@ -3,11 +3,12 @@ import path from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { Negotiator } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
-import type { PublicConfig } from '@portal/contract';
+import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE, type PublicConfig, type RoutePreloads } from '@portal/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { escapeHtml } from '../http/html.ts';
 import { plainNotFound } from '../http/errors.ts';
 import { apiNotFound } from './error-handler.ts';
+import { languageOf, routePreloadHints } from './route-preloads.ts';
 
 const PLACEHOLDER = '<!--portal-config-->';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -64,7 +65,8 @@ function isSourceMap(url: string): boolean {
 
 /**
  * The built SPA: hashed files under /assets/ cached for a year, everything else revalidated; unknown GET paths
- * that accept HTML get index.html (client-side routes); unknown API paths get a JSON 404.
+ * that accept HTML get index.html (client-side routes), with `modulepreload` hints for the address's route and the
+ * texts of the language the app last used (its cookie; route-preloads.ts); unknown API paths get a JSON 404.
  * Files are sent as the build compressed them (`.br`, `.gz` beside each), the encoding chosen by the request's
  * Accept-Encoding, with `Vary: Accept-Encoding`; without a compressed copy the file goes out as it is.
  * Source maps (`*.map`) are built for error reporting but served only outside production (serveSourceMaps):
@@ -77,7 +79,21 @@ export async function registerSpa(
   const indexFile = path.join(options.webDist, 'index.html');
   const built = fs.existsSync(indexFile);
   const index = built ? injectConfig(fs.readFileSync(indexFile, 'utf8'), options.config) : null;
-  const encodedIndex = index ? encodeIndex(index) : null;
+  const preloadsFile = path.join(options.webDist, 'route-preloads.json');
+  const hintsFor = fs.existsSync(preloadsFile)
+    ? routePreloadHints(JSON.parse(fs.readFileSync(preloadsFile, 'utf8')) as RoutePreloads)
+    : () => '';
+  // index.html with each set of hints, encoded on first use: a few per route and language, each about 3 KB.
+  const variants = new Map<string, { html: string } & ReturnType<typeof encodeIndex>>();
+  const variant = (hints: string) => {
+    let found = variants.get(hints);
+    if (!found) {
+      const html = index!.replace('</head>', `${hints}</head>`);
+      found = { html, ...encodeIndex(html) };
+      variants.set(hints, found);
+    }
+    return found;
+  };
   const encodings = new Negotiator<'br' | 'gzip'>({ supportedValues: ['br', 'gzip'] });
 
   const sendIndex = (request: FastifyRequest, reply: FastifyReply) => {
@@ -88,14 +104,16 @@ export async function registerSpa(
         .type('text/html; charset=utf-8')
         .send(NOT_BUILT);
     }
+    const language = languageOf(request.cookies[LANGUAGE_COOKIE], DEFAULT_LANGUAGE);
+    const page = variant(hintsFor(request.url.split('?')[0]!, language));
     reply
       .header('Cache-Control', 'no-cache')
-      .header('Vary', 'Accept-Encoding')
+      .header('Vary', 'Accept-Encoding, Cookie')
       .type('text/html; charset=utf-8');
     const accepted = request.headers['accept-encoding'];
     const encoding = accepted ? encodings.negotiate(accepted) : null;
-    if (!encoding) return reply.send(index);
-    return reply.header('Content-Encoding', encoding).send(encodedIndex![encoding]);
+    if (!encoding) return reply.send(page.html);
+    return reply.header('Content-Encoding', encoding).send(page[encoding]);
   };
 
   if (built) {

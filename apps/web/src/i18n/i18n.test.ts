@@ -26,9 +26,22 @@ function holdLessons(language: string): () => void {
  * and the switch to the user's language load at the same time. Whatever order they finish in, the page's texts
  * must be there in the language the app ends in (a French owner once saw a lesson page without its title).
  */
+// The browser's last language, as an earlier page left it: the app starts in it.
+document.cookie = 'portal-language=it; Path=/';
+
 describe('texts loaded per area while the language changes', () => {
   beforeAll(async () => {
     await initI18n();
+  });
+
+  it("starts in the cookie's language and keeps every change in it, for the server's hints", async () => {
+    expect(i18n.language).toBe('it');
+    await i18n.changeLanguage('fr');
+    expect(document.cookie).toContain('portal-language=fr');
+    expect(document.cookie).not.toContain('portal-language=it');
+  });
+  afterEach(() => {
+    Object.assign(files, originals);
   });
 
   it('keeps the page area when the switch finishes before the area', async () => {

@@ -1,6 +1,6 @@
 import i18next, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from '@portal/contract';
+import { DEFAULT_LANGUAGE, isLanguage, LANGUAGE_COOKIE, LANGUAGES, type Language } from '@portal/contract';
 
 import { AREAS, type Area } from './areas.ts';
 import { mergeTrees, type MessageTree } from './pick-keys.ts';
@@ -9,7 +9,6 @@ import { mergeTrees, type MessageTree } from './pick-keys.ts';
 const validationFiles = import.meta.glob<{ default: Record<string, unknown> }>('./locales/*/validation.json');
 
 export const NAMESPACES = ['messages', 'validation'] as const;
-const LAST_LANGUAGE_KEY = 'language';
 
 /**
  * The areas of texts shown so far in this tab (decision 218): the shell's from the start, a route's once it is
@@ -110,7 +109,11 @@ export async function loadAreas(areas: readonly Area[]): Promise<void> {
  * The user's language from GET me replaces it on the first navigation.
  */
 function initialLanguage(): Language {
-  const last = localStorage.getItem(LAST_LANGUAGE_KEY);
+  const prefix = `${LANGUAGE_COOKIE}=`;
+  const last = document.cookie
+    .split('; ')
+    .find((cookie) => cookie.startsWith(prefix))
+    ?.slice(prefix.length);
   return isLanguage(last) ? last : DEFAULT_LANGUAGE;
 }
 
@@ -119,7 +122,9 @@ export const i18n = i18next;
 export async function initI18n(): Promise<void> {
   i18n.on('languageChanged', (language) => {
     document.documentElement.lang = language;
-    if (isLanguage(language)) localStorage.setItem(LAST_LANGUAGE_KEY, language);
+    // Kept in a cookie, so the server's index.html hints at this language's texts too (decision 262).
+    if (isLanguage(language))
+      document.cookie = `${LANGUAGE_COOKIE}=${language}; Path=/; Max-Age=31536000; SameSite=Lax`;
   });
   await i18n
     .use(lazyLocales)
