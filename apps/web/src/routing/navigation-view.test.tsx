@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Link, Outlet, UNSAFE_createMemoryHistory as createMemoryHistory, useLocation } from 'react-router';
+import { RENDER, createNavigation, type GuardOutcome } from './navigation.ts';
+import {
+  AppRouter,
+  RouteBoundary,
+  useNavigationPending,
+  useRevalidate,
+  useRouteError,
+} from './navigation-view.tsx';
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((res) => (resolve = res));
+  return { promise, resolve };
+}
+
+function Shell() {
+  const pending = useNavigationPending();
+  return (
+    <div>
+      {pending && <p>loading</p>}
+      <Link to="/two">two</Link> <Link to="/flaky?fail">fail</Link> <Link to="/flaky">flaky</Link>
+      <Outlet />
+    </div>
+  );
+}
+
+function RootError() {
+  const retry = useRevalidate();
+  return (
+    <button type="button" onClick={() => void retry()}>
+      retry {String(useRouteError())}
+    </button>
+  );
+}
+
+function PageError() {
+  return <p>page failed: {String(useRouteError())}</p>;
+}
+
+/** Fails to render while the query says so. */
+function Flaky() {
+  if (useLocation().search === '?fail') throw new Error('render');
+  return <h1>flaky</h1>;
+}
+
+function Page({ name }: { name: string }) {
+  return <h1>{`${name} ${useLocation().pathname}`}</h1>;
+}
+
+const bounded = (element: React.ReactNode) => {
+  function Bounded() {
+    return (
+      <RouteBoundary fallback={PageError} resetKey={useLocation().key}>
+        {element}
+      </RouteBoundary>
+    );
+  }
+  return <Bounded />;
+};
+
+const routes = [
+  {
+    path: '/',
+    element: <Shell />,
+    children: [
+      { index: true, element: bounded(<Page name="one" />) },
+      { path: 'two', element: bounded(<Page name="two" />) },
+      { path: 'flaky', element: bounded(<Flaky />) },
+    ],
+  },
+];
+
+function setup() {
+  const answers: ReturnType<typeof deferred<GuardOutcome>>[] = [];
+  const failures: unknown[] = [];
+  const guard = async () => {
+    const failure = failures.shift();
+    if (failure) throw failure;
+    const answer = deferred<GuardOutcome>();
+    answers.push(answer);
+    return answer.promise;
+  };
+  const navigation = createNavigation({ history: createMemoryHistory({ initialEntries: ['/'] }), guard });
+  render(
+    <AppRouter navigation={navigation} routes={routes} loading={<p>first load</p>} rootError={RootError} />,
+  );
+  const answer = async () => act(async () => answers.shift()!.resolve(RENDER));
+  return { navigation, answer, failures };
+}
+
+describe('AppRouter', () => {
+  it('shows the loader until the first navigation passed, then keeps the page while the next one runs', async () => {
+    const { answer } = setup();
+    expect(screen.getByText('first load')).toBeTruthy();
+    await answer();
+    expect(screen.getByRole('heading').textContent).toBe('one /');
+
+    await userEvent.click(screen.getByRole('link', { name: 'two' }));
+    expect(screen.getByText('loading')).toBeTruthy();
+    expect(screen.getByRole('heading').textContent).toBe('one /');
+    await answer();
+    expect(screen.getByRole('heading').textContent).toBe('two /two');
+    expect(screen.queryByText('loading')).toBeNull();
+  });
+
+  it('shows a failed guard with a retry in place of the shell, and the page again once the retry passes', async () => {
+    const { failures, answer } = setup();
+    await answer();
+    // The guard of the next navigation fails.
+    failures.push(new Error('down'));
+    expect(screen.getByRole('heading').textContent).toBe('one /');
+    await userEvent.click(screen.getByRole('link', { name: 'two' }));
+    expect(screen.getByRole('button').textContent).toBe('retry Error: down');
+    expect(screen.queryByRole('heading')).toBeNull();
+    await userEvent.click(screen.getByRole('button'));
+    await answer();
+    expect(screen.getByRole('heading').textContent).toBe('two /two');
+  });
+
+  it('shows a page that fails to render in its place, in the shell, until the next navigation', async () => {
+    const { answer } = setup();
+    await answer();
+    await userEvent.click(screen.getByRole('link', { name: 'fail' }));
+    await answer();
+    expect(screen.getByText('page failed: Error: render')).toBeTruthy();
+    // The same route at another location renders again.
+    await userEvent.click(screen.getByRole('link', { name: 'flaky' }));
+    await answer();
+    expect(screen.getByRole('heading').textContent).toBe('flaky');
+  });
+});
