@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter } from 'react-router';
+import { UNSAFE_createBrowserHistory as createBrowserHistory } from 'react-router';
 import { createQueryClient } from '@/api/query-client.ts';
 import { startAuth } from '@/auth/auth.ts';
 import {
@@ -12,9 +12,10 @@ import {
 import { initI18n } from '@/i18n/i18n.ts';
 import { App } from '@/app/app.tsx';
 import { StartError } from '@/app/start-error.tsx';
-import { createGuardLoader } from '@/app/guard.ts';
+import { createGuard } from '@/app/guard.ts';
+import { createNavigation, shownHref, type Navigation } from '@/routing/navigation.ts';
 import { followMaintenance, syncDocumentTitle } from '@/app/router-effects.ts';
-import { buildRoutes, preloadPage } from '@/app/routes.tsx';
+import { buildRoutes, preloadPage, preparePage } from '@/app/routes.tsx';
 import { startVersionPolling } from '@/app/version-check.ts';
 import { startErrorReporting } from '@/app/error-reporting.ts';
 import { settleSessionLoads, startSessionLoads } from '@/app/early-session.ts';
@@ -43,21 +44,17 @@ async function start() {
     window.history.replaceState(window.history.state, '', `${stripped}${search}${hash}`);
 
   settleSessionLoads(queryClient, loadedFor);
-  let router: ReturnType<typeof createBrowserRouter> | null = null;
-  const guardLoader = createGuardLoader({
+  let navigation: Navigation | null = null;
+  const guard = createGuard({
     queryClient,
-    committedHref: () => {
-      if (!router?.state.initialized) return null;
-      const { pathname: path, search: query, hash: fragment } = router.state.location;
-      return `${path}${query}${fragment}`;
-    },
+    committedHref: () => (navigation ? shownHref(navigation.state) : null),
   });
-  router = createBrowserRouter(buildRoutes(guardLoader));
-  syncDocumentTitle(router);
-  followMaintenance(router);
+  navigation = createNavigation({ history: createBrowserHistory(), guard, preparePage });
+  syncDocumentTitle(navigation);
+  followMaintenance(navigation);
   root.render(
     <StrictMode>
-      <App router={router} queryClient={queryClient} />
+      <App navigation={navigation} routes={buildRoutes()} queryClient={queryClient} />
     </StrictMode>,
   );
   startErrorReporting(queryClient);

@@ -1,13 +1,24 @@
-import { RouterProvider, type DataRouter } from 'react-router';
+import type { RouteObject } from 'react-router';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ConfirmProvider } from '@/ui/confirm.tsx';
 import { PortalThemeProvider } from '@/ui/theme.tsx';
 import { ToastViewport } from '@/ui/toast.tsx';
 import { currentLanguage } from '@/i18n/i18n.ts';
+import type { Navigation } from '@/routing/navigation.ts';
+import { AppRouter } from '@/routing/navigation-view.tsx';
+import { FullPageLoader, RootErrorBoundary } from './shell/full-page-states.tsx';
 
 /** Providers around the router: server state, theme with the MUI locale, confirm dialog, toasts. */
-export function App({ router, queryClient }: { router: DataRouter; queryClient: QueryClient }) {
+export function App({
+  navigation,
+  routes,
+  queryClient,
+}: {
+  navigation: Navigation;
+  routes: RouteObject[];
+  queryClient: QueryClient;
+}) {
   // useTranslation renders again on every language change, so the language is read, not kept.
   const { t } = useTranslation();
   const language = currentLanguage();
@@ -15,7 +26,12 @@ export function App({ router, queryClient }: { router: DataRouter; queryClient: 
     <QueryClientProvider client={queryClient}>
       <PortalThemeProvider language={language} rowsPerPage={t('common.rowsPerPage')}>
         <ConfirmProvider>
-          <RouterProvider router={router} />
+          <AppRouter
+            navigation={navigation}
+            routes={routes}
+            loading={<FullPageLoader />}
+            rootError={RootErrorBoundary}
+          />
           <ToastViewport />
         </ConfirmProvider>
       </PortalThemeProvider>

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createMemoryRouter } from 'react-router';
+import { UNSAFE_createMemoryHistory as createMemoryHistory } from 'react-router';
 import type { Account } from '@portal/contract';
 import { createQueryClient } from '@/api/query-client.ts';
 import { testAccount, testUser } from '@/testing/fixtures.ts';
-import { createGuardLoader, GuardError } from './guard.ts';
+import { createGuard, GuardError } from './guard.ts';
+import { createNavigation, shownHref, type Navigation } from '@/routing/navigation.ts';
 
 const user = testUser();
 const account = testAccount;
@@ -30,49 +31,24 @@ function fakeApi(accounts: Account[], others: Account[] = []) {
 
 function setup(initial: string) {
   const queryClient = createQueryClient();
-  let router: ReturnType<typeof createMemoryRouter> | null = null;
-  const loader = createGuardLoader({
+  let router: Navigation | null = null;
+  const guard = createGuard({
     queryClient,
-    committedHref: () =>
-      router?.state.initialized ? `${router.state.location.pathname}${router.state.location.search}` : null,
+    committedHref: () => (router ? shownHref(router.state) : null),
   });
-  const page = { Component: () => null };
-  router = createMemoryRouter(
-    [
-      {
-        id: 'root',
-        path: '/',
-        loader,
-        shouldRevalidate: () => true,
-        ErrorBoundary: () => null,
-        children: [
-          { index: true, ...page },
-          { path: 'billing', ...page },
-          { path: 'inbox', ...page },
-          { path: 'onboarding', ...page },
-          { path: 'accept-agb', ...page },
-          { path: 'settings/users', ...page },
-          { path: 'accounts', ...page },
-          { path: '404', ...page },
-          { path: '*', ...page },
-        ],
-      },
-    ],
-    { initialEntries: [initial] },
-  );
+  router = createNavigation({ history: createMemoryHistory({ initialEntries: [initial] }), guard });
   return { router, queryClient };
 }
 
-async function settle(router: ReturnType<typeof createMemoryRouter>) {
+async function settle(router: Navigation) {
   // A failing load is retried once after a second.
   await vi.waitFor(() => expect(router.state.initialized).toBe(true), { timeout: 5000 });
-  await vi.waitFor(() => expect(router.state.navigation.state).toBe('idle'), { timeout: 5000 });
+  await vi.waitFor(() => expect(router.state.pending).toBe(false), { timeout: 5000 });
 }
 
-const where = (router: ReturnType<typeof createMemoryRouter>) =>
-  `${router.state.location.pathname}${router.state.location.search}`;
+const where = (router: Navigation) => `${router.state.location.pathname}${router.state.location.search}`;
 
-describe('guard loader', () => {
+describe('guard', () => {
   beforeEach(() => {
     sessionStorage.clear();
     localStorage.clear();
@@ -83,7 +59,7 @@ describe('guard loader', () => {
     const api = fakeApi([account('a1')]);
     const { router } = setup('/');
     await settle(router);
-    expect(router.state.errors).toBeNull();
+    expect(router.state.error).toBeNull();
     expect(api.calls.sort()).toEqual(['/api/users/v1/me', '/api/users/v1/me/accounts']);
     await router.navigate('/inbox');
     await router.navigate('/');
@@ -97,7 +73,15 @@ describe('guard loader', () => {
     api.fail = true;
     const first = setup('/');
     await settle(first.router);
-    expect(first.router.state.errors?.root).toBeInstanceOf(GuardError);
+    expect(first.router.state.error?.at).toBe('root');
+    expect(first.router.state.error?.error).toBeInstanceOf(GuardError);
+    // The retry asks again: while the API is down the error page stays (no page without a session), then it opens.
+    await first.router.revalidate();
+    expect(first.router.state.error?.error).toBeInstanceOf(GuardError);
+    api.fail = false;
+    await first.router.revalidate();
+    expect(first.router.state.error).toBeNull();
+    expect(where(first.router)).toBe('/');
 
     api.fail = false;
     const later = setup('/inbox');
@@ -107,7 +91,7 @@ describe('guard loader', () => {
     await later.router.navigate('/billing');
     await settle(later.router);
     expect(where(later.router)).toBe('/inbox');
-    expect(later.router.state.errors).toBeNull();
+    expect(later.router.state.error).toBeNull();
   }, 15_000);
 
   it('redirects per the rules: no account → onboarding, terms → accept-agb, permission → dashboard, unknown → 404', async () => {
@@ -196,7 +180,7 @@ describe('guard loader', () => {
   });
 });
 
-describe('guard loader: a route with an entry step (the cloud callback)', () => {
+describe('guard: a route with an entry step (the cloud callback)', () => {
   const verifier = 'v'.repeat(43);
   const connection = { uuid: 'c0ffee00-0000-4000-8000-000000000001' };
 

@@ -1,4 +1,3 @@
-import { redirect, replace, type LoaderFunctionArgs } from 'react-router';
 import type { QueryClient } from '@tanstack/react-query';
 import type { Account, User } from '@portal/contract';
 import {
@@ -22,6 +21,7 @@ import {
 import { getVersionState } from './version-check.ts';
 import { href } from './href.ts';
 import { entryStepOf } from './page-loaders.ts';
+import { RENDER, type GuardOutcome } from '@/routing/navigation.ts';
 
 export const IGNORE_MAINTENANCE_KEY = 'ignoreMaintenance';
 /** Where to return when maintenance ends. */
@@ -37,7 +37,7 @@ export class GuardError extends Error {
 
 export interface GuardContext {
   queryClient: QueryClient;
-  /** The location shown before this navigation, or null during the first one. */
+  /** The location shown before this navigation, or null while none is (the first one, or its error page). */
   committedHref: () => string | null;
 }
 
@@ -97,14 +97,21 @@ async function loadStaffAccounts(
   return { external: [], refused: null };
 }
 
-/** The root loader: runs before every navigation, loading what the pure rules of navigation-rules.ts decide on. */
-export function createGuardLoader({ queryClient, committedHref }: GuardContext) {
-  return async function guardLoader({ request }: LoaderFunctionArgs) {
-    const url = new URL(request.url);
+const redirect = (to: string): GuardOutcome => ({ kind: 'redirect', to, replace: false });
+const replace = (to: string): GuardOutcome => ({ kind: 'redirect', to, replace: true });
+
+/**
+ * The guard: runs before every navigation (navigation.ts), loading what the pure rules of navigation-rules.ts
+ * decide on. `replace` sends on in place of the entry, `redirect` as a new one (as the data router's did).
+ */
+export function createGuard({ queryClient, committedHref }: GuardContext) {
+  return async function guard(url: URL): Promise<GuardOutcome> {
+    const match = matchRoute(url.pathname);
+    // The public route (/maintenance) skips the guard and its loads: the backend may be down.
+    if (match?.entry.access.public) return RENDER;
     const target: Target = { pathname: url.pathname, search: url.search, hash: url.hash };
     if (url.searchParams.get(IGNORE_MAINTENANCE_KEY) === '1')
       sessionStorage.setItem(IGNORE_MAINTENANCE_KEY, '1');
-    const match = matchRoute(url.pathname);
 
     const pre = preNavigation({
       target,
@@ -118,9 +125,9 @@ export function createGuardLoader({ queryClient, committedHref }: GuardContext) 
       if (pre.consumesRequestedLocation) sessionStorage.removeItem(REQUESTED_LOCATION_KEY);
       if (pre.to === href('maintenance'))
         sessionStorage.setItem(MAINTENANCE_RETURN_KEY, `${url.pathname}${url.search}`);
-      throw replace(pre.to);
+      return replace(pre.to);
     }
-    if (pre.kind === 'public' || !match) return null;
+    if (pre.kind === 'public' || !match) return RENDER;
     // A route's entry step downloads while the session loads, not after it.
     const entering = entryStepOf(match.entry.name)?.();
     entering?.catch(() => undefined);
@@ -138,29 +145,29 @@ export function createGuardLoader({ queryClient, committedHref }: GuardContext) 
         ? await loadStaffAccounts(queryClient, session.user, session.accounts, url.searchParams, stored)
         : { external: [], refused: null };
     // Staff asked for an account the server does not open for them: the accounts page says so.
-    if (refused) throw redirect(href('accounts', undefined, { [NOT_OPENED_KEY]: refused }));
+    if (refused) return redirect(href('accounts', undefined, { [NOT_OPENED_KEY]: refused }));
     // Read again: loading a staff account may have forgotten a stored one.
     const decision = decideNavigation({ target, match, session, stored: getStoredAccountUuids(), external });
 
     switch (decision.kind) {
       case 'redirect':
-        throw redirect(decision.to);
+        return redirect(decision.to);
       case 'cancel': {
         // A failed first navigation shows the error page with a retry; later ones keep the current page.
         const previous = committedHref();
         if (previous === null) throw new GuardError(decision.reason);
         // Re-entering the page already shown (after such a cancel, or a revalidation): keep it as it is.
-        if (previous === `${url.pathname}${url.search}${url.hash}`) return null;
-        throw replace(previous);
+        if (previous === `${url.pathname}${url.search}${url.hash}`) return RENDER;
+        return replace(previous);
       }
       case 'allow':
         if (decision.account && match.entry.access.needsAccount) storeAccountUuid(decision.account.uuid);
         setCurrentAccountUuid(decision.account?.uuid ?? null);
         if (entering) {
           const step = (await entering).default;
-          throw replace(await step({ url, accountUuid: decision.account?.uuid ?? null, queryClient }));
+          return replace(await step({ url, accountUuid: decision.account?.uuid ?? null, queryClient }));
         }
-        return { routeName: match.entry.name };
+        return RENDER;
     }
   };
 }

@@ -1,21 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { i18n } from '@/i18n/i18n.ts';
+import { UNSAFE_createMemoryHistory as createMemoryHistory } from 'react-router';
 import { MAINTENANCE_RETURN_KEY } from './guard.ts';
-import { followMaintenance } from './router-effects.ts';
+import { createNavigation } from '@/routing/navigation.ts';
+import { followMaintenance, syncDocumentTitle } from './router-effects.ts';
 import { checkVersion } from './version-check.ts';
 
 const versionDocument = (maintenance: boolean) => async () =>
   new Response(JSON.stringify({ data: { version: __APP_VERSION__, maintenance } }), { status: 200 });
 
 function memoryRouter(path: string) {
-  return createMemoryRouter(
-    [
-      { path: '/', element: null },
-      { path: '/inbox', element: null },
-      { path: '/maintenance', element: null },
-    ],
-    { initialEntries: [path] },
-  );
+  return createNavigation({ history: createMemoryHistory({ initialEntries: [path] }) });
 }
 
 afterEach(() => sessionStorage.clear());
@@ -39,5 +34,19 @@ describe('followMaintenance', () => {
     await checkVersion(versionDocument(false));
     await expect.poll(() => router.state.location.pathname).toBe('/inbox');
     stop();
+  });
+});
+
+describe('syncDocumentTitle', () => {
+  it('names the page shown, and follows the navigation once it is committed', async () => {
+    // The title's key stands for its text.
+    const t = vi.spyOn(i18n, 't').mockImplementation(((key: string) => key) as never);
+    const navigation = memoryRouter('/inbox');
+    const stop = syncDocumentTitle(navigation);
+    expect(document.title).toBe('routes.inbox | Portal');
+    await navigation.navigate('/logs');
+    expect(document.title).toBe('routes.logs | Portal');
+    stop();
+    t.mockRestore();
   });
 });

@@ -1,8 +1,8 @@
-import type { DataRouter } from 'react-router';
 import { i18n } from '@/i18n/i18n.ts';
 import { config } from '@/config.ts';
 import { IGNORE_MAINTENANCE_KEY, MAINTENANCE_RETURN_KEY } from './guard.ts';
-import type { RouteEntry } from './route-table.ts';
+import { matchRoute } from './navigation-rules.ts';
+import type { Navigation } from '@/routing/navigation.ts';
 import { getVersionState, subscribeVersion } from './version-check.ts';
 import { href } from './href.ts';
 
@@ -21,20 +21,16 @@ export function setUnreadInTitle(count: number): void {
  * The document title "{page} | {product}" from the route table, updated on navigation and language, with the
  * unread notifications in front when there are any.
  */
-export function syncDocumentTitle(router: DataRouter): () => void {
+export function syncDocumentTitle(navigation: Navigation): () => void {
   const update = () => {
-    const matches = router.state.matches;
-    const entry = [...matches]
-      .reverse()
-      .map((m) => (m.route.handle as { entry?: RouteEntry } | undefined)?.entry)
-      .find(Boolean);
+    const entry = matchRoute(navigation.state.location.pathname)?.entry;
     const product = config().productName;
     const title = entry ? `${i18n.t(entry.titleKey)} | ${product}` : product;
     document.title = unreadInTitle > 0 ? `(${unreadInTitle}) ${title}` : title;
   };
   updateTitle = update;
   update();
-  const unsubscribe = router.subscribe(update);
+  const unsubscribe = navigation.subscribe(update);
   i18n.on('languageChanged', update);
   i18n.on('loaded', update);
   return () => {
@@ -48,20 +44,20 @@ export function syncDocumentTitle(router: DataRouter): () => void {
 /**
  * Maintenance from the version check: on → /maintenance (unless the session ignores it),
  * off again → back to where the user was, or the dashboard. The state at subscription time counts too: the
- * first check may have answered before the router existed (e.g. a reload of /maintenance after it ended).
+ * first check may have answered before the navigation existed (e.g. a reload of /maintenance after it ended).
  */
-export function followMaintenance(router: DataRouter): () => void {
+export function followMaintenance(navigation: Navigation): () => void {
   const follow = () => {
     const { maintenance, checked } = getVersionState();
-    const { pathname, search } = router.state.location;
+    const { pathname, search } = navigation.state.location;
     const onMaintenancePage = pathname === href('maintenance');
     if (maintenance && !onMaintenancePage && sessionStorage.getItem(IGNORE_MAINTENANCE_KEY) !== '1') {
       sessionStorage.setItem(MAINTENANCE_RETURN_KEY, `${pathname}${search}`);
-      void router.navigate(href('maintenance'), { replace: true });
+      void navigation.navigate(href('maintenance'), { replace: true });
     } else if (!maintenance && checked && onMaintenancePage) {
       const back = sessionStorage.getItem(MAINTENANCE_RETURN_KEY) ?? href('dashboard');
       sessionStorage.removeItem(MAINTENANCE_RETURN_KEY);
-      void router.navigate(back, { replace: true });
+      void navigation.navigate(back, { replace: true });
     }
   };
   follow();

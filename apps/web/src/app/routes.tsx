@@ -1,10 +1,12 @@
-import { useParams, type RouteObject } from 'react-router';
+import { createElement, type ComponentType } from 'react';
+import { useParams, useLocation, type RouteObject } from 'react-router';
 import { matchRoute } from './navigation-rules.ts';
 import { loadAreas } from '@/i18n/i18n.ts';
 import { pageLoaderOf } from './page-loaders.ts';
-import { ROUTES, type RouteEntry } from './route-table.ts';
+import { ROUTES, type RouteEntry, type RouteName } from './route-table.ts';
+import { RouteBoundary, usePageLoadError } from '@/routing/navigation-view.tsx';
 import { AppShell } from './shell/app-shell.tsx';
-import { FullPageLoader, PageErrorBoundary, RootErrorBoundary } from './shell/full-page-states.tsx';
+import { PageErrorBoundary } from './shell/full-page-states.tsx';
 
 /**
  * Starts downloading the page for `pathname` while sign-in runs, so the two do not wait on each other; its texts
@@ -19,52 +21,63 @@ export function preloadPage(pathname: string): void {
   void loadAreas(loader.messages);
 }
 
+/** The pages loaded so far, by route: a navigation renders its page once it is here. */
+const loadedPages = new Map<RouteName, ComponentType<Record<string, unknown>>>();
+
+/**
+ * Loads the page at `pathname` (navigation.ts runs it beside the guard, and commits the navigation once it is in):
+ * the page's chunk and its texts side by side, so it renders once both are (no raw keys). A chunk the page renders
+ * lazily starts with them and is not waited for. Each page loads once; a failed load is tried again next time.
+ */
+export async function preparePage(pathname: string): Promise<void> {
+  const match = matchRoute(pathname);
+  const loader = match && pageLoaderOf(match.entry.name);
+  if (!match || !loader || loadedPages.has(match.entry.name)) return;
+  void loader.alongside?.().catch(() => undefined);
+  const [{ default: Page }] = await Promise.all([loader.page(), loadAreas(loader.messages)]);
+  loadedPages.set(match.entry.name, Page);
+}
+
+function LoadedPage({ entry }: { entry: RouteEntry }) {
+  usePageLoadError();
+  const params = useParams();
+  // The page's component, the same one on every render once loaded (so its state stays).
+  const page = loadedPages.get(entry.name);
+  if (!page) return null;
+  return createElement(page, pageLoaderOf(entry.name)?.paramsAsProps ? params : null);
+}
+
+/** A page in the shell: its own error boundary keeps the shell when the page fails to load or render. */
+function BoundedPage({ entry }: { entry: RouteEntry }) {
+  const { key } = useLocation();
+  return (
+    <RouteBoundary fallback={PageErrorBoundary} resetKey={key}>
+      <LoadedPage entry={entry} />
+    </RouteBoundary>
+  );
+}
+
 function pageRoute(entry: RouteEntry): RouteObject {
-  const base = { id: entry.name, handle: { entry }, ErrorBoundary: PageErrorBoundary };
-  const loader = pageLoaderOf(entry.name);
   // Rows without a page never render: the guard sends them on before.
-  if (!loader) return { ...base, path: entry.path, Component: null };
-  const lazy = async () => {
-    // The page's chunk and its texts load side by side; it renders once both are in (no raw keys). A chunk the
-    // page renders lazily starts with them and is not waited for.
-    void loader.alongside?.().catch(() => undefined);
-    const [{ default: Page }] = await Promise.all([loader.page(), loadAreas(loader.messages)]);
-    if (!loader.paramsAsProps) return { Component: Page };
-    return {
-      Component: function PageWithParams() {
-        return <Page {...useParams()} />;
-      },
-    };
-  };
-  return entry.path === '' ? { ...base, index: true, lazy } : { ...base, path: entry.path, lazy };
+  const element = pageLoaderOf(entry.name) ? <BoundedPage entry={entry} /> : null;
+  return entry.path === '' ? { index: true, element } : { path: entry.path, element };
 }
 
 /**
- * The router's routes, derived from the route table: /maintenance stands alone (no guard, no shell); every
- * other row sits under the guarded root, whose loader runs the navigation rules before each navigation.
+ * The routes `<AppRouter>` renders, derived from the route table: /maintenance stands alone (no guard, no shell,
+ * its errors on the root's error page); every other row is a page in the shell. The guard (guard.ts) runs before
+ * every navigation, in navigation.ts.
  */
-export function buildRoutes(guardLoader: RouteObject['loader']): RouteObject[] {
+export function buildRoutes(): RouteObject[] {
   const maintenance = ROUTES.find((entry) => entry.access.public)!;
   return [
+    { path: `/${maintenance.path}`, element: <LoadedPage entry={maintenance} /> },
     {
-      ...pageRoute(maintenance),
-      path: `/${maintenance.path}`,
-      ErrorBoundary: RootErrorBoundary,
-      // A top-level route whose page loads lazily shows the loader meanwhile (a direct load of /maintenance).
-      HydrateFallback: FullPageLoader,
-    },
-    {
-      id: 'root',
       path: '/',
-      loader: guardLoader,
-      // The guard runs before every navigation, including query changes and revalidations.
-      shouldRevalidate: () => true,
-      Component: AppShell,
-      HydrateFallback: FullPageLoader,
-      ErrorBoundary: RootErrorBoundary,
+      element: <AppShell />,
       children: [
         ...ROUTES.filter((entry) => !entry.access.public).map(pageRoute),
-        { id: 'unmatched', path: '*', Component: null },
+        { path: '*', element: null },
       ],
     },
   ];

@@ -1,17 +1,24 @@
-// Test helper: renders a page with i18n (all locales loaded), a fresh query client (or the one given) and a
-// memory router.
+// Test helper: renders a page with i18n (all locales loaded), a fresh query client (or the one given) and the
+// app's navigation (app/navigation.ts) on a memory history, without the guard.
 import type { ReactElement } from 'react';
 import { render } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
+import { UNSAFE_createMemoryHistory as createMemoryHistory, useLocation } from 'react-router';
 import type { Language } from '@portal/contract';
 import { createTestI18n } from './i18n.ts';
+import { createNavigation } from '@/routing/navigation.ts';
+import { AppRouter, useRouteError } from '@/routing/navigation-view.tsx';
 
 /** Shows where the router went, for assertions. */
 export function Where() {
   const location = useLocation();
   return <div data-testid="where">{location.pathname + location.search}</div>;
+}
+
+/** A page that failed to render: its error, for assertions. */
+function RenderError() {
+  return <div role="alert">{String(useRouteError())}</div>;
 }
 
 export async function renderPage(
@@ -26,17 +33,15 @@ export async function renderPage(
   }: { at?: string; lng?: Language; queryClient?: QueryClient } = {},
 ) {
   const i18n = await createTestI18n(lng);
-  const router = createMemoryRouter(
-    [
-      { path, element },
-      { path: '*', element: <Where /> },
-    ],
-    { initialEntries: [at] },
-  );
+  const router = createNavigation({ history: createMemoryHistory({ initialEntries: [at] }) });
+  const routes = [
+    { path, element },
+    { path: '*', element: <Where /> },
+  ];
   const result = render(
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
+        <AppRouter navigation={router} routes={routes} rootError={RenderError} />
       </QueryClientProvider>
     </I18nextProvider>,
   );

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { UNSAFE_createMemoryHistory as createMemoryHistory } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
 import type { Account } from '@portal/contract';
@@ -12,6 +12,8 @@ import { createTestI18n } from '@/testing/i18n.ts';
 import { testAccount, testUser } from '@/testing/fixtures.ts';
 import { ConfirmProvider } from '@/ui/confirm.tsx';
 import { PortalThemeProvider } from '@/ui/theme.tsx';
+import { createNavigation } from '@/routing/navigation.ts';
+import { AppRouter } from '@/routing/navigation-view.tsx';
 import { AppShell } from './app-shell.tsx';
 
 const me = testUser();
@@ -42,16 +44,14 @@ function renderShell(accounts: Account[], current: string) {
   queryClient.setQueryData(queryKeys.me, me);
   queryClient.setQueryData(queryKeys.myAccounts, accounts);
   setCurrentAccountUuid(current);
-  const router = createMemoryRouter(
-    [{ path: '/', Component: AppShell, children: [{ index: true, element: <h1>Seite</h1> }] }],
-    { initialEntries: ['/'] },
-  );
+  const navigation = createNavigation({ history: createMemoryHistory({ initialEntries: ['/'] }) });
+  const routes = [{ path: '/', element: <AppShell />, children: [{ index: true, element: <h1>Seite</h1> }] }];
   render(
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
         <PortalThemeProvider language="de" rowsPerPage="Zeilen pro Seite">
           <ConfirmProvider>
-            <RouterProvider router={router} />
+            <AppRouter navigation={navigation} routes={routes} rootError={() => null} />
           </ConfirmProvider>
         </PortalThemeProvider>
       </QueryClientProvider>

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { Link, Outlet, useNavigation } from 'react-router';
+import { Link, Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import AppBar from '@mui/material/AppBar';
@@ -30,6 +30,7 @@ import {
 import { UserMenu } from './user-menu.tsx';
 import { href } from '../href.ts';
 import { setUnreadInTitle } from '../router-effects.ts';
+import { useNavigationPending } from '@/routing/navigation-view.tsx';
 
 const DRAWER_WIDTH = 248;
 // Only small screens use the drawer; wide ones never load it.
@@ -56,7 +57,7 @@ export function AppShell() {
   const theme = useTheme();
   const wide = useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
   const [drawerOpen, setDrawerOpen] = useState(false);
-  const navigation = useNavigation();
+  const navigating = useNavigationPending();
   const me = useMe();
   const account = useCurrentAccount();
   useUnreadInTitle(account?.uuid);
@@ -83,7 +84,7 @@ export function AppShell() {
       <a href="#main" className="skip-link">
         {t('app.skipToContent')}
       </a>
-      {navigation.state !== 'idle' && (
+      {navigating && (
         <Suspense fallback={null}>
           <NavigationProgress label={t('app.loading')} />
         </Suspense>

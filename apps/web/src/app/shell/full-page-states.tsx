@@ -1,5 +1,4 @@
 import { useEffect } from 'react';
-import { useRevalidator, useRouteError } from 'react-router';
 import { reportError } from '../error-reporting.ts';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
@@ -8,8 +7,9 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { GuardError } from '../guard.ts';
+import { useRevalidate, useRouteError } from '@/routing/navigation-view.tsx';
 
-/** Shown until the router has finished its first navigation. */
+/** Shown until the first navigation has settled. */
 export function FullPageLoader() {
   const { t } = useTranslation();
   return (
@@ -42,7 +42,7 @@ function ErrorState({ title, message, onRetry }: { title: string; message: strin
 /** The first navigation failed (user or accounts could not load) or the app crashed: a clear error with retry. */
 export function RootErrorBoundary() {
   const error = useRouteError();
-  const revalidator = useRevalidator();
+  const revalidate = useRevalidate();
   const { t } = useTranslation();
   // A crash is reported (SENTRY_DSN, decision 237); the first navigation's failed load is not an error of the app.
   useEffect(() => {
@@ -53,7 +53,7 @@ export function RootErrorBoundary() {
       <ErrorState
         title={t('errors.loadFailedTitle')}
         message={t('errors.loadFailed')}
-        onRetry={() => void revalidator.revalidate()}
+        onRetry={() => void revalidate()}
       />
     );
   }
