@@ -88,4 +88,23 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
+  {
+    // One way to navigate from code: the app's, which settles once the next page shows (decision 261).
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/routing/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'react-router',
+              importNames: ['useNavigate'],
+              message: "Use useNavigate of '@/routing/navigation-view.tsx': it settles once the next page shows.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

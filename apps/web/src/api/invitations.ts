@@ -1,7 +1,6 @@
 // Answering the user's own pending invitations: the invitations page and the dashboard both use these hooks, so the answer, its toast and the refetch of the session data are the same everywhere.
 import { useTranslation } from 'react-i18next';
 import { useMutation } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
 import { usersRoutes, type Account } from '@portal/contract';
 import { ApiError } from './errors.ts';
 import { shouldToastError } from './query-client.ts';
@@ -12,6 +11,7 @@ import { useToast } from '@/ui/toast.tsx';
 import { storeAccountUuid } from './account-storage.ts';
 import { apiRequest } from './client.ts';
 import { useInvalidateSession } from './session.ts';
+import { useNavigate } from '@/routing/navigation-view.tsx';
 
 /** What a caller does once the answer is in (e.g. navigate); pending lasts until it has finished. */
 type Then = (account: Account) => Promise<unknown> | void;

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -6,6 +7,7 @@ import { RENDER, createNavigation, type GuardOutcome } from './navigation.ts';
 import {
   AppRouter,
   RouteBoundary,
+  useNavigate,
   useNavigationPending,
   useRevalidate,
   useRouteError,
@@ -17,11 +19,23 @@ function deferred<T>() {
   return { promise, resolve };
 }
 
+/** Awaits the app's navigate, as a form does after saving. */
+function GoTwo() {
+  const navigate = useNavigate();
+  const [arrived, setArrived] = useState(false);
+  return (
+    <button type="button" onClick={() => void navigate('/two').then(() => setArrived(true))}>
+      {arrived ? 'arrived' : 'go two'}
+    </button>
+  );
+}
+
 function Shell() {
   const pending = useNavigationPending();
   return (
     <div>
       {pending && <p>loading</p>}
+      <GoTwo />
       <Link to="/two">two</Link> <Link to="/flaky?fail">fail</Link> <Link to="/flaky">flaky</Link>
       <Outlet />
     </div>
@@ -131,5 +145,16 @@ describe('AppRouter', () => {
     await userEvent.click(screen.getByRole('link', { name: 'flaky' }));
     await answer();
     expect(screen.getByRole('heading').textContent).toBe('flaky');
+  });
+
+  it("settles the app's navigate once the next page shows, not when it starts", async () => {
+    const { answer } = setup();
+    await answer();
+    await userEvent.click(screen.getByRole('button', { name: 'go two' }));
+    expect(screen.getByText('loading')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'arrived' })).toBeNull();
+    await answer();
+    expect(screen.getByRole('heading').textContent).toBe('two /two');
+    expect(await screen.findByRole('button', { name: 'arrived' })).toBeTruthy();
   });
 });

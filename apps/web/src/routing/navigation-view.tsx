@@ -32,6 +32,15 @@ export function useRevalidate(): () => Promise<void> {
   return useNavigationController().revalidate;
 }
 
+/**
+ * Navigates within the app to one of its paths (`href`), or through the history by a number. The promise settles
+ * once the navigation is done, the guard and the page in (or once a later one replaced it), so a form that awaits it
+ * stays busy until the next page shows; React Router's own `useNavigate` returns at once outside its data router.
+ */
+export function useNavigate(): Navigation['navigate'] {
+  return useNavigationController().navigate;
+}
+
 /** The error an error boundary's fallback shows. */
 export function useRouteError(): unknown {
   return useContext(RouteErrorContext);

@@ -10,7 +10,6 @@
 // `accountUuid` (the client refuses such a route without it and never reads the tab's stored account).
 import { useRef } from 'react';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
 import {
   accountsRoutes,
   membersRoutes,
@@ -25,6 +24,7 @@ import { ApiError } from '@/api/errors.ts';
 import { accountQuery, useInvalidateSession } from '@/api/session.ts';
 import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
+import { useNavigate } from '@/routing/navigation-view.tsx';
 
 /**
  * Creates an account; the creator becomes its owner and it becomes the stored account. A retry of the same

@@ -1,5 +1,4 @@
 import { useMemo } from 'react';
-import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
@@ -11,6 +10,7 @@ import { currentLanguage } from '@/i18n/i18n.ts';
 import { FormSelect, FormTextField, RuleForm, useRuleForm } from '@/forms/index.ts';
 import { useCreateAccount } from './api.ts';
 import { countryOptions, defaultCountry } from '@/forms/countries.ts';
+import { useNavigate } from '@/routing/navigation-view.tsx';
 
 /** The language's name in the interface language ("Französisch"), for the account's preferred language. */
 export function languageOptions(uiLanguage: string) {

@@ -1,6 +1,5 @@
 import { useState, type ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -15,6 +14,7 @@ import { logout } from '@/auth/auth.ts';
 import { myAccountsQuery, useMe } from '@/api/session.ts';
 import { CreateAccountForm } from './create-account-form.tsx';
 import { Page } from '@/ui/page.tsx';
+import { useNavigate } from '@/routing/navigation-view.tsx';
 
 /** One of the page's two ways forward: a card headed by its title, which names it for assistive technology. */
 function Section(props: { id: string; title: string; flex: number; titleGap: number; children: ReactNode }) {

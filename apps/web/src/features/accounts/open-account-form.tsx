@@ -1,5 +1,4 @@
 import { useEffect } from 'react';
-import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
@@ -9,6 +8,7 @@ import { href } from '@/app/href.ts';
 import { later } from '@/i18n/later.ts';
 import { useLookUpAccount } from './api.ts';
 import { FormTextField, RuleForm, useRuleForm, type RuleFunction } from '@/forms/index.ts';
+import { useNavigate } from '@/routing/navigation-view.tsx';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,4 +1,3 @@
-import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -11,6 +10,7 @@ import { formatDateTime } from '@/i18n/format.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
 import { LinkAlert } from '@/ui/section-card.tsx';
 import { useAnswerTransfer } from './answer-transfer.ts';
+import { useNavigate } from '@/routing/navigation-view.tsx';
 
 // The cards of a pending transfer of ownership (`ownership-offer.tsx`): a chunk of their own, loaded only when there
 // is one to show (decision 255).

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -30,6 +29,7 @@ import { cloudStateQuery, useDisconnectCloud } from './api.ts';
 import { startCloudConnect } from './connect-state.ts';
 import { OrganizationsList } from './organizations-list.tsx';
 import { RetryAlert } from './retry-alert.tsx';
+import { useNavigate } from '@/routing/navigation-view.tsx';
 
 /** Starts connecting: the browser leaves for the cloud's sign-in, so the button stays busy until it has. */
 function ConnectButton({

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import { INVITATION_NOTE_MAX, normalizeEmail, type InviteBody } from '@portal/contract';
@@ -12,6 +11,7 @@ import { useToast } from '@/ui/toast.tsx';
 import { useInvite } from './api.ts';
 import { EmailChipsField, type AddressProblem } from './email-chips-field.tsx';
 import { RoleSelect } from './role-select.tsx';
+import { useNavigate } from '@/routing/navigation-view.tsx';
 
 interface Values {
   emails: string[];

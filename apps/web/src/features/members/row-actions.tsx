@@ -1,11 +1,11 @@
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
 import { membersRoutes, type Member } from '@portal/contract';
 import { useMayCall } from '@/api/session.ts';
 import { href } from '@/app/href.ts';
 import { useConfirm } from '@/ui/confirm.tsx';
 import { RowMenu, type RowMenuItem } from '@/ui/row-menu.tsx';
 import { useRemoveMember, useResendInvitation, useRevokeInvitation } from './api.ts';
+import { useNavigate } from '@/routing/navigation-view.tsx';
 
 /**
  * A row's actions menu: resend or revoke an invitation; change a member's role or remove the member (never the

@@ -1,6 +1,5 @@
 // The profile area's data layer (see features/accounts/api.ts for the shape every area's api.ts follows).
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   notificationsRoutes,
@@ -19,6 +18,7 @@ import { href } from '@/app/href.ts';
 import { currentLanguage, i18n } from '@/i18n/i18n.ts';
 import { later } from '@/i18n/later.ts';
 import { useToast } from '@/ui/toast.tsx';
+import { useNavigate } from '@/routing/navigation-view.tsx';
 
 /** Each language named in itself, as language pickers do, so users find theirs in any interface language. */
 export const LANGUAGE_NAMES: Record<Language, string> = {

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -21,6 +21,7 @@ import { FormCheckbox, FormSelect, FormTextField, RuleForm, useRuleForm } from '
 import { Page } from '@/ui/page.tsx';
 import { useCreateTicket } from './api.ts';
 import { AttachmentsField, useChosenFiles } from './attachments-field.tsx';
+import { useNavigate } from '@/routing/navigation-view.tsx';
 
 interface TicketForm {
   category: SupportCategory | '';
