@@ -130,6 +130,39 @@ describeApi('support agents API', (api) => {
     expect(pages).toEqual([longest, recent, closed, solved, waiting, closedLater].map((t) => t.uuid));
   });
 
+  it('leaves out the tickets of an account past its deletion, from the pages and the totals (decision 260)', async () => {
+    const owner = await staffUser(api, 'SUPPORT_AGENT');
+    const at = (account: string, status?: 'CLOSED') =>
+      insertTestTicket(api, {
+        account,
+        createdBy: OWNER,
+        assignee: owner.uuid,
+        ...(status ? { status } : {}),
+      });
+    const muster = [await at(MUSTER), await at(MUSTER, 'CLOSED')];
+    await at(NEU);
+    await at(NEU, 'CLOSED');
+    const list = async (query: string) => {
+      const res = await api.request('GET', `${AGENT}/tickets?assignee=${owner.uuid}&pageSize=1&${query}`, {
+        as: 'agent',
+      });
+      expect(res.statusCode, query).toBe(200);
+      return { uuids: res.json().data.map((t: { uuid: string }) => t.uuid), total: res.json().meta.total };
+    };
+    expect((await list('status=ALL')).total).toBe(4);
+    await api.db.query(`update accounts set available_until = now() - interval '1 minute' where uuid = $1`, [
+      NEU,
+    ]);
+    try {
+      expect(await list('')).toEqual({ uuids: [muster[0]!.uuid], total: 1 });
+      expect(await list('status=CLOSED')).toEqual({ uuids: [muster[1]!.uuid], total: 1 });
+      expect(await list('status=ALL&page=2')).toEqual({ uuids: [muster[1]!.uuid], total: 2 });
+      expect(await list('status=ALL&page=3')).toEqual({ uuids: [], total: 2 });
+    } finally {
+      await api.db.query(`update accounts set available_until = null where uuid = $1`, [NEU]);
+    }
+  });
+
   it('filters the queue by status, severity, category, assignee and waiting time', async () => {
     const owner = await staffUser(api, 'SUPPORT_AGENT');
     const base = { account: MUSTER, createdBy: OWNER, assignee: owner.uuid };

@@ -23,7 +23,7 @@ import {
 } from '@portal/contract';
 import { writeAudit } from '../../audit/audit.ts';
 import type { Db, Queryable } from '../../db/client.ts';
-import { pageOf, readPage, sqlParams, type ListPage } from '../../db/paging.ts';
+import { listPage, pageOf, sqlParams, type ListPage } from '../../db/paging.ts';
 import type { CheckedUpload, FileStore, StoredFile } from '../../files/files.ts';
 import { HttpError, forbidden, invalidField, notFound } from '../../http/errors.ts';
 import type { PortalUser } from '../../http/types.ts';
@@ -60,9 +60,15 @@ const closedConflict = () => new HttpError(409, 'CONFLICT', 'A closed ticket can
 const LIVE_ACCOUNT = '(a.available_until is null or a.available_until > now())';
 
 /** A ticket across accounts: the store's columns (internal notes counted) and the account's name. */
-const QUEUE_FROM = `from support_tickets t join accounts a on a.uuid = t.account_uuid ${TICKET_JOINS}`;
 type QueueRow = TicketRow & { account_name: string };
 const toQueueTicket = (row: QueueRow): QueueTicket => ({ ...toTicket(row), accountName: row.account_name });
+
+/**
+ * A ticket of a live account, asked of the ticket alone: its account is none of those past their scheduled deletion
+ * (a few, found on accounts_expiry_idx and hashed once per statement). Joining each ticket with its account for
+ * this read the account of every ticket a page looked at (decision 260).
+ */
+const LIVE_TICKET = 't.account_uuid not in (select x.uuid from accounts x where x.available_until <= now())';
 
 /**
  * One page of the queue across accounts, longest waiting first: tickets whose customer waits for an answer by
@@ -76,7 +82,7 @@ export async function listQueue(
 ): Promise<ListPage<QueueTicket>> {
   requireSupport(user, 'read');
   const p = sqlParams();
-  const where = [LIVE_ACCOUNT];
+  const where: string[] = [];
   const status = query.status ?? 'ACTIVE';
   const statuses =
     status === 'ACTIVE'
@@ -89,38 +95,58 @@ export async function listQueue(
     where.push(`t.assignee_uuid = ${p.add(query.assignee === 'mine' ? user.uuid : query.assignee)}`);
   if (query.waitingHours)
     where.push(`t.awaiting_agent_since <= now() - make_interval(hours => ${p.add(query.waitingHours)}::int)`);
-  const filter = where.join(' and ');
+  const filter = [LIVE_TICKET, ...where].join(' and ');
   const paging = pageOf(query);
-  // Every status is counted without naming them: the planner then counts all tickets as before, not off the index.
-  const inStatuses =
-    status === 'ALL' ? '' : ` and t.status in (${statuses.map((known) => `'${known}'`).join(', ')})`;
-  return readPage(
-    db,
-    {
-      rows: `select ${ticketColumns(true)}, a.name as account_name ${QUEUE_FROM}
-              where ${firstOfEach(statuses, filter, paging.offset + paging.limit)} ${QUEUE_ORDER}`,
-      count: `select count(*) as total ${QUEUE_FROM} where ${filter}${inStatuses}`,
-    },
-    p,
-    paging,
-    toQueueTicket,
-  );
+  // What the count filters. Every status is counted without naming them: the planner then counts all tickets as
+  // before, not off the index.
+  const matches =
+    [
+      ...where,
+      ...(status === 'ALL' ? [] : [`t.status in (${statuses.map((known) => `'${known}'`).join(', ')})`]),
+    ].join(' and ') || 'true';
+  const page = p.copy();
+  // The page's tickets are chosen on the index's columns alone (order, offset, limit); only those 25 are then
+  // joined with their account and people and have their messages counted. Paged after the joins, page 20 computed
+  // all of that for the 475 tickets it skips (decision 260).
+  const [rows, count] = await Promise.all([
+    db.query<QueueRow>(
+      `select ${ticketColumns(true)}, a.name as account_name
+         from (select f.uuid from (${firstOfEach(statuses, filter, paging.offset + paging.limit)}) f
+                ${queueOrder('f')} limit ${page.add(paging.limit)} offset ${page.add(paging.offset)}) pg
+         join support_tickets t on t.uuid = pg.uuid
+         join accounts a on a.uuid = t.account_uuid ${TICKET_JOINS}
+        ${queueOrder('t')}`,
+      page.values,
+    ),
+    // The tickets the filter finds less those of accounts past their deletion: the first count reads the index
+    // alone when only the status filters (37,600 closed tickets in 1.5 ms, against 4 ms checking each ticket's
+    // account), the second only the few accounts past their deletion and their tickets.
+    db.query<{ total: string | number }>(
+      `select (select count(*) from support_tickets t where ${matches})
+            - (select count(*) from accounts x join support_tickets t on t.account_uuid = x.uuid
+                where x.available_until <= now() and ${matches}) as total`,
+      p.values,
+    ),
+  ]);
+  return listPage(rows.rows.map(toQueueTicket), count.rows[0]?.total ?? 0, paging);
 }
 
-const QUEUE_ORDER = 'order by t.awaiting_agent_since asc nulls last, t.updated_at asc, t.number asc';
+/** The queue's one order, on the columns of `support_tickets_queue_idx` of the ticket (or row) `alias`. */
+const queueOrder = (alias: string) =>
+  `order by ${alias}.awaiting_agent_since asc nulls last, ${alias}.updated_at asc, ${alias}.number asc`;
 
 /**
  * The tickets a page can show: the first `upTo` (the page's offset and size) of each status, each read off its own
- * range of `support_tickets_queue_idx` in the queue's order, hold the first `upTo` of them all; only the page's
- * tickets are then joined with their people and messages. PostgreSQL does not merge one index's statuses in order
- * itself: "all" sorted 50,000 tickets, and the active view 3,000, each joined with its account and people first;
- * an index in the order without the status lured the active view's rare filters (decision 259).
+ * range of `support_tickets_queue_idx` in the queue's order, hold the first `upTo` of them all. PostgreSQL does not
+ * merge one index's statuses in order itself: "all" sorted 50,000 tickets, and the active view 3,000, each joined
+ * with its account and people first; an index in the order without the status lured the active view's rare filters
+ * (decision 259). Each row carries its sort columns, so the page is chosen before any join.
  */
 function firstOfEach(statuses: readonly TicketStatus[], filter: string, upTo: number): string {
   const first = (status: TicketStatus) =>
-    `(select t.uuid from support_tickets t join accounts a on a.uuid = t.account_uuid
-       where ${filter} and t.status = '${status}' ${QUEUE_ORDER} limit ${upTo})`;
-  return `t.uuid in (${statuses.map(first).join(' union all ')})`;
+    `(select t.uuid, t.awaiting_agent_since, t.updated_at, t.number from support_tickets t
+       where ${filter} and t.status = '${status}' ${queueOrder('t')} limit ${upTo})`;
+  return statuses.map(first).join(' union all ');
 }
 
 /** What a change needs to know of a ticket, locked for the change's transaction. */
