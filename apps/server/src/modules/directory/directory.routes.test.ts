@@ -144,6 +144,23 @@ describeApi('account directory API', (api) => {
       expect(res.statusCode, cursor).toBe(422);
     }
 
+    // A page past the last hit is empty and still says how many the search found (its one row carries the total).
+    const end = Buffer.from(JSON.stringify(['zzz', 'ffffffff-ffff-4fff-8fff-ffffffffffff'])).toString(
+      'base64url',
+    );
+    expect((await search('example.com', 'agent', `&cursor=${end}`)).meta).toEqual({
+      pageSize: 25,
+      nextCursor: null,
+      total: 3,
+    });
+
+    // Every kind of search checks the account it found (decision 260): a closed ticket of Neu Sàrl by its number.
+    const neuTicket = await insertTestTicket(api, {
+      account: DEMO_ACCOUNTS.neu,
+      createdBy: DEMO_USERS.newowner.id,
+      status: 'CLOSED',
+    });
+    expect(uuids(await search(`Nr. ${neuTicket.number}`))).toEqual([DEMO_ACCOUNTS.neu]);
     await api.db.query(`update accounts set available_until = now() - interval '1 minute' where uuid = $1`, [
       DEMO_ACCOUNTS.neu,
     ]);
@@ -151,6 +168,9 @@ describeApi('account directory API', (api) => {
       expect((await search(null)).data.map((a) => a.name)).toEqual(['Beispiel GmbH', 'Muster AG']);
       expect((await search('Neu Sàrl')).data).toEqual([]);
       expect((await search('example.com')).meta.total).toBe(2);
+      for (const q of [DEMO_USERS.newowner.email, 'newowner@', `Nr. ${neuTicket.number}`]) {
+        expect((await search(q)).meta, q).toEqual({ pageSize: 25, nextCursor: null, total: 0 });
+      }
     } finally {
       await api.db.query(`update accounts set available_until = null where uuid = $1`, [DEMO_ACCOUNTS.neu]);
     }
