@@ -9,7 +9,7 @@
  */
 import { formatInvoiceNumber } from '@portal/contract';
 import { TestApi } from '../test/api.ts';
-import { timed } from './logs.bench.ts';
+import { settle, timed } from './logs.bench.ts';
 
 const ACCOUNTS = Number(process.env.BENCH_DIRECTORY_ACCOUNTS ?? 100_000);
 
@@ -83,7 +83,7 @@ export async function measureDirectory(): Promise<DirectoryFigures> {
       `insert into support_tickets (account_uuid, category, severity, subject, status)
        select a.uuid, 'TECHNICAL', 'NORMAL', 'Bench ' || a.n, 'OPEN' from bench_accounts a where a.n % 5 = 0`,
     );
-    await api.db.query('vacuum analyze');
+    await settle(api, 'vacuum analyze');
     const { rows } = await api.db.query<{ number: string; uid: string }>(
       `select t.number::text, p.uid from support_tickets t join company_profiles p on p.account_uuid = t.account_uuid
         where t.subject = 'Bench ' || ${Math.floor(ACCOUNTS / 2 / 5) * 5}`,

@@ -11,7 +11,7 @@
 import { NOTIFICATION_TYPES } from '@portal/contract';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../demo/users.ts';
 import { TestApi } from '../test/api.ts';
-import { timed } from './logs.bench.ts';
+import { settle, timed } from './logs.bench.ts';
 
 const NOTIFICATIONS = Number(process.env.BENCH_INBOX_NOTIFICATIONS ?? 100_000);
 const MUSTER = DEMO_ACCOUNTS.muster;
@@ -48,7 +48,7 @@ export async function measureInbox(): Promise<InboxFigures> {
         order by g, u.uuid`,
       [MUSTER, DEMO_ACCOUNTS.beispiel, NOTIFICATIONS, PEOPLE],
     );
-    await api.db.query('vacuum analyze notifications');
+    await settle(api, 'vacuum analyze notifications');
     const { rows } = await api.db.query<{ unread: string; archived: string }>(
       `select count(*) filter (where n.read_at is null and n.archived_at is null) as unread,
               count(*) filter (where n.archived_at is not null) as archived

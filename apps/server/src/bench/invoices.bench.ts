@@ -6,7 +6,7 @@
  */
 import { DEMO_ACCOUNTS } from '../demo/users.ts';
 import { TestApi } from '../test/api.ts';
-import { timed } from './logs.bench.ts';
+import { settle, timed } from './logs.bench.ts';
 
 export const INVOICES = 10_000;
 const MUSTER = DEMO_ACCOUNTS.muster;
@@ -39,7 +39,7 @@ export async function measureInvoices(): Promise<InvoiceFigures> {
       [MUSTER],
     );
     // The steady state autovacuum keeps: the trigger's updates of the sums left dead row versions behind.
-    await api.db.query('vacuum analyze invoices, invoice_sums');
+    await settle(api, 'vacuum analyze invoices, invoice_sums');
     const base = `/api/accounts/${MUSTER}/billing/v1/invoices`;
     const year = new Date().getFullYear() - 3;
     return {

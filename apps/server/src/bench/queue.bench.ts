@@ -12,7 +12,7 @@
 import { SUPPORT_CATEGORIES } from '@portal/contract';
 import { DEMO_USERS } from '../demo/users.ts';
 import { TestApi } from '../test/api.ts';
-import { timed } from './logs.bench.ts';
+import { settle, timed } from './logs.bench.ts';
 
 const TICKETS = Number(process.env.BENCH_QUEUE_TICKETS ?? 50_000);
 /** Tickets per account. */
@@ -101,7 +101,7 @@ export async function measureQueue(): Promise<QueueFigures> {
         where t.subject like 'Bench %'
         order by t.number, m`,
     );
-    await api.db.query('vacuum analyze');
+    await settle(api, 'vacuum analyze');
     const { rows } = await api.db.query<{ active: string; messages: string }>(
       `select (select count(*) from support_tickets where status in ('OPEN', 'WAITING_FOR_CUSTOMER')) as active,
               (select count(*) from support_messages) as messages`,
