@@ -100,7 +100,8 @@ export default tseslint.config(
             {
               name: 'react-router',
               importNames: ['useNavigate'],
-              message: "Use useNavigate of '@/routing/navigation-view.tsx': it settles once the next page shows.",
+              message:
+                "Use useNavigate of '@/routing/navigation-view.tsx': it settles once the next page shows.",
             },
           ],
         },
