@@ -1,9 +1,9 @@
 import { buffer } from 'node:stream/consumers';
-import type { LogEntry } from '@portal/contract';
+import { formatDateTime, LANGUAGES, type LogEntry } from '@portal/contract';
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { csvLine, logsCsv, neutraliseFormula } from './logs.csv.ts';
+import { csvLine, logsCsv, neutraliseFormula, swissTimes } from './logs.csv.ts';
 import { shortBrowser } from '../../http/user-agent.ts';
 import { EXPORT_SLOTS, exportSlot } from './logs.service.ts';
 
@@ -155,6 +155,29 @@ describe('the log export', () => {
     expect((await buffer(logsCsv(none(), 'it'))).toString('utf8')).toBe(
       '\uFEFFOra;Persona;E-mail;Azione;Riguarda;Prima;Dopo;Indirizzo IP;Browser;Ora (UTC);Azione (chiave);Destinazione (ID);Persona (ID)\n',
     );
+  });
+
+  it('writes the Swiss time as formatDateTime does, made once per UTC hour: across summer time changes too', () => {
+    // Every 7 minutes and 13 seconds (so every minute of the hour comes round) over the changes of 2026 and
+    // those of 1941, which Switzerland made at 00:00 UTC; newest first, as the export reads them.
+    const spans = [
+      [Date.UTC(2026, 2, 28), Date.UTC(2026, 2, 30)],
+      [Date.UTC(2026, 9, 24), Date.UTC(2026, 9, 26)],
+      [Date.UTC(1941, 4, 4), Date.UTC(1941, 4, 6)],
+      [Date.UTC(1941, 9, 5), Date.UTC(1941, 9, 7)],
+    ];
+    for (const language of LANGUAGES) {
+      const swissTime = swissTimes(language);
+      for (const [from, to] of spans) {
+        for (let t = to!; t >= from!; t -= 433_000) {
+          const instant = new Date(t).toISOString().replace('Z', '123Z');
+          expect(swissTime(instant)).toBe(formatDateTime(instant, language));
+        }
+      }
+      // An instant in another form is formatted on its own.
+      for (const other of ['2026-03-29T03:30:00+02:00', '2026-03-29T00:59:59Z', '2026-03-29T01:00Z'])
+        expect(swissTime(other)).toBe(formatDateTime(other, language));
+    }
   });
 
   it('stops reading when the download is abandoned (the cursor gives its connection back)', async () => {

@@ -91,10 +91,38 @@ function json(value: unknown): string {
   return value === null || value === undefined ? '' : JSON.stringify(value);
 }
 
+/** An instant as the database writes it for the log: `2026-11-22T10:05:00.000000Z` (UTC, minutes at 14–16). */
+const UTC_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z$/;
+
+/**
+ * `formatDateTime` for a run of instants in time order, as the export meets them: the same text, made once per UTC
+ * hour instead of once per row. Swiss time is UTC plus whole hours, changed only at the start of a UTC hour (01:00
+ * UTC since 1981; 00:00 UTC in 1941–42), and the text stops at the minute: within one UTC hour the text up to the
+ * minutes is the same, and the minutes are UTC's. Made per row, Intl's `formatToParts` took a quarter of a
+ * million-row export's CPU and allocated about ten objects a row, enough garbage to outlive the young generation
+ * (decision 264). An hour whose first and last minute do not bear that out (a time zone rule of another kind), and
+ * an instant in another form, are formatted on their own.
+ */
+export function swissTimes(language: Language): (createdAt: string) => string {
+  let hour = '';
+  let prefix: string | null = null;
+  return (createdAt) => {
+    if (!UTC_INSTANT.test(createdAt)) return formatDateTime(createdAt, language);
+    const key = createdAt.slice(0, 13);
+    if (key !== hour) {
+      hour = key;
+      const first = formatDateTime(`${key}:00:00Z`, language);
+      const last = formatDateTime(`${key}:59:00Z`, language);
+      prefix = first.endsWith(':00') && last === `${first.slice(0, -2)}59` ? first.slice(0, -2) : null;
+    }
+    return prefix === null ? formatDateTime(createdAt, language) : prefix + createdAt.slice(14, 16);
+  };
+}
+
 /** The cells of an entry's row, in the order of the header: the page's words, then the raw values. */
-function row(entry: LogEntry, language: Language): string[] {
+function row(entry: LogEntry, language: Language, swissTime: (createdAt: string) => string): string[] {
   return [
-    formatDateTime(entry.createdAt, language),
+    swissTime(entry.createdAt),
     entry.actor ? entry.actor.name || entry.actor.email || '' : '',
     entry.actor?.email ?? '',
     logActionText(entry.action, language),
@@ -144,10 +172,11 @@ export function logsCsv(batches: AsyncIterable<LogEntry[]>, language: Language):
   async function* chunks() {
     // The header goes out with the first rows, or alone when there are none.
     const separator = csvSeparator(language);
+    const swissTime = swissTimes(language);
     let text = BOM + csvLine(HEADERS[language], separator);
     for await (const batch of batches) {
       for (const entry of batch) {
-        text += csvLine(row(entry, language), separator);
+        text += csvLine(row(entry, language, swissTime), separator);
         // Chunks stay below the size V8 keeps apart as a "large object" (collected only by a full collection),
         // so they go as young garbage.
         if (text.length >= CHUNK_CHARS) {
