@@ -22,6 +22,7 @@ export * from './security.ts';
 export * from './my-data.ts';
 export * from './directory.ts';
 export * from './format.ts';
+export * from './typed-dates.ts';
 export * from './brand.ts';
 export * from './announcements.ts';
 

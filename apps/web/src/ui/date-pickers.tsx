@@ -1,6 +1,16 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode, type Ref } from 'react';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import TextField from '@mui/material/TextField';
 import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import { AdapterDateFns } from '@mui/x-date-pickers/AdapterDateFns';
+import {
+  useParsedFormat,
+  usePickerAdapter,
+  usePickerContext,
+  usePickerTranslations,
+} from '@mui/x-date-pickers/hooks';
+import { CalendarIcon } from '@mui/x-date-pickers/icons';
 import { deDE, enUS, frFR, itIT } from '@mui/x-date-pickers/locales';
 import { de } from 'date-fns/locale/de';
 import { enGB } from 'date-fns/locale/en-GB';
@@ -28,5 +38,131 @@ export function PickerLocalization({ language, children }: { language: Language;
     >
       {children}
     </LocalizationProvider>
+  );
+}
+
+/** The field's words beside MUI X's: a text that names no date, with the form it should have ("TT.MM.JJJJ"). */
+const INVALID_TEXTS: Record<Language, (form: string) => string> = {
+  de: (form) => `Bitte geben Sie ein gültiges Datum ein (${form})`,
+  en: (form) => `Please enter a valid date (${form})`,
+  fr: (form) => `Veuillez saisir une date valide (${form})`,
+  it: (form) => `Inserisca una data valida (${form})`,
+};
+
+/** What a picker's `slotProps.field` gives `TextDateField` besides what the picker passes itself. */
+export interface TextDateFieldProps {
+  language: Language;
+  /** The field's text for a date: the language's form ("20.11.2026"). */
+  toText: (date: Date) => string;
+  /** The date a text names, or null when it names none (or none yet). */
+  fromText: (text: string) => Date | null;
+  error?: boolean;
+  helperText?: ReactNode;
+  required?: boolean;
+  fullWidth?: boolean;
+}
+
+const invalidDate = () => new Date(Number.NaN);
+const isDate = (value: Date | null): value is Date => value !== null && !Number.isNaN(value.getTime());
+
+/** Equal as a field reads them: both empty, both the same instant, or both a text that names no date. */
+function same(one: Date | null, other: Date | null): boolean {
+  if (one === null || other === null) return one === other;
+  return one.getTime() === other.getTime() || (!isDate(one) && !isDate(other));
+}
+
+/**
+ * The field of the portal's date pickers (MUI X's `slots.field`): a plain text box in which a date is typed as the
+ * language writes it, with the button that opens the picker's calendar. MUI X's own field is a row of spinbuttons
+ * whose text it writes with `innerHTML` behind the renderer, which only ReactDOM's way of writing a single text
+ * child survives (under Preact typing showed stale digits, decision 217); this one is an `<input>` the renderer
+ * owns. The picker's value is what the text names: empty → null, a whole date → that date, anything else → an
+ * invalid date (the form gets nothing from it, and the field says so once the focus has left it). A new value from
+ * outside (the calendar, a reset) replaces the text; leaving the field writes a date it took in the language's form.
+ */
+export function TextDateField(props: TextDateFieldProps & { id?: string; inputRef?: Ref<HTMLInputElement> }) {
+  const { language, toText, fromText, error, helperText, required, fullWidth, id, inputRef } = props;
+  const {
+    value,
+    setValue,
+    setOpen,
+    label,
+    name,
+    rootClassName,
+    rootSx,
+    rootRef,
+    triggerRef,
+    disabled,
+    readOnly,
+  } = usePickerContext<Date | null>();
+  const adapter = usePickerAdapter();
+  const translations = usePickerTranslations();
+  const form = useParsedFormat();
+  const named = (text: string) => (text.trim() === '' ? null : (fromText(text) ?? invalidDate()));
+
+  const [text, setText] = useState(() => (isDate(value) ? toText(value) : ''));
+  const [seen, setSeen] = useState(value);
+  const [focused, setFocused] = useState(false);
+  if (!same(value, seen)) {
+    setSeen(value);
+    if (!same(value, named(text))) setText(isDate(value) ? toText(value) : '');
+  }
+
+  // Said once the focus has left the field, or at once when the form refuses it (Enter in the field submits).
+  const invalid = text.trim() !== '' && fromText(text) === null;
+  const shownInvalid = invalid && (!focused || Boolean(error));
+  const openLabel = translations.openDatePickerDialogue(
+    isDate(value) ? adapter.format(value, 'fullDate') : null,
+  );
+  return (
+    <TextField
+      id={id}
+      inputRef={inputRef}
+      label={label}
+      name={name}
+      className={rootClassName}
+      sx={rootSx}
+      ref={rootRef}
+      value={text}
+      placeholder={form}
+      disabled={disabled}
+      required={required}
+      fullWidth={fullWidth}
+      error={error || shownInvalid}
+      helperText={shownInvalid ? INVALID_TEXTS[language](form) : helperText}
+      autoComplete="off"
+      onFocus={() => setFocused(true)}
+      onBlur={() => {
+        setFocused(false);
+        // "1.1.2020" or "01012020" reads "01.01.2020" once typed.
+        const date = fromText(text);
+        if (date) setText(toText(date));
+      }}
+      onChange={(event) => {
+        const next = event.target.value;
+        setText(next);
+        const typed = named(next);
+        setSeen(typed);
+        if (!same(typed, value)) setValue(typed);
+      }}
+      slotProps={{
+        htmlInput: { readOnly },
+        input: {
+          ref: triggerRef,
+          endAdornment: (
+            <InputAdornment position="end">
+              <IconButton
+                aria-label={openLabel}
+                edge="end"
+                disabled={disabled || readOnly}
+                onClick={() => setOpen((open) => !open)}
+              >
+                <CalendarIcon />
+              </IconButton>
+            </InputAdornment>
+          ),
+        },
+      }}
+    />
   );
 }

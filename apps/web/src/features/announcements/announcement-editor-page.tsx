@@ -48,7 +48,7 @@ import {
   useWithdrawAnnouncement,
 } from './api.ts';
 import { PickerLocalization } from '@/ui/date-pickers.tsx';
-import { DateTimeField } from './date-time-field.tsx';
+import { DateTimeField, INVALID_WALL } from './date-time-field.tsx';
 import { STATUS_COLORS } from './labels.ts';
 import { useNavigate } from '@/routing/navigation-view.tsx';
 
@@ -162,7 +162,11 @@ function Editor({ announcement }: { announcement: Announcement | undefined }) {
   function body(values: EditorValues): AnnouncementInput | null {
     const problems: typeof dateErrors = {};
     if (!startsAt) problems.startsAt = 'required';
-    if (startsAt && endsAt && endsAt <= startsAt) problems.endsAt = 'announcementEndBeforeStart';
+    // A text that names no time: the field says so itself.
+    if (startsAt === INVALID_WALL) problems.startsAt = INVALID_WALL;
+    if (endsAt === INVALID_WALL) problems.endsAt = INVALID_WALL;
+    else if (startsAt && startsAt !== INVALID_WALL && endsAt && endsAt <= startsAt)
+      problems.endsAt = 'announcementEndBeforeStart';
     setDateErrors(problems);
     if (Object.keys(problems).length > 0) return null;
     const texts = (source: Record<Language, string>) =>
@@ -250,7 +254,9 @@ function Editor({ announcement }: { announcement: Announcement | undefined }) {
   };
 
   const dateError = (key: string | undefined) =>
-    key ? t(key as 'required', { ns: 'validation', field: '', defaultValue: key }) : undefined;
+    key && key !== INVALID_WALL
+      ? t(key as 'required', { ns: 'validation', field: '', defaultValue: key })
+      : undefined;
 
   return (
     <>

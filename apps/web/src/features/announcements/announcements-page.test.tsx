@@ -113,6 +113,15 @@ describe('announcements pages', { timeout: 60_000 }, () => {
     const panel = screen.getByRole('tabpanel', { name: 'Deutsch *' });
     await user.type(within(panel).getByRole('textbox', { name: /^Titel/ }), 'Wartung am Samstag');
     await user.type(within(panel).getByRole('textbox', { name: /^Text/ }), 'Kurz nicht erreichbar.');
+    // The start stands in the German form; an end typed half is refused, not dropped.
+    const start = screen.getByRole('textbox', { name: /^Beginn/ }) as HTMLInputElement;
+    expect(start.value).toMatch(/^\d\d\.\d\d\.\d{4} \d\d:00$/);
+    const end = screen.getByRole('textbox', { name: 'Ende' });
+    await user.type(end, '24.12.2026 25:00');
+    await user.click(screen.getByRole('button', { name: 'Entwurf speichern' }));
+    expect(await screen.findByText('Bitte geben Sie ein gültiges Datum ein (TT.MM.JJJJ hh:mm)')).toBeTruthy();
+    expect(saved).toEqual([]);
+    await user.clear(end);
     await user.click(screen.getByRole('button', { name: 'Entwurf speichern' }));
     await vi.waitFor(() => expect(saved).toHaveLength(1));
     const body = saved[0]!.body as {
@@ -148,6 +157,10 @@ describe('announcements pages', { timeout: 60_000 }, () => {
     expect(
       screen.getByText('Questo annuncio è iniziato e non può più essere modificato. Può ritirarlo.'),
     ).toBeTruthy();
+    // Its start in Swiss time (winter: UTC+1), as Italian writes it, and not to be changed.
+    const start = screen.getByRole('textbox', { name: /^Inizio/ }) as HTMLInputElement;
+    expect(start.value).toBe('01.11.2026 09:00');
+    expect(start.disabled).toBe(true);
     expect(screen.queryByRole('button', { name: 'Salva le modifiche' })).toBeNull();
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Ritira' }));

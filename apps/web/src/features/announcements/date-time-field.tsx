@@ -1,10 +1,12 @@
 import { useState } from 'react';
-import { DateTimePicker } from '@mui/x-date-pickers/DateTimePicker';
-import type { Language } from '@portal/contract';
+import { DesktopDateTimePicker } from '@mui/x-date-pickers/DesktopDateTimePicker';
+import { formatShortWallTime, parseShortWallTime, type Language } from '@portal/contract';
+import { TextDateField, type TextDateFieldProps } from '@/ui/date-pickers.tsx';
 
 // An announcement's start and end: MUI X's date and time picker with date-fns (as the log's day fields, decision
-// 212), in the interface language's form ("05.12.2026 22:00"), always in Swiss time whatever the browser's zone.
-// Only the editor imports this file, so the picker loads with its chunk.
+// 212) for its calendar and clock, and our text field (decision 263) in the interface language's form
+// ("05.12.2026 22:00"), always in Swiss time whatever the browser's zone. Only the editor imports this file, so the
+// picker loads with its chunk.
 
 const FORMATS = {
   de: 'dd.MM.yyyy HH:mm',
@@ -27,12 +29,22 @@ function fromWall(wall: string): Date | null {
   return new Date(y!, m! - 1, d!, h!, min!);
 }
 
-/** A whole date and time ('' while empty or still being typed). */
+/**
+ * What the form gets for a field whose text names no date and time: the editor refuses to save it (an end typed
+ * half must not be saved as no end), and the field says what is wrong.
+ */
+export const INVALID_WALL = 'invalid';
+
+/** A whole date and time, '' when empty, `INVALID_WALL` when its text names none. */
 function accepted(date: Date | null): string {
-  return date && !Number.isNaN(date.getTime()) && date.getFullYear() >= 1000 ? toWall(date) : '';
+  if (!date) return '';
+  return Number.isNaN(date.getTime()) ? INVALID_WALL : toWall(date);
 }
 
-/** One instant typed or picked as a Swiss wall-clock time; the form gets "YYYY-MM-DDTHH:mm", or '' when emptied. */
+/**
+ * One instant typed or picked as a Swiss wall-clock time; the form gets "YYYY-MM-DDTHH:mm", '' when emptied, or
+ * `INVALID_WALL`.
+ */
 export function DateTimeField({
   language,
   label,
@@ -58,8 +70,17 @@ export function DateTimeField({
     setSeen(value);
     if (accepted(draft) !== value) setDraft(fromWall(value));
   }
+  const field: TextDateFieldProps = {
+    language,
+    toText: (date) => formatShortWallTime(toWall(date), language),
+    fromText: (text) => fromWall(parseShortWallTime(text) ?? ''),
+    error,
+    helperText,
+    required,
+    fullWidth: true,
+  };
   return (
-    <DateTimePicker
+    <DesktopDateTimePicker
       label={label}
       format={FORMATS[language]}
       ampm={false}
@@ -70,10 +91,8 @@ export function DateTimeField({
         const wall = accepted(date);
         if (wall !== value) onChange(wall);
       }}
-      slotProps={{
-        textField: { error, helperText, required, fullWidth: true },
-        field: { clearable: !required },
-      }}
+      slots={{ field: TextDateField }}
+      slotProps={{ field: field as object }}
     />
   );
 }

@@ -1,18 +1,16 @@
 import { useState } from 'react';
-import { DatePicker } from '@mui/x-date-pickers/DatePicker';
-import type { Language } from '@portal/contract';
-import { PickerLocalization } from '@/ui/date-pickers.tsx';
+import { DesktopDatePicker } from '@mui/x-date-pickers/DesktopDatePicker';
+import { formatShortDay, parseShortDay, type Language } from '@portal/contract';
+import { PickerLocalization, TextDateField, type TextDateFieldProps } from '@/ui/date-pickers.tsx';
 
-// The log's "Von"/"Bis" fields: MUI X's date picker with date-fns (decision 212), in the interface language's form —
-// "20.11.2026" in German, French and Italian as Switzerland writes them, "20/11/2026" in English — whatever the
-// browser's own language, which a native date field follows ("11/20/2026"). The logs page loads this file lazily,
-// beside its own chunk (`page-loaders.ts`): the picker and date-fns are a chunk of their own (56 KB gzip, more than
-// a page may weigh, decision 236), never on the way from sign-in to the dashboard.
+// The log's "Von"/"Bis" fields: MUI X's date picker with date-fns (decision 212) for its calendar, and a text field
+// of ours in which a day is typed in the interface language's form — "20.11.2026" in German, French and Italian as
+// Switzerland writes them, "20/11/2026" in English — whatever the browser's own language, which a native date field
+// follows ("11/20/2026"); decision 263. The logs page loads this file lazily, beside its own chunk
+// (`page-loaders.ts`): the picker and date-fns are a chunk of their own (more than a page may weigh, decision 236),
+// never on the way from sign-in to the dashboard.
 
-/**
- * The form of a day in each language, with four-digit years: the locales' own short form ("dd.MM.y") takes a year of
- * any length, so a year still being typed ("2", "20") would already be a day of the first centuries.
- */
+/** The form of a day in each language, as the field's placeholder shows it ("TT.MM.JJJJ"). */
 const DAY_FORMATS = { de: 'dd.MM.yyyy', fr: 'dd.MM.yyyy', it: 'dd.MM.yyyy', en: 'dd/MM/yyyy' };
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -28,15 +26,15 @@ function fromDay(day: string): Date | null {
   return new Date(y!, m! - 1, d!);
 }
 
-/** The day a field's date gives the filter: '' while it is empty or still being typed (no four-digit year yet). */
+/** The day a field's date gives the filter: '' while it is empty or its text names no day (yet). */
 function accepted(date: Date | null): string {
-  return date && !Number.isNaN(date.getTime()) && date.getFullYear() >= 1000 ? toDay(date) : '';
+  return date && !Number.isNaN(date.getTime()) ? toDay(date) : '';
 }
 
 /**
  * One day, typed in the language's form or picked from the calendar; the form gets it as YYYY-MM-DD, or '' when the
- * field is emptied. The field keeps what is being typed (a year of one digit is already a date, of the year 2) and
- * hands the filter only a whole day; a new value from outside (the filters reset) replaces it.
+ * field is emptied or names no day. The picker keeps the field's date (an invalid one while the text names none)
+ * and hands the filter only a whole day; a new value from outside (the filters reset) replaces it.
  */
 function DayField({
   language,
@@ -59,8 +57,15 @@ function DayField({
     setSeen(value);
     if (accepted(draft) !== value) setDraft(fromDay(value));
   }
+  const field: TextDateFieldProps = {
+    language,
+    toText: (date) => formatShortDay(toDay(date), language),
+    fromText: (text) => fromDay(parseShortDay(text) ?? ''),
+    error,
+    helperText,
+  };
   return (
-    <DatePicker
+    <DesktopDatePicker
       label={label}
       format={DAY_FORMATS[language]}
       value={draft}
@@ -69,7 +74,8 @@ function DayField({
         const day = accepted(date);
         if (day !== value) onChange(day);
       }}
-      slotProps={{ textField: { error, helperText }, field: { clearable: true } }}
+      slots={{ field: TextDateField }}
+      slotProps={{ field: field as object }}
     />
   );
 }

@@ -144,12 +144,13 @@ describe('the log page', () => {
     const user = userEvent.setup();
     await renderPage('/logs', <LogsPage />);
     await screen.findByRole('table', { name: 'Protokoll' });
-    // The date fields load lazily, beside the page (their own chunk).
-    const from = await screen.findByRole('group', { name: 'Von' }, { timeout: 10_000 });
+    // The date fields load lazily, beside the page (their own chunk); until then two disabled fields stand there.
+    await screen.findAllByRole('button', { name: 'Datum auswählen' }, { timeout: 10_000 });
+    const from = screen.getByRole('textbox', { name: 'Von' });
     // German: day, month, year with points (issue 23 item 7); the browser's own date field wrote mm/dd/yyyy.
-    expect(from.textContent).toContain('TT.MM.JJJJ');
-    await user.click(within(from).getAllByRole('spinbutton')[0]!);
-    await user.keyboard('20112026');
+    expect(from.getAttribute('placeholder')).toBe('TT.MM.JJJJ');
+    // Typed without points, the day is taken, and the field writes it as German does once left.
+    await user.type(from, '20112026');
     await waitFor(() =>
       expect(apiRequest).toHaveBeenCalledWith(
         logsRoutes.listLogs,
@@ -158,12 +159,24 @@ describe('the log page', () => {
         }),
       ),
     );
-    expect(from.textContent).toContain('20.11.2026');
-    const to = screen.getByRole('group', { name: 'Bis' });
-    await user.click(within(to).getAllByRole('spinbutton')[0]!);
-    await user.keyboard('10112026');
+    const to = screen.getByRole('textbox', { name: 'Bis' });
+    await user.type(to, '10.11.2026');
+    expect((from as HTMLInputElement).value).toBe('20.11.2026');
     await waitFor(() => expect(screen.getByText('Das Enddatum liegt vor dem Startdatum.')).toBeTruthy());
     expect(screen.getByRole('button', { name: 'Als CSV exportieren' }).hasAttribute('disabled')).toBe(true);
+
+    // A text that names no day: the filter ignores it, and the field says so once left.
+    await user.clear(to);
+    await user.type(to, '31.02.2026');
+    await user.tab();
+    expect(await screen.findByText('Bitte geben Sie ein gültiges Datum ein (TT.MM.JJJJ)')).toBeTruthy();
+    expect(screen.queryByText('Das Enddatum liegt vor dem Startdatum.')).toBeNull();
+
+    // The calendar: the day picked there stands in the field.
+    await user.click(screen.getAllByRole('button', { name: /^Datum auswählen/ })[0]!);
+    const calendar = await screen.findByRole('dialog');
+    await user.click(within(calendar).getByRole('gridcell', { name: '5' }));
+    await waitFor(() => expect((from as HTMLInputElement).value).toBe('05.11.2026'));
   });
 
   it('tells a lower role that it sees only its own entries', async () => {
