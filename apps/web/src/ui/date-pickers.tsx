@@ -1,4 +1,4 @@
-import { useState, type ReactNode, type Ref } from 'react';
+import { useRef, useState, type ReactNode, type Ref, type RefObject } from 'react';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
@@ -60,6 +60,23 @@ export interface TextDateFieldProps {
   helperText?: ReactNode;
   required?: boolean;
   fullWidth?: boolean;
+  /** The button that opens the calendar (`useFocusReturn`). */
+  openButtonRef?: RefObject<HTMLButtonElement | null>;
+}
+
+/**
+ * Returns the focus to the calendar's button once the calendar has closed (Escape, a day chosen), as under ReactDOM.
+ * MUI X records the element to return to in an effect after opening; under Preact (decision 263) the calendar has
+ * focused its day by then, so MUI X returned the focus to that day, which the closing calendar then took away, and
+ * the focus fell to the page. Given to the picker's `desktopTransition` and the field's `openButtonRef`.
+ */
+export function useFocusReturn() {
+  const openButtonRef = useRef<HTMLButtonElement>(null);
+  const onExited = (calendar: HTMLElement) => {
+    const active = document.activeElement;
+    if (!active || active === document.body || calendar.contains(active)) openButtonRef.current?.focus();
+  };
+  return { openButtonRef, onExited };
 }
 
 const invalidDate = () => new Date(Number.NaN);
@@ -81,7 +98,8 @@ function same(one: Date | null, other: Date | null): boolean {
  * outside (the calendar, a reset) replaces the text; leaving the field writes a date it took in the language's form.
  */
 export function TextDateField(props: TextDateFieldProps & { id?: string; inputRef?: Ref<HTMLInputElement> }) {
-  const { language, toText, fromText, error, helperText, required, fullWidth, id, inputRef } = props;
+  const { language, toText, fromText, error, helperText, required, fullWidth, openButtonRef, id, inputRef } =
+    props;
   const {
     value,
     setValue,
@@ -152,6 +170,7 @@ export function TextDateField(props: TextDateFieldProps & { id?: string; inputRe
           endAdornment: (
             <InputAdornment position="end">
               <IconButton
+                ref={openButtonRef}
                 aria-label={openLabel}
                 edge="end"
                 disabled={disabled || readOnly}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { DesktopDateTimePicker } from '@mui/x-date-pickers/DesktopDateTimePicker';
 import { formatShortWallTime, parseShortWallTime, type Language } from '@portal/contract';
-import { TextDateField, type TextDateFieldProps } from '@/ui/date-pickers.tsx';
+import { TextDateField, useFocusReturn, type TextDateFieldProps } from '@/ui/date-pickers.tsx';
 
 // An announcement's start and end: MUI X's date and time picker with date-fns (as the log's day fields, decision
 // 212) for its calendar and clock, and our text field (decision 263) in the interface language's form
@@ -70,8 +70,10 @@ export function DateTimeField({
     setSeen(value);
     if (accepted(draft) !== value) setDraft(fromWall(value));
   }
+  const focusReturn = useFocusReturn();
   const field: TextDateFieldProps = {
     language,
+    openButtonRef: focusReturn.openButtonRef,
     toText: (date) => formatShortWallTime(toWall(date), language),
     fromText: (text) => fromWall(parseShortWallTime(text) ?? ''),
     error,
@@ -92,7 +94,7 @@ export function DateTimeField({
         if (wall !== value) onChange(wall);
       }}
       slots={{ field: TextDateField }}
-      slotProps={{ field: field as object }}
+      slotProps={{ field: field as object, desktopTransition: { onExited: focusReturn.onExited } }}
     />
   );
 }

@@ -1,7 +1,12 @@
 import { useState } from 'react';
 import { DesktopDatePicker } from '@mui/x-date-pickers/DesktopDatePicker';
 import { formatShortDay, parseShortDay, type Language } from '@portal/contract';
-import { PickerLocalization, TextDateField, type TextDateFieldProps } from '@/ui/date-pickers.tsx';
+import {
+  PickerLocalization,
+  TextDateField,
+  useFocusReturn,
+  type TextDateFieldProps,
+} from '@/ui/date-pickers.tsx';
 
 // The log's "Von"/"Bis" fields: MUI X's date picker with date-fns (decision 212) for its calendar, and a text field
 // of ours in which a day is typed in the interface language's form — "20.11.2026" in German, French and Italian as
@@ -57,8 +62,10 @@ function DayField({
     setSeen(value);
     if (accepted(draft) !== value) setDraft(fromDay(value));
   }
+  const focusReturn = useFocusReturn();
   const field: TextDateFieldProps = {
     language,
+    openButtonRef: focusReturn.openButtonRef,
     toText: (date) => formatShortDay(toDay(date), language),
     fromText: (text) => fromDay(parseShortDay(text) ?? ''),
     error,
@@ -75,7 +82,7 @@ function DayField({
         if (day !== value) onChange(day);
       }}
       slots={{ field: TextDateField }}
-      slotProps={{ field: field as object }}
+      slotProps={{ field: field as object, desktopTransition: { onExited: focusReturn.onExited } }}
     />
   );
 }
