@@ -552,6 +552,31 @@ export default defineConfig({
     },
   },
   test: {
-    setupFiles: ['./src/test-setup.ts'],
+    setupFiles: ['./src/preact/test-setup.ts', './src/test-setup.ts'],
+    alias: [
+      {
+        find: /^@testing-library\/react$/,
+        replacement: path.join(
+          root,
+          '../../node_modules/@testing-library/react/dist/@testing-library/react.esm.js',
+        ),
+      },
+    ],
+    // Libraries that import React are transformed by Vitest, so the Preact aliases reach them (decision 263);
+    // Testing Library through its ES module build, whose CommonJS one requires react-dom itself.
+    server: {
+      deps: {
+        inline: [
+          /[\\/]@mui[\\/]/,
+          /[\\/]@emotion[\\/]/,
+          /[\\/]@tanstack[\\/]react-query[\\/]/,
+          /[\\/]@testing-library[\\/]react[\\/]/,
+          /[\\/]react-router[\\/]/,
+          /[\\/]react-hook-form[\\/]/,
+          /[\\/]react-i18next[\\/]/,
+          /[\\/]@sentry[\\/]react[\\/]/,
+        ],
+      },
+    },
   },
 });

@@ -1,4 +1,4 @@
-import { useEffect, useId, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import {
   FormProvider,
   useController,
@@ -73,10 +73,16 @@ function useRuleField(name: string, rules: Rules | undefined, label: string) {
   });
 
   // A field confirming another ("confirmed:password") is re-checked when that one changes, once it was visited.
+  // Only on a change of the other field: an effect also runs again when nothing changed (Preact's Suspense runs a
+  // shown tree's effects again after a lazy part loaded, decision 263; React's StrictMode on mount), and checking
+  // the field then took away an error the server had set on it.
   const dependencies = dependenciesOf(rules, name);
   const watched = useWatch({ control, name: dependencies, disabled: dependencies.length === 0 });
   const watchedKey = JSON.stringify(watched);
+  const checkedKey = useRef(watchedKey);
   useEffect(() => {
+    if (checkedKey.current === watchedKey) return;
+    checkedKey.current = watchedKey;
     const state = getFieldState(name);
     if (state.isTouched || state.error) void trigger(name);
   }, [watchedKey, name, getFieldState, trigger]);

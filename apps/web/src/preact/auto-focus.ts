@@ -3,7 +3,7 @@ import { options, type Ref } from 'preact';
 // The one React behaviour Preact's compat layer leaves out that the app relies on (decision 263); compat.js, what
 // `react` and `react-dom` resolve to, installs it.
 //
-// `autoFocus`: ReactDOM focuses an element with it when the element is mounted (a dialog's safe button, the field of
+// `autoFocus`: ReactDOM focuses a button, input, select or textarea with it when the element is mounted (a dialog's safe button, the field of
 // a form that just opened). Preact only writes the `autofocus` attribute, which browsers honour on page load alone,
 // so a confirmation opened with the focus nowhere (journey keyboard.spec.ts). Here every element rendered with
 // `autoFocus` gets a ref that focuses it once, when it is attached, as ReactDOM does; a ref of its own still gets
@@ -18,6 +18,9 @@ function focusOnMount(element: HTMLElement | null): void {
   focusedOnce.add(element);
   element.focus();
 }
+
+/** The elements ReactDOM focuses for `autoFocus` (`shouldAutoFocusHostComponent`); on others it does nothing. */
+const FOCUSED_ON_MOUNT = new Set(['button', 'input', 'select', 'textarea']);
 
 const withFocus = new WeakMap<ElementRef, (element: HTMLElement | null) => unknown>();
 
@@ -38,7 +41,7 @@ function focusing(ref: ElementRef): (element: HTMLElement | null) => unknown {
 const previousVNodeHook = options.vnode;
 options.vnode = (vnode) => {
   const props = vnode.props as { autoFocus?: unknown };
-  if (typeof vnode.type === 'string' && props.autoFocus) {
+  if (typeof vnode.type === 'string' && FOCUSED_ON_MOUNT.has(vnode.type) && props.autoFocus) {
     const ref = vnode.ref as ElementRef | null | undefined;
     vnode.ref = ref ? focusing(ref) : focusOnMount;
   }
