@@ -40,16 +40,21 @@ export function RuleForm<T extends FieldValues>({
   readOnly = false,
   ...rest
 }: RuleFormProps<T>) {
+  const { focusAfterSave, setFocus } = form;
+  // Read-only while saving: a refused save's first field error gets the focus once the fields take input again.
+  useEffect(() => {
+    const name = focusAfterSave.current;
+    if (readOnly || !name) return;
+    focusAfterSave.current = null;
+    setFocus(name);
+  }, [readOnly, focusAfterSave, setFocus]);
   return (
     <FormProvider {...form}>
       <form noValidate onSubmit={form.submit(onSubmit)} {...rest}>
-        {readOnly ? (
-          <fieldset disabled style={PLAIN_FIELDSET}>
-            {children}
-          </fieldset>
-        ) : (
-          children
-        )}
+        {/* Always there, so turning read-only on and off (while saving) keeps the fields and their focus. */}
+        <fieldset disabled={readOnly} style={PLAIN_FIELDSET}>
+          {children}
+        </fieldset>
       </form>
     </FormProvider>
   );

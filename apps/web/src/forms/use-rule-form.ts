@@ -1,4 +1,4 @@
-import { useCallback, type BaseSyntheticEvent } from 'react';
+import { useCallback, useRef, type BaseSyntheticEvent, type RefObject } from 'react';
 import {
   useForm,
   type FieldErrors,
@@ -27,6 +27,11 @@ export interface RuleForm<T extends FieldValues> extends UseFormReturn<T> {
   submit(onValid: SubmitHandler<T>): (event?: BaseSyntheticEvent) => Promise<void>;
   /** Puts an API error's field errors on the fields; returns how many matched a field of this form. */
   applyServerErrors(error: unknown): number;
+  /**
+   * The field a refused submit put its first error on, for `RuleForm` to focus once the form takes input again: a
+   * form read-only while it saves has its fields disabled when the answer comes, and a disabled field takes no focus.
+   */
+  focusAfterSave: RefObject<Path<T> | null>;
 }
 
 /**
@@ -43,6 +48,7 @@ export function useRuleForm<T extends FieldValues>(options: RuleFormOptions<T> =
   });
   const toast = useToast();
   const { setValue: baseSetValue, setError, handleSubmit, getValues } = form;
+  const focusAfterSave = useRef<Path<T> | null>(null);
 
   const setValue = useCallback<UseFormReturn<T>['setValue']>(
     (name, value, opts) => baseSetValue(name, value, { shouldValidate: true, shouldDirty: true, ...opts }),
@@ -58,6 +64,7 @@ export function useRuleForm<T extends FieldValues>(options: RuleFormOptions<T> =
         // sentence, shown as it is.
         const text = later(message as ParseKeys<'validation'>, { defaultValue: message }, 'validation');
         setError(name as Path<T>, { type: 'server', message: text }, { shouldFocus: index === 0 });
+        if (index === 0) focusAfterSave.current = name as Path<T>;
       });
       return known.length;
     },
@@ -68,6 +75,7 @@ export function useRuleForm<T extends FieldValues>(options: RuleFormOptions<T> =
     (onValid: SubmitHandler<T>) =>
       handleSubmit(
         async (data, event) => {
+          focusAfterSave.current = null;
           try {
             await onValid(data, event);
           } catch (error) {
@@ -84,7 +92,7 @@ export function useRuleForm<T extends FieldValues>(options: RuleFormOptions<T> =
   );
 
   // A fresh object each render: react-hook-form updates `formState` on its own (stable) object.
-  return { ...form, setValue, submit, applyServerErrors };
+  return { ...form, setValue, submit, applyServerErrors, focusAfterSave };
 }
 
 function hasPath(values: unknown, path: string): boolean {

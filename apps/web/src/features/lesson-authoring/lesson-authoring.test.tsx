@@ -132,10 +132,12 @@ describe('lesson authoring pages', { timeout: 60_000 }, () => {
       await within(preview).findByText('Vorschau: Un testo. Nuovo.', {}, { timeout: 5_000 }),
     ).toBeTruthy();
 
-    // The server refuses the Italian title: the error shows at that field.
-    const title = within(italian).getByRole('textbox', { name: /^Titel/ });
+    // The server refuses the Italian title: the error shows at that field, which gets the focus.
     await user.click(screen.getByRole('button', { name: 'Entwurf speichern' }));
-    await vi.waitFor(() => expect(title.getAttribute('aria-invalid')).toBe('true'));
-    expect(within(italian).getByText('Dieses Feld ist erforderlich')).toBeTruthy();
+    const panel = () => screen.getByRole('tabpanel', { name: 'Italienisch' });
+    const title = () => within(panel()).getByRole('textbox', { name: /^Titel/ });
+    await vi.waitFor(() => expect(title().getAttribute('aria-invalid')).toBe('true'));
+    expect(within(panel()).getByText('Dieses Feld ist erforderlich')).toBeTruthy();
+    await vi.waitFor(() => expect(document.activeElement).toBe(title()));
   });
 });
