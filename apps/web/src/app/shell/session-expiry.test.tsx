@@ -4,7 +4,7 @@ import { I18nextProvider } from 'react-i18next';
 import type { i18n as I18n } from 'i18next';
 import { createTestI18n } from '@/testing/i18n.ts';
 import { COUNTDOWN_MS, IDLE_MS } from '../idle.ts';
-import { SessionExpiry } from './session-expiry.tsx';
+import { preloadSessionExpiredDialog, SessionExpiry } from './session-expiry.tsx';
 
 const endSessionInPlace = vi.fn();
 const login = vi.fn(async () => {});
@@ -22,8 +22,9 @@ async function advance(ms: number) {
 let i18n: I18n;
 beforeAll(async () => {
   i18n = await createTestI18n('de');
-  // The dialog is a lazy chunk: loaded here, it renders within the fake-timer steps below.
-  await import('./session-expired-dialog.tsx');
+  // The dialog is a lazy chunk, loaded ahead of the countdown (as the component does a minute before it): it then
+  // renders at once within the fake-timer steps below.
+  await preloadSessionExpiredDialog();
 });
 
 beforeEach(() => {

@@ -1,8 +1,14 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { endSessionInPlace } from '@/auth/auth.ts';
-import { idlePhase, startIdleTracker, type IdlePhase, type IdleTracker } from '../idle.ts';
+import { preloadable } from '@/ui/preloadable.tsx';
+import { IDLE_MS, idlePhase, startIdleTracker, type IdlePhase, type IdleTracker } from '../idle.ts';
 
-const SessionExpiredDialog = lazy(() => import('./session-expired-dialog.tsx'));
+/** The dialog's chunk loads a minute before the countdown starts, so it shows on time even if the line is gone then. */
+const PRELOAD_BEFORE_MS = 60_000;
+const { Component: SessionExpiredDialog, preload: preloadSessionExpiredDialog } = preloadable(
+  () => import('./session-expired-dialog.tsx'),
+);
+export { preloadSessionExpiredDialog };
 
 function samePhase(a: IdlePhase, b: IdlePhase): boolean {
   if (a.kind === 'countdown' && b.kind === 'countdown') return a.secondsLeft === b.secondsLeft;
@@ -20,6 +26,8 @@ export function SessionExpiry() {
     let expired = false;
     const tick = () => {
       if (expired) return;
+      if (Date.now() - current.lastActivity() >= IDLE_MS - PRELOAD_BEFORE_MS)
+        preloadSessionExpiredDialog().catch(() => undefined);
       const next = idlePhase(current.lastActivity(), Date.now());
       if (next.kind === 'expired') {
         expired = true;
