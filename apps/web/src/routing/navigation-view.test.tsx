@@ -102,7 +102,12 @@ function setup() {
   render(
     <AppRouter navigation={navigation} routes={routes} loading={<p>first load</p>} rootError={RootError} />,
   );
-  const answer = async () => act(async () => answers.shift()!.resolve(RENDER));
+  // The guard answers; the navigation commits a few promise steps later, still inside `act`.
+  const answer = async () =>
+    act(async () => {
+      answers.shift()!.resolve(RENDER);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
   return { navigation, answer, failures };
 }
 
