@@ -502,7 +502,7 @@ export default defineConfig({
     messageAreas(),
     react(),
     devConfig(),
-    loadBudget({ firstLoadKb: 150, firstLoadCeilingKb: 203, routeKb: 50 }),
+    loadBudget({ firstLoadKb: 150, firstLoadCeilingKb: 147, routeKb: 50 }),
     routePreloads(),
     precompress(),
   ],
