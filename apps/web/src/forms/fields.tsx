@@ -40,14 +40,13 @@ export function RuleForm<T extends FieldValues>({
   readOnly = false,
   ...rest
 }: RuleFormProps<T>) {
-  const { focusAfterSave, setFocus } = form;
+  const { takeFocusAfterSave, setFocus } = form;
   // Read-only while saving: a refused save's first field error gets the focus once the fields take input again.
   useEffect(() => {
-    const name = focusAfterSave.current;
-    if (readOnly || !name) return;
-    focusAfterSave.current = null;
-    setFocus(name);
-  }, [readOnly, focusAfterSave, setFocus]);
+    if (readOnly) return;
+    const name = takeFocusAfterSave();
+    if (name) setFocus(name);
+  }, [readOnly, takeFocusAfterSave, setFocus]);
   return (
     <FormProvider {...form}>
       <form noValidate onSubmit={form.submit(onSubmit)} {...rest}>

@@ -1,4 +1,4 @@
-import { useCallback, useRef, type BaseSyntheticEvent, type RefObject } from 'react';
+import { useCallback, useRef, type BaseSyntheticEvent } from 'react';
 import {
   useForm,
   type FieldErrors,
@@ -28,10 +28,11 @@ export interface RuleForm<T extends FieldValues> extends UseFormReturn<T> {
   /** Puts an API error's field errors on the fields; returns how many matched a field of this form. */
   applyServerErrors(error: unknown): number;
   /**
-   * The field a refused submit put its first error on, for `RuleForm` to focus once the form takes input again: a
-   * form read-only while it saves has its fields disabled when the answer comes, and a disabled field takes no focus.
+   * The field a refused submit put its first error on, once (then null), for `RuleForm` to focus when the form takes
+   * input again: a form read-only while it saves has its fields disabled when the answer comes, and a disabled field
+   * takes no focus.
    */
-  focusAfterSave: RefObject<Path<T> | null>;
+  takeFocusAfterSave(): Path<T> | null;
 }
 
 /**
@@ -91,8 +92,14 @@ export function useRuleForm<T extends FieldValues>(options: RuleFormOptions<T> =
     [handleSubmit, applyServerErrors, toast],
   );
 
+  const takeFocusAfterSave = useCallback(() => {
+    const name = focusAfterSave.current;
+    focusAfterSave.current = null;
+    return name;
+  }, []);
+
   // A fresh object each render: react-hook-form updates `formState` on its own (stable) object.
-  return { ...form, setValue, submit, applyServerErrors, focusAfterSave };
+  return { ...form, setValue, submit, applyServerErrors, takeFocusAfterSave };
 }
 
 function hasPath(values: unknown, path: string): boolean {
