@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_REPLAY_MAX, LIVE_STREAMS_PER_USER } from '@portal/contract';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../../demo/users.ts';
-import { createNotifier } from '../../notifications/notifier.ts';
+import { createNotifier, NOTIFICATIONS_CHANNEL } from '../../notifications/notifier.ts';
 import { describeApi, TestApi } from '../../test/api.ts';
 import { openStream, type ReceivedEvent, type TestStream } from '../../test/sse.ts';
 import { SSE_RECONNECT_MS } from '../../notifications/sse.ts';
@@ -161,6 +161,11 @@ describeApi('notification stream', (api) => {
       missed.map((id) => ['notification', id]),
     );
     expect(resumed.id).toBe(missed.at(-1));
+    // A signal of a replayed one that comes late (from another instance, after the catch-up was sent): not again.
+    await api.db.query('select pg_notify($1, $2)', [
+      NOTIFICATIONS_CHANNEL,
+      JSON.stringify({ userUuid: OWNER, id: missed[0] }),
+    ]);
     // Live again: the next one arrives once, not replayed twice.
     const [next] = await notify(api, [OWNER], 'Live again');
     await again.waitFor('notification', next);

@@ -48,8 +48,14 @@ export function registerNotificationStreamRoutes({ db, route, live }: ModuleDeps
       // Events signalled while the catch-up is read wait, so nothing comes out of order or twice.
       let waiting: LiveEvent[] | null = [];
       let shutDown = false;
+      // The catch-up's notifications (at most LIVE_REPLAY_MAX): another instance's signal of one of them can arrive
+      // after the catch-up was sent, and is then not sent again.
+      const sent = new Set<string>();
+      const deliver = (event: LiveEvent) => {
+        if (event.kind !== 'notification' || !sent.has(event.id)) write(writer, event);
+      };
       const subscriber: LiveSubscriber = {
-        deliver: (event) => (waiting ? waiting.push(event) : write(writer, event)),
+        deliver: (event) => (waiting ? waiting.push(event) : deliver(event)),
         heartbeat: () => writer.write(SSE_HEARTBEAT),
         close: (reconnectMs) => (waiting ? (shutDown = true) : writer.end(reconnectMs)),
       };
@@ -89,7 +95,6 @@ export function registerNotificationStreamRoutes({ db, route, live }: ModuleDeps
       if (reply.raw.destroyed) return undefined as never;
       writer.open();
 
-      const sent = new Set<string>();
       let resumeFrom = BigInt(catchUp.newestId);
       if (catchUp.more) write(writer, { kind: 'resync' });
       else
@@ -101,8 +106,7 @@ export function registerNotificationStreamRoutes({ db, route, live }: ModuleDeps
       writer.write(sseEvent(LIVE_EVENTS.ready, {}, String(resumeFrom)));
       const queued = waiting;
       waiting = null;
-      for (const event of queued)
-        if (event.kind !== 'notification' || !sent.has(event.id)) write(writer, event);
+      for (const event of queued) deliver(event);
       // The reply was hijacked: the stream is written above, nothing is serialised.
       return undefined as never;
     },
