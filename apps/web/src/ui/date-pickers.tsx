@@ -1,4 +1,5 @@
 import { useRef, useState, type ReactNode, type Ref, type RefObject } from 'react';
+import { useTranslation } from 'react-i18next';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
@@ -41,17 +42,8 @@ export function PickerLocalization({ language, children }: { language: Language;
   );
 }
 
-/** The field's words beside MUI X's: a text that names no date, with the form it should have ("TT.MM.JJJJ"). */
-const INVALID_TEXTS: Record<Language, (form: string) => string> = {
-  de: (form) => `Bitte geben Sie ein gültiges Datum ein (${form})`,
-  en: (form) => `Please enter a valid date (${form})`,
-  fr: (form) => `Veuillez saisir une date valide (${form})`,
-  it: (form) => `Inserisca una data valida (${form})`,
-};
-
 /** What a picker's `slotProps.field` gives `TextDateField` besides what the picker passes itself. */
 export interface TextDateFieldProps {
-  language: Language;
   /** The field's text for a date: the language's form ("20.11.2026"). */
   toText: (date: Date) => string;
   /** The date a text names, or null when it names none (or none yet). */
@@ -98,8 +90,8 @@ function same(one: Date | null, other: Date | null): boolean {
  * outside (the calendar, a reset) replaces the text; leaving the field writes a date it took in the language's form.
  */
 export function TextDateField(props: TextDateFieldProps & { id?: string; inputRef?: Ref<HTMLInputElement> }) {
-  const { language, toText, fromText, error, helperText, required, fullWidth, openButtonRef, id, inputRef } =
-    props;
+  const { toText, fromText, error, helperText, required, fullWidth, openButtonRef, id, inputRef } = props;
+  const { t } = useTranslation('validation');
   const {
     value,
     setValue,
@@ -147,7 +139,7 @@ export function TextDateField(props: TextDateFieldProps & { id?: string; inputRe
       required={required}
       fullWidth={fullWidth}
       error={error || shownInvalid}
-      helperText={shownInvalid ? INVALID_TEXTS[language](form) : helperText}
+      helperText={shownInvalid ? t('date', { form }) : helperText}
       autoComplete="off"
       onFocus={() => setFocused(true)}
       onBlur={() => {

@@ -72,7 +72,6 @@ export function DateTimeField({
   }
   const focusReturn = useFocusReturn();
   const field: TextDateFieldProps = {
-    language,
     openButtonRef: focusReturn.openButtonRef,
     toText: (date) => formatShortWallTime(toWall(date), language),
     fromText: (text) => fromWall(parseShortWallTime(text) ?? ''),

@@ -64,7 +64,6 @@ function DayField({
   }
   const focusReturn = useFocusReturn();
   const field: TextDateFieldProps = {
-    language,
     openButtonRef: focusReturn.openButtonRef,
     toText: (date) => formatShortDay(toDay(date), language),
     fromText: (text) => fromDay(parseShortDay(text) ?? ''),
