@@ -545,7 +545,7 @@ export default defineConfig({
             // connections per host (decision 258: 30 → 16 files, 218.6 → 218.2 KB, cold LCP about 0.2 s sooner).
             {
               name: 'shell',
-              test: /(src[\\/]app[\\/]shell[\\/](announcement-bars|toolbar-bar)\.tsx|node_modules[\\/]@mui[\\/]material[\\/](esm[\\/])?(Alert|Link|internal[\\/]svg-icons[\\/]Close)[\\/.])/,
+              test: /(src[\\/]app[\\/]shell[\\/](announcement-bars|toolbar-bar)\.tsx|src[\\/]ui[\\/](toast-store|page)\.tsx?$|contract[\\/]src[\\/]ownership\.ts$|node_modules[\\/]@mui[\\/](material[\\/](esm[\\/])?(Alert|Link|Card|CardContent|internal[\\/]svg-icons[\\/]Close)[\\/.]|system[\\/]useThemeProps[\\/]getThemeProps|utils[\\/]isMuiElement[\\/]|icons-material[\\/]Logout\.))/,
               priority: 10,
             },
           ],

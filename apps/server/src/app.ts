@@ -55,7 +55,7 @@ import { registerCompression } from './plugins/compression.ts';
 import { handleError, registerErrorHandler } from './plugins/error-handler.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerMetrics } from './plugins/metrics.ts';
-import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { contentSecurityPolicy, registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerSpa } from './plugins/spa.ts';
 import { registerXsrf } from './plugins/xsrf.ts';
 
@@ -294,6 +294,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await registerSpa(app, {
     webDist: config.webDist,
     config: publicConfig(config),
+    contentSecurityPolicy: contentSecurityPolicy(config),
     serveSourceMaps: config.serveSourceMaps,
   });
   return app;

@@ -18,7 +18,7 @@ import { followMaintenance, syncDocumentTitle } from '@/app/router-effects.ts';
 import { buildRoutes, preloadPage, preparePage } from '@/app/routes.tsx';
 import { startVersionPolling } from '@/app/version-check.ts';
 import { startErrorReporting } from '@/app/error-reporting.ts';
-import { settleSessionLoads, startSessionLoads } from '@/app/early-session.ts';
+import { sessionLoadsAnswered, settleSessionLoads, startSessionLoads } from '@/app/early-session.ts';
 
 async function start() {
   const root = createRoot(document.getElementById('root')!);
@@ -30,11 +30,25 @@ async function start() {
     : current;
   preloadPage(new URL(wanted, window.location.origin).pathname);
   const queryClient = createQueryClient();
-  const [auth, , loadedFor] = await Promise.all([startAuth(), initI18n(), startSessionLoads(queryClient)]);
-  if (auth.status === 'redirecting') return;
-  if (auth.status === 'failed') {
-    root.render(<StartError error={auth.error} />);
-    return;
+  const auth = startAuth();
+  const [, loadedFor] = await Promise.all([initI18n(), startSessionLoads(queryClient)]);
+  // A reload whose first loads the API answered with the saved token shows the page at once; keycloak-js' refresh,
+  // which confirms the session, ends beside it (decision 265). A return from the sign-in service (its code in the
+  // address, a fresh sign-in for a sensitive step) and a reload the API refused wait for the sign-in.
+  if (!isAuthReturnPath(current) && loadedFor !== null && sessionLoadsAnswered(queryClient)) {
+    void auth.then((started) => {
+      if (started.status === 'failed') root.render(<StartError error={started.error} />);
+      else if (started.status === 'authenticated')
+        settleSessionLoads(queryClient, loadedFor, { shown: true });
+    });
+  } else {
+    const started = await auth;
+    if (started.status === 'redirecting') return;
+    if (started.status === 'failed') {
+      root.render(<StartError error={started.error} />);
+      return;
+    }
+    settleSessionLoads(queryClient, loadedFor, { shown: false });
   }
 
   // Old links carry /v3 or /admin in front of the path: drop them, whole segments only.
@@ -43,7 +57,6 @@ async function start() {
   if (stripped !== pathname)
     window.history.replaceState(window.history.state, '', `${stripped}${search}${hash}`);
 
-  settleSessionLoads(queryClient, loadedFor);
   let navigation: Navigation | null = null;
   const guard = createGuard({
     queryClient,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +13,8 @@ const asset = Array.from({ length: 200 }, (_, i) => `export const value${i} = "l
 fs.mkdirSync(path.join(dist, 'assets'));
 fs.writeFileSync(
   path.join(dist, 'index.html'),
-  '<!doctype html><html><head><!--portal-config--><title>Portal</title></head><body><div id="root"></div></body></html>',
+  '<!doctype html><html><head><!--portal-config--><title>Portal</title><script>window.early = 1;</script></head>' +
+    '<body><div id="root"></div><script type="module" src="/assets/index-abc123.js"></script></body></html>',
 );
 fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), asset);
 // What the web build writes beside index.html for the hints (one route, one language here).
@@ -111,6 +113,19 @@ describeApi(
         ]);
       }
       expect(await page('/billing', 'portal-language=fr')).toEqual(['/assets/messages-fr-shell-1.js']);
+    });
+
+    it("lets index.html's own inline script run by its hash, and no other inline script anywhere", async () => {
+      const hash = `'sha256-${createHash('sha256').update('window.early = 1;').digest('base64')}'`;
+      const index = await get('/settings/users', undefined, 'text/html');
+      const scriptSrc = (policy: unknown) => /script-src ([^;]*)/.exec(String(policy))?.[1];
+      expect(scriptSrc(index.headers['content-security-policy'])).toBe(`'self' ${hash}`);
+      // The rest of the policy is the app's, as on every other answer.
+      const asset = await get('/assets/index-abc123.js');
+      expect(scriptSrc(asset.headers['content-security-policy'])).toBe("'self'");
+      expect(String(index.headers['content-security-policy']).replace(` ${hash}`, '')).toBe(
+        asset.headers['content-security-policy'],
+      );
     });
 
     it(`compresses API JSON from ${COMPRESS_THRESHOLD} bytes on, smaller answers go out as they are`, async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
@@ -25,6 +26,21 @@ export function injectConfig(html: string, config: PublicConfig): string {
   return html.includes(PLACEHOLDER)
     ? html.replace(PLACEHOLDER, meta)
     : html.replace('</head>', `${meta}</head>`);
+}
+
+/**
+ * The policy index.html goes out with: the app's policy, and index.html's own inline scripts allowed by their hashes
+ * (the first loads' script, decision 265). No other inline script runs.
+ */
+export function allowInlineScripts(policy: string, html: string): string {
+  const hashes = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
+    ([, body]) => `'sha256-${createHash('sha256').update(body!).digest('base64')}'`,
+  );
+  if (hashes.length === 0) return policy;
+  return policy.replace(
+    /script-src ([^;]*)/,
+    (_, sources: string) => `script-src ${sources} ${hashes.join(' ')}`,
+  );
 }
 
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Portal is not built</title></head>
@@ -74,11 +90,18 @@ function isSourceMap(url: string): boolean {
  */
 export async function registerSpa(
   app: FastifyInstance,
-  options: { webDist: string; config: PublicConfig; serveSourceMaps?: boolean },
+  options: {
+    webDist: string;
+    config: PublicConfig;
+    /** The app's Content-Security-Policy, which index.html's answers extend by its inline scripts' hashes. */
+    contentSecurityPolicy: string;
+    serveSourceMaps?: boolean;
+  },
 ) {
   const indexFile = path.join(options.webDist, 'index.html');
   const built = fs.existsSync(indexFile);
   const index = built ? injectConfig(fs.readFileSync(indexFile, 'utf8'), options.config) : null;
+  const indexPolicy = index ? allowInlineScripts(options.contentSecurityPolicy, index) : null;
   const preloadsFile = path.join(options.webDist, 'route-preloads.json');
   const hintsFor = fs.existsSync(preloadsFile)
     ? routePreloadHints(JSON.parse(fs.readFileSync(preloadsFile, 'utf8')) as RoutePreloads)
@@ -107,6 +130,7 @@ export async function registerSpa(
     const language = languageOf(request.cookies[LANGUAGE_COOKIE], DEFAULT_LANGUAGE);
     const page = variant(hintsFor(request.url.split('?')[0]!, language));
     reply
+      .header('Content-Security-Policy', indexPolicy!)
       .header('Cache-Control', 'no-cache')
       .header('Vary', 'Accept-Encoding, Cookie')
       .type('text/html; charset=utf-8');

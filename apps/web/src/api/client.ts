@@ -135,6 +135,11 @@ export async function apiRequest<R extends RouteDef>(
     credentials: 'same-origin',
     signal: input.signal,
   });
+  return readAnswer<R>(response);
+}
+
+/** A route's answer from its response: the parsed body, or the API's error thrown. */
+export async function readAnswer<R extends RouteDef>(response: Response): Promise<RouteResponse<R>> {
   if (!response.ok) throw await toApiError(response);
   if (response.status === 204) return undefined as RouteResponse<R>;
   const text = await response.text();

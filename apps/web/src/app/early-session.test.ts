@@ -3,10 +3,12 @@ import { announcementsRoutes, usersRoutes, type RouteDef } from '@portal/contrac
 import { ApiError } from '@/api/errors.ts';
 import { createQueryClient } from '@/api/query-client.ts';
 import { meQuery, myAccountsQuery } from '@/api/session.ts';
+import { buildHeaders, buildUrl } from '@/api/client.ts';
 import { clearTokens, writeTokens } from '@/auth/tokens.ts';
 import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { dismissToast, getToasts } from '@/ui/toast-store.ts';
-import { secondsLeft, settleSessionLoads, startSessionLoads } from './early-session.ts';
+import indexHtml from '../../index.html?raw';
+import { secondsLeft, sessionLoadsAnswered, settleSessionLoads, startSessionLoads } from './early-session.ts';
 
 mockApi();
 
@@ -29,7 +31,10 @@ function answer(status: number | null = null) {
   });
 }
 
-afterEach(() => clearTokens());
+afterEach(() => {
+  clearTokens();
+  delete window.portalEarlyLoads;
+});
 
 describe('the first loads on a reload', () => {
   it('reads the seconds left from the token and nothing from a malformed one', () => {
@@ -45,7 +50,7 @@ describe('the first loads on a reload', () => {
     const loadedFor = await startSessionLoads(queryClient);
     // The refresh brought a token for the same person: the answers stay for the guard.
     writeTokens({ token: tokenFor(300, { iat: 1 }), refreshToken: 'r2' });
-    settleSessionLoads(queryClient, loadedFor);
+    settleSessionLoads(queryClient, loadedFor, { shown: false });
     expect(apiRequest.mock.calls.map(([route]) => route)).toEqual([
       usersRoutes.getMe,
       usersRoutes.listMyAccounts,
@@ -74,7 +79,7 @@ describe('the first loads on a reload', () => {
     expect(onUnauthorized).not.toHaveBeenCalled();
     expect(getToasts()).toHaveLength(0);
     expect(queryClient.getQueryState(meQuery.queryKey)?.status).toBe('error');
-    settleSessionLoads(queryClient, null);
+    settleSessionLoads(queryClient, null, { shown: false });
     expect(queryClient.getQueryState(meQuery.queryKey)).toBeUndefined();
 
     // The same 401 after the check signs in again.
@@ -95,8 +100,105 @@ describe('the first loads on a reload', () => {
       token: tokenFor(300, { email: 'a@example.com', email_verified: true }),
       refreshToken: 'r2',
     });
-    settleSessionLoads(queryClient, loadedFor);
+    settleSessionLoads(queryClient, loadedFor, { shown: false });
     expect(queryClient.getQueryData(meQuery.queryKey)).toBeUndefined();
     expect(queryClient.getQueryData(myAccountsQuery.queryKey)).toBeUndefined();
+  });
+
+  it('loads them again in place when the refreshed token names the person differently and the page shows', async () => {
+    writeTokens({ token: tokenFor(300, { email_verified: false }), refreshToken: 'r' });
+    answer();
+    const queryClient = createQueryClient();
+    const loadedFor = await startSessionLoads(queryClient);
+    expect(sessionLoadsAnswered(queryClient)).toBe(true);
+    writeTokens({ token: tokenFor(300, { email_verified: true }), refreshToken: 'r2' });
+    settleSessionLoads(queryClient, loadedFor, { shown: true });
+    // Still there for the page that shows them, marked stale and asked again.
+    expect(queryClient.getQueryData(meQuery.queryKey)).toEqual(ME);
+    expect(queryClient.getQueryState(meQuery.queryKey)?.isInvalidated).toBe(true);
+  });
+});
+
+describe("the answers of index.html's script", () => {
+  const response = (body: unknown, status = 200) =>
+    Promise.resolve(
+      new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }),
+    );
+
+  it('are taken for the saved token instead of asking again, each once', async () => {
+    const token = tokenFor(300);
+    writeTokens({ token, refreshToken: 'r' });
+    answer();
+    window.portalEarlyLoads = {
+      token,
+      answers: {
+        '/api/users/v1/me': response({ data: { uuid: 'early' } }),
+        '/api/users/v1/me/accounts': response({ data: [{ uuid: 'early-account' }] }),
+      },
+    };
+    const queryClient = createQueryClient();
+    await startSessionLoads(queryClient);
+    expect(queryClient.getQueryData(meQuery.queryKey)).toEqual({ uuid: 'early' });
+    expect(queryClient.getQueryData(myAccountsQuery.queryKey)).toEqual([{ uuid: 'early-account' }]);
+    // Only the announcements, which the script had not asked for, went out.
+    expect(apiRequest.mock.calls.map(([route]) => route)).toEqual([
+      announcementsRoutes.listCurrentAnnouncements,
+    ]);
+    expect(window.portalEarlyLoads.answers).toEqual({});
+  });
+
+  it('are not taken for another token, and a refusal among them is left to the sign-in check', async () => {
+    writeTokens({ token: tokenFor(300), refreshToken: 'r' });
+    answer();
+    window.portalEarlyLoads = { token: 'another', answers: { '/api/users/v1/me': response({ data: {} }) } };
+    const queryClient = createQueryClient();
+    await startSessionLoads(queryClient);
+    expect(queryClient.getQueryData(meQuery.queryKey)).toEqual(ME);
+
+    const token = tokenFor(300, { iat: 2 });
+    writeTokens({ token, refreshToken: 'r' });
+    const onUnauthorized = vi.fn();
+    window.portalEarlyLoads = {
+      token,
+      answers: { '/api/users/v1/me': response({ message: 'expired', code: 'UNAUTHORIZED' }, 401) },
+    };
+    const refused = createQueryClient({ onUnauthorized });
+    await startSessionLoads(refused);
+    expect(refused.getQueryState(meQuery.queryKey)?.status).toBe('error');
+    expect(sessionLoadsAnswered(refused)).toBe(false);
+    expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+
+  /** index.html's inline script, run as the page runs it. */
+  const runIndexScript = () => {
+    const body = /<script>([\s\S]*?)<\/script>/.exec(indexHtml)?.[1];
+    expect(body).toBeTruthy();
+    new Function(body!)();
+  };
+
+  it('ask for what the app would ask for, with the same headers, while the saved token is valid', () => {
+    const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(() => response({ data: null }));
+    runIndexScript();
+    expect(fetch).not.toHaveBeenCalled();
+    writeTokens({ token: tokenFor(5), refreshToken: 'r' });
+    runIndexScript();
+    expect(fetch).not.toHaveBeenCalled();
+
+    const token = tokenFor(300);
+    writeTokens({ token, refreshToken: 'r' });
+    runIndexScript();
+    const routes = [
+      usersRoutes.getMe,
+      usersRoutes.listMyAccounts,
+      announcementsRoutes.listCurrentAnnouncements,
+    ];
+    expect(fetch.mock.calls.map(([url]) => url)).toEqual(routes.map((route) => buildUrl<RouteDef>(route)));
+    const expected = Object.fromEntries(buildHeaders(false));
+    for (const [, init] of fetch.mock.calls) {
+      expect(Object.fromEntries(new Headers(init?.headers))).toEqual(expected);
+      expect(init?.credentials).toBe('same-origin');
+    }
+    expect(window.portalEarlyLoads?.token).toBe(token);
+    expect(Object.keys(window.portalEarlyLoads?.answers ?? {})).toHaveLength(3);
   });
 });

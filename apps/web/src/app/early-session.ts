@@ -1,4 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { announcementsRoutes, usersRoutes, type RouteDef } from '@portal/contract';
+import { buildUrl, readAnswer } from '@/api/client.ts';
 import { currentAnnouncementsQuery } from '@/api/current-announcements.ts';
 import { meQuery, myAccountsQuery } from '@/api/session.ts';
 import { accessToken } from '@/auth/tokens.ts';
@@ -39,36 +41,87 @@ function identityOf(token: string | null): string | null {
 /** The keys of the first loads. */
 const FIRST_LOADS = [meQuery.queryKey, myAccountsQuery.queryKey, currentAnnouncementsQuery.queryKey];
 
+declare global {
+  interface Window {
+    /** The first loads index.html started with the saved token, by URL (decision 265). */
+    portalEarlyLoads?: { token: string; answers: Record<string, Promise<Response> | undefined> };
+  }
+}
+
+/**
+ * The answer index.html's script asked for with this token, taken once; undefined when it did not ask (no token
+ * then, or a policy that refused the script): the load then asks itself.
+ */
+function earlyAnswer(route: RouteDef, token: string): Promise<Response> | undefined {
+  const early = window.portalEarlyLoads;
+  if (early?.token !== token) return undefined;
+  const url = buildUrl<RouteDef>(route);
+  const answer = early.answers[url];
+  delete early.answers[url];
+  return answer;
+}
+
+/**
+ * A first load's options: its query with the early answer to `route` in place of its request when there is one,
+ * and a refusal left to the sign-in check.
+ */
+function firstLoad<Q extends { queryFn?: unknown }>(query: Q, route: RouteDef, token: string): Q {
+  const answer = earlyAnswer(route, token);
+  const meta = { silentError: true, beforeSignIn: true };
+  if (!answer) return { ...query, meta };
+  const queryFn = async () => ((await readAnswer(await answer)) as { data: unknown }).data;
+  return { ...query, queryFn: queryFn as Q['queryFn'], meta };
+}
+
 /**
  * A reload with a saved session: the loads of the first page (the user, the accounts, the announcements and the
- * chunk of their bars) start beside the sign-in check instead of after it, with the saved access token while it is
- * valid. keycloak-js first confirms the session with a token refresh, one round trip the loads need not wait for.
- * Their answers fill the cache the guard reads. A refused load neither signs in again nor shows a toast
- * (`beforeSignIn`). Resolves, once all have settled, with the identity they were loaded for (for
- * {@link settleSessionLoads}), or null when none started; never rejects.
+ * chunk of their bars) start before the sign-in check instead of after it, with the saved access token while it is
+ * valid. index.html's script starts their requests before the app's code is in; the answers fill the cache the guard
+ * reads. keycloak-js confirms the session with a token refresh, one round trip the page need not wait for
+ * (main.tsx). A refused load neither signs in again nor shows a toast (`beforeSignIn`). Resolves, once all have
+ * settled, with the identity they were loaded for (for {@link settleSessionLoads}), or null when none started; never
+ * rejects.
  */
 export async function startSessionLoads(queryClient: QueryClient): Promise<string | null> {
   const token = accessToken();
   const left = token ? secondsLeft(token) : null;
-  if (left === null || left < MIN_SECONDS_LEFT) return null;
+  if (!token || left === null || left < MIN_SECONDS_LEFT) return null;
   preloadAnnouncementBars().catch(() => undefined);
-  const meta = { silentError: true, beforeSignIn: true };
   await Promise.all([
-    queryClient.prefetchQuery({ ...meQuery, meta }),
-    queryClient.prefetchQuery({ ...myAccountsQuery, meta }),
-    queryClient.prefetchQuery({ ...currentAnnouncementsQuery, meta }),
+    queryClient.prefetchQuery(firstLoad(meQuery, usersRoutes.getMe, token)),
+    queryClient.prefetchQuery(firstLoad(myAccountsQuery, usersRoutes.listMyAccounts, token)),
+    queryClient.prefetchQuery(
+      firstLoad(currentAnnouncementsQuery, announcementsRoutes.listCurrentAnnouncements, token),
+    ),
   ]);
   return identityOf(token);
 }
 
+/** Whether the saved token got the guard's loads: the user and the account list are in. */
+export function sessionLoadsAnswered(queryClient: QueryClient): boolean {
+  return [meQuery.queryKey, myAccountsQuery.queryKey].every(
+    (queryKey) => queryClient.getQueryState(queryKey)?.status === 'success',
+  );
+}
+
 /**
- * After the sign-in check, before the guard: a load the saved token did not get is forgotten, and so are all of them
- * when the refreshed token names the person differently (an address verified meanwhile, a new name), so the guard
- * asks again with the new token.
+ * After the sign-in check: a load the saved token did not get is forgotten, and so are all of them when the refreshed
+ * token names the person differently (an address verified meanwhile, a new name), so they are asked again with the
+ * new token. Before the page is `shown`, the guard asks for them; once it shows, they are loaded again in place.
  */
-export function settleSessionLoads(queryClient: QueryClient, loadedFor: string | null): void {
-  if (loadedFor !== null && identityOf(accessToken()) !== loadedFor) {
-    for (const queryKey of FIRST_LOADS) queryClient.removeQueries({ queryKey, exact: true });
+export function settleSessionLoads(
+  queryClient: QueryClient,
+  loadedFor: string | null,
+  { shown }: { shown: boolean },
+): void {
+  const changed = loadedFor !== null && identityOf(accessToken()) !== loadedFor;
+  const failed = (query: { state: { status: string } }) => query.state.status === 'error';
+  if (shown) {
+    if (changed)
+      for (const queryKey of FIRST_LOADS) void queryClient.invalidateQueries({ queryKey, exact: true });
+    void queryClient.invalidateQueries({ predicate: failed });
+    return;
   }
-  queryClient.removeQueries({ predicate: (query) => query.state.status === 'error' });
+  if (changed) for (const queryKey of FIRST_LOADS) queryClient.removeQueries({ queryKey, exact: true });
+  queryClient.removeQueries({ predicate: failed });
 }

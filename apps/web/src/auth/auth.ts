@@ -156,11 +156,6 @@ export function handleUnauthorized(): void {
   void login();
 }
 
-/** Claims of the current access token (e.g. email_verified). */
-export function tokenClaims(): Record<string, unknown> {
-  return (client?.tokenParsed as Record<string, unknown> | undefined) ?? {};
-}
-
 /**
  * Starts a fresh login that returns to the current page. After the session ended in place the provider has no
  * session any more, so it asks for the password; the logout is awaited first so the two cannot cross.

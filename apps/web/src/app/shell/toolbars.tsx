@@ -4,9 +4,10 @@ import { Link as RouterLink } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Button from '@mui/material/Button';
 import { ACCOUNT_ROLES, hasLevel, type Account } from '@portal/contract';
-import { rememberCurrentPage, tokenClaims } from '@/auth/auth.ts';
+import { rememberCurrentPage } from '@/auth/auth.ts';
 import { useVerifyEmailHref } from '@/auth/use-verify-email-href.ts';
 import { useCancelDeletion } from '@/api/account-deletion.ts';
+import { meQuery } from '@/api/session.ts';
 import { billingStatusQuery } from '@/features/billing/api.ts';
 import { formatDate, formatDay, formatMoney } from '@/i18n/format.ts';
 import { preloadable } from '@/ui/preloadable.tsx';
@@ -43,12 +44,12 @@ export function NewVersionBar() {
 }
 
 /**
- * The token says the email address is not verified: link to the provider's verification in the interface
- * language, which comes back to the current page.
+ * The person's address is not verified (the server has it from the token): link to the provider's verification in
+ * the interface language, which comes back to the current page.
  */
 export function EmailVerificationBar() {
   const { t } = useTranslation();
-  const unverified = tokenClaims().email_verified === false;
+  const unverified = useQuery(meQuery).data?.emailVerified === false;
   const href = useVerifyEmailHref(unverified);
   if (!unverified) return null;
   return (
