@@ -502,7 +502,9 @@ export default defineConfig({
     contractWithoutValidators(),
     muiWithoutCssVars(),
     messageAreas(),
-    react(),
+    // React's Fast Refresh cannot re-render Preact's components: an edit was "hot updated" and the page kept showing
+    // the old code. Without it Vite reloads the page on an edit (the session survives a reload).
+    react({ refreshExclude: /./ }),
     devConfig(),
     loadBudget({ firstLoadKb: 150, firstLoadCeilingKb: 150, routeKb: 50 }),
     routePreloads(),

@@ -33,7 +33,7 @@ async function start() {
   const auth = startAuth();
   const [, loadedFor] = await Promise.all([initI18n(), startSessionLoads(queryClient)]);
   // A reload whose first loads the API answered with the saved token shows the page at once; keycloak-js' refresh,
-  // which confirms the session, ends beside it (decision 265). A return from the sign-in service (its code in the
+  // which confirms the session, ends beside it (decision 266). A return from the sign-in service (its code in the
   // address, a fresh sign-in for a sensitive step) and a reload the API refused wait for the sign-in.
   if (!isAuthReturnPath(current) && loadedFor !== null && sessionLoadsAnswered(queryClient)) {
     void auth.then((started) => {

@@ -30,7 +30,7 @@ export function injectConfig(html: string, config: PublicConfig): string {
 
 /**
  * The policy index.html goes out with: the app's policy, and index.html's own inline scripts allowed by their hashes
- * (the first loads' script, decision 265). No other inline script runs.
+ * (the first loads' script, decision 266). No other inline script runs.
  */
 export function allowInlineScripts(policy: string, html: string): string {
   const hashes = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(

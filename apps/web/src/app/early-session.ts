@@ -43,7 +43,7 @@ const FIRST_LOADS = [meQuery.queryKey, myAccountsQuery.queryKey, currentAnnounce
 
 declare global {
   interface Window {
-    /** The first loads index.html started with the saved token, by URL (decision 265). */
+    /** The first loads index.html started with the saved token, by URL (decision 266). */
     portalEarlyLoads?: { token: string; answers: Record<string, Promise<Response> | undefined> };
   }
 }
