@@ -360,6 +360,66 @@ describeApi('notifications API', (api) => {
     expect(await count(api, other.uuid, 'owner')).toBe(2);
   });
 
+  // The totals sum counts that triggers keep (migration 043, decision 265): after every kind of change they are
+  // what counting the notifications gives, and none is left at zero.
+  it('keeps the counts behind the totals equal to the notifications after each kind of change', async () => {
+    const account = await team(api, { owner: 'OWNER', admin: 'ADMIN' });
+    const other = await team(api, { owner: 'OWNER' });
+    const kept = async () =>
+      (
+        await api.db.query(
+          `select user_uuid, account_key, type, archived, unread, count::int as count from notification_counts
+            order by 1, 2, 3, 4, 5`,
+        )
+      ).rows;
+    const same = async () =>
+      expect(await kept()).toEqual(
+        (
+          await api.db.query(
+            `select user_uuid, coalesce(account_uuid, '00000000-0000-0000-0000-000000000000') as account_key, type,
+                    archived_at is not null as archived, read_at is null as unread, count(*)::int as count
+               from notifications group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5`,
+          )
+        ).rows,
+      );
+    const uuids = await insert(api, 'owner', account.uuid, [{}, { read: true }, { type: 'ticket.solved' }]);
+    await insert(api, 'owner', null, [{ type: 'member.removed' }]);
+    await same();
+    // Many people and types in one statement, as a fan-out writes them.
+    await api.db.query(
+      `insert into notifications (account_uuid, user_uuid, type)
+       select a.uuid, u.uuid, t from users u cross join unnest($1::text[]) t
+              cross join (values ($2::uuid), ($3::uuid), (null)) a (uuid)
+        where u.subject = any($4::text[])`,
+      [['invoice.issued', 'ticket.answered'], account.uuid, other.uuid, [id('owner'), id('admin')]],
+    );
+    await same();
+    const url = (uuid: string) => `${inbox(account.uuid)}/notifications/${uuid}`;
+    await api.request('PATCH', url(uuids[0]!), { as: 'owner', body: { read: true } });
+    await api.request('POST', `${url(uuids[2]!)}/archive`, { as: 'owner' });
+    await api.request('POST', `${inbox(account.uuid)}/notifications/read-all`, { as: 'owner' });
+    await same();
+    await api.request('POST', `${url(uuids[2]!)}/restore`, { as: 'owner' });
+    await api.db.query('update notifications set read_at = null where type = $1', ['ticket.answered']);
+    await same();
+    const page = await api.request('GET', `${inbox(account.uuid)}/notifications?unread=true`, {
+      as: 'owner',
+    });
+    const { rows } = await api.db.query<{ n: number }>(
+      `select count(*)::int as n from notifications
+        where user_uuid = $1 and (account_uuid = $2 or account_uuid is null) and archived_at is null
+          and read_at is null`,
+      [id('owner'), account.uuid],
+    );
+    expect(page.json().meta.total).toBe(rows[0]!.n);
+    // An account's notifications deleted with it, a person's with them.
+    await api.db.query('delete from notifications where account_uuid = $1', [other.uuid]);
+    await api.db.query('delete from notifications where user_uuid = $1', [id('admin')]);
+    await same();
+    await api.db.query('delete from notifications');
+    expect(await kept()).toEqual([]);
+  });
+
   it('lists the archived ones, most recently archived first, paged; restoring moves one back to the inbox', async () => {
     const account = await team(api, { owner: 'OWNER' });
     const other = await team(api, { owner: 'OWNER' });
