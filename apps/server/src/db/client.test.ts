@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb, type Db } from './client.ts';
+import { openDb, statementName, type Db } from './client.ts';
 
 // Named statements on PGlite (decision 257): the same rows as an ordinary query, parameters serialised by their
 // types, and never inside another caller's transaction.
@@ -91,5 +91,16 @@ describe('PGlite named statements', () => {
     await expect(db.query(`select 1 as one`, [], { prepare: 'test_prepared_rows' })).rejects.toThrow(
       /another text/,
     );
+  });
+});
+
+// A statement of a few texts is named by its text (decision 265): one name per text, within PostgreSQL's 63 bytes.
+describe('statementName', () => {
+  it('names the same text alike and another text otherwise', () => {
+    const name = statementName('portal_queue', 'select 1');
+    expect(name).toBe(statementName('portal_queue', 'select 1'));
+    expect(name).not.toBe(statementName('portal_queue', 'select 2'));
+    expect(name).toMatch(/^portal_queue_[0-9a-f]{24}$/);
+    expect(statementName('portal_directory_search', 'select 1').length).toBeLessThanOrEqual(63);
   });
 });
