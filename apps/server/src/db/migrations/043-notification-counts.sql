@@ -15,8 +15,10 @@ create table notification_counts (
 );
 
 -- Adds signed changes to the counts, in the key's order (two statements lock the same counts in the same order),
--- and removes those that reach zero (no row outlives its person or account).
-create function notification_counts_change(changes notification_counts[]) returns void language sql as $$
+-- and removes those that reach zero (no row outlives its person or account). PL/pgSQL, so that a session plans
+-- these statements once (a SQL function planned them on every call: 0.5 ms more for each notification written).
+create function notification_counts_change(changes notification_counts[]) returns void language plpgsql as $$
+begin
   insert into notification_counts as c (user_uuid, account_key, type, archived, unread, count)
   select user_uuid, account_key, type, archived, unread, sum(count) from unnest(changes)
    group by 1, 2, 3, 4, 5 having sum(count) <> 0 order by 1, 2, 3, 4, 5
@@ -24,6 +26,7 @@ create function notification_counts_change(changes notification_counts[]) return
   delete from notification_counts c using unnest(changes) d
    where c.count = 0 and (c.user_uuid, c.account_key, c.type, c.archived, c.unread)
          = (d.user_uuid, d.account_key, d.type, d.archived, d.unread);
+end;
 $$;
 
 -- Once per statement, with the rows it inserted, deleted or changed (a fan-out to 50,000 people, a person's erasure
