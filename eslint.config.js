@@ -89,7 +89,8 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
-    // One way to navigate from code: the app's, which settles once the next page shows (decision 261).
+    // One way to route: the app's router of '@/routing/navigation-view.tsx' (wouter on the navigation controller,
+    // decisions 261 and 267), whose links and navigate settle once the next page shows and run the guard.
     files: ['apps/web/src/**/*.{ts,tsx}'],
     ignores: ['apps/web/src/routing/**'],
     rules: {
@@ -98,12 +99,12 @@ export default tseslint.config(
         {
           paths: [
             {
-              name: 'react-router',
-              importNames: ['useNavigate'],
+              name: 'wouter',
               message:
-                "Use useNavigate of '@/routing/navigation-view.tsx': it settles once the next page shows.",
+                "Import the router's parts from '@/routing/navigation-view.tsx': they navigate through the guard.",
             },
           ],
+          patterns: [{ group: ['wouter/*'], message: "Use '@/routing/navigation-view.tsx' (decision 267)." }],
         },
       ],
     },

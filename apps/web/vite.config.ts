@@ -575,7 +575,7 @@ export default defineConfig({
           /[\\/]@emotion[\\/]/,
           /[\\/]@tanstack[\\/]react-query[\\/]/,
           /[\\/]@testing-library[\\/]react[\\/]/,
-          /[\\/]react-router[\\/]/,
+          /[\\/]wouter[\\/]/,
           /[\\/]react-hook-form[\\/]/,
           /[\\/]react-i18next[\\/]/,
           /[\\/]@sentry[\\/]react[\\/]/,

@@ -1,6 +1,5 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { UNSAFE_createBrowserHistory as createBrowserHistory } from 'react-router';
 import { createQueryClient } from '@/api/query-client.ts';
 import { startAuth } from '@/auth/auth.ts';
 import {
@@ -13,6 +12,7 @@ import { initI18n } from '@/i18n/i18n.ts';
 import { App } from '@/app/app.tsx';
 import { StartError } from '@/app/start-error.tsx';
 import { createGuard } from '@/app/guard.ts';
+import { createBrowserHistory } from '@/routing/history.ts';
 import { createNavigation, shownHref, type Navigation } from '@/routing/navigation.ts';
 import { followMaintenance, syncDocumentTitle } from '@/app/router-effects.ts';
 import { buildRoutes, preloadPage, preparePage } from '@/app/routes.tsx';

@@ -9,7 +9,10 @@ interface Route {
   areas: string[];
 }
 
-/** `:name` takes one segment, `:name?` one or none, `*` the rest (React Router's path syntax, as the table uses it). */
+/**
+ * `:name` takes one segment, `:name?` one or none, `*` the rest: the route table's syntax, which the web app's
+ * router (wouter's regexparam, decision 267) reads the same.
+ */
 function matches(pattern: string[], segments: string[]): boolean {
   let at = 0;
   for (const part of pattern) {

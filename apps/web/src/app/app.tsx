@@ -1,4 +1,4 @@
-import type { RouteObject } from 'react-router';
+import type { ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ConfirmProvider } from '@/ui/confirm.tsx';
@@ -16,7 +16,7 @@ export function App({
   queryClient,
 }: {
   navigation: Navigation;
-  routes: RouteObject[];
+  routes: ReactNode;
   queryClient: QueryClient;
 }) {
   // useTranslation renders again on every language change, so the language is read, not kept.
@@ -26,12 +26,9 @@ export function App({
     <QueryClientProvider client={queryClient}>
       <PortalThemeProvider language={language} rowsPerPage={t('common.rowsPerPage')}>
         <ConfirmProvider>
-          <AppRouter
-            navigation={navigation}
-            routes={routes}
-            loading={<FullPageLoader />}
-            rootError={RootErrorBoundary}
-          />
+          <AppRouter navigation={navigation} loading={<FullPageLoader />} rootError={RootErrorBoundary}>
+            {routes}
+          </AppRouter>
           <ToastViewport />
         </ConfirmProvider>
       </PortalThemeProvider>

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { UNSAFE_createMemoryHistory as createMemoryHistory } from 'react-router';
+import { createMemoryHistory } from '@/routing/history.ts';
 import type { Account } from '@portal/contract';
 import { createQueryClient } from '@/api/query-client.ts';
 import { testAccount, testUser } from '@/testing/fixtures.ts';

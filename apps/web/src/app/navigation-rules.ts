@@ -1,4 +1,3 @@
-import { matchRoutes } from 'react-router';
 import {
   ACCOUNT_ROLES,
   BILLING_STAFF_ROLE,
@@ -13,6 +12,7 @@ import {
   type UserRole,
 } from '@portal/contract';
 import { resolveRequestedLocation } from '@/auth/requested-location.ts';
+import { matchPath, rankByPattern } from '@/routing/route-match.ts';
 import { href } from './href.ts';
 import {
   ROUTES,
@@ -37,14 +37,16 @@ export interface MatchedRoute {
   params: Record<string, string | undefined>;
 }
 
-const matchable = ROUTES.map((entry) => ({ path: pathPatternOf(entry), entry }));
+/** The route table's patterns, the most specific first: the first that matches a path is its route. */
+export const RANKED_ROUTES = rankByPattern(ROUTES, pathPatternOf);
 
 /** The route-table entry for a path, or null when no route matches (→ 404). */
 export function matchRoute(pathname: string): MatchedRoute | null {
-  const matches = matchRoutes(matchable, pathname);
-  const leaf = matches?.[matches.length - 1];
-  if (!leaf) return null;
-  return { entry: (leaf.route as (typeof matchable)[number]).entry, params: leaf.params };
+  for (const { pattern, item } of RANKED_ROUTES) {
+    const params = matchPath(pattern, pathname);
+    if (params) return { entry: item, params };
+  }
+  return null;
 }
 
 function targetHref(target: Target): string {

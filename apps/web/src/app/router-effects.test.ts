@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '@/i18n/i18n.ts';
-import { UNSAFE_createMemoryHistory as createMemoryHistory } from 'react-router';
+import { createMemoryHistory } from '@/routing/history.ts';
 import { MAINTENANCE_RETURN_KEY } from './guard.ts';
 import { createNavigation } from '@/routing/navigation.ts';
 import { followMaintenance, syncDocumentTitle } from './router-effects.ts';

@@ -1,10 +1,16 @@
-import { createElement, type ComponentType } from 'react';
-import { useParams, useLocation, type RouteObject } from 'react-router';
-import { matchRoute } from './navigation-rules.ts';
+import { createElement, type ComponentType, type ReactElement } from 'react';
+import { RANKED_ROUTES, matchRoute } from './navigation-rules.ts';
 import { loadAreas } from '@/i18n/i18n.ts';
 import { pageLoaderOf } from './page-loaders.ts';
-import { ROUTES, type RouteEntry, type RouteName } from './route-table.ts';
-import { RouteBoundary, usePageLoadError } from '@/routing/navigation-view.tsx';
+import { ROUTES, pathPatternOf, type RouteEntry, type RouteName } from './route-table.ts';
+import {
+  Route,
+  RouteBoundary,
+  Switch,
+  useLocation,
+  useParams,
+  usePageLoadError,
+} from '@/routing/navigation-view.tsx';
 import { AppShell } from './shell/app-shell.tsx';
 import { PageErrorBoundary } from './shell/full-page-states.tsx';
 
@@ -57,28 +63,35 @@ function BoundedPage({ entry }: { entry: RouteEntry }) {
   );
 }
 
-function pageRoute(entry: RouteEntry): RouteObject {
-  // Rows without a page never render: the guard sends them on before.
-  const element = pageLoaderOf(entry.name) ? <BoundedPage entry={entry} /> : null;
-  return entry.path === '' ? { index: true, element } : { path: entry.path, element };
-}
+/** Matches every path without a parameter (a string pattern's `*` would hand its pages one). */
+const EVERY_PATH = /^\//;
 
 /**
  * The routes `<AppRouter>` renders, derived from the route table: /maintenance stands alone (no guard, no shell,
- * its errors on the root's error page); every other row is a page in the shell. The guard (guard.ts) runs before
- * every navigation, in navigation.ts.
+ * its errors on the root's error page); every other row is a page in the shell, tried in the guard's order
+ * (RANKED_ROUTES: the most specific pattern first); a path no row matches shows the shell alone (the guard sends it
+ * on before). The guard (guard.ts) runs before every navigation, in navigation.ts.
  */
-export function buildRoutes(): RouteObject[] {
+export function buildRoutes(): ReactElement {
   const maintenance = ROUTES.find((entry) => entry.access.public)!;
-  return [
-    { path: `/${maintenance.path}`, element: <LoadedPage entry={maintenance} /> },
-    {
-      path: '/',
-      element: <AppShell />,
-      children: [
-        ...ROUTES.filter((entry) => !entry.access.public).map(pageRoute),
-        { path: '*', element: null },
-      ],
-    },
-  ];
+  return (
+    <Switch>
+      <Route path={pathPatternOf(maintenance)}>
+        <LoadedPage entry={maintenance} />
+      </Route>
+      <Route path={EVERY_PATH}>
+        <AppShell>
+          <Switch>
+            {RANKED_ROUTES.filter(({ item }) => !item.access.public).map(({ pattern, item }) => (
+              // One key per row: a pattern with an optional segment is two patterns of the same page.
+              <Route key={item.name} path={pattern}>
+                {/* Rows without a page never render: the guard sends them on before. */}
+                {pageLoaderOf(item.name) ? <BoundedPage entry={item} /> : null}
+              </Route>
+            ))}
+          </Switch>
+        </AppShell>
+      </Route>
+    </Switch>
+  );
 }

@@ -1,13 +1,19 @@
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
-import { act, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Link, Outlet, UNSAFE_createMemoryHistory as createMemoryHistory, useLocation } from 'react-router';
+import { createMemoryHistory } from './history.ts';
 import { RENDER, createNavigation, type GuardOutcome } from './navigation.ts';
 import {
   AppRouter,
+  Link,
+  Route,
   RouteBoundary,
+  Switch,
+  useLocation,
   useNavigate,
+  useParams,
+  useSearchParams,
   useNavigationPending,
   useRevalidate,
   useRouteError,
@@ -30,14 +36,15 @@ function GoTwo() {
   );
 }
 
-function Shell() {
+function Shell({ children }: { children: React.ReactNode }) {
   const pending = useNavigationPending();
   return (
     <div>
       {pending && <p>loading</p>}
       <GoTwo />
-      <Link to="/two">two</Link> <Link to="/flaky?fail">fail</Link> <Link to="/flaky">flaky</Link>
-      <Outlet />
+      <Link to="/two">two</Link> <Link to="/flaky?fail">fail</Link> <Link to="/flaky">flaky</Link>{' '}
+      <Link to="/item/7?tab=a">item</Link>
+      {children}
     </div>
   );
 }
@@ -65,6 +72,25 @@ function Page({ name }: { name: string }) {
   return <h1>{`${name} ${useLocation().pathname}`}</h1>;
 }
 
+/** Its parameter and the query, and a button that sets the query (replacing the entry). */
+function Item() {
+  const { id } = useParams();
+  const [query, setQuery] = useSearchParams();
+  return (
+    <>
+      <h1>{`item ${id} ${query.get('tab') ?? '-'}`}</h1>
+      <button
+        type="button"
+        onClick={() =>
+          setQuery((current) => ({ ...Object.fromEntries(current), tab: 'b' }), { replace: true })
+        }
+      >
+        tab b
+      </button>
+    </>
+  );
+}
+
 const bounded = (element: React.ReactNode) => {
   function Bounded() {
     return (
@@ -76,17 +102,16 @@ const bounded = (element: React.ReactNode) => {
   return <Bounded />;
 };
 
-const routes = [
-  {
-    path: '/',
-    element: <Shell />,
-    children: [
-      { index: true, element: bounded(<Page name="one" />) },
-      { path: 'two', element: bounded(<Page name="two" />) },
-      { path: 'flaky', element: bounded(<Flaky />) },
-    ],
-  },
-];
+const routes = (
+  <Shell>
+    <Switch>
+      <Route path="/">{bounded(<Page name="one" />)}</Route>
+      <Route path="/two">{bounded(<Page name="two" />)}</Route>
+      <Route path="/flaky">{bounded(<Flaky />)}</Route>
+      <Route path="/item/:id">{bounded(<Item />)}</Route>
+    </Switch>
+  </Shell>
+);
 
 function setup() {
   const answers: ReturnType<typeof deferred<GuardOutcome>>[] = [];
@@ -98,9 +123,12 @@ function setup() {
     answers.push(answer);
     return answer.promise;
   };
-  const navigation = createNavigation({ history: createMemoryHistory({ initialEntries: ['/'] }), guard });
+  const history = createMemoryHistory({ initialEntries: ['/'] });
+  const navigation = createNavigation({ history, guard });
   render(
-    <AppRouter navigation={navigation} routes={routes} loading={<p>first load</p>} rootError={RootError} />,
+    <AppRouter navigation={navigation} loading={<p>first load</p>} rootError={RootError}>
+      {routes}
+    </AppRouter>,
   );
   // The guard answers; the navigation commits a few promise steps later, still inside `act`.
   const answer = async () =>
@@ -108,7 +136,7 @@ function setup() {
       answers.shift()!.resolve(RENDER);
       await new Promise((resolve) => setTimeout(resolve, 0));
     });
-  return { navigation, answer, failures };
+  return { navigation, history, answer, failures, answers };
 }
 
 describe('AppRouter', () => {
@@ -150,6 +178,31 @@ describe('AppRouter', () => {
     await userEvent.click(screen.getByRole('link', { name: 'flaky' }));
     await answer();
     expect(screen.getByRole('heading').textContent).toBe('flaky');
+  });
+
+  it('runs the guard for a link and for the query setter; a link to the location shown replaces it', async () => {
+    const { history, answer, answers } = setup();
+    await answer();
+    await userEvent.click(screen.getByRole('link', { name: 'item' }));
+    await answer();
+    expect(screen.getByRole('heading').textContent).toBe('item 7 a');
+    expect(history.index).toBe(1);
+
+    // The same location again: the entry is replaced.
+    await userEvent.click(screen.getByRole('link', { name: 'item' }));
+    await answer();
+    expect(history.index).toBe(1);
+
+    await userEvent.click(screen.getByRole('button', { name: 'tab b' }));
+    expect(answers).toHaveLength(1);
+    expect(screen.getByText('loading')).toBeTruthy();
+    await answer();
+    expect(screen.getByRole('heading').textContent).toBe('item 7 b');
+    expect(history.location).toMatchObject({ pathname: '/item/7', search: '?tab=b' });
+    expect(history.index).toBe(1);
+    // A click with a modifier key is the browser's (a new tab): no navigation.
+    fireEvent.click(screen.getByRole('link', { name: 'two' }), { ctrlKey: true });
+    expect(answers).toHaveLength(0);
   });
 
   it("settles the app's navigate once the next page shows, not when it starts", async () => {

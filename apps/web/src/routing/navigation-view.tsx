@@ -1,15 +1,28 @@
 import {
   Component,
   createContext,
+  forwardRef,
   useContext,
+  useEffect,
+  useMemo,
   useSyncExternalStore,
+  type AnchorHTMLAttributes,
   type ComponentType,
+  type MouseEvent,
   type ReactNode,
 } from 'react';
-import { Router, useRoutes, type RouteObject } from 'react-router';
+import { Router, useParams as useWouterParams, type BaseLocationHook } from 'wouter';
+import { createPath, parsePath, type Location } from './history.ts';
 import type { Navigation, NavigationState } from './navigation.ts';
+import { namedParams, parsePattern, type RouteParams } from './route-match.ts';
+
+// The app's router: wouter's <Router>, <Switch>, <Route>, useParams and useSearchParams on the location the
+// navigation controller committed (decision 267); links and useNavigate navigate through the controller, so the
+// guard runs before every navigation. App code imports all of it from here (a lint rule refuses wouter elsewhere).
+export { Route, Switch, useSearchParams } from 'wouter';
 
 const NavigationContext = createContext<Navigation | null>(null);
+const LocationContext = createContext<Location | null>(null);
 const RouteErrorContext = createContext<unknown>(undefined);
 
 function useNavigationController(): Navigation {
@@ -90,23 +103,69 @@ export function usePageLoadError(): void {
   if (error?.at === 'page') throw error.error;
 }
 
-function Routes({ routes }: { routes: RouteObject[] }) {
-  return useRoutes(routes);
+/** The location shown: its path, query, fragment, the state it was reached with and its entry's key. */
+export function useLocation(): Location {
+  const location = useContext(LocationContext);
+  if (!location) throw new Error('outside <AppRouter>');
+  return location;
+}
+
+/** The named parameters of the innermost `<Route>`'s pattern. */
+export function useParams(): RouteParams {
+  const params = useWouterParams();
+  return useMemo(() => namedParams(params), [params]);
+}
+
+type LinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & {
+  /** A path from the root ("/inbox?archived=1"). */
+  to: string;
+  replace?: boolean;
+  state?: unknown;
+};
+
+/**
+ * A link within the app, as React Router's: a plain click (no modifier key, the main button, no other target)
+ * navigates through the controller, after the element's own onClick; a link to the location shown replaces it.
+ */
+export const Link = forwardRef<HTMLAnchorElement, LinkProps>(function Link(
+  { to, replace, state, onClick, target, ...rest },
+  ref,
+) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const handleClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    onClick?.(event);
+    if (event.defaultPrevented || event.button !== 0 || (target && target !== '_self')) return;
+    if (event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+    event.preventDefault();
+    const same = createPath(location) === createPath({ pathname: location.pathname, ...parsePath(to) });
+    void navigate(to, { replace: replace ?? same, state });
+  };
+  return <a {...rest} ref={ref} href={to} target={target} onClick={handleClick} />;
+});
+
+/** Navigates once rendered (React Router's `<Navigate>`). */
+export function Navigate({ to, replace }: { to: string; replace?: boolean }): null {
+  const navigate = useNavigate();
+  useEffect(() => {
+    void navigate(to, { replace });
+  }, [navigate, to, replace]);
+  return null;
 }
 
 /**
- * Renders the location `navigation` committed with React Router's declarative `<Router>` (so Link, useNavigate,
- * useSearchParams and useParams work as before), `loading` until the first navigation settled and `rootError` for
- * a navigation the guard failed or an error no page boundary caught.
+ * Renders `children` (the app's `<Switch>` of routes) on the location `navigation` committed, through wouter's
+ * `<Router>`, whose location hook reads it and navigates through the controller; `loading` until the first
+ * navigation settled and `rootError` for a navigation the guard failed or an error no page boundary caught.
  */
 export function AppRouter({
   navigation,
-  routes,
+  children,
   loading = null,
   rootError,
 }: {
   navigation: Navigation;
-  routes: RouteObject[];
+  children: ReactNode;
   loading?: ReactNode;
   rootError: ComponentType;
 }) {
@@ -114,15 +173,29 @@ export function AppRouter({
   if (!state.initialized) return loading;
   return (
     <NavigationContext.Provider value={navigation}>
-      <Router location={state.location} navigationType={state.historyAction} navigator={navigation.navigator}>
-        <RouteBoundary
-          fallback={rootError}
-          resetKey={state.location.key}
-          error={state.error?.at === 'root' ? state.error.error : undefined}
-        >
-          <Routes routes={routes} />
-        </RouteBoundary>
-      </Router>
+      <LocationContext.Provider value={state.location}>
+        <Router hook={useRouterLocation} searchHook={useRouterSearch} parser={parsePattern}>
+          <RouteBoundary
+            fallback={rootError}
+            resetKey={state.location.key}
+            error={state.error?.at === 'root' ? state.error.error : undefined}
+          >
+            {children}
+          </RouteBoundary>
+        </Router>
+      </LocationContext.Provider>
     </NavigationContext.Provider>
   );
 }
+
+/** wouter's location hook: the committed location (the one AppRouter renders), navigating through the controller. */
+const useRouterLocation: BaseLocationHook = () => {
+  const navigate = useNavigate();
+  return [
+    useLocation().pathname,
+    (to: string, options?: { replace?: boolean; state?: unknown }) =>
+      void navigate(to, { replace: options?.replace, state: options?.state }),
+  ];
+};
+
+const useRouterSearch = () => useLocation().search;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UNSAFE_createMemoryHistory as createMemoryHistory } from 'react-router';
+import { createMemoryHistory } from './history.ts';
 import { RENDER, createNavigation, shownHref, type GuardOutcome, type Navigation } from './navigation.ts';
 
 function deferred<T>() {
@@ -124,7 +124,7 @@ describe('navigation', () => {
     const { history, navigation, calls } = setup(['/inbox', '/billing']);
     calls[0]!.answer.resolve(RENDER);
     await tick();
-    navigation.navigator.go(-1);
+    void navigation.navigate(-1);
     await tick();
     expect(calls[1]!.href).toBe('/inbox');
     expect(shown(navigation)).toBe('/billing');
@@ -185,7 +185,7 @@ describe('navigation', () => {
   it('commits at once without a guard or a page to wait for', () => {
     const navigation = createNavigation({ history: createMemoryHistory({ initialEntries: ['/a'] }) });
     expect(shown(navigation)).toBe('/a');
-    navigation.navigator.push({ pathname: '/b', search: '', hash: '' });
+    void navigation.navigate({ pathname: '/b', search: '', hash: '' });
     expect(shown(navigation)).toBe('/b');
   });
 });

@@ -1,16 +1,12 @@
 import {
-  NavigationType,
   createPath,
   parsePath,
+  type HistoryAction,
   type Location,
-  type Navigator,
+  type NavigationHistory,
   type Path,
   type To,
-  type UNSAFE_createBrowserHistory,
-} from 'react-router';
-
-/** The browser's history (or a memory one in tests): React Router's, as its data router used it. */
-export type NavigationHistory = ReturnType<typeof UNSAFE_createBrowserHistory>;
+} from './history.ts';
 
 /** What the guard decides for a location: render it, or send the navigation on (replacing the entry or not). */
 export type GuardOutcome = { kind: 'render' } | { kind: 'redirect'; to: string; replace: boolean };
@@ -22,7 +18,7 @@ export interface NavigationState {
   initialized: boolean;
   /** The location shown; before the first navigation settles, the one it is for. */
   location: Location;
-  historyAction: NavigationType;
+  historyAction: HistoryAction;
   /** A navigation runs: the location shown stays until the guard and the page are in (the progress bar shows). */
   pending: boolean;
   /** What failed: the guard (shown instead of the shell) or the page's load (shown in the page's place). */
@@ -44,8 +40,6 @@ export interface Navigation {
   navigate(to: To | number, options?: { replace?: boolean; state?: unknown }): Promise<void>;
   /** Runs the guard and the page's load again for the location shown (the error page's retry). */
   revalidate(): Promise<void>;
-  /** What `<Router>` and React Router's hooks (Link, useNavigate, useSearchParams) navigate with. */
-  readonly navigator: Navigator;
   dispose(): void;
 }
 
@@ -62,7 +56,7 @@ export function createNavigation({ history, guard, preparePage }: NavigationOpti
   let state: NavigationState = {
     initialized: false,
     location: history.location,
-    historyAction: NavigationType.Pop,
+    historyAction: 'POP',
     pending: false,
     error: null,
   };
@@ -79,7 +73,7 @@ export function createNavigation({ history, guard, preparePage }: NavigationOpti
    * revalidation, which leaves the history and its last action as they are.
    */
   async function run(
-    action: NavigationType,
+    action: HistoryAction,
     target: Path & { state?: unknown },
     { replaceRedirects = false, keepAction = false } = {},
   ): Promise<void> {
@@ -105,7 +99,7 @@ export function createNavigation({ history, guard, preparePage }: NavigationOpti
     if (id !== latest) return;
     if (outcome.kind === 'redirect') {
       const push = !(outcome.replace || replaceRedirects);
-      return run(push ? NavigationType.Push : NavigationType.Replace, toPath(outcome.to));
+      return run(push ? 'PUSH' : 'REPLACE', toPath(outcome.to));
     }
     const failed = page ? await page : null;
     if (id !== latest) return;
@@ -113,16 +107,16 @@ export function createNavigation({ history, guard, preparePage }: NavigationOpti
   }
 
   function commit(
-    action: NavigationType,
+    action: HistoryAction,
     target: Path & { state?: unknown },
     keepAction: boolean,
     error: NavigationState['error'],
   ) {
-    if (action === NavigationType.Push) history.push(target, target.state);
-    else if (action === NavigationType.Replace) history.replace(target, target.state);
+    if (action === 'PUSH') history.push(target, target.state);
+    else if (action === 'REPLACE') history.replace(target, target.state);
     update({
       initialized: true,
-      location: action === NavigationType.Pop ? (target as Location) : history.location,
+      location: action === 'POP' ? (target as Location) : history.location,
       historyAction: keepAction ? state.historyAction : action,
       pending: false,
       error,
@@ -136,10 +130,10 @@ export function createNavigation({ history, guard, preparePage }: NavigationOpti
     }
     const target = { ...toPath(to), state: options.state ?? null };
     const replace = options.replace === true;
-    await run(replace ? NavigationType.Replace : NavigationType.Push, target, { replaceRedirects: replace });
+    await run(replace ? 'REPLACE' : 'PUSH', target, { replaceRedirects: replace });
   };
 
-  // React Router's hooks hand over resolved paths; a path of its own stays on the current one.
+  // Links hand over paths from the root; a path without a pathname ("?a=1") stays on the current one.
   const toPath = (to: To): Path => {
     const path = typeof to === 'string' ? parsePath(to) : to;
     return {
@@ -149,8 +143,8 @@ export function createNavigation({ history, guard, preparePage }: NavigationOpti
     };
   };
 
-  const unlisten = history.listen(({ location }) => void run(NavigationType.Pop, location));
-  void run(NavigationType.Pop, history.location);
+  const unlisten = history.listen(({ location }) => void run('POP', location));
+  void run('POP', history.location);
 
   return {
     get state() {
@@ -161,15 +155,7 @@ export function createNavigation({ history, guard, preparePage }: NavigationOpti
       return () => listeners.delete(listener);
     },
     navigate,
-    revalidate: () => run(NavigationType.Pop, state.location, { keepAction: true }),
-    navigator: {
-      createHref: (to) => history.createHref(to),
-      createURL: (to) => history.createURL(to),
-      encodeLocation: (to) => history.encodeLocation(to),
-      go: (delta) => history.go(delta),
-      push: (to, routeState) => void navigate(to, { state: routeState }),
-      replace: (to, routeState) => void navigate(to, { state: routeState, replace: true }),
-    },
+    revalidate: () => run('POP', state.location, { keepAction: true }),
     dispose: unlisten,
   };
 }

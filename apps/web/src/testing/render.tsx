@@ -4,11 +4,11 @@ import type { ReactElement } from 'react';
 import { render } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { UNSAFE_createMemoryHistory as createMemoryHistory, useLocation } from 'react-router';
 import type { Language } from '@portal/contract';
 import { createTestI18n } from './i18n.ts';
 import { createNavigation } from '@/routing/navigation.ts';
-import { AppRouter, useRouteError } from '@/routing/navigation-view.tsx';
+import { createMemoryHistory } from '@/routing/history.ts';
+import { AppRouter, Route, Switch, useLocation, useRouteError } from '@/routing/navigation-view.tsx';
 
 /** Shows where the router went, for assertions. */
 export function Where() {
@@ -34,14 +34,17 @@ export async function renderPage(
 ) {
   const i18n = await createTestI18n(lng);
   const router = createNavigation({ history: createMemoryHistory({ initialEntries: [at] }) });
-  const routes = [
-    { path, element },
-    { path: '*', element: <Where /> },
-  ];
   const result = render(
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
-        <AppRouter navigation={router} routes={routes} rootError={RenderError} />
+        <AppRouter navigation={router} rootError={RenderError}>
+          <Switch>
+            <Route path={path}>{element}</Route>
+            <Route path={/^\//}>
+              <Where />
+            </Route>
+          </Switch>
+        </AppRouter>
       </QueryClientProvider>
     </I18nextProvider>,
   );

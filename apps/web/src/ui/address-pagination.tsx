@@ -1,4 +1,4 @@
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '@/routing/navigation-view.tsx';
 import TablePagination from '@mui/material/TablePagination';
 
 /**

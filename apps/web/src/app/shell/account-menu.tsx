@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Link } from 'react-router';
+import { useNavigate, Link } from '@/routing/navigation-view.tsx';
 import { useTranslation } from 'react-i18next';
 import Divider from '@mui/material/Divider';
 import InputAdornment from '@mui/material/InputAdornment';
@@ -16,7 +16,6 @@ import ListAlt from '@mui/icons-material/ListAlt';
 import type { Account } from '@portal/contract';
 import { switchAccount } from '@/api/session.ts';
 import { href } from '../href.ts';
-import { useNavigate } from '@/routing/navigation-view.tsx';
 
 /** From this many accounts on, the menu offers a search field. */
 export const SEARCH_FROM = 6;

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
-import { UNSAFE_createMemoryHistory as createMemoryHistory } from 'react-router';
+import { createMemoryHistory } from '@/routing/history.ts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
 import type { Account } from '@portal/contract';
@@ -45,13 +45,16 @@ function renderShell(accounts: Account[], current: string) {
   queryClient.setQueryData(queryKeys.myAccounts, accounts);
   setCurrentAccountUuid(current);
   const navigation = createNavigation({ history: createMemoryHistory({ initialEntries: ['/'] }) });
-  const routes = [{ path: '/', element: <AppShell />, children: [{ index: true, element: <h1>Seite</h1> }] }];
   render(
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
         <PortalThemeProvider language="de" rowsPerPage="Zeilen pro Seite">
           <ConfirmProvider>
-            <AppRouter navigation={navigation} routes={routes} rootError={() => null} />
+            <AppRouter navigation={navigation} rootError={() => null}>
+              <AppShell>
+                <h1>Seite</h1>
+              </AppShell>
+            </AppRouter>
           </ConfirmProvider>
         </PortalThemeProvider>
       </QueryClientProvider>

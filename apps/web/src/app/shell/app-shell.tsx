@@ -1,5 +1,5 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
-import { Link, Outlet } from 'react-router';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { useNavigationPending, Link } from '@/routing/navigation-view.tsx';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import AppBar from '@mui/material/AppBar';
@@ -30,7 +30,6 @@ import {
 import { UserMenu } from './user-menu.tsx';
 import { href } from '../href.ts';
 import { setUnreadInTitle } from '../router-effects.ts';
-import { useNavigationPending } from '@/routing/navigation-view.tsx';
 
 const DRAWER_WIDTH = 248;
 // Only small screens use the drawer; wide ones never load it.
@@ -52,7 +51,7 @@ function useUnreadInTitle(accountUuid: string | undefined) {
 }
 
 /** The application shell: toolbars, app bar, side navigation, the routed page. */
-export function AppShell() {
+export function AppShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const theme = useTheme();
   const wide = useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
@@ -166,7 +165,7 @@ export function AppShell() {
           tabIndex={-1}
           sx={{ flex: 1, minWidth: 0, p: { xs: 2, sm: 3, md: 4 } }}
         >
-          <Outlet />
+          {children}
         </Box>
       </Box>
       <SessionExpiry />

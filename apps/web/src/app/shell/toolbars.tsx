@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink } from '@/routing/navigation-view.tsx';
 import { useQuery } from '@tanstack/react-query';
 import Button from '@mui/material/Button';
 import { ACCOUNT_ROLES, hasLevel, type Account } from '@portal/contract';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '@/routing/navigation-view.tsx';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { useNavigate, Link as RouterLink } from '@/routing/navigation-view.tsx';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
@@ -50,7 +50,6 @@ import {
 import { PickerLocalization } from '@/ui/date-pickers.tsx';
 import { DateTimeField, INVALID_WALL } from './date-time-field.tsx';
 import { STATUS_COLORS } from './labels.ts';
-import { useNavigate } from '@/routing/navigation-view.tsx';
 
 interface EditorValues {
   kind: AnnouncementKind;

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { useNavigate, Link as RouterLink } from '@/routing/navigation-view.tsx';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
@@ -44,7 +44,6 @@ import {
   useUploadLessonImage,
 } from './api.ts';
 import { STATE_COLORS } from './labels.ts';
-import { useNavigate } from '@/routing/navigation-view.tsx';
 
 interface EditorValues {
   minutes: string;

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
+import { useNavigate, Link as RouterLink, useParams, useSearchParams } from '@/routing/navigation-view.tsx';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
@@ -43,7 +43,6 @@ import {
   useMarkLessonOpened,
   useSetLessonCompletion,
 } from './api.ts';
-import { useNavigate } from '@/routing/navigation-view.tsx';
 
 /** The outline beside the lesson on wide screens, above it on narrow ones. */
 const layoutSx: SxProps<Theme> = {

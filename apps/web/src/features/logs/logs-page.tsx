@@ -32,7 +32,7 @@ import {
   type Language,
   type LogEntry,
 } from '@portal/contract';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink } from '@/routing/navigation-view.tsx';
 import { useCurrentAccount } from '@/api/session.ts';
 import { formatDateTime } from '@/i18n/format.ts';
 import { Page } from '@/ui/page.tsx';

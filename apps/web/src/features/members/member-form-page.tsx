@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { useNavigate, useParams } from '@/routing/navigation-view.tsx';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -16,7 +16,6 @@ import { Page } from '@/ui/page.tsx';
 import { memberQuery, useChangeRole } from './api.ts';
 import { InviteForm } from './invite-form.tsx';
 import { RoleSelect } from './role-select.tsx';
-import { useNavigate } from '@/routing/navigation-view.tsx';
 
 /** Why a member's role cannot be changed here, or null when it can. */
 function lockedReason(member: Member): 'owner' | 'self' | 'coach' | null {

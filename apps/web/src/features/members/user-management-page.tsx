@@ -1,7 +1,7 @@
 import type { ParseKeys } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { membersRoutes, type AccountRole } from '@portal/contract';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink } from '@/routing/navigation-view.tsx';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
+import { useNavigate, Link as RouterLink } from '@/routing/navigation-view.tsx';
 import { useQuery } from '@tanstack/react-query';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -30,7 +30,6 @@ import {
   useSetNotificationRead,
 } from './api.ts';
 import { notificationView } from './notification-text.ts';
-import { useNavigate } from '@/routing/navigation-view.tsx';
 
 /**
  * inbox/:uuid: one notification in the reader's language, with a link to what it is about. Opening it marks it

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useWatch } from 'react-hook-form';
-import { Link as RouterLink } from 'react-router';
+import { useNavigate, Link as RouterLink } from '@/routing/navigation-view.tsx';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
@@ -25,7 +25,6 @@ import { LinkAlert, SectionCard } from '@/ui/section-card.tsx';
 import { useToast } from '@/ui/toast.tsx';
 import { candidatesQuery, transferErrorMessage, useStartTransfer } from './api.ts';
 import { OwnershipLoader } from './ownership-loader.tsx';
-import { useNavigate } from '@/routing/navigation-view.tsx';
 
 /** What the server's field errors mean, in the user's language. */
 const FIELD_MESSAGES: Record<keyof StartTransferBody, string> = {

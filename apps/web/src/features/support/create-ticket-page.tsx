@@ -1,11 +1,10 @@
 import { useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link as RouterLink, useNavigate, useSearchParams } from '@/routing/navigation-view.tsx';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { Link as RouterLink } from 'react-router';
 import {
   SUPPORT_CATEGORIES,
   SUPPORT_SEVERITIES,
@@ -21,7 +20,6 @@ import { FormCheckbox, FormSelect, FormTextField, RuleForm, useRuleForm } from '
 import { Page } from '@/ui/page.tsx';
 import { useCreateTicket } from './api.ts';
 import { AttachmentsField, useChosenFiles } from './attachments-field.tsx';
-import { useNavigate } from '@/routing/navigation-view.tsx';
 
 interface TicketForm {
   category: SupportCategory | '';

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import { Link as RouterLink, Navigate, useSearchParams } from 'react-router';
+import { useNavigate, Link as RouterLink, Navigate, useSearchParams } from '@/routing/navigation-view.tsx';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
@@ -14,7 +14,6 @@ import { FormCheckbox, RuleForm, useRuleForm } from '@/forms/index.ts';
 import { Page } from '@/ui/page.tsx';
 import { useAcceptTerms } from './api.ts';
 import { TermsDialog, type TermsKind } from './terms-dialog.tsx';
-import { useNavigate } from '@/routing/navigation-view.tsx';
 
 /** Where to go after accepting: an in-app path from `redirect`, never another site and never this page again. */
 export function safeRedirect(value: string | null): string {
