@@ -483,6 +483,25 @@ export function muiWithoutCssVars(): Plugin {
 }
 
 /**
+ * wouter's own location hooks (its default router's) patch history.pushState and replaceState once loaded; the app's
+ * router hands wouter hooks of its own (src/routing/navigation-view.tsx, decision 267), so that module is a stand-in
+ * that patches nothing and throws if used.
+ */
+function wouterWithoutBrowserLocation(): Plugin {
+  return {
+    name: 'portal-wouter-without-browser-location',
+    load(id) {
+      if (!/[\\/]wouter[\\/]src[\\/]use-browser-location\.js$/.test(id)) return null;
+      return [
+        `const unused = () => { throw new Error("wouter's own location: render inside the app's <AppRouter>"); };`,
+        'export const useBrowserLocation = unused;',
+        'export const useSearch = unused;',
+      ].join('\n');
+    },
+  };
+}
+
+/**
  * React as Preact's compat layer (decision 263): the same API in 10 KB gzip instead of 66. `react` and `react-dom`
  * are src/preact/compat.js, which adds the one React behaviour the app needs that compat leaves out (`autoFocus`).
  * Exact names only, so `react-dom/client` is not taken for `react-dom` + "/client".
@@ -501,6 +520,7 @@ export default defineConfig({
   plugins: [
     contractWithoutValidators(),
     muiWithoutCssVars(),
+    wouterWithoutBrowserLocation(),
     messageAreas(),
     // React's Fast Refresh cannot re-render Preact's components: an edit was "hot updated" and the page kept showing
     // the old code. Without it Vite reloads the page on an edit (the session survives a reload).

@@ -140,6 +140,10 @@ function setup() {
 }
 
 describe('AppRouter', () => {
+  it("leaves the browser's history unpatched (wouter's own location hooks are a stand-in, vite.config.ts)", () => {
+    expect(Object.getOwnPropertySymbols(window)).not.toContain(Symbol.for('wouter_v3'));
+  });
+
   it('shows the loader until the first navigation passed, then keeps the page while the next one runs', async () => {
     const { answer } = setup();
     expect(screen.getByText('first load')).toBeTruthy();
@@ -203,6 +207,18 @@ describe('AppRouter', () => {
     // A click with a modifier key is the browser's (a new tab): no navigation.
     fireEvent.click(screen.getByRole('link', { name: 'two' }), { ctrlKey: true });
     expect(answers).toHaveLength(0);
+  });
+
+  it('hands a page its parameters decoded once and its query as React Router did', async () => {
+    const navigation = createNavigation({
+      history: createMemoryHistory({ initialEntries: ['/item/caf%C3%A9?tab=50%2520%C3%A4'] }),
+    });
+    render(
+      <AppRouter navigation={navigation} rootError={RootError}>
+        {routes}
+      </AppRouter>,
+    );
+    expect(screen.getByRole('heading').textContent).toBe('item café 50%20ä');
   });
 
   it("settles the app's navigate once the next page shows, not when it starts", async () => {

@@ -188,14 +188,21 @@ export function AppRouter({
   );
 }
 
+/**
+ * wouter decodes the path and the query it is given (decodeURI) before matching and parsing them; React Router
+ * matched the path decoded once (route-match.ts) and parsed the query as it is. A "%" given as "%25" comes back as
+ * it was, so the path is decoded once, by the pattern, and `?q=50%2520` stays "50%20" as before.
+ */
+const undecoded = (part: string) => part.replace(/%/g, '%25');
+
 /** wouter's location hook: the committed location (the one AppRouter renders), navigating through the controller. */
 const useRouterLocation: BaseLocationHook = () => {
   const navigate = useNavigate();
   return [
-    useLocation().pathname,
+    undecoded(useLocation().pathname),
     (to: string, options?: { replace?: boolean; state?: unknown }) =>
       void navigate(to, { replace: options?.replace, state: options?.state }),
   ];
 };
 
-const useRouterSearch = () => useLocation().search;
+const useRouterSearch = () => undecoded(useLocation().search);
