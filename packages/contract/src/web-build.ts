@@ -9,7 +9,7 @@ export const LANGUAGE_COOKIE = 'portal-language';
 
 /** The files each route and each area of texts needs beyond the first load, as paths below the build's folder. */
 export interface RoutePreloads {
-  /** Each route with a page: its path (React Router syntax, '' the dashboard), its chunks, its areas of texts. */
+  /** Each route with a page: its path (`:param`, `:param?`, `*`, '' the dashboard), its chunks, its areas of texts. */
   routes: { path: string; files: string[]; areas: string[] }[];
   /** By language, by area (`shell` and `validation` included): the files of its texts. */
   texts: Record<string, Record<string, string[]>>;

@@ -61,7 +61,7 @@ export type RouteTitleKey = Extract<ParseKeys<'messages'>, `routes.${string}`>;
 export interface RouteRow {
   /** The name links use: `href('settings-users')`. */
   name: string;
-  /** Path below the root, React Router syntax; '' is the dashboard. */
+  /** Path below the root (`:param`, `:param?`: wouter's regexparam syntax, as React Router's was); '' is the dashboard. */
   path: string;
   /** The page title, shown in the page, the document title and the side navigation. */
   titleKey: RouteTitleKey;
