@@ -57,6 +57,37 @@ export interface TextDateFieldProps {
 }
 
 /**
+ * A picker's date for a form's value (a day or a wall time as text): the picker keeps its own date, an invalid one
+ * while the typed text names none, and hands the form only what `accepted` makes of it; a new value from outside
+ * (the filters reset, the form reloaded) replaces the date. Returns the date and the picker's `onChange`.
+ */
+export function usePickerDraft(
+  value: string,
+  {
+    toDate,
+    accepted,
+    onChange,
+  }: {
+    toDate: (value: string) => Date | null;
+    accepted: (date: Date | null) => string;
+    onChange: (value: string) => void;
+  },
+): [Date | null, (date: Date | null) => void] {
+  const [draft, setDraft] = useState<Date | null>(() => toDate(value));
+  const [seen, setSeen] = useState(value);
+  if (value !== seen) {
+    setSeen(value);
+    if (accepted(draft) !== value) setDraft(toDate(value));
+  }
+  const change = (date: Date | null) => {
+    setDraft(date);
+    const next = accepted(date);
+    if (next !== value) onChange(next);
+  };
+  return [draft, change];
+}
+
+/**
  * Returns the focus to the calendar's button once the calendar has closed (Escape, a day chosen), as under ReactDOM.
  * MUI X records the element to return to in an effect after opening; under Preact (decision 263) the calendar has
  * focused its day by then, so MUI X returned the focus to that day, which the closing calendar then took away, and

@@ -1,7 +1,11 @@
-import { useState } from 'react';
 import { DesktopDateTimePicker } from '@mui/x-date-pickers/DesktopDateTimePicker';
 import { formatShortWallTime, parseShortWallTime, type Language } from '@portal/contract';
-import { TextDateField, useFocusReturn, type TextDateFieldProps } from '@/ui/date-pickers.tsx';
+import {
+  TextDateField,
+  useFocusReturn,
+  usePickerDraft,
+  type TextDateFieldProps,
+} from '@/ui/date-pickers.tsx';
 
 // An announcement's start and end: MUI X's date and time picker with date-fns (as the log's day fields, decision
 // 212) for its calendar and clock, and our text field (decision 263) in the interface language's form
@@ -64,12 +68,7 @@ export function DateTimeField({
   required?: boolean;
   disabled?: boolean;
 }) {
-  const [draft, setDraft] = useState<Date | null>(() => fromWall(value));
-  const [seen, setSeen] = useState(value);
-  if (value !== seen) {
-    setSeen(value);
-    if (accepted(draft) !== value) setDraft(fromWall(value));
-  }
+  const [draft, change] = usePickerDraft(value, { toDate: fromWall, accepted, onChange });
   const focusReturn = useFocusReturn();
   const field: TextDateFieldProps = {
     openButtonRef: focusReturn.openButtonRef,
@@ -87,11 +86,7 @@ export function DateTimeField({
       ampm={false}
       value={draft}
       disabled={disabled}
-      onChange={(date) => {
-        setDraft(date);
-        const wall = accepted(date);
-        if (wall !== value) onChange(wall);
-      }}
+      onChange={change}
       slots={{ field: TextDateField }}
       slotProps={{ field: field as object, desktopTransition: { onExited: focusReturn.onExited } }}
     />

@@ -1,10 +1,10 @@
-import { useState } from 'react';
 import { DesktopDatePicker } from '@mui/x-date-pickers/DesktopDatePicker';
 import { formatShortDay, parseShortDay, type Language } from '@portal/contract';
 import {
   PickerLocalization,
   TextDateField,
   useFocusReturn,
+  usePickerDraft,
   type TextDateFieldProps,
 } from '@/ui/date-pickers.tsx';
 
@@ -56,12 +56,7 @@ function DayField({
   error?: boolean;
   helperText?: string;
 }) {
-  const [draft, setDraft] = useState<Date | null>(() => fromDay(value));
-  const [seen, setSeen] = useState(value);
-  if (value !== seen) {
-    setSeen(value);
-    if (accepted(draft) !== value) setDraft(fromDay(value));
-  }
+  const [draft, change] = usePickerDraft(value, { toDate: fromDay, accepted, onChange });
   const focusReturn = useFocusReturn();
   const field: TextDateFieldProps = {
     openButtonRef: focusReturn.openButtonRef,
@@ -75,11 +70,7 @@ function DayField({
       label={label}
       format={DAY_FORMATS[language]}
       value={draft}
-      onChange={(date) => {
-        setDraft(date);
-        const day = accepted(date);
-        if (day !== value) onChange(day);
-      }}
+      onChange={change}
       slots={{ field: TextDateField }}
       slotProps={{ field: field as object, desktopTransition: { onExited: focusReturn.onExited } }}
     />
