@@ -48,12 +48,13 @@ const gzipKb = (code: string) => gzipSync(code, { level: 9 }).length / 1024;
 /**
  * Measures the JavaScript a user downloads from sign-in to the dashboard (the entry with its static imports, the
  * dashboard page's chunk with its static imports, the German texts of the shell and the dashboard and the German
- * validation texts, decision 218) and each route's own chunk; prints both on every build and fails the build
- * when either is over its line.
+ * validation texts, decision 218, and the sign-in client, which a sign-in loads, decision 269) and each route's own
+ * chunk; prints both on every build and fails the build when either is over its line.
  */
 function loadBudget(budget: LoadBudget): Plugin {
   const wanted = [
     /src\/features\/dashboard\/dashboard-page\.tsx$/,
+    /[\\/]node_modules[\\/]keycloak-js[\\/]/,
     // German is the default language; the shell's and the dashboard's texts load with it (src/i18n/areas.ts).
     /locales\/de\/validation\.json$/,
     /^\0messages-de-(shell|dashboard)$/,
@@ -168,6 +169,34 @@ export function routePages(
     const areas = (property(loader, 'messages')?.elements as AstNode[] | undefined) ?? [];
     return { path, modules, areas: areas.map((area) => literal(area)!) };
   });
+}
+
+/**
+ * Names the sign-in client's chunk (keycloak-js, which auth.ts loads with `import()`) in index.html's script, which
+ * preloads it with the app's code when the sign-in runs first (decision 269). The build fails without either.
+ */
+function signInClientPreload(): Plugin {
+  const SLOT = "var signInClient = '';";
+  let base = '/';
+  return {
+    name: 'portal-sign-in-client-preload',
+    apply: 'build',
+    configResolved(config) {
+      base = config.base;
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        const client = Object.values(bundle ?? {}).find(
+          (item) =>
+            item.type === 'chunk' && /[\\/]node_modules[\\/]keycloak-js[\\/]/.test(item.facadeModuleId ?? ''),
+        );
+        if (!client || !html.includes(SLOT))
+          throw new Error('sign-in client preload: no keycloak-js chunk, or no slot for it in index.html');
+        return html.replace(SLOT, `var signInClient = '${base}${client.fileName}';`);
+      },
+    },
+  };
 }
 
 /**
@@ -528,6 +557,7 @@ export default defineConfig({
     devConfig(),
     loadBudget({ firstLoadKb: 150, firstLoadCeilingKb: 150, routeKb: 50 }),
     routePreloads(),
+    signInClientPreload(),
     precompress(),
   ],
   resolve: { alias: [{ find: '@', replacement: path.join(root, 'src') }, ...PREACT_ALIASES] },
@@ -546,28 +576,17 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            // React (Preact with its compat layer, decision 263) changes less often than the app: its own
-            // long-cached chunk. Everything else is split automatically, so code only a lazy page needs (forms,
-            // dialogs, Trans …) stays out of the first load.
-            {
-              name: 'react',
-              test: /(node_modules[\\/](react|react-dom|scheduler|preact)[\\/]|src[\\/]preact[\\/])/,
-              priority: 30,
-            },
-            // useQuery with what it is built on, one chunk whichever pages also page with useInfiniteQuery (the
-            // directory does, without useQuery: split automatically, the first load took two more files, +0.3 KB).
-            {
-              name: 'useQuery',
-              test: /node_modules[\\/]@tanstack[\\/]react-query[\\/]build[\\/]modern[\\/](useBaseQuery|useQuery|queryOptions)\.js$/,
-              priority: 20,
-            },
+            // Everything not named here is split automatically, so code only a lazy page needs (forms, dialogs,
+            // Trans …) stays out of the first load.
             // The bars under the app bar, which every signed-in page renders with its first paint, and what they
             // are built on (Rolldown takes a group's dependencies along: MUI's core, Emotion), so the entry's MUI
             // too: one file of the first load instead of about fifteen of 1–8 KB, which queued on the browser's six
             // connections per host (decision 258: 30 → 16 files, 218.6 → 218.2 KB, cold LCP about 0.2 s sooner).
+            // React (Preact, decision 263) and useQuery with what it is built on are in it too: two files fewer
+            // beside the three loads index.html starts (decision 269), for one long-cached file less.
             {
               name: 'shell',
-              test: /(src[\\/]app[\\/]shell[\\/](announcement-bars|toolbar-bar)\.tsx|src[\\/]ui[\\/](toast-store|page)\.tsx?$|contract[\\/]src[\\/]ownership\.ts$|node_modules[\\/]@mui[\\/](material[\\/](esm[\\/])?(Alert|Link|Card|CardContent|internal[\\/]svg-icons[\\/]Close)[\\/.]|system[\\/]useThemeProps[\\/]getThemeProps|utils[\\/]isMuiElement[\\/]|icons-material[\\/]Logout\.))/,
+              test: /(node_modules[\\/](react|react-dom|scheduler|preact)[\\/]|src[\\/]preact[\\/]|node_modules[\\/]@tanstack[\\/]react-query[\\/]build[\\/]modern[\\/](useBaseQuery|useQuery|queryOptions)\.js$|src[\\/]app[\\/]shell[\\/](announcement-bars|toolbar-bar)\.tsx|src[\\/]ui[\\/](toast-store|page)\.tsx?$|contract[\\/]src[\\/](ownership|brand)\.ts$|src[\\/]config\.ts$|node_modules[\\/]@mui[\\/](material[\\/](esm[\\/])?(Alert|Link|Card|CardContent|internal[\\/]svg-icons[\\/]Close)[\\/.]|system[\\/]useThemeProps[\\/]getThemeProps|utils[\\/]isMuiElement[\\/]|icons-material[\\/]Logout\.))/,
               priority: 10,
             },
           ],

@@ -4,6 +4,7 @@ import { ApiError } from '@/api/errors.ts';
 import { createQueryClient } from '@/api/query-client.ts';
 import { meQuery, myAccountsQuery } from '@/api/session.ts';
 import { buildHeaders, buildUrl } from '@/api/client.ts';
+import { CALLBACK_PATH, SIGNUP_PATH } from '@/auth/requested-location.ts';
 import { clearTokens, writeTokens } from '@/auth/tokens.ts';
 import { apiRequest, mockApi } from '@/testing/api-mock.ts';
 import { dismissToast, getToasts } from '@/ui/toast-store.ts';
@@ -169,11 +170,11 @@ describe("the answers of index.html's script", () => {
     expect(onUnauthorized).not.toHaveBeenCalled();
   });
 
-  /** index.html's inline script, run as the page runs it. */
-  const runIndexScript = () => {
+  /** index.html's inline script, run as the page runs it; `signInClient` as the build names it. */
+  const runIndexScript = (signInClient = '') => {
     const body = /<script>([\s\S]*?)<\/script>/.exec(indexHtml)?.[1];
-    expect(body).toBeTruthy();
-    new Function(body!)();
+    expect(body).toContain("var signInClient = '';");
+    new Function(body!.replace("var signInClient = '';", `var signInClient = '${signInClient}';`))();
   };
 
   it('ask for what the app would ask for, with the same headers, while the saved token is valid', () => {
@@ -200,5 +201,32 @@ describe("the answers of index.html's script", () => {
     }
     expect(window.portalEarlyLoads?.token).toBe(token);
     expect(Object.keys(window.portalEarlyLoads?.answers ?? {})).toHaveLength(3);
+  });
+
+  it('preload the sign-in client when the sign-in runs first, and only then', () => {
+    vi.spyOn(globalThis, 'fetch').mockImplementation(() => response({ data: null }));
+    const preloaded = () =>
+      [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((link) => {
+        link.remove();
+        return link.getAttribute('href');
+      });
+    // No saved session: the sign-in runs first.
+    runIndexScript('/assets/keycloak-1.js');
+    expect(preloaded()).toEqual(['/assets/keycloak-1.js']);
+    // A reload with a valid saved session shows its page first; the client loads after it.
+    writeTokens({ token: tokenFor(300), refreshToken: 'r' });
+    runIndexScript('/assets/keycloak-1.js');
+    expect(preloaded()).toEqual([]);
+    // The return from the sign-in service waits for the client, whatever was saved.
+    for (const path of [CALLBACK_PATH, SIGNUP_PATH]) {
+      window.history.replaceState(null, '', path);
+      runIndexScript('/assets/keycloak-1.js');
+      expect(preloaded()).toEqual(['/assets/keycloak-1.js']);
+    }
+    window.history.replaceState(null, '', '/');
+    // A development server names no client.
+    clearTokens();
+    runIndexScript();
+    expect(preloaded()).toEqual([]);
   });
 });

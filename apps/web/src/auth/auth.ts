@@ -1,4 +1,5 @@
-import Keycloak, { type KeycloakLoginOptions } from 'keycloak-js';
+import type Keycloak from 'keycloak-js';
+import type { KeycloakLoginOptions } from 'keycloak-js';
 import { config } from '@/config.ts';
 import { clearInitFailures, recordInitFailure } from './init-failures.ts';
 import { CALLBACK_PATH, SIGNUP_PATH, saveRequestedLocation } from './requested-location.ts';
@@ -11,12 +12,18 @@ export const SCOPES = 'profile email portal accounts support';
 export type AuthStart =
   { status: 'authenticated' } | { status: 'redirecting' } | { status: 'failed'; error: unknown };
 
-let client: Keycloak | null = null;
+/**
+ * The keycloak-js client `startAuth` creates. Its chunk loads first (decision 269): a reload with a saved session
+ * shows its page before it is in, so a sign-out clicked meanwhile waits for it.
+ */
+let client: Promise<Keycloak> | null = null;
+/** The same client once it is in. */
+let loaded: Keycloak | null = null;
 let stopRefresh: (() => void) | null = null;
 /** Set once the session ended in place: a refresh still in flight must not bring the tokens back. */
 let ended = false;
 
-function keycloak(): Keycloak {
+async function keycloak(): Promise<Keycloak> {
   if (!client) throw new Error('Not authenticated');
   return client;
 }
@@ -92,8 +99,16 @@ async function loginFromPage(kc: Keycloak, options: KeycloakLoginOptions): Promi
 export async function startAuth(): Promise<AuthStart> {
   saveRequestedLocation(window.location);
   const { oidc } = config();
-  const kc = new Keycloak({ url: oidc.url, realm: oidc.realm, clientId: oidc.clientId });
-  client = kc;
+  // index.html preloads the client's chunk when the sign-in runs first.
+  client = import('keycloak-js').then(
+    ({ default: Client }) => new Client({ url: oidc.url, realm: oidc.realm, clientId: oidc.clientId }),
+  );
+  let kc: Keycloak;
+  try {
+    kc = loaded = await client;
+  } catch (error) {
+    return { status: 'failed', error };
+  }
   kc.onAuthRefreshSuccess = () => {
     // A refresh that finished after the session ended in place (so the logout's token was already used):
     // end the session with the token it brought, and forget it.
@@ -164,7 +179,7 @@ export async function login(): Promise<void> {
   saveRequestedLocation(window.location);
   await pendingLogout;
   ended = false;
-  await keycloak().login({ redirectUri: callbackUri() });
+  await (await keycloak()).login({ redirectUri: callbackUri() });
 }
 
 /**
@@ -178,7 +193,7 @@ export async function signInAs(email: string): Promise<void> {
   clearTokens();
   if (refreshToken) endProviderSession(refreshToken);
   await pendingLogout;
-  await loginFromPage(keycloak(), { redirectUri: callbackUri(), loginHint: email, prompt: 'login' });
+  await loginFromPage(await keycloak(), { redirectUri: callbackUri(), loginHint: email, prompt: 'login' });
 }
 
 /**
@@ -188,14 +203,14 @@ export async function signInAs(email: string): Promise<void> {
  */
 export async function reauthenticate(): Promise<void> {
   saveRequestedLocation(window.location);
-  await keycloak().login({ redirectUri: callbackUri(), prompt: 'login' });
+  await (await keycloak()).login({ redirectUri: callbackUri(), prompt: 'login' });
 }
 
 /** Clears the stored tokens and ends the provider session; the provider sends the browser back to the origin. */
 export async function logout(): Promise<void> {
   stopRefresh?.();
   clearTokens();
-  await keycloak().logout({ redirectUri: `${window.location.origin}/` });
+  await (await keycloak()).logout({ redirectUri: `${window.location.origin}/` });
 }
 
 /**
@@ -206,7 +221,7 @@ export async function logout(): Promise<void> {
 export function endSessionInPlace(): void {
   stopRefresh?.();
   ended = true;
-  const kc = client;
+  const kc = loaded;
   const refreshToken = kc?.refreshToken;
   clearTokens();
   if (!kc || !refreshToken) return;
@@ -220,7 +235,7 @@ export function endSessionInPlace(): void {
  */
 export async function verifyEmailUrl(locale: string): Promise<string> {
   const url = new URL(
-    await keycloak().createLoginUrl({ redirectUri: callbackUri(), action: 'VERIFY_EMAIL', locale }),
+    await (await keycloak()).createLoginUrl({ redirectUri: callbackUri(), action: 'VERIFY_EMAIL', locale }),
   );
   url.searchParams.set('kc_locale', locale);
   return url.toString();
