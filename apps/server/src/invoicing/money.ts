@@ -159,12 +159,23 @@ export function invoiceTotals(lines: readonly InvoiceLine[], currency: Currency)
   };
 }
 
+/**
+ * One day format per time zone (the configured ones): making a format costs about 0.1 ms of CPU, and the account
+ * directory asks for today on every page (decision 268).
+ */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** Today's calendar day in a time zone (periods and due dates are days where the provider is). */
 export function todayIn(timeZone: string, at: Date = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(at);
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(at);
 }
