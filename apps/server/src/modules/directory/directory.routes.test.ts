@@ -99,6 +99,28 @@ describeApi('account directory API', (api) => {
     expect((await search('Zürich')).data).toEqual([]);
   });
 
+  it('says every way a search found an account, in one order', async () => {
+    // A member of Muster AG whose address holds the account's name: one hit, found by name and by address.
+    const { rows } = await api.db.query<{ uuid: string }>(
+      `insert into users (uuid, subject, email, name, email_verified)
+       values (gen_random_uuid(), 'directory-both', 'buchhaltung@muster-ag.example', 'Buchhaltung', true)
+       returning uuid`,
+    );
+    const member = rows[0]!.uuid;
+    await api.db.query(
+      `insert into account_members (account_uuid, user_uuid, role) values ($1, $2, 'EMPLOYEE')`,
+      [MUSTER, member],
+    );
+    try {
+      const page = await search('muster');
+      expect(page.data.map((a) => [a.uuid, a.matchedBy])).toEqual([[MUSTER, ['email', 'name']]]);
+      expect(page.meta.total).toBe(1);
+    } finally {
+      await api.db.query(`delete from account_members where user_uuid = $1`, [member]);
+      await api.db.query(`delete from users where uuid = $1`, [member]);
+    }
+  });
+
   it('lists every live account by name along a cursor, a search too; an account past its deletion is gone', async () => {
     const all = await search(null);
     expect(all.data.map((a) => a.name)).toEqual(['Beispiel GmbH', 'Muster AG', 'Neu Sàrl']);
