@@ -121,15 +121,12 @@ function hitsOf(q: string, p: SqlParams): string {
 }
 
 /**
- * The summaries of the accounts `a` (uuid, name, country, created_at, available_until) of one page, as of the day
- * `day` (a parameter: today in the billing time zone, overdue counts from the day after the due date).
+ * The summaries of the accounts `a` of one page (uuid, name, country, created_at and available_until; `columns`
+ * adds others of theirs), as of the day `day` (a parameter: today in the billing time zone, overdue counts from the
+ * day after the due date).
  */
-const summaries = (
-  accounts: string,
-  day: string,
-  columns = '',
-) => `select a.uuid, a.name, a.country, a.created_at,
-      a.available_until, ${columns}
+function summaries(accounts: string, day: string, columns = ''): string {
+  return `select a.uuid, a.name, a.country, a.created_at, a.available_until, ${columns}
       cp.uid, s.plan_code, s.status as subscription_status, s.cancel_at_period_end,
       to_char(s.current_period_end, 'YYYY-MM-DD') as current_period_end,
       (select count(*) from account_members m
@@ -159,12 +156,14 @@ const summaries = (
                cross join lateral (select i.status = 'OVERDUE' or i.due_on < ${day}::date as overdue) x
                where i.account_uuid = a.uuid and i.kind = 'INVOICE' and i.status in ('OPEN', 'OVERDUE')
                group by i.currency) c) inv on true`;
+}
 
 /**
  * The summaries of a search's page ($1, its accounts' uuids; $2 the day): one text, kept planned by the database.
- * PostgreSQL keeps one plan for all values only while it costs no more than the plans it made for the first values:
- * for a page of one account those cost less (the shared plan counts on ten), and every such page was planned anew
- * (0.6 ms). So the page's uuids always come as DIRECTORY_PAGE_SIZE_MAX of them, the last repeated (decision 268).
+ * PostgreSQL keeps one plan for all values only while that plan is estimated to cost no more than the plans it made
+ * for the values so far, on average; it counts on ten uuids in an array it does not know, so pages of one account
+ * (a UID, a number, an address) were planned anew every time (0.6 ms). The uuids therefore always come as
+ * DIRECTORY_PAGE_SIZE_MAX of them, the last repeated (decision 268).
  */
 const SEARCH_SUMMARIES = `${summaries('accounts a', '$2')}
    where a.uuid = any($1::uuid[])`;
