@@ -168,7 +168,9 @@ function summaries(accounts: string, day: string, columns = ''): string {
 const SEARCH_SUMMARIES = `${summaries('accounts a', '$2')}
    where a.uuid = any($1::uuid[])`;
 const summaryKeys = (uuids: string[]) =>
-  uuids.concat(Array<string>(DIRECTORY_PAGE_SIZE_MAX - uuids.length).fill(uuids[uuids.length - 1]!));
+  uuids.concat(
+    Array<string>(Math.max(0, DIRECTORY_PAGE_SIZE_MAX - uuids.length)).fill(uuids[uuids.length - 1]!),
+  );
 
 /**
  * Every account, or those the search finds, by name; each with its summary as the caller's role may see it. Pages
