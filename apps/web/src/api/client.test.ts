@@ -121,6 +121,17 @@ describe('requests', () => {
     expect(init!.body).toBe('{"language":"fr"}');
   });
 
+  it('echoes the XSRF cookie on the methods that change something only', async () => {
+    document.cookie = 'XSRF-TOKEN=abc';
+    const fetchMock = mockFetch();
+    await apiRequest(usersRoutes.getMe);
+    await apiRequest(usersRoutes.updateMe, { body: { language: 'fr' } });
+    expect(fetchMock.mock.calls.map(([, init]) => (init!.headers as Headers).get('X-XSRF-TOKEN'))).toEqual([
+      null,
+      'abc',
+    ]);
+  });
+
   it('sends no Authorization or XSRF header when there is neither token nor cookie', async () => {
     const fetchMock = mockFetch();
     await apiRequest(usersRoutes.getMe);

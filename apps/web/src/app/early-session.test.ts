@@ -194,7 +194,7 @@ describe("the answers of index.html's script", () => {
       announcementsRoutes.listCurrentAnnouncements,
     ];
     expect(fetch.mock.calls.map(([url]) => url)).toEqual(routes.map((route) => buildUrl<RouteDef>(route)));
-    const expected = Object.fromEntries(buildHeaders(false));
+    const expected = Object.fromEntries(buildHeaders('GET', false));
     for (const [, init] of fetch.mock.calls) {
       expect(Object.fromEntries(new Headers(init?.headers))).toEqual(expected);
       expect(init?.credentials).toBe('same-origin');

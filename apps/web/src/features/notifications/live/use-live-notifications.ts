@@ -12,7 +12,7 @@ const INVALIDATE_DELAY_MS = 50;
 
 /** The request headers of the app's HTTP client, or null without an access token. */
 function streamHeaders(): Headers | null {
-  const headers = buildHeaders(false);
+  const headers = buildHeaders('GET', false);
   return headers.has('Authorization') ? headers : null;
 }
 
