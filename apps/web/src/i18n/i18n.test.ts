@@ -29,16 +29,24 @@ function holdLessons(language: string): () => void {
 // The browser's last language, as an earlier page left it: the app starts in it.
 document.cookie = 'portal-language=it; Path=/';
 
+/** What the app wrote to document.cookie. */
+const cookieWrites = vi.spyOn(Document.prototype, 'cookie', 'set');
+
 describe('texts loaded per area while the language changes', () => {
   beforeAll(async () => {
+    cookieWrites.mockClear();
     await initI18n();
   });
 
   it("starts in the cookie's language and keeps every change in it, for the server's hints", async () => {
     expect(i18n.language).toBe('it');
+    // Starting in the cookie's language writes nothing.
+    expect(cookieWrites).not.toHaveBeenCalled();
     await i18n.changeLanguage('fr');
     expect(document.cookie).toContain('portal-language=fr');
     expect(document.cookie).not.toContain('portal-language=it');
+    await i18n.changeLanguage('fr');
+    expect(cookieWrites).toHaveBeenCalledTimes(1);
   });
   afterEach(() => {
     Object.assign(files, originals);

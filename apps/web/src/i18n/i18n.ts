@@ -104,33 +104,35 @@ export async function loadAreas(areas: readonly Area[]): Promise<void> {
   }
 }
 
-/**
- * The language to start with before the user's own is known: the one used last in this browser, else German.
- * The user's language from GET me replaces it on the first navigation.
- */
-function initialLanguage(): Language {
+/** The language used last in this browser, from its cookie; null without one. */
+function savedLanguage(): Language | null {
   const prefix = `${LANGUAGE_COOKIE}=`;
   const last = document.cookie
     .split('; ')
     .find((cookie) => cookie.startsWith(prefix))
     ?.slice(prefix.length);
-  return isLanguage(last) ? last : DEFAULT_LANGUAGE;
+  return isLanguage(last) ? last : null;
 }
 
 export const i18n = i18next;
 
 export async function initI18n(): Promise<void> {
+  let saved = savedLanguage();
   i18n.on('languageChanged', (language) => {
     document.documentElement.lang = language;
-    // Kept in a cookie, so the server's index.html hints at this language's texts too (decision 262).
-    if (isLanguage(language))
+    // Kept in a cookie, so the server's index.html hints at this language's texts too (decision 262); written
+    // when it changes only (a cookie written costs a round trip to the browser on every start).
+    if (isLanguage(language) && language !== saved) {
       document.cookie = `${LANGUAGE_COOKIE}=${language}; Path=/; Max-Age=31536000; SameSite=Lax`;
+      saved = language;
+    }
   });
   await i18n
     .use(lazyLocales)
     .use(initReactI18next)
     .init({
-      lng: initialLanguage(),
+      // The language to start with before the user's own is known (GET me's replaces it on the first navigation).
+      lng: saved ?? DEFAULT_LANGUAGE,
       // No fallback language: every key is in all four (i18n/locales.test.ts), so it would only cost bytes.
       fallbackLng: false,
       supportedLngs: [...LANGUAGES],

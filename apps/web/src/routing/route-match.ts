@@ -13,13 +13,29 @@ function decodePath(pathname: string): string {
   }
 }
 
+/** The last path decoded: every pattern is tried against the same one, one after the other. */
+let decoded = { path: '', as: '' };
+const decodedOnce = (path: string) => {
+  if (decoded.path !== path) decoded = { path, as: decodePath(path) };
+  return decoded.as;
+};
+
+/** Each pattern read once: every navigation tries the route table's patterns (a regular expression each) in turn. */
+const readPatterns = new Map<string, ReturnType<Parser>>();
+
 /**
  * How `<Router>` and matchRoute read a pattern (`/inbox/:uuid`, `/user/:uuid?`, `*`): wouter's (regexparam: case
  * insensitive, a trailing slash allowed), matched against the decoded path, as React Router did.
  */
 export const parsePattern: Parser = (route, loose) => {
-  const { keys, pattern } = parse(route, loose);
-  return { keys, pattern: { exec: (path: string) => pattern.exec(decodePath(path)) } };
+  const key = `${loose ? 'loose' : 'exact'} ${route}`;
+  let read = readPatterns.get(key);
+  if (!read) {
+    const { keys, pattern } = parse(route, loose);
+    read = { keys, pattern: { exec: (path: string) => pattern.exec(decodedOnce(path)) } };
+    readPatterns.set(key, read);
+  }
+  return read;
 };
 
 export type RouteParams = Record<string, string | undefined>;
